@@ -1,0 +1,106 @@
+//! Command-line interface definitions.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "skilllint",
+    version,
+    about = "Lint AI-agent skills and the tool contracts behind them",
+    long_about = "Lint AI-agent skills (SKILL.md) and the tool contracts behind them (tools.json, \
+requirement.yaml). Paths default to the current folder; `skilllint rule CODE` explains a rule.",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    #[command(flatten)]
+    pub lint: LintArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every rule.
+    Rules {
+        #[arg(long, value_enum, default_value_t = ListFormat::Table)]
+        format: ListFormat,
+    },
+    /// Explain one rule: what it checks, why, an example, and the fix.
+    Rule {
+        /// A rule code (TJ003) or name (write-tool-without-confirmation).
+        code: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ListFormat {
+    Table,
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Source snippets with labels and help (default).
+    Full,
+    /// One line per finding: path:line:col: severity CODE [name] message.
+    Concise,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Error,
+    Warning,
+    Info,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LintArgs {
+    /// Files or folders to lint.
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Full)]
+    pub format: OutputFormat,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Rules to run: codes, code prefixes, names, categories or ALL (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub select: Vec<String>,
+
+    /// Rules to skip (same forms as --select); wins over --select.
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub ignore: Vec<String>,
+
+    /// Lowest severity that makes the exit code 1.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+
+    /// Exit 0 even when there are findings (usage errors still exit 2).
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// When to use colour in the full report.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Do not print the summary line on standard error.
+    #[arg(short, long)]
+    pub quiet: bool,
+}

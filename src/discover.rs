@@ -1,0 +1,164 @@
+//! Walks the lint root in parallel and classifies the files skilllint reads.
+
+use crate::model::FileKind;
+use ignore::{WalkBuilder, WalkState};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Discovered {
+    /// Relative to the lint root, `/`-separated.
+    pub rel_path: String,
+    pub abs_path: PathBuf,
+    pub kind: FileKind,
+}
+
+/// Folders never worth walking: VCS metadata, dependencies and build output.
+const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
+
+pub fn classify(file_name: &str, requirement_files: &[String]) -> Option<FileKind> {
+    match file_name {
+        "SKILL.md" => Some(FileKind::Skill { lowercase: false }),
+        "skill.md" => Some(FileKind::Skill { lowercase: true }),
+        "tools.json" => Some(FileKind::Tools),
+        _ if file_name.ends_with(".tools.json") => Some(FileKind::Tools),
+        _ if requirement_files.iter().any(|r| r == file_name) => Some(FileKind::Requirement),
+        _ => None,
+    }
+}
+
+/// A relative, `/`-separated path for output, computed lexically (no file system access).
+pub fn relative_path(root: &Path, path: &Path) -> String {
+    let stripped = path.strip_prefix(root).unwrap_or(path);
+    let mut parts: Vec<String> = Vec::new();
+    for component in stripped.components() {
+        match component {
+            Component::CurDir => {}
+            Component::Normal(part) => parts.push(part.to_string_lossy().into_owned()),
+            Component::ParentDir => parts.push("..".to_string()),
+            Component::RootDir | Component::Prefix(_) => parts.clear(),
+        }
+    }
+    if parts.is_empty() {
+        path.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// Walks `paths` (directories are walked honouring ignore files; files named explicitly are
+/// always taken) and returns the classified files sorted by relative path.
+pub fn discover(
+    root: &Path,
+    paths: &[PathBuf],
+    requirement_files: &[String],
+    threads: usize,
+) -> Vec<Discovered> {
+    let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let found: Mutex<Vec<Discovered>> = Mutex::new(Vec::new());
+    let mut directories = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            directories.push(path.clone());
+        } else if let Some(kind) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| classify(n, requirement_files))
+        {
+            push(&found, root, path.clone(), kind);
+        }
+    }
+    if let Some((first, rest)) = directories.split_first() {
+        let mut builder = WalkBuilder::new(first);
+        for dir in rest {
+            builder.add(dir);
+        }
+        let filter_root = canonical_root.clone();
+        builder
+            .hidden(false)
+            .git_ignore(true)
+            .git_global(false)
+            .git_exclude(true)
+            .ignore(true)
+            .parents(true)
+            .require_git(false)
+            .follow_links(true)
+            .threads(threads)
+            .filter_entry(move |entry| {
+                let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+                if is_dir
+                    && entry.depth() > 0
+                    && SKIPPED_DIRS.iter().any(|d| entry.file_name() == *d)
+                {
+                    return false;
+                }
+                // A symlink is followed only while it stays inside the lint root.
+                if entry.path_is_symlink() {
+                    return entry
+                        .path()
+                        .canonicalize()
+                        .is_ok_and(|target| target.starts_with(&filter_root));
+                }
+                true
+            });
+        builder.build_parallel().run(|| {
+            let found = &found;
+            Box::new(move |entry| {
+                let Ok(entry) = entry else {
+                    return WalkState::Continue;
+                };
+                if !entry.file_type().is_some_and(|t| t.is_file()) {
+                    return WalkState::Continue;
+                }
+                if let Some(kind) = entry
+                    .file_name()
+                    .to_str()
+                    .and_then(|n| classify(n, requirement_files))
+                {
+                    push(found, root, entry.into_path(), kind);
+                }
+                WalkState::Continue
+            })
+        });
+    }
+    let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    files.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
+    files.dedup_by(|a, b| a.rel_path == b.rel_path);
+    files
+}
+
+fn push(found: &Mutex<Vec<Discovered>>, root: &Path, path: PathBuf, kind: FileKind) {
+    let rel_path = relative_path(root, &path);
+    let mut guard = found.lock().unwrap_or_else(|e| e.into_inner());
+    guard.push(Discovered {
+        rel_path,
+        abs_path: path,
+        kind,
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_known_files() {
+        let req = vec!["requirement.yaml".to_string()];
+        assert_eq!(
+            classify("SKILL.md", &req),
+            Some(FileKind::Skill { lowercase: false })
+        );
+        assert_eq!(classify("github.tools.json", &req), Some(FileKind::Tools));
+        assert_eq!(classify("requirement.yaml", &req), Some(FileKind::Requirement));
+        assert_eq!(classify("requirement.yml", &req), None);
+        assert_eq!(classify("README.md", &req), None);
+    }
+
+    #[test]
+    fn relative_paths_use_forward_slashes() {
+        assert_eq!(relative_path(Path::new("."), Path::new("./a/b/SKILL.md")), "a/b/SKILL.md");
+        assert_eq!(relative_path(Path::new("root"), Path::new("root/x.json")), "x.json");
+    }
+}

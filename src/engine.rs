@@ -1,0 +1,382 @@
+//! walk → read & parse → index → check → triage. Everything a run does, without any output.
+
+use crate::diagnostic::Diagnostic;
+use crate::discover::{discover, Discovered};
+use crate::index::{Parsed, Repo, Settings, UnitFiles};
+use crate::model::requirement::parse_requirement;
+use crate::model::skill::{parse_markdown_doc, SkillDoc};
+use crate::model::tools::parse_tools;
+use crate::model::FileKind;
+use crate::rules::{registry, Check, Rule, Sink};
+use crate::selection::{resolve, Enabled};
+use crate::source::{FileId, SourceFile, Span};
+use rayon::prelude::*;
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
+
+#[derive(Debug, Clone)]
+pub struct LintOptions {
+    pub paths: Vec<PathBuf>,
+    pub select: Vec<String>,
+    pub ignore: Vec<String>,
+    pub settings: Settings,
+    pub requirement_files: Vec<String>,
+    pub max_file_size: u64,
+    /// Worker threads; `None` uses every core.
+    pub threads: Option<usize>,
+    /// Makes the named rule panic, so tests can observe SL900 end to end.
+    #[doc(hidden)]
+    pub panic_in_rule: Option<String>,
+}
+
+impl Default for LintOptions {
+    fn default() -> Self {
+        LintOptions {
+            paths: vec![PathBuf::from(".")],
+            select: Vec::new(),
+            ignore: Vec::new(),
+            settings: Settings::default(),
+            requirement_files: vec!["requirement.yaml".to_string(), "requirement.yml".to_string()],
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            threads: None,
+            panic_in_rule: None,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub enum LintError {
+    NoSuchPath(PathBuf),
+    Selector(String),
+    ThreadPool(String),
+}
+
+impl std::fmt::Display for LintError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LintError::NoSuchPath(p) => write!(f, "no such file or directory: {}", p.display()),
+            LintError::Selector(message) => f.write_str(message),
+            LintError::ThreadPool(message) => write!(f, "cannot start worker threads: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for LintError {}
+
+pub struct LintOutcome {
+    pub repo: Repo,
+    /// Sorted by path, offset, code; only enabled rules.
+    pub diagnostics: Vec<Diagnostic>,
+    pub root: PathBuf,
+}
+
+/// The folder paths are reported relative to: a single directory argument, else the current folder.
+pub fn lint_root(paths: &[PathBuf]) -> PathBuf {
+    match paths {
+        [only] if only.is_dir() => only.clone(),
+        _ => PathBuf::from("."),
+    }
+}
+
+pub fn lint(options: &LintOptions) -> Result<LintOutcome, LintError> {
+    for path in &options.paths {
+        if !path.exists() {
+            return Err(LintError::NoSuchPath(path.clone()));
+        }
+    }
+    let registry = registry();
+    let enabled =
+        resolve(registry, &options.select, &options.ignore).map_err(LintError::Selector)?;
+    let threads = options
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| LintError::ThreadPool(e.to_string()))?;
+    let root = lint_root(&options.paths);
+    pool.install(|| run(options, &enabled, root, threads))
+}
+
+fn run(
+    options: &LintOptions,
+    enabled: &Enabled,
+    root: PathBuf,
+    threads: usize,
+) -> Result<LintOutcome, LintError> {
+    let paths = with_skill_siblings(&options.paths, &options.requirement_files);
+    let discovered = discover(&root, &paths, &options.requirement_files, threads);
+    let loaded: Vec<(SourceFile, Parsed, Option<Diagnostic>)> = discovered
+        .into_par_iter()
+        .enumerate()
+        .map(|(index, file)| load(FileId(index as u32), file, options.max_file_size))
+        .collect();
+    let mut files = Vec::with_capacity(loaded.len());
+    let mut parsed = Vec::with_capacity(loaded.len());
+    let mut diagnostics = Vec::new();
+    for (file, model, diagnostic) in loaded {
+        files.push(file);
+        parsed.push(model);
+        diagnostics.extend(diagnostic);
+    }
+    let units = build_units(&files, &parsed);
+    let repo = Repo {
+        files,
+        parsed,
+        units,
+        settings: options.settings.clone(),
+    };
+
+    let rules: Vec<&Rule> = registry()
+        .rules
+        .iter()
+        .filter(|r| enabled.contains(r.meta.code))
+        .collect();
+    let panic_in = options.panic_in_rule.as_deref();
+    let unit_diagnostics: Vec<Diagnostic> = repo
+        .units
+        .par_iter()
+        .flat_map_iter(|files| {
+            let unit = crate::index::Unit { repo: &repo, files };
+            let mut out = Vec::new();
+            for rule in &rules {
+                if let Check::Unit(check) = rule.check {
+                    let primary = files.primary_file();
+                    out.extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
+                }
+            }
+            out
+        })
+        .collect();
+    diagnostics.extend(unit_diagnostics);
+    let repo_diagnostics: Vec<Diagnostic> = rules
+        .par_iter()
+        .flat_map_iter(|rule| match rule.check {
+            Check::Repo(check) => guarded(rule, None, panic_in, |sink| check(&repo, sink)),
+            _ => Vec::new(),
+        })
+        .collect();
+    diagnostics.extend(repo_diagnostics);
+
+    diagnostics.retain(|d| enabled.contains(d.code));
+    diagnostics.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    diagnostics.dedup();
+    Ok(LintOutcome {
+        repo,
+        diagnostics,
+        root,
+    })
+}
+
+/// A file named on the command line is read together with the files of its skill folder, so that
+/// cross-file rules see the same contract as a full run would.
+fn with_skill_siblings(paths: &[PathBuf], requirement_files: &[String]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for path in paths {
+        out.push(path.clone());
+        if path.is_file() {
+            let dir = path.parent().unwrap_or(Path::new("."));
+            let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            let mut siblings: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .filter(|e| {
+                    e.file_name()
+                        .to_str()
+                        .and_then(|n| crate::discover::classify(n, requirement_files))
+                        .is_some()
+                })
+                .map(|e| e.path())
+                .filter(|p| p != path)
+                .collect();
+            siblings.sort();
+            out.extend(siblings);
+        }
+    }
+    out
+}
+
+thread_local! {
+    static IN_RULE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Keeps the default panic message for real crashes but silences panics caught inside rules,
+/// which are reported as SL900 instead.
+fn install_panic_hook() {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !IN_RULE.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+}
+
+fn guarded(
+    rule: &Rule,
+    file: Option<FileId>,
+    panic_in: Option<&str>,
+    check: impl FnOnce(&mut Sink),
+) -> Vec<Diagnostic> {
+    install_panic_hook();
+    let mut sink = Sink::new(&rule.meta);
+    IN_RULE.with(|f| f.set(true));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        if panic_in == Some(rule.meta.code) {
+            panic!("panic injected into {} for testing", rule.meta.code);
+        }
+        check(&mut sink)
+    }));
+    IN_RULE.with(|f| f.set(false));
+    match result {
+        Ok(()) => sink.diagnostics,
+        Err(payload) => {
+            let reason = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            let Some(meta) = registry().meta("SL900") else {
+                return Vec::new();
+            };
+            let file = file.unwrap_or(FileId(0));
+            vec![Diagnostic::new(
+                meta.code,
+                meta.severity,
+                file,
+                Span::empty(0),
+                format!(
+                    "rule {} [{}] crashed on this file; other rules still ran",
+                    rule.meta.code, rule.meta.name
+                ),
+            )
+            .with_help(format!("internal error: {reason}. Please report this as a skilllint bug."))]
+        }
+    }
+}
+
+/// Reads and parses one file. Unreadable input yields an SL001 diagnostic, never an abort.
+fn load(id: FileId, file: Discovered, max_size: u64) -> (SourceFile, Parsed, Option<Diagnostic>) {
+    let mut source = SourceFile {
+        rel_path: file.rel_path,
+        abs_path: file.abs_path,
+        text: String::new(),
+    };
+    match read_text(&source.abs_path, max_size) {
+        Ok(text) => source.text = text,
+        Err(problem) => {
+            let diagnostic = registry().meta("SL001").map(|meta| {
+                Diagnostic::new(meta.code, meta.severity, id, problem.span, problem.message)
+            });
+            source.text = problem.display_text;
+            return (source, Parsed::Unreadable(file.kind), diagnostic);
+        }
+    }
+    let parsed = match file.kind {
+        FileKind::Skill { lowercase } => Parsed::Skill(SkillDoc {
+            doc: parse_markdown_doc(&source.text),
+            lowercase_file_name: lowercase,
+        }),
+        FileKind::Tools => Parsed::Tools(parse_tools(&source.text)),
+        FileKind::Requirement => Parsed::Requirement(parse_requirement(&source.text)),
+    };
+    (source, parsed, None)
+}
+
+struct ReadProblem {
+    message: String,
+    span: Span,
+    /// What the renderer may show (a lossy decoding for non-UTF-8 text).
+    display_text: String,
+}
+
+fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProblem> {
+    let problem = |message: String| ReadProblem {
+        message,
+        span: Span::empty(0),
+        display_text: String::new(),
+    };
+    let metadata = std::fs::metadata(path).map_err(|e| problem(format!("cannot read the file: {e}")))?;
+    if metadata.len() > max_size {
+        return Err(problem(format!(
+            "the file is {} bytes, over the {} byte size limit; it was not read",
+            metadata.len(),
+            max_size
+        )));
+    }
+    // Read through a bounded reader: the file may grow between the size check and the read.
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    {
+        use std::io::Read;
+        let handle =
+            std::fs::File::open(path).map_err(|e| problem(format!("cannot read the file: {e}")))?;
+        handle
+            .take(max_size + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| problem(format!("cannot read the file: {e}")))?;
+    }
+    if bytes.len() as u64 > max_size {
+        return Err(problem(format!(
+            "the file is over the {max_size} byte size limit; it was not read"
+        )));
+    }
+    if let Some(nul) = bytes.iter().position(|b| *b == 0) {
+        return Err(ReadProblem {
+            message: format!("the file is binary (a NUL byte at offset {nul}), not text"),
+            span: Span::empty(0),
+            display_text: String::new(),
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let display_text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+        ReadProblem {
+            message: format!("the file is not valid UTF-8 (invalid byte at offset {offset})"),
+            // The replacement character that stands for the bad byte in the display text.
+            span: Span::new(offset, offset + '\u{fffd}'.len_utf8()),
+            display_text,
+        }
+    })
+}
+
+fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
+    let mut by_dir: BTreeMap<String, UnitFiles> = BTreeMap::new();
+    for (index, (file, model)) in files.iter().zip(parsed).enumerate() {
+        let id = FileId(index as u32);
+        let dir = match file.rel_path.rfind('/') {
+            Some(i) => file.rel_path[..i].to_string(),
+            None => String::new(),
+        };
+        let name = file.rel_path.rsplit('/').next().unwrap_or_default();
+        let unit = by_dir.entry(dir.clone()).or_insert_with(|| UnitFiles {
+            dir,
+            ..UnitFiles::default()
+        });
+        match model.kind() {
+            FileKind::Skill { .. } => {
+                unit.skill.get_or_insert(id);
+            }
+            FileKind::Tools => {
+                if name == "tools.json" {
+                    unit.tools.insert(0, id);
+                } else {
+                    unit.tools.push(id);
+                }
+            }
+            FileKind::Requirement => {
+                unit.requirement.get_or_insert(id);
+            }
+        }
+    }
+    by_dir.into_values().collect()
+}

@@ -1,0 +1,182 @@
+//! One span-keeping value tree for both JSON and YAML, so schema and contract rules are written once.
+
+use crate::source::Span;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// Bytes of the whole value in file coordinates (quotes and brackets included).
+    pub span: Span,
+    pub value: Value,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    /// The number's source text, kept exactly (e.g. `1e3`, `0x10` in YAML) plus its value.
+    Number(Number),
+    String(String),
+    Array(Vec<Node>),
+    Object(Vec<Member>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Number {
+    pub raw: String,
+    pub value: f64,
+    /// Whether the source spelled an integer (no fraction or exponent).
+    pub integer: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Member {
+    pub key: String,
+    pub key_span: Span,
+    pub value: Node,
+}
+
+impl Node {
+    pub fn new(span: Span, value: Value) -> Self {
+        Node { span, value }
+    }
+
+    /// The JSON type name of this value, as messages and JSON Schema use it.
+    pub fn type_name(&self) -> &'static str {
+        match &self.value {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(n) if n.integer => "integer",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match &self.value {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+
+    pub fn as_f64(&self) -> Option<f64> {
+        match &self.value {
+            Value::Number(n) => Some(n.value),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    pub fn as_object(&self) -> Option<&[Member]> {
+        match &self.value {
+            Value::Object(members) => Some(members),
+            _ => None,
+        }
+    }
+
+    pub fn is_object(&self) -> bool {
+        matches!(self.value, Value::Object(_))
+    }
+
+    /// The first member called `key` (parsers report duplicates separately).
+    pub fn member(&self, key: &str) -> Option<&Member> {
+        self.as_object()?.iter().find(|m| m.key == key)
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.member(key).map(|m| &m.value)
+    }
+
+    /// Looks up an RFC 6901 JSON pointer (`/properties/user_confirmed`).
+    pub fn pointer(&self, pointer: &str) -> Option<&Node> {
+        if pointer.is_empty() {
+            return Some(self);
+        }
+        let mut node = self;
+        for raw in pointer.strip_prefix('/')?.split('/') {
+            let token = raw.replace("~1", "/").replace("~0", "~");
+            node = match &node.value {
+                Value::Object(_) => node.get(&token)?,
+                Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
+                _ => return None,
+            };
+        }
+        Some(node)
+    }
+
+    /// The span a diagnostic about `pointer` should use: the member's key when the pointer names an
+    /// object member (so the caret lands on `"inputSchema":`), otherwise the value itself.
+    pub fn pointer_key_span(&self, pointer: &str) -> Option<Span> {
+        let (parent, last) = pointer.rsplit_once('/')?;
+        let parent = self.pointer(parent)?;
+        let token = last.replace("~1", "/").replace("~0", "~");
+        match &parent.value {
+            Value::Object(_) => parent.member(&token).map(|m| m.key_span),
+            Value::Array(items) => items.get(token.parse::<usize>().ok()?).map(|n| n.span),
+            _ => None,
+        }
+    }
+
+    /// Converts to a `serde_json::Value` (for JSON Schema validation and JSON output).
+    pub fn to_json(&self) -> serde_json::Value {
+        match &self.value {
+            Value::Null => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(*b),
+            Value::Number(n) => {
+                if n.integer {
+                    if let Ok(i) = n.raw.parse::<i64>() {
+                        return serde_json::Value::from(i);
+                    }
+                }
+                serde_json::Number::from_f64(n.value)
+                    .map(serde_json::Value::Number)
+                    .unwrap_or(serde_json::Value::Null)
+            }
+            Value::String(s) => serde_json::Value::String(s.clone()),
+            Value::Array(items) => serde_json::Value::Array(items.iter().map(Node::to_json).collect()),
+            Value::Object(members) => serde_json::Value::Object(
+                members
+                    .iter()
+                    .map(|m| (m.key.clone(), m.value.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// Escapes one JSON pointer token.
+pub fn pointer_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+
+    use crate::parse::json::parse_json;
+
+    #[test]
+    fn pointer_maps_to_value_and_key_spans() {
+        let text = r#"{"a": [{"b~/c": true}]}"#;
+        let root = parse_json(text).expect("valid JSON");
+        let node = root.pointer("/a/0/b~0~1c").expect("pointer resolves");
+        assert_eq!(&text[node.span.start..node.span.end], "true");
+        let key = root.pointer_key_span("/a/0/b~0~1c").expect("key span");
+        assert_eq!(&text[key.start..key.end], r#""b~/c""#);
+        assert!(root.pointer("/a/1").is_none());
+        assert!(root.pointer("/a/x").is_none());
+    }
+}

@@ -1,0 +1,486 @@
+//! YAML with a span on every key and value, built from saphyr-parser's event stream.
+//!
+//! We build our own tree instead of using a DOM loader so that we control the hostile cases:
+//! duplicate keys are errors, alias expansion has a node budget (an alias bomb stops early instead of
+//! exhausting memory), nesting depth is bounded, and portability hazards (flow collections, anchors,
+//! tags) are recorded for SK015.
+
+use super::node::{Member, Node, Number, Value};
+use crate::source::Span;
+use saphyr_parser::{Event, Parser, ScalarStyle, Span as YamlSpan};
+use std::collections::HashMap;
+
+/// Aliases may re-use at most this many nodes in total; more is treated as an alias bomb.
+const ALIAS_NODE_BUDGET: usize = 10_000;
+/// Frontmatter is shallow; anything deeper than this is hostile or broken.
+const MAX_DEPTH: usize = 128;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct YamlError {
+    pub message: String,
+    pub span: Span,
+    /// Where a duplicate key was first defined (for a secondary label).
+    pub first_definition: Option<Span>,
+}
+
+/// YAML constructs that are valid YAML but rejected by stricter consumers (the Agent Skills reference
+/// validator uses StrictYAML).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct YamlFeatures {
+    pub flow_collections: Vec<Span>,
+    pub anchors: Vec<Span>,
+    pub aliases: Vec<Span>,
+    pub tags: Vec<Span>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct YamlDocument {
+    /// `None` for an empty document (only comments or nothing).
+    pub root: Option<Node>,
+    pub features: YamlFeatures,
+}
+
+/// Converts saphyr's character indices into byte offsets in file coordinates.
+struct Offsets<'a> {
+    text: &'a str,
+    base: usize,
+    /// Byte offset of every char index; empty when the text is ASCII (indices are then bytes).
+    table: Vec<usize>,
+}
+
+impl<'a> Offsets<'a> {
+    fn new(text: &'a str, base: usize) -> Self {
+        let table = if text.is_ascii() {
+            Vec::new()
+        } else {
+            let mut t: Vec<usize> = text.char_indices().map(|(i, _)| i).collect();
+            t.push(text.len());
+            t
+        };
+        Offsets { text, base, table }
+    }
+
+    fn byte(&self, char_index: usize) -> usize {
+        let local = if self.table.is_empty() {
+            char_index.min(self.text.len())
+        } else {
+            self.table
+                .get(char_index)
+                .copied()
+                .unwrap_or(self.text.len())
+        };
+        local + self.base
+    }
+
+    /// Byte span of an event, with trailing whitespace trimmed (block collections end after the
+    /// newline) and a flow collection's closing bracket included.
+    fn span(&self, span: &YamlSpan) -> Span {
+        let start = self.byte(span.start.index());
+        let end = self.byte(span.end.index()).max(start);
+        let local = &self.text[start - self.base..end - self.base];
+        let trimmed = local.trim_end();
+        Span::new(start, start + trimmed.len())
+    }
+
+    fn char_at(&self, byte: usize) -> Option<char> {
+        self.text.get(byte.checked_sub(self.base)?..)?.chars().next()
+    }
+}
+
+enum Frame {
+    Sequence {
+        start: usize,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+    Mapping {
+        start: usize,
+        anchor: usize,
+        members: Vec<Member>,
+        pending_key: Option<(String, Span)>,
+    },
+}
+
+struct Builder<'a> {
+    offsets: Offsets<'a>,
+    stack: Vec<Frame>,
+    anchors: HashMap<usize, (Node, usize)>,
+    alias_budget: usize,
+    root: Option<Node>,
+    features: YamlFeatures,
+    documents: usize,
+}
+
+/// Parses `text` (a slice of a file starting at byte `base`) as a single YAML document.
+pub fn parse_yaml(text: &str, base: usize) -> Result<YamlDocument, YamlError> {
+    let mut builder = Builder {
+        offsets: Offsets::new(text, base),
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        alias_budget: ALIAS_NODE_BUDGET,
+        root: None,
+        features: YamlFeatures::default(),
+        documents: 0,
+    };
+    let mut parser = Parser::new_from_str(text);
+    while let Some(event) = parser.next_event() {
+        let (event, span) = event.map_err(|e| {
+            let at = builder.offsets.byte(e.marker().index());
+            YamlError {
+                message: e.info().to_string(),
+                span: Span::new(at, at),
+                first_definition: None,
+            }
+        })?;
+        builder.event(event, &span)?;
+    }
+    Ok(YamlDocument {
+        root: builder.root,
+        features: builder.features,
+    })
+}
+
+fn count_nodes(node: &Node) -> usize {
+    1 + match &node.value {
+        Value::Array(items) => items.iter().map(count_nodes).sum(),
+        Value::Object(members) => members.iter().map(|m| count_nodes(&m.value)).sum(),
+        _ => 0,
+    }
+}
+
+impl Builder<'_> {
+    fn error(&self, message: impl Into<String>, span: Span) -> YamlError {
+        YamlError {
+            message: message.into(),
+            span,
+            first_definition: None,
+        }
+    }
+
+    fn event(&mut self, event: Event<'_>, yaml_span: &YamlSpan) -> Result<(), YamlError> {
+        let span = self.offsets.span(yaml_span);
+        match event {
+            Event::DocumentStart(_) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    return Err(self.error(
+                        "a second YAML document starts here; frontmatter holds exactly one",
+                        span,
+                    ));
+                }
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                if tag.is_some() {
+                    self.features.tags.push(span);
+                }
+                if anchor > 0 {
+                    self.features.anchors.push(span);
+                }
+                let forced_string = tag.as_ref().is_some_and(|t| t.suffix == "str");
+                let value = if style == ScalarStyle::Plain && !forced_string {
+                    resolve_plain(&text)
+                } else {
+                    Value::String(text.into_owned())
+                };
+                self.push(Node::new(span, value), anchor)?;
+            }
+            Event::SequenceStart(anchor, tag) => {
+                self.start_collection(false, anchor, tag.is_some(), span)?
+            }
+            Event::MappingStart(anchor, tag) => {
+                self.start_collection(true, anchor, tag.is_some(), span)?
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(frame) = self.stack.pop() else {
+                    return Err(self.error("unbalanced collection end", span));
+                };
+                let (start, anchor, value) = match frame {
+                    Frame::Sequence {
+                        start,
+                        anchor,
+                        items,
+                    } => (start, anchor, Value::Array(items)),
+                    Frame::Mapping {
+                        start,
+                        anchor,
+                        members,
+                        ..
+                    } => (start, anchor, Value::Object(members)),
+                };
+                let mut end = span.end.max(start);
+                // Flow collections: make sure the closing bracket is inside the span.
+                if matches!(self.offsets.char_at(end), Some(']' | '}')) {
+                    end += 1;
+                }
+                let text = crate::source::slice(
+                    self.offsets.text,
+                    Span::new(start - self.offsets.base, end - self.offsets.base),
+                );
+                let trimmed = text.trim_end().len();
+                self.push(Node::new(Span::new(start, start + trimmed), value), anchor)?;
+            }
+            Event::Alias(id) => {
+                self.features.aliases.push(span);
+                let Some((node, size)) = self.anchors.get(&id).cloned() else {
+                    return Err(self.error("alias to an unknown anchor", span));
+                };
+                if size > self.alias_budget {
+                    return Err(self.error(
+                        format!(
+                            "aliases expand to more than {ALIAS_NODE_BUDGET} nodes (an alias bomb?)"
+                        ),
+                        span,
+                    ));
+                }
+                self.alias_budget -= size;
+                self.push(node, 0)?;
+            }
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
+        }
+        Ok(())
+    }
+
+    fn start_collection(
+        &mut self,
+        is_mapping: bool,
+        anchor: usize,
+        tagged: bool,
+        span: Span,
+    ) -> Result<(), YamlError> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(self.error(format!("nesting deeper than {MAX_DEPTH} levels"), span));
+        }
+        if tagged {
+            self.features.tags.push(span);
+        }
+        if anchor > 0 {
+            self.features.anchors.push(span);
+        }
+        if matches!(self.offsets.char_at(span.start), Some('[' | '{')) {
+            self.features.flow_collections.push(span);
+        }
+        self.stack.push(if is_mapping {
+            Frame::Mapping {
+                start: span.start,
+                anchor,
+                members: Vec::new(),
+                pending_key: None,
+            }
+        } else {
+            Frame::Sequence {
+                start: span.start,
+                anchor,
+                items: Vec::new(),
+            }
+        });
+        Ok(())
+    }
+
+    fn push(&mut self, node: Node, anchor: usize) -> Result<(), YamlError> {
+        if anchor > 0 {
+            let size = count_nodes(&node);
+            self.anchors.insert(anchor, (node.clone(), size));
+        }
+        match self.stack.last_mut() {
+            None => {
+                self.root = Some(node);
+            }
+            Some(Frame::Sequence { items, .. }) => items.push(node),
+            Some(Frame::Mapping {
+                members,
+                pending_key,
+                ..
+            }) => match pending_key.take() {
+                None => {
+                    let key = match &node.value {
+                        Value::String(s) => s.clone(),
+                        Value::Null => String::new(),
+                        Value::Bool(b) => b.to_string(),
+                        Value::Number(n) => n.raw.clone(),
+                        Value::Array(_) | Value::Object(_) => {
+                            return Err(YamlError {
+                                message: "a collection used as a mapping key is not supported"
+                                    .to_string(),
+                                span: node.span,
+                                first_definition: None,
+                            })
+                        }
+                    };
+                    if let Some(first) = members.iter().find(|m| m.key == key) {
+                        return Err(YamlError {
+                            message: format!("duplicate key `{key}`"),
+                            span: node.span,
+                            first_definition: Some(first.key_span),
+                        });
+                    }
+                    *pending_key = Some((key, node.span));
+                }
+                Some((key, key_span)) => members.push(Member {
+                    key,
+                    key_span,
+                    value: node,
+                }),
+            },
+        }
+        Ok(())
+    }
+}
+
+/// Resolves a plain scalar with the YAML 1.2 core schema.
+fn resolve_plain(text: &str) -> Value {
+    match text {
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "true" | "True" | "TRUE" => return Value::Bool(true),
+        "false" | "False" | "FALSE" => return Value::Bool(false),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return number(text, f64::INFINITY, false)
+        }
+        "-.inf" | "-.Inf" | "-.INF" => return number(text, f64::NEG_INFINITY, false),
+        ".nan" | ".NaN" | ".NAN" => return number(text, f64::NAN, false),
+        _ => {}
+    }
+    if let Some(hex) = text.strip_prefix("0x") {
+        if let Ok(v) = i64::from_str_radix(hex, 16) {
+            return number(text, v as f64, true);
+        }
+    }
+    if let Some(oct) = text.strip_prefix("0o") {
+        if let Ok(v) = i64::from_str_radix(oct, 8) {
+            return number(text, v as f64, true);
+        }
+    }
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        if let Ok(v) = text.parse::<f64>() {
+            return number(text, v, true);
+        }
+    }
+    if is_core_float(digits) {
+        if let Ok(v) = text.parse::<f64>() {
+            return number(text, v, false);
+        }
+    }
+    Value::String(text.to_string())
+}
+
+fn number(raw: &str, value: f64, integer: bool) -> Value {
+    Value::Number(Number {
+        raw: raw.to_string(),
+        value,
+        integer,
+    })
+}
+
+/// `(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?` without a sign.
+fn is_core_float(text: &str) -> bool {
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], Some(&text[i + 1..])),
+        None => (text, None),
+    };
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((int, frac)) => {
+            (!int.is_empty() || !frac.is_empty())
+                && int.bytes().all(|b| b.is_ascii_digit())
+                && frac.bytes().all(|b| b.is_ascii_digit())
+                && !(int.is_empty() && frac.is_empty())
+        }
+        None => !mantissa.is_empty() && mantissa.bytes().all(|b| b.is_ascii_digit()),
+    };
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+        !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
+    });
+    mantissa_ok && exponent_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> YamlDocument {
+        parse_yaml(text, 0).expect("valid YAML")
+    }
+
+    fn text_of(text: &str, span: Span) -> &str {
+        &text[span.start..span.end]
+    }
+
+    #[test]
+    fn spans_for_keys_and_values() {
+        let text = "name: pdf\ndescription: \"Fills forms\"\nmeta:\n  a: b\nlist:\n  - x\n  - y\n";
+        let root = parse(text).root.expect("root");
+        let name = root.member("name").expect("name");
+        assert_eq!(text_of(text, name.key_span), "name");
+        assert_eq!(text_of(text, name.value.span), "pdf");
+        let desc = root.get("description").expect("description");
+        assert_eq!(text_of(text, desc.span), "\"Fills forms\"");
+        assert_eq!(text_of(text, root.get("meta").expect("meta").span), "a: b");
+        assert_eq!(text_of(text, root.get("list").expect("list").span), "- x\n  - y");
+    }
+
+    #[test]
+    fn spans_shift_and_count_bytes_not_chars() {
+        let text = "a: é\nb: x\n";
+        let root = parse_yaml(text, 100).expect("valid").root.expect("root");
+        let b = root.get("b").expect("b");
+        assert_eq!(b.span, Span::new(100 + 9, 100 + 10));
+    }
+
+    #[test]
+    fn flow_collections_and_scalars() {
+        let text = "tools: [a, b]\nmeta: {k: v}\nn: 12\nf: 1.5\nt: true\nz: ~\ns: '12'\n";
+        let doc = parse(text);
+        let root = doc.root.expect("root");
+        assert_eq!(text_of(text, root.get("tools").expect("tools").span), "[a, b]");
+        assert_eq!(text_of(text, root.get("meta").expect("meta").span), "{k: v}");
+        assert_eq!(root.get("n").expect("n").type_name(), "integer");
+        assert_eq!(root.get("f").expect("f").type_name(), "number");
+        assert_eq!(root.get("t").expect("t").as_bool(), Some(true));
+        assert_eq!(root.get("z").expect("z").type_name(), "null");
+        assert_eq!(root.get("s").expect("s").as_str(), Some("12"));
+        assert_eq!(doc.features.flow_collections.len(), 2);
+    }
+
+    #[test]
+    fn duplicate_keys_are_errors() {
+        let text = "name: a\nname: b\n";
+        let err = parse_yaml(text, 0).expect_err("duplicate");
+        assert_eq!(text_of(text, err.span), "name");
+        assert_eq!(err.first_definition, Some(Span::new(0, 4)));
+    }
+
+    #[test]
+    fn alias_bomb_is_stopped() {
+        let mut text = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+        let mut prev = 'a';
+        for name in ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] {
+            text.push_str(&format!(
+                "{name}: &{name} [*{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}, *{prev}]\n"
+            ));
+            prev = name;
+        }
+        let err = parse_yaml(&text, 0).expect_err("bomb");
+        assert!(err.message.contains("alias"), "{}", err.message);
+    }
+
+    #[test]
+    fn anchors_aliases_and_tags_are_recorded() {
+        let doc = parse("a: &x 1\nb: *x\nc: !!str 3\n");
+        assert_eq!(doc.features.anchors.len(), 1);
+        assert_eq!(doc.features.aliases.len(), 1);
+        assert_eq!(doc.features.tags.len(), 1);
+        let root = doc.root.expect("root");
+        assert_eq!(root.get("b").and_then(Node::as_f64), Some(1.0));
+        assert_eq!(root.get("c").and_then(Node::as_str), Some("3"));
+    }
+
+    #[test]
+    fn syntax_errors_and_deep_nesting() {
+        assert!(parse_yaml("a: \"unclosed\n", 0).is_err());
+        let deep = "[".repeat(10_000);
+        assert!(parse_yaml(&deep, 0).is_err());
+        assert!(parse_yaml("a: 1\n---\nb: 2\n", 0).is_err());
+        assert!(parse("").root.is_none());
+        assert!(parse("# only a comment\n").root.is_none());
+    }
+}

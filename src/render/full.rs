@@ -1,0 +1,160 @@
+//! The default report: rustc-style snippets with labels and help, drawn by miette.
+
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::index::Repo;
+use crate::rules::registry;
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+pub const DEFAULT_WIDTH: usize = 100;
+
+type Source = NamedSource<Arc<str>>;
+
+/// One diagnostic (or one related location in another file) in miette's terms.
+struct Report {
+    message: String,
+    code: Option<String>,
+    severity: miette::Severity,
+    help: Option<String>,
+    source: Source,
+    labels: Vec<LabeledSpan>,
+    related: Vec<Report>,
+}
+
+impl fmt::Debug for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Report {}
+
+impl miette::Diagnostic for Report {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.code
+            .as_ref()
+            .map(|c| Box::new(c.as_str()) as Box<dyn fmt::Display>)
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h.as_str()) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            None
+        } else {
+            Some(Box::new(
+                self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+            ))
+        }
+    }
+}
+
+fn miette_severity(severity: Severity) -> miette::Severity {
+    match severity {
+        Severity::Error => miette::Severity::Error,
+        Severity::Warning => miette::Severity::Warning,
+        Severity::Info => miette::Severity::Advice,
+    }
+}
+
+fn labeled(label: &Label, primary: bool, text: &str) -> LabeledSpan {
+    let span = SourceSpan::new(
+        label.span.start.min(text.len()).into(),
+        label.span.len().min(text.len().saturating_sub(label.span.start)),
+    );
+    if primary {
+        LabeledSpan::new_primary_with_span(label.message.clone(), span)
+    } else {
+        LabeledSpan::new_with_span(label.message.clone(), span)
+    }
+}
+
+pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(width)
+        .with_links(false)
+        .with_context_lines(1);
+    let mut sources: HashMap<crate::source::FileId, Source> = HashMap::new();
+    let mut source = |file| {
+        sources
+            .entry(file)
+            .or_insert_with(|| {
+                let f = repo.file(file);
+                NamedSource::new(f.rel_path.clone(), Arc::<str>::from(f.text.as_str()))
+            })
+            .clone()
+    };
+    let registry = registry();
+    let mut out = String::new();
+    for d in diagnostics {
+        let primary_text = repo.text(d.primary.file);
+        let mut labels = vec![labeled(&d.primary, true, primary_text)];
+        let mut related = Vec::new();
+        for label in &d.secondary {
+            if label.file == d.primary.file {
+                labels.push(labeled(label, false, primary_text));
+            } else {
+                related.push(Report {
+                    message: label.message.clone().unwrap_or_default(),
+                    code: None,
+                    severity: miette::Severity::Advice,
+                    help: None,
+                    source: source(label.file),
+                    labels: vec![labeled(
+                        &Label {
+                            message: None,
+                            ..label.clone()
+                        },
+                        true,
+                        repo.text(label.file),
+                    )],
+                    related: Vec::new(),
+                });
+            }
+        }
+        let name = registry.meta(d.code).map_or("", |m| m.name.as_str());
+        let report = Report {
+            message: d.message.clone(),
+            code: Some(format!("{} [{}]", d.code, name)),
+            severity: miette_severity(d.severity),
+            help: d.help.clone(),
+            source: source(d.primary.file),
+            labels,
+            related,
+        };
+        if handler.render_report(&mut out, &report).is_err() {
+            out.push_str(&format!("{}: {}\n", d.code, d.message));
+        }
+        out.push('\n');
+    }
+    out
+}

@@ -1,0 +1,195 @@
+//! Output formats. Each is a pure function of the sorted diagnostics, the files and the registry.
+
+pub mod concise;
+pub mod full;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::index::Repo;
+use crate::source::{FileId, LineCol, LineIndex, Span};
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Full,
+    Concise,
+}
+
+/// Line/column lookups for the files that have diagnostics, built once per render.
+pub struct Positions<'a> {
+    repo: &'a Repo,
+    indexes: HashMap<FileId, LineIndex<'a>>,
+}
+
+impl<'a> Positions<'a> {
+    pub fn new(repo: &'a Repo, diagnostics: &[Diagnostic]) -> Self {
+        let mut indexes = HashMap::new();
+        for d in diagnostics {
+            for label in std::iter::once(&d.primary).chain(&d.secondary) {
+                indexes
+                    .entry(label.file)
+                    .or_insert_with(|| LineIndex::new(repo.text(label.file)));
+            }
+        }
+        Positions { repo, indexes }
+    }
+
+    pub fn start(&self, file: FileId, span: Span) -> LineCol {
+        match self.indexes.get(&file) {
+            Some(index) => index.line_col(span.start),
+            None => LineIndex::new(self.repo.text(file)).line_col(span.start),
+        }
+    }
+
+    pub fn end(&self, file: FileId, span: Span) -> LineCol {
+        match self.indexes.get(&file) {
+            Some(index) => index.line_col(span.end),
+            None => LineIndex::new(self.repo.text(file)).line_col(span.end),
+        }
+    }
+}
+
+/// Counts shown in the summary line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    pub fixable: usize,
+}
+
+impl Counts {
+    pub fn of(diagnostics: &[Diagnostic]) -> Self {
+        let mut counts = Counts::default();
+        for d in diagnostics {
+            match d.severity {
+                Severity::Error => counts.errors += 1,
+                Severity::Warning => counts.warnings += 1,
+                Severity::Info => counts.infos += 1,
+            }
+            if d.fix.is_some() {
+                counts.fixable += 1;
+            }
+        }
+        counts
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The human summary for stderr, e.g. `Found 2 errors and 1 warning in 4 files (2 skills).`
+pub fn summary(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
+    let counts = Counts::of(diagnostics);
+    let scope = format!(
+        "{} ({})",
+        plural(repo.files.len(), "file"),
+        plural(repo.skill_count(), "skill")
+    );
+    if diagnostics.is_empty() {
+        return format!("All checks passed: {scope}.");
+    }
+    let mut parts = Vec::new();
+    if counts.errors > 0 {
+        parts.push(plural(counts.errors, "error"));
+    }
+    if counts.warnings > 0 {
+        parts.push(plural(counts.warnings, "warning"));
+    }
+    if counts.infos > 0 {
+        parts.push(plural(counts.infos, "info"));
+    }
+    let mut line = format!("Found {} in {scope}.", join_and(&parts));
+    if counts.fixable > 0 {
+        line.push_str(&format!(
+            " {} can be fixed automatically.",
+            plural(counts.fixable, "finding")
+        ));
+    }
+    line
+}
+
+fn join_and(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+pub fn render(format: Format, repo: &Repo, diagnostics: &[Diagnostic], color: bool) -> String {
+    match format {
+        Format::Full => full::render(repo, diagnostics, color, full::DEFAULT_WIDTH),
+        Format::Concise => concise::render(repo, diagnostics),
+    }
+}
+
+/// `skilllint rules`: one line per rule.
+pub fn rules_table(registry: &crate::rules::Registry) -> String {
+    let mut out = String::new();
+    let width = registry
+        .rules
+        .iter()
+        .map(|r| r.meta.name.len())
+        .max()
+        .unwrap_or(0);
+    out.push_str(&format!(
+        "{:<6} {:<width$} {:<8} {:<12} {:<6} SUMMARY\n",
+        "CODE", "NAME", "SEVERITY", "CATEGORY", "FIX"
+    ));
+    for rule in &registry.rules {
+        let m = &rule.meta;
+        out.push_str(&format!(
+            "{:<6} {:<width$} {:<8} {:<12} {:<6} {}\n",
+            m.code,
+            m.name,
+            m.severity.as_str(),
+            m.category.as_str(),
+            m.fix.as_str(),
+            m.summary
+        ));
+    }
+    out
+}
+
+/// `skilllint rules --format json`.
+pub fn rules_json(registry: &crate::rules::Registry) -> String {
+    let rules: Vec<serde_json::Value> = registry
+        .rules
+        .iter()
+        .map(|r| {
+            let m = &r.meta;
+            serde_json::json!({
+                "code": m.code,
+                "name": m.name,
+                "family": m.family,
+                "category": m.category.as_str(),
+                "severity": m.severity.as_str(),
+                "fix": m.fix.as_str(),
+                "summary": m.summary,
+                "explanation": m.explanation,
+            })
+        })
+        .collect();
+    let mut text = serde_json::to_string_pretty(&rules).unwrap_or_else(|_| "[]".to_string());
+    text.push('\n');
+    text
+}
+
+/// `skilllint rule X`: a header line, then the rule's Markdown explanation.
+pub fn rule_explanation(meta: &crate::rules::RuleMeta) -> String {
+    format!(
+        "# {} {}\n\n{} · {} · fix: {}\n\n{}\n\n{}",
+        meta.code,
+        meta.name,
+        meta.severity,
+        meta.category.as_str(),
+        meta.fix.as_str(),
+        meta.summary,
+        meta.explanation.trim_end().to_string() + "\n"
+    )
+}

@@ -1,0 +1,186 @@
+//! The rule registry: metadata from `rules/*.md`, one check function per code from `src/rules/*.rs`.
+
+pub mod meta;
+pub mod sk;
+pub mod sl;
+pub mod tj;
+pub mod tr;
+pub mod util;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::index::{Repo, Unit};
+use crate::source::{FileId, Span};
+pub use meta::{Category, FixAvailability, RuleMeta};
+use std::sync::OnceLock;
+
+/// A check over one unit (a folder's SKILL.md, tools files and requirement, read together).
+pub type UnitCheck = fn(&Unit<'_>, &mut Sink);
+/// A check over the whole repository index (e.g. duplicate names across skills).
+pub type RepoCheck = fn(&Repo, &mut Sink);
+
+#[derive(Clone, Copy)]
+pub enum Check {
+    Unit(UnitCheck),
+    Repo(RepoCheck),
+    /// Emitted by the engine itself (unreadable files, crashed rules).
+    Engine,
+}
+
+/// Binds a rule code to its check; each family module lists its own.
+pub struct RuleImpl {
+    pub code: &'static str,
+    pub check: Check,
+}
+
+pub struct Rule {
+    pub meta: RuleMeta,
+    pub check: Check,
+}
+
+pub struct Registry {
+    /// Sorted by code.
+    pub rules: Vec<Rule>,
+}
+
+impl Registry {
+    pub fn get(&self, code: &str) -> Option<&Rule> {
+        self.rules
+            .binary_search_by(|r| r.meta.code.cmp(code))
+            .ok()
+            .map(|i| &self.rules[i])
+    }
+
+    /// Finds a rule by code or kebab-case name (case-insensitive for codes).
+    pub fn find(&self, code_or_name: &str) -> Option<&Rule> {
+        let upper = code_or_name.to_ascii_uppercase();
+        self.get(&upper)
+            .or_else(|| self.rules.iter().find(|r| r.meta.name == code_or_name))
+    }
+
+    pub fn meta(&self, code: &str) -> Option<&RuleMeta> {
+        self.get(code).map(|r| &r.meta)
+    }
+}
+
+fn implementations() -> impl Iterator<Item = &'static RuleImpl> {
+    [sk::RULES, tj::RULES, tr::RULES, sl::RULES]
+        .into_iter()
+        .flatten()
+}
+
+/// Builds the registry from the embedded documents and the check table. A document without a
+/// check (or the reverse) is a build mistake that the test suite reports; at run time such a rule
+/// is left out rather than crashing the linter.
+pub fn build_registry() -> Result<Registry, Vec<String>> {
+    let mut problems = Vec::new();
+    let mut rules = Vec::new();
+    for (code, text) in meta::RULE_DOCS {
+        let meta = match meta::parse_rule_doc(code, text) {
+            Ok(meta) => meta,
+            Err(problem) => {
+                problems.push(problem);
+                continue;
+            }
+        };
+        match implementations().find(|i| i.code == *code) {
+            Some(implementation) => rules.push(Rule {
+                meta,
+                check: implementation.check,
+            }),
+            None => problems.push(format!("rules/{code}.md has no check in src/rules/")),
+        }
+    }
+    for implementation in implementations() {
+        if !meta::RULE_DOCS.iter().any(|(c, _)| *c == implementation.code) {
+            problems.push(format!(
+                "check {} has no rules/{}.md",
+                implementation.code, implementation.code
+            ));
+        }
+    }
+    rules.sort_by_key(|r| r.meta.code);
+    if problems.is_empty() {
+        Ok(Registry { rules })
+    } else {
+        Err(problems)
+    }
+}
+
+pub fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        build_registry().unwrap_or_else(|problems| {
+            // Only reachable with a broken build; the registry test names every problem.
+            eprintln!("skilllint: inconsistent rule registry: {}", problems.join("; "));
+            Registry { rules: Vec::new() }
+        })
+    })
+}
+
+/// Collects the diagnostics of one rule; the rule's code and default severity are filled in.
+pub struct Sink {
+    code: &'static str,
+    severity: Severity,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Sink {
+    pub fn new(meta: &RuleMeta) -> Self {
+        Sink {
+            code: meta.code,
+            severity: meta.severity,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    pub fn report(
+        &mut self,
+        file: FileId,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.diagnostics.push(Diagnostic::new(
+            self.code,
+            self.severity,
+            file,
+            span,
+            message,
+        ));
+        let last = self.diagnostics.len() - 1;
+        &mut self.diagnostics[last]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_document_has_a_check_and_every_check_a_document() {
+        if let Err(problems) = build_registry() {
+            panic!("registry problems:\n{}", problems.join("\n"));
+        }
+    }
+
+    #[test]
+    fn names_are_unique_kebab_case_and_families_match_codes() {
+        let registry = registry();
+        let mut names = std::collections::HashSet::new();
+        for rule in &registry.rules {
+            let meta = &rule.meta;
+            assert!(names.insert(meta.name.clone()), "duplicate name {}", meta.name);
+            assert!(
+                meta.name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{} is not kebab-case",
+                meta.name
+            );
+            assert!(meta.code.starts_with(&meta.family), "{}", meta.code);
+            assert!(!meta.summary.ends_with('.'), "{} summary ends with a period", meta.code);
+            for section in ["## What it checks", "## Why it matters", "## Example", "## How to fix"] {
+                assert!(meta.explanation.contains(section), "{} lacks {section}", meta.code);
+            }
+        }
+    }
+}

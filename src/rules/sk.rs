@@ -1,0 +1,5 @@
+//! SK rules.
+
+use super::RuleImpl;
+
+pub const RULES: &[RuleImpl] = &[];

@@ -1,0 +1,5 @@
+//! TJ rules.
+
+use super::RuleImpl;
+
+pub const RULES: &[RuleImpl] = &[];

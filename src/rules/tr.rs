@@ -1,0 +1,5 @@
+//! TR rules.
+
+use super::RuleImpl;
+
+pub const RULES: &[RuleImpl] = &[];

@@ -1,0 +1,150 @@
+//! Small text helpers shared by rules.
+
+/// True for characters that can be part of an identifier-like word (`create_event`, `v1.2`).
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
+}
+
+/// Whether `word` occurs in `text` as a whole word (not inside a longer identifier). Exact case.
+pub fn contains_word(text: &str, word: &str) -> bool {
+    find_word(text, word).is_some()
+}
+
+/// Byte offset of the first whole-word occurrence of `word` in `text`.
+pub fn find_word(text: &str, word: &str) -> Option<usize> {
+    if word.is_empty() {
+        return None;
+    }
+    let mut from = 0;
+    while let Some(i) = text[from..].find(word) {
+        let start = from + i;
+        let end = start + word.len();
+        let before_ok = text[..start].chars().next_back().is_none_or(|c| !is_word_char(c));
+        let after_ok = text[end..].chars().next().is_none_or(|c| !is_word_char(c));
+        if before_ok && after_ok {
+            return Some(start);
+        }
+        from = start + text[start..].chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
+/// The identifier-like words of `text` with their byte offsets (letters, digits, `_`).
+pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text.char_indices() {
+        match (is_word_char(c), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((s, &text[s..]));
+    }
+    out.into_iter()
+}
+
+/// `lower_snake_case` with at least one underscore: how tool names look in prose.
+pub fn looks_like_snake_case_identifier(word: &str) -> bool {
+    let mut parts = word.split('_');
+    let first_ok = parts.next().is_some_and(|p| {
+        p.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+            && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    });
+    let mut rest = 0;
+    let rest_ok = parts.all(|p| {
+        rest += 1;
+        !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    });
+    first_ok && rest_ok && rest > 0
+}
+
+/// Levenshtein distance over chars, for "did you mean" suggestions.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        current[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
+}
+
+/// The candidate closest to `name`, when it is close enough to be a plausible typo or rename.
+pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 2).max(2);
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, c)| c)
+}
+
+/// Case-insensitive substring test.
+pub fn contains_ignore_case(text: &str, needle: &str) -> bool {
+    text.to_lowercase().contains(&needle.to_lowercase())
+}
+
+/// Splits `text` into sentences (on `.`, `!`, `?` followed by whitespace, and on line ends).
+pub fn sentences(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    for (i, b) in bytes.iter().enumerate() {
+        let boundary = matches!(b, b'.' | b'!' | b'?')
+            && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace())
+            || *b == b'\n';
+        if boundary {
+            let sentence = text[start..=i].trim();
+            if !sentence.is_empty() {
+                out.push(sentence);
+            }
+            start = i + 1;
+        }
+    }
+    let tail = text[start..].trim();
+    if !tail.is_empty() {
+        out.push(tail);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_words_only() {
+        assert!(contains_word("call `create_event` now", "create_event"));
+        assert!(!contains_word("call create_events now", "create_event"));
+        assert!(!contains_word("recreate_event", "create_event"));
+        assert_eq!(find_word("a create_event", "create_event"), Some(2));
+    }
+
+    #[test]
+    fn snake_case_and_suggestions() {
+        assert!(looks_like_snake_case_identifier("delete_event"));
+        assert!(!looks_like_snake_case_identifier("delete"));
+        assert!(!looks_like_snake_case_identifier("Delete_event"));
+        assert!(!looks_like_snake_case_identifier("a__b"));
+        assert_eq!(nearest("create_evnt", ["create_event", "list_events"]), Some("create_event"));
+        assert_eq!(nearest("zzz", ["create_event"]), None);
+    }
+
+    #[test]
+    fn sentence_splitting() {
+        assert_eq!(sentences("One. Two!\nThree"), vec!["One.", "Two!", "Three"]);
+        assert_eq!(sentences("v1.2 is fine."), vec!["v1.2 is fine."]);
+    }
+}

@@ -1,0 +1,98 @@
+//! Which rules run: `select` / `ignore` selectors (codes, code prefixes, names, families,
+//! categories, `ALL`) resolved against the registry.
+
+use crate::rules::{Category, Registry, RuleMeta};
+use std::collections::BTreeSet;
+
+/// What runs when nothing is selected: every category but pedantic.
+pub const DEFAULT_SELECT: [&str; 3] = ["correctness", "safety", "style"];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Enabled {
+    codes: BTreeSet<&'static str>,
+}
+
+impl Enabled {
+    pub fn contains(&self, code: &str) -> bool {
+        self.codes.contains(code)
+    }
+
+    pub fn codes(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.codes.iter().copied()
+    }
+}
+
+fn matches(selector: &str, meta: &RuleMeta) -> bool {
+    let upper = selector.to_ascii_uppercase();
+    upper == "ALL"
+        || meta.code.starts_with(&upper) && upper.len() >= 2
+        || meta.name == selector
+        || Category::parse(selector) == Some(meta.category)
+}
+
+/// Checks that a selector names something; returns it unchanged.
+pub fn validate_selector<'a>(registry: &Registry, selector: &'a str) -> Result<&'a str, String> {
+    if registry.rules.iter().any(|r| matches(selector, &r.meta)) {
+        Ok(selector)
+    } else {
+        Err(format!(
+            "unknown rule selector `{selector}` (expected a code such as TJ003, a prefix such as TJ, a rule name, a category, or ALL)"
+        ))
+    }
+}
+
+/// Resolves selectors; an `ignore` wins over a `select`.
+pub fn resolve(registry: &Registry, select: &[String], ignore: &[String]) -> Result<Enabled, String> {
+    for selector in select.iter().chain(ignore) {
+        validate_selector(registry, selector)?;
+    }
+    let default: Vec<String> = DEFAULT_SELECT.iter().map(|s| s.to_string()).collect();
+    let select = if select.is_empty() { &default } else { select };
+    let codes = registry
+        .rules
+        .iter()
+        .map(|r| &r.meta)
+        .filter(|meta| select.iter().any(|s| matches(s, meta)))
+        .filter(|meta| !ignore.iter().any(|s| matches(s, meta)))
+        .map(|meta| meta.code)
+        .collect();
+    Ok(Enabled { codes })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::registry;
+
+    fn enabled(select: &[&str], ignore: &[&str]) -> Enabled {
+        let s: Vec<String> = select.iter().map(|s| s.to_string()).collect();
+        let i: Vec<String> = ignore.iter().map(|s| s.to_string()).collect();
+        resolve(registry(), &s, &i).expect("valid selectors")
+    }
+
+    #[test]
+    fn default_selection_leaves_out_pedantic() {
+        let e = enabled(&[], &[]);
+        assert!(e.contains("TJ003"));
+        assert!(!e.contains("SK015"), "SK015 is pedantic");
+    }
+
+    #[test]
+    fn selectors_by_code_prefix_name_family_category() {
+        assert_eq!(enabled(&["TJ003"], &[]).codes().collect::<Vec<_>>(), ["TJ003"]);
+        assert!(enabled(&["write-tool-without-confirmation"], &[]).contains("TJ003"));
+        let family = enabled(&["TR"], &[]);
+        assert!(family.contains("TR001") && !family.contains("TJ003"));
+        let safety = enabled(&["safety"], &["TR"]);
+        assert!(safety.contains("TJ003") && !safety.contains("TR001"));
+        assert!(enabled(&["ALL"], &[]).contains("SK015"));
+        assert!(enabled(&["tj003"], &[]).contains("TJ003"));
+    }
+
+    #[test]
+    fn unknown_selectors_are_errors() {
+        let bad = vec!["XX999".to_string()];
+        assert!(resolve(registry(), &bad, &[]).is_err());
+        assert!(resolve(registry(), &[], &["T".to_string()]).is_err());
+    }
+}

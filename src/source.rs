@@ -1,0 +1,143 @@
+//! Source files, byte spans and the byte-offset → line/column mapping used at output time.
+
+use std::path::PathBuf;
+
+/// A half-open byte range `[start, end)` into a file's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub const fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    pub const fn empty(at: usize) -> Self {
+        Span { start: at, end: at }
+    }
+
+    pub const fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub const fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+
+    /// Moves a span that was computed relative to a slice into the coordinates of the whole file.
+    pub const fn shifted(self, base: usize) -> Self {
+        Span {
+            start: self.start + base,
+            end: self.end + base,
+        }
+    }
+
+    pub fn contains(&self, offset: usize) -> bool {
+        self.start <= offset && offset < self.end
+    }
+}
+
+/// Identifies a file in the lint run. File ids follow the sorted order of relative paths, so sorting
+/// diagnostics by id sorts them by path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct FileId(pub u32);
+
+/// A file taking part in the run, with its text when it could be read as UTF-8.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// Path relative to the lint root, with `/` separators (what every output format prints).
+    pub rel_path: String,
+    pub abs_path: PathBuf,
+    /// The file's text; empty when the file could not be read (an SL001 diagnostic says why).
+    pub text: String,
+}
+
+/// 1-based line and column; the column counts Unicode scalar values, as SARIF and editors expect.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineCol {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Maps byte offsets to lines and columns. Built only for files that have diagnostics.
+pub struct LineIndex<'a> {
+    text: &'a str,
+    line_starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(memchr_newlines(text));
+        LineIndex { text, line_starts }
+    }
+
+    pub fn line_col(&self, offset: usize) -> LineCol {
+        let offset = clamp_to_char_boundary(self.text, offset);
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let line_start = self.line_starts[line];
+        let column = self.text[line_start..offset].chars().count() + 1;
+        LineCol {
+            line: line + 1,
+            column,
+        }
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+}
+
+fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
+    text.bytes()
+        .enumerate()
+        .filter(|(_, b)| *b == b'\n')
+        .map(|(i, _)| i + 1)
+}
+
+/// Rounds an offset down to a char boundary inside `text`, so slicing never panics even when a span
+/// was computed from untrusted positions.
+pub fn clamp_to_char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// The text covered by `span`, or an empty string when the span does not fit the text.
+pub fn slice(text: &str, span: Span) -> &str {
+    let start = clamp_to_char_boundary(text, span.start);
+    let end = clamp_to_char_boundary(text, span.end.max(start));
+    &text[start..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_unicode_scalars() {
+        let text = "ab\nçé x\n";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_col(0), LineCol { line: 1, column: 1 });
+        assert_eq!(index.line_col(3), LineCol { line: 2, column: 1 });
+        // "çé " is 5 bytes, 3 chars: the `x` is at column 4.
+        assert_eq!(index.line_col(8), LineCol { line: 2, column: 4 });
+        assert_eq!(index.line_col(text.len()), LineCol { line: 3, column: 1 });
+    }
+
+    #[test]
+    fn offsets_inside_a_char_are_clamped() {
+        let text = "é";
+        let index = LineIndex::new(text);
+        assert_eq!(index.line_col(1), LineCol { line: 1, column: 1 });
+        assert_eq!(slice(text, Span::new(1, 1)), "");
+        assert_eq!(slice(text, Span::new(5, 9)), "");
+    }
+}

@@ -1,0 +1,87 @@
+//! Every rule has `tests/fixtures/<CODE>/fires` (the rule reports something; the rendered report is
+//! snapshotted) and `tests/fixtures/<CODE>/clean` (the rule reports nothing).
+
+use skilllint::render::{concise, full};
+use skilllint::rules::registry;
+use skilllint::{lint, LintOptions, LintOutcome};
+use std::path::{Path, PathBuf};
+
+fn fixture(code: &str, kind: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(code)
+        .join(kind)
+}
+
+/// SL900 has no input that crashes a rule on purpose, so its fixture runs SK006 with a panic
+/// injected and checks that the run reports it and carries on.
+fn options_for(code: &str, root: PathBuf) -> LintOptions {
+    let mut options = LintOptions {
+        paths: vec![root],
+        select: vec![code.to_string()],
+        threads: Some(2),
+        ..LintOptions::default()
+    };
+    if code == "SL900" {
+        options.select.push("SK006".to_string());
+    }
+    options
+}
+
+fn run(code: &str, root: PathBuf, inject_panic: bool) -> LintOutcome {
+    let mut options = options_for(code, root);
+    if inject_panic {
+        options.panic_in_rule = Some("SK006".to_string());
+    }
+    match lint(&options) {
+        Ok(outcome) => outcome,
+        Err(error) => panic!("{code}: lint failed: {error}"),
+    }
+}
+
+fn rendered(outcome: &LintOutcome) -> String {
+    format!(
+        "{}---- concise ----\n{}",
+        full::render(&outcome.repo, &outcome.diagnostics, false, full::DEFAULT_WIDTH),
+        concise::render(&outcome.repo, &outcome.diagnostics)
+    )
+}
+
+#[test]
+fn every_rule_has_fixtures_that_fire_and_stay_clean() {
+    let mut problems = Vec::new();
+    for rule in &registry().rules {
+        let code = rule.meta.code;
+        for kind in ["fires", "clean"] {
+            if !fixture(code, kind).is_dir() {
+                problems.push(format!("{code}: missing tests/fixtures/{code}/{kind}/"));
+            }
+        }
+        if !fixture(code, "fires").is_dir() || !fixture(code, "clean").is_dir() {
+            continue;
+        }
+        let is_sl900 = code == "SL900";
+        let fires = run(code, fixture(code, "fires"), is_sl900);
+        if !fires.diagnostics.iter().any(|d| d.code == code) {
+            problems.push(format!("{code}: the `fires` fixture reports no {code}"));
+        }
+        let clean = run(code, fixture(code, "clean"), false);
+        let unexpected: Vec<String> = clean
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == code)
+            .map(|d| format!("{}: {}", clean.repo.file(d.primary.file).rel_path, d.message))
+            .collect();
+        if !unexpected.is_empty() {
+            problems.push(format!("{code}: the `clean` fixture reports {unexpected:?}"));
+        }
+        insta::with_settings!({
+            snapshot_path => "snapshots/rules",
+            prepend_module_to_snapshot => false,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(code, rendered(&fires));
+        });
+    }
+    assert!(problems.is_empty(), "fixture problems:\n{}", problems.join("\n"));
+}
