@@ -24,7 +24,11 @@ fn main() {
     for code in &codes {
         let path = rules_dir.join(format!("{code}.md"));
         println!("cargo:rerun-if-changed={}", path.display());
-        let _ = writeln!(out, "    ({code:?}, include_str!({:?})),", path.display().to_string());
+        let _ = writeln!(
+            out,
+            "    ({code:?}, include_str!({:?})),",
+            path.display().to_string()
+        );
     }
     out.push_str("];\n");
     let out_dir = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".to_string());

@@ -151,14 +151,23 @@ mod tests {
             Some(FileKind::Skill { lowercase: false })
         );
         assert_eq!(classify("github.tools.json", &req), Some(FileKind::Tools));
-        assert_eq!(classify("requirement.yaml", &req), Some(FileKind::Requirement));
+        assert_eq!(
+            classify("requirement.yaml", &req),
+            Some(FileKind::Requirement)
+        );
         assert_eq!(classify("requirement.yml", &req), None);
         assert_eq!(classify("README.md", &req), None);
     }
 
     #[test]
     fn relative_paths_use_forward_slashes() {
-        assert_eq!(relative_path(Path::new("."), Path::new("./a/b/SKILL.md")), "a/b/SKILL.md");
-        assert_eq!(relative_path(Path::new("root"), Path::new("root/x.json")), "x.json");
+        assert_eq!(
+            relative_path(Path::new("."), Path::new("./a/b/SKILL.md")),
+            "a/b/SKILL.md"
+        );
+        assert_eq!(
+            relative_path(Path::new("root"), Path::new("root/x.json")),
+            "x.json"
+        );
     }
 }

@@ -4,7 +4,7 @@ use crate::diagnostic::Diagnostic;
 use crate::discover::{discover, Discovered};
 use crate::index::{Parsed, Repo, Settings, UnitFiles};
 use crate::model::requirement::parse_requirement;
-use crate::model::skill::{parse_markdown_doc, SkillDoc};
+use crate::model::skill::{find_broken_references, parse_markdown_doc, SkillDoc};
 use crate::model::tools::parse_tools;
 use crate::model::FileKind;
 use crate::rules::{registry, Check, Rule, Sink};
@@ -40,7 +40,10 @@ impl Default for LintOptions {
             select: Vec::new(),
             ignore: Vec::new(),
             settings: Settings::default(),
-            requirement_files: vec!["requirement.yaml".to_string(), "requirement.yml".to_string()],
+            requirement_files: vec![
+                "requirement.yaml".to_string(),
+                "requirement.yml".to_string(),
+            ],
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             threads: None,
             panic_in_rule: None,
@@ -181,7 +184,11 @@ fn with_skill_siblings(paths: &[PathBuf], requirement_files: &[String]) -> Vec<P
         out.push(path.clone());
         if path.is_file() {
             let dir = path.parent().unwrap_or(Path::new("."));
-            let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir };
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
             let Ok(entries) = std::fs::read_dir(dir) else {
                 continue;
             };
@@ -260,7 +267,9 @@ fn guarded(
                     rule.meta.code, rule.meta.name
                 ),
             )
-            .with_help(format!("internal error: {reason}. Please report this as a skilllint bug."))]
+            .with_help(format!(
+                "internal error: {reason}. Please report this as a skilllint bug."
+            ))]
         }
     }
 }
@@ -276,21 +285,55 @@ fn load(id: FileId, file: Discovered, max_size: u64) -> (SourceFile, Parsed, Opt
         Ok(text) => source.text = text,
         Err(problem) => {
             let diagnostic = registry().meta("SL001").map(|meta| {
-                Diagnostic::new(meta.code, meta.severity, id, problem.span, problem.message)
+                let mut diagnostic =
+                    Diagnostic::new(meta.code, meta.severity, id, problem.span, problem.message);
+                if !problem.span.is_empty() {
+                    diagnostic.label("not valid UTF-8");
+                }
+                diagnostic
             });
             source.text = problem.display_text;
             return (source, Parsed::Unreadable(file.kind), diagnostic);
         }
     }
     let parsed = match file.kind {
-        FileKind::Skill { lowercase } => Parsed::Skill(SkillDoc {
-            doc: parse_markdown_doc(&source.text),
-            lowercase_file_name: lowercase,
-        }),
+        FileKind::Skill { lowercase } => {
+            let doc = parse_markdown_doc(&source.text);
+            let dir = source.abs_path.parent().unwrap_or(Path::new("."));
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            Parsed::Skill(SkillDoc {
+                broken_references: find_broken_references(&doc.body, dir),
+                folder_name: folder_name(dir),
+                doc,
+                lowercase_file_name: lowercase,
+            })
+        }
         FileKind::Tools => Parsed::Tools(parse_tools(&source.text)),
         FileKind::Requirement => Parsed::Requirement(parse_requirement(&source.text)),
     };
     (source, parsed, None)
+}
+
+/// The folder's own name, resolving `.` and `..` (a skill at the lint root is named after it).
+fn folder_name(dir: &Path) -> String {
+    let named = dir.file_name().filter(|_| {
+        !matches!(
+            dir.components().next_back(),
+            Some(std::path::Component::ParentDir)
+        )
+    });
+    match named {
+        Some(name) => name.to_string_lossy().into_owned(),
+        None => dir
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_default(),
+    }
 }
 
 struct ReadProblem {
@@ -306,7 +349,8 @@ fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProblem> {
         span: Span::empty(0),
         display_text: String::new(),
     };
-    let metadata = std::fs::metadata(path).map_err(|e| problem(format!("cannot read the file: {e}")))?;
+    let metadata =
+        std::fs::metadata(path).map_err(|e| problem(format!("cannot read the file: {e}")))?;
     if metadata.len() > max_size {
         return Err(problem(format!(
             "the file is {} bytes, over the {} byte size limit; it was not read",

@@ -77,14 +77,18 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     let color = match args.color {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        ColorChoice::Auto => {
+            to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
     };
     let report = render::render(format, &outcome.repo, &outcome.diagnostics, color);
     let written = match &args.output {
         Some(path) => std::fs::write(path, report.as_bytes()),
         None => {
             let mut stdout = std::io::stdout().lock();
-            stdout.write_all(report.as_bytes()).and_then(|()| stdout.flush())
+            stdout
+                .write_all(report.as_bytes())
+                .and_then(|()| stdout.flush())
         }
     };
     if let Err(error) = written {

@@ -42,7 +42,11 @@ pub fn validate_selector<'a>(registry: &Registry, selector: &'a str) -> Result<&
 }
 
 /// Resolves selectors; an `ignore` wins over a `select`.
-pub fn resolve(registry: &Registry, select: &[String], ignore: &[String]) -> Result<Enabled, String> {
+pub fn resolve(
+    registry: &Registry,
+    select: &[String],
+    ignore: &[String],
+) -> Result<Enabled, String> {
     for selector in select.iter().chain(ignore) {
         validate_selector(registry, selector)?;
     }
@@ -79,7 +83,10 @@ mod tests {
 
     #[test]
     fn selectors_by_code_prefix_name_family_category() {
-        assert_eq!(enabled(&["TJ003"], &[]).codes().collect::<Vec<_>>(), ["TJ003"]);
+        assert_eq!(
+            enabled(&["TJ003"], &[]).codes().collect::<Vec<_>>(),
+            ["TJ003"]
+        );
         assert!(enabled(&["write-tool-without-confirmation"], &[]).contains("TJ003"));
         let family = enabled(&["TR"], &[]);
         assert!(family.contains("TR001") && !family.contains("TJ003"));

@@ -42,7 +42,12 @@ fn run(code: &str, root: PathBuf, inject_panic: bool) -> LintOutcome {
 fn rendered(outcome: &LintOutcome) -> String {
     format!(
         "{}---- concise ----\n{}",
-        full::render(&outcome.repo, &outcome.diagnostics, false, full::DEFAULT_WIDTH),
+        full::render(
+            &outcome.repo,
+            &outcome.diagnostics,
+            false,
+            full::DEFAULT_WIDTH
+        ),
         concise::render(&outcome.repo, &outcome.diagnostics)
     )
 }
@@ -70,10 +75,18 @@ fn every_rule_has_fixtures_that_fire_and_stay_clean() {
             .diagnostics
             .iter()
             .filter(|d| d.code == code)
-            .map(|d| format!("{}: {}", clean.repo.file(d.primary.file).rel_path, d.message))
+            .map(|d| {
+                format!(
+                    "{}: {}",
+                    clean.repo.file(d.primary.file).rel_path,
+                    d.message
+                )
+            })
             .collect();
         if !unexpected.is_empty() {
-            problems.push(format!("{code}: the `clean` fixture reports {unexpected:?}"));
+            problems.push(format!(
+                "{code}: the `clean` fixture reports {unexpected:?}"
+            ));
         }
         insta::with_settings!({
             snapshot_path => "snapshots/rules",
@@ -83,5 +96,9 @@ fn every_rule_has_fixtures_that_fire_and_stay_clean() {
             insta::assert_snapshot!(code, rendered(&fires));
         });
     }
-    assert!(problems.is_empty(), "fixture problems:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "fixture problems:\n{}",
+        problems.join("\n")
+    );
 }

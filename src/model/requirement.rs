@@ -67,7 +67,10 @@ pub fn parse_requirement(text: &str) -> RequirementDoc {
     let Some(members) = root.as_object() else {
         doc.problems.push((
             root.span,
-            format!("the requirement must be a mapping, found {}", root.type_name()),
+            format!(
+                "the requirement must be a mapping, found {}",
+                root.type_name()
+            ),
         ));
         return doc;
     };
@@ -135,7 +138,10 @@ fn phrases(root: &Node, key: &str, problems: &mut Vec<(Span, String)>) -> Vec<Ph
     let Some(items) = node.as_array() else {
         problems.push((
             node.span,
-            format!("`{key}` must be a list of strings, found {}", node.type_name()),
+            format!(
+                "`{key}` must be a list of strings, found {}",
+                node.type_name()
+            ),
         ));
         return Vec::new();
     };

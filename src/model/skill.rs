@@ -11,9 +11,13 @@ pub enum FrontmatterState {
     /// The file does not start with `---` (SK001).
     Missing,
     /// `---` opens a block that never closes (SK001).
-    Unterminated { opening: Span },
+    Unterminated {
+        opening: Span,
+    },
     /// YAML syntax error, duplicate key, or a root that is not a mapping (SK002).
-    Invalid { error: YamlError },
+    Invalid {
+        error: YamlError,
+    },
     Valid(Frontmatter),
 }
 
@@ -97,4 +101,85 @@ pub fn parse_markdown_doc(text: &str) -> MarkdownDoc {
 pub struct SkillDoc {
     pub doc: MarkdownDoc,
     pub lowercase_file_name: bool,
+    /// The name of the folder holding the file (what `name` must equal).
+    pub folder_name: String,
+    pub broken_references: Vec<BrokenReference>,
+}
+
+/// A relative link in a SKILL.md body that does not lead to a file inside the skill folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenReference {
+    pub destination: String,
+    pub span: Span,
+    pub problem: ReferenceProblem,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReferenceProblem {
+    Missing,
+    EscapesSkillFolder,
+}
+
+/// Whether a link destination is a URL (`https:`, `mailto:`, …) rather than a file path.
+fn has_scheme(destination: &str) -> bool {
+    match destination.split_once(':') {
+        Some((scheme, _)) => {
+            scheme.len() > 1
+                && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
+        }
+        None => false,
+    }
+}
+
+/// Checks the body's relative links against the skill folder. This is the only rule input that
+/// needs the file system, so it runs in the read stage, not in a rule.
+pub fn find_broken_references(
+    body: &Markdown,
+    skill_dir: &std::path::Path,
+) -> Vec<BrokenReference> {
+    let mut broken = Vec::new();
+    for link in &body.links {
+        let destination = link.destination.trim();
+        if destination.is_empty() || destination.starts_with('#') || has_scheme(destination) {
+            continue;
+        }
+        let path_part = destination
+            .split(['#', '?'])
+            .next()
+            .unwrap_or(destination)
+            .replace("%20", " ");
+        if path_part.is_empty() {
+            continue;
+        }
+        let mut depth: i32 = 0;
+        let mut escapes = path_part.starts_with('/');
+        for part in path_part.split('/') {
+            match part {
+                "" | "." => {}
+                ".." => depth -= 1,
+                _ => depth += 1,
+            }
+            if depth < 0 {
+                escapes = true;
+            }
+        }
+        let problem = if escapes {
+            Some(ReferenceProblem::EscapesSkillFolder)
+        } else if !skill_dir.join(&path_part).exists() {
+            Some(ReferenceProblem::Missing)
+        } else {
+            None
+        };
+        if let Some(problem) = problem {
+            broken.push(BrokenReference {
+                destination: destination.to_string(),
+                span: link.span,
+                problem,
+            });
+        }
+    }
+    broken
 }

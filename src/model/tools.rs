@@ -80,7 +80,8 @@ impl Tool {
     }
 
     pub fn display_name(&self) -> String {
-        self.name().map_or_else(|| "<unnamed>".to_string(), str::to_string)
+        self.name()
+            .map_or_else(|| "<unnamed>".to_string(), str::to_string)
     }
 
     pub fn description(&self) -> Option<&Node> {
@@ -88,7 +89,9 @@ impl Tool {
     }
 
     pub fn annotations(&self) -> Option<&Node> {
-        self.definition().get("annotations").filter(|a| a.is_object())
+        self.definition()
+            .get("annotations")
+            .filter(|a| a.is_object())
     }
 
     pub fn is_confirmation_gated(&self) -> bool {
@@ -178,7 +181,10 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
         if !entry.is_object() {
             doc.problems.push((
                 entry.span,
-                format!("a tool entry must be an object, found {}", entry.type_name()),
+                format!(
+                    "a tool entry must be an object, found {}",
+                    entry.type_name()
+                ),
             ));
             continue;
         }
@@ -309,7 +315,10 @@ fn script_parameters_schema(parameters: &Node) -> Node {
             .and_then(Node::as_bool)
             .unwrap_or(false);
         if !optional {
-            required.push(Node::new(member.key_span, Value::String(member.key.clone())));
+            required.push(Node::new(
+                member.key_span,
+                Value::String(member.key.clone()),
+            ));
         }
         let mut property = member.value.clone();
         if let Value::Object(fields) = &mut property.value {
@@ -357,34 +366,47 @@ mod tests {
 
     #[test]
     fn detects_each_dialect() {
-        let forge = parse_tools(r#"[{"name": "a", "type": "write", "requiresConfirmation": true, "inputSchema": {"type": "object"}}]"#);
+        let forge = parse_tools(
+            r#"[{"name": "a", "type": "write", "requiresConfirmation": true, "inputSchema": {"type": "object"}}]"#,
+        );
         assert_eq!(forge.dialect, Some(Dialect::Forge));
         assert!(forge.tools[0].is_write() && forge.tools[0].is_confirmation_gated());
 
-        let mcp = parse_tools(r#"{"server_info": {}, "tools": [{"name": "a", "inputSchema": {}, "annotations": {"readOnlyHint": true}}]}"#);
+        let mcp = parse_tools(
+            r#"{"server_info": {}, "tools": [{"name": "a", "inputSchema": {}, "annotations": {"readOnlyHint": true}}]}"#,
+        );
         assert_eq!(mcp.dialect, Some(Dialect::Mcp));
         assert_eq!(mcp.tools[0].side_effect, SideEffect::Read);
         assert_eq!(mcp.tools[0].pointer, "/tools/0");
 
-        let rpc = parse_tools(r#"{"jsonrpc": "2.0", "result": {"tools": [{"name": "a", "inputSchema": {}}]}}"#);
+        let rpc = parse_tools(
+            r#"{"jsonrpc": "2.0", "result": {"tools": [{"name": "a", "inputSchema": {}}]}}"#,
+        );
         assert_eq!(rpc.dialect, Some(Dialect::Mcp));
 
-        let openai = parse_tools(r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]"#);
+        let openai = parse_tools(
+            r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object"}}}]"#,
+        );
         assert_eq!(openai.dialect, Some(Dialect::OpenAi));
         assert_eq!(openai.tools[0].name(), Some("f"));
         assert!(openai.tools[0].schema.is_some());
 
-        let script = parse_tools(r#"[{"name": "s", "script": "run.sh", "parameters": {"p": {"type": "string"}, "q": {"type": "string", "optional": true}}}]"#);
+        let script = parse_tools(
+            r#"[{"name": "s", "script": "run.sh", "parameters": {"p": {"type": "string"}, "q": {"type": "string", "optional": true}}}]"#,
+        );
         assert_eq!(script.dialect, Some(Dialect::Script));
         let tool = &script.tools[0];
         assert!(tool.required_entry("p").is_some());
         assert!(tool.required_entry("q").is_none());
-        assert!(tool.property("q").is_some_and(|m| m.value.get("optional").is_none()));
+        assert!(tool
+            .property("q")
+            .is_some_and(|m| m.value.get("optional").is_none()));
     }
 
     #[test]
     fn mixed_and_unknown_shapes_are_problems() {
-        let mixed = parse_tools(r#"[{"name": "a", "type": "read"}, {"type": "function", "function": {}}]"#);
+        let mixed =
+            parse_tools(r#"[{"name": "a", "type": "read"}, {"type": "function", "function": {}}]"#);
         assert_eq!(mixed.problems.len(), 1);
         assert_eq!(mixed.tools.len(), 1);
         let unknown = parse_tools(r#"[{"name": "a"}]"#);

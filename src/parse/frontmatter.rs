@@ -7,7 +7,9 @@ pub enum Split {
     /// The file does not start with a `---` line.
     Missing,
     /// An opening `---` without a closing line; the span covers the opening delimiter.
-    Unterminated { opening: Span },
+    Unterminated {
+        opening: Span,
+    },
     Found(Frontmatter),
 }
 
@@ -65,7 +67,10 @@ fn next_line(text: &str, line_end: usize) -> usize {
 }
 
 fn is_delimiter(line: &str, delimiters: &[&str]) -> bool {
-    let line = line.strip_suffix('\r').unwrap_or(line).trim_end_matches([' ', '\t']);
+    let line = line
+        .strip_suffix('\r')
+        .unwrap_or(line)
+        .trim_end_matches([' ', '\t']);
     delimiters.contains(&line)
 }
 
@@ -101,7 +106,10 @@ mod tests {
         assert_eq!(split("# Title\n"), Split::Missing);
         assert_eq!(split(""), Split::Missing);
         assert_eq!(split("----\n"), Split::Missing);
-        assert!(matches!(split("---\nname: a\n"), Split::Unterminated { .. }));
+        assert!(matches!(
+            split("---\nname: a\n"),
+            Split::Unterminated { .. }
+        ));
         assert!(matches!(split("---"), Split::Unterminated { .. }));
     }
 

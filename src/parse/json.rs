@@ -132,14 +132,27 @@ mod tests {
         let text = "{\n  \"name\": \"x\",\n  \"n\": 1.5\n}";
         let doc = parse_json_document(text).expect("valid");
         let member = doc.root.member("name").expect("member");
-        assert_eq!(&text[member.key_span.start..member.key_span.end], "\"name\"");
-        assert_eq!(&text[member.value.span.start..member.value.span.end], "\"x\"");
+        assert_eq!(
+            &text[member.key_span.start..member.key_span.end],
+            "\"name\""
+        );
+        assert_eq!(
+            &text[member.value.span.start..member.value.span.end],
+            "\"x\""
+        );
         assert_eq!(doc.root.get("n").and_then(Node::as_f64), Some(1.5));
     }
 
     #[test]
     fn rejects_json5_extensions() {
-        for text in ["{\"a\": 1,}", "// c\n{}", "{'a': 1}", "{a: 1}", "[0x10]", "[+1]"] {
+        for text in [
+            "{\"a\": 1,}",
+            "// c\n{}",
+            "{'a': 1}",
+            "{a: 1}",
+            "[0x10]",
+            "[+1]",
+        ] {
             assert!(parse_json(text).is_err(), "{text} must be rejected");
         }
     }

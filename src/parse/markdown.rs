@@ -234,6 +234,9 @@ mod tests {
         let md = parse_markdown(text, 10);
         let link = &md.links[0];
         assert_eq!(link.destination, "scripts/run.sh");
-        assert_eq!(&text[link.span.start - 10..link.span.end - 10], "scripts/run.sh");
+        assert_eq!(
+            &text[link.span.start - 10..link.span.end - 10],
+            "scripts/run.sh"
+        );
     }
 }

@@ -147,7 +147,9 @@ impl Node {
                     .unwrap_or(serde_json::Value::Null)
             }
             Value::String(s) => serde_json::Value::String(s.clone()),
-            Value::Array(items) => serde_json::Value::Array(items.iter().map(Node::to_json).collect()),
+            Value::Array(items) => {
+                serde_json::Value::Array(items.iter().map(Node::to_json).collect())
+            }
             Value::Object(members) => serde_json::Value::Object(
                 members
                     .iter()

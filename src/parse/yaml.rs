@@ -83,7 +83,10 @@ impl<'a> Offsets<'a> {
     }
 
     fn char_at(&self, byte: usize) -> Option<char> {
-        self.text.get(byte.checked_sub(self.base)?..)?.chars().next()
+        self.text
+            .get(byte.checked_sub(self.base)?..)?
+            .chars()
+            .next()
     }
 }
 
@@ -415,7 +418,10 @@ mod tests {
         let desc = root.get("description").expect("description");
         assert_eq!(text_of(text, desc.span), "\"Fills forms\"");
         assert_eq!(text_of(text, root.get("meta").expect("meta").span), "a: b");
-        assert_eq!(text_of(text, root.get("list").expect("list").span), "- x\n  - y");
+        assert_eq!(
+            text_of(text, root.get("list").expect("list").span),
+            "- x\n  - y"
+        );
     }
 
     #[test]
@@ -431,8 +437,14 @@ mod tests {
         let text = "tools: [a, b]\nmeta: {k: v}\nn: 12\nf: 1.5\nt: true\nz: ~\ns: '12'\n";
         let doc = parse(text);
         let root = doc.root.expect("root");
-        assert_eq!(text_of(text, root.get("tools").expect("tools").span), "[a, b]");
-        assert_eq!(text_of(text, root.get("meta").expect("meta").span), "{k: v}");
+        assert_eq!(
+            text_of(text, root.get("tools").expect("tools").span),
+            "[a, b]"
+        );
+        assert_eq!(
+            text_of(text, root.get("meta").expect("meta").span),
+            "{k: v}"
+        );
         assert_eq!(root.get("n").expect("n").type_name(), "integer");
         assert_eq!(root.get("f").expect("f").type_name(), "number");
         assert_eq!(root.get("t").expect("t").as_bool(), Some(true));

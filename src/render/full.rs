@@ -84,7 +84,10 @@ fn miette_severity(severity: Severity) -> miette::Severity {
 fn labeled(label: &Label, primary: bool, text: &str) -> LabeledSpan {
     let span = SourceSpan::new(
         label.span.start.min(text.len()).into(),
-        label.span.len().min(text.len().saturating_sub(label.span.start)),
+        label
+            .span
+            .len()
+            .min(text.len().saturating_sub(label.span.start)),
     );
     if primary {
         LabeledSpan::new_primary_with_span(label.message.clone(), span)

@@ -99,7 +99,9 @@ pub fn parse_rule_doc(code: &'static str, text: &'static str) -> Result<RuleMeta
             .ok_or_else(|| format!("rules/{code}.md: `{key}` missing or not a string"))
     };
     if field("code")? != code {
-        return Err(format!("rules/{code}.md: `code` does not match the file name"));
+        return Err(format!(
+            "rules/{code}.md: `code` does not match the file name"
+        ));
     }
     let category = field("category")?;
     let severity = field("severity")?;

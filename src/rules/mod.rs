@@ -91,7 +91,10 @@ pub fn build_registry() -> (Registry, Vec<String>) {
         }
     }
     for implementation in implementations() {
-        if !meta::RULE_DOCS.iter().any(|(c, _)| *c == implementation.code) {
+        if !meta::RULE_DOCS
+            .iter()
+            .any(|(c, _)| *c == implementation.code)
+        {
             problems.push(format!(
                 "check {} has no rules/{}.md",
                 implementation.code, implementation.code
@@ -149,7 +152,11 @@ mod tests {
     #[test]
     fn every_rule_document_has_a_check_and_every_check_a_document() {
         let (_, problems) = build_registry();
-        assert!(problems.is_empty(), "registry problems:\n{}", problems.join("\n"));
+        assert!(
+            problems.is_empty(),
+            "registry problems:\n{}",
+            problems.join("\n")
+        );
     }
 
     #[test]
@@ -158,7 +165,11 @@ mod tests {
         let mut names = std::collections::HashSet::new();
         for rule in &registry.rules {
             let meta = &rule.meta;
-            assert!(names.insert(meta.name.clone()), "duplicate name {}", meta.name);
+            assert!(
+                names.insert(meta.name.clone()),
+                "duplicate name {}",
+                meta.name
+            );
             assert!(
                 meta.name
                     .bytes()
@@ -167,9 +178,22 @@ mod tests {
                 meta.name
             );
             assert!(meta.code.starts_with(&meta.family), "{}", meta.code);
-            assert!(!meta.summary.ends_with('.'), "{} summary ends with a period", meta.code);
-            for section in ["## What it checks", "## Why it matters", "## Example", "## How to fix"] {
-                assert!(meta.explanation.contains(section), "{} lacks {section}", meta.code);
+            assert!(
+                !meta.summary.ends_with('.'),
+                "{} summary ends with a period",
+                meta.code
+            );
+            for section in [
+                "## What it checks",
+                "## Why it matters",
+                "## Example",
+                "## How to fix",
+            ] {
+                assert!(
+                    meta.explanation.contains(section),
+                    "{} lacks {section}",
+                    meta.code
+                );
             }
         }
     }

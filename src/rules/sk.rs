@@ -1,5 +1,539 @@
-//! SK rules.
+//! SK: `SKILL.md` against the Agent Skills specification.
 
-use super::RuleImpl;
+use super::{Check, RuleImpl, Sink};
+use crate::index::{Repo, Unit};
+use crate::model::skill::{Frontmatter, FrontmatterState, ReferenceProblem, SkillDoc};
+use crate::parse::{Node, Value};
+use crate::source::{FileId, Span};
+use std::collections::BTreeMap;
+use unicode_normalization::UnicodeNormalization;
 
-pub const RULES: &[RuleImpl] = &[];
+#[rustfmt::skip]
+pub const RULES: &[RuleImpl] = &[
+    RuleImpl { code: "SK001", check: Check::Unit(frontmatter_missing) },
+    RuleImpl { code: "SK002", check: Check::Unit(frontmatter_invalid) },
+    RuleImpl { code: "SK003", check: Check::Unit(name_missing) },
+    RuleImpl { code: "SK004", check: Check::Unit(name_invalid) },
+    RuleImpl { code: "SK005", check: Check::Unit(name_folder_mismatch) },
+    RuleImpl { code: "SK006", check: Check::Unit(description_missing) },
+    RuleImpl { code: "SK007", check: Check::Unit(description_too_long) },
+    RuleImpl { code: "SK008", check: Check::Unit(unknown_field) },
+    RuleImpl { code: "SK009", check: Check::Unit(compatibility_invalid) },
+    RuleImpl { code: "SK010", check: Check::Unit(metadata_invalid) },
+    RuleImpl { code: "SK011", check: Check::Unit(broken_reference) },
+    RuleImpl { code: "SK012", check: Check::Unit(file_lowercase) },
+    RuleImpl { code: "SK013", check: Check::Unit(body_too_long) },
+    RuleImpl { code: "SK014", check: Check::Repo(name_duplicate) },
+    RuleImpl { code: "SK015", check: Check::Unit(yaml_not_portable) },
+    RuleImpl { code: "SK016", check: Check::Unit(allowed_tools_invalid) },
+];
+
+/// The six top-level keys of the Agent Skills specification.
+const SPEC_FIELDS: [&str; 6] = [
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+];
+const NAME_MAX: usize = 64;
+const DESCRIPTION_MAX: usize = 1024;
+const COMPATIBILITY_MAX: usize = 500;
+const BODY_MAX_LINES: usize = 500;
+
+fn skill_with_frontmatter<'a>(unit: &Unit<'a>) -> Option<(FileId, &'a SkillDoc, &'a Frontmatter)> {
+    let (file, skill) = unit.skill()?;
+    let frontmatter = skill.doc.frontmatter()?;
+    Some((file, skill, frontmatter))
+}
+
+fn chars(text: &str) -> usize {
+    text.chars().count()
+}
+
+/// The first line of the file, where a diagnostic about the file as a whole points.
+fn first_line(text: &str) -> Span {
+    let end = text.find('\n').unwrap_or(text.len());
+    Span::new(0, text[..end].trim_end().len())
+}
+
+fn frontmatter_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, skill)) = unit.skill() else {
+        return;
+    };
+    match &skill.doc.frontmatter {
+        FrontmatterState::Missing => {
+            sink.report(file, first_line(unit.text(file)), "SKILL.md has no YAML frontmatter")
+                .label("expected `---` on the first line")
+                .help("start the file with a `---` line, then `name:` and `description:`, then a closing `---`");
+        }
+        FrontmatterState::Unterminated { opening } => {
+            sink.report(
+                file,
+                *opening,
+                "the frontmatter opened here is never closed",
+            )
+            .label("no closing `---` line follows")
+            .help("end the frontmatter with a line containing only `---`");
+        }
+        _ => {}
+    }
+}
+
+fn frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, skill)) = unit.skill() else {
+        return;
+    };
+    let FrontmatterState::Invalid { error } = &skill.doc.frontmatter else {
+        return;
+    };
+    match error.first_definition {
+        Some(first) => {
+            sink.report(
+                file,
+                error.span,
+                format!("{} in the frontmatter", error.message),
+            )
+            .label("defined again here")
+            .secondary(file, first, "first defined here")
+            .help("keep one definition; YAML tools disagree on which duplicate wins");
+        }
+        None => {
+            sink.report(
+                file,
+                error.span,
+                format!("frontmatter is not valid YAML: {}", error.message),
+            )
+            .label("the YAML parser stopped here");
+        }
+    }
+}
+
+fn name_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, _, fm)) = skill_with_frontmatter(unit) else {
+        return;
+    };
+    match fm.root.member("name") {
+        None => {
+            sink.report(file, fm.opening, "skill has no `name`")
+                .label("frontmatter without `name`")
+                .help("add `name:` with the skill folder's name");
+        }
+        Some(member) if is_blank(&member.value) => {
+            sink.report(file, member.key_span, "skill `name` is empty")
+                .help("set `name:` to the skill folder's name");
+        }
+        Some(_) => {}
+    }
+}
+
+fn is_blank(node: &Node) -> bool {
+    match &node.value {
+        Value::Null => true,
+        Value::String(s) => s.trim().is_empty(),
+        _ => false,
+    }
+}
+
+/// Why a skill name breaks the naming rules, if it does.
+fn name_problem(name: &str) -> Option<String> {
+    let normalized: String = name.nfkc().collect();
+    let length = chars(&normalized);
+    if length > NAME_MAX {
+        return Some(format!(
+            "is {length} characters long; the limit is {NAME_MAX}"
+        ));
+    }
+    if let Some(c) = normalized
+        .chars()
+        .find(|c| !(c.is_lowercase() || c.is_ascii_digit() || *c == '-'))
+    {
+        return Some(if c.is_uppercase() {
+            format!("contains the uppercase letter `{c}`; names are lowercase")
+        } else {
+            format!("contains `{c}`; only lowercase letters, digits and `-` are allowed")
+        });
+    }
+    if normalized.starts_with('-') || normalized.ends_with('-') {
+        return Some("starts or ends with `-`".to_string());
+    }
+    if normalized.contains("--") {
+        return Some("contains a doubled `--`".to_string());
+    }
+    None
+}
+
+fn name_invalid(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, _, fm)) = skill_with_frontmatter(unit) else {
+        return;
+    };
+    let Some(name) = fm.root.get("name").filter(|n| !is_blank(n)) else {
+        return;
+    };
+    let Some(text) = name.as_str() else {
+        sink.report(
+            file,
+            name.span,
+            format!("skill `name` must be a string, found {}", name.type_name()),
+        )
+        .help("quote the value so YAML reads it as text");
+        return;
+    };
+    if let Some(problem) = name_problem(text) {
+        sink.report(file, name.span, format!("skill name `{text}` {problem}"))
+            .label("invalid name")
+            .help("use 1-64 lowercase letters, digits and single hyphens, e.g. `pdf-forms`");
+    }
+}
+
+fn name_folder_mismatch(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, skill, fm)) = skill_with_frontmatter(unit) else {
+        return;
+    };
+    let Some(name) = fm.root.get("name") else {
+        return;
+    };
+    let Some(text) = name.as_str().filter(|t| !t.trim().is_empty()) else {
+        return;
+    };
+    let normalized: String = text.nfkc().collect();
+    let folder: String = skill.folder_name.nfkc().collect();
+    if folder.is_empty() || normalized == folder {
+        return;
+    }
+    sink.report(
+        file,
+        name.span,
+        format!(
+            "skill name `{text}` does not match its folder `{}`",
+            skill.folder_name
+        ),
+    )
+    .label(format!("expected `{}`", skill.folder_name))
+    .help("agents find a skill by its folder; rename the folder or change `name` so they agree");
+}
+
+fn description_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, _, fm)) = skill_with_frontmatter(unit) else {
+        return;
+    };
+    let help = "say what the skill does and when to use it, in one or two sentences";
+    match fm.root.member("description") {
+        None => {
+            sink.report(file, fm.opening, "skill has no `description`")
+                .label("frontmatter without `description`")
+                .help(help);
+        }
+        Some(member) if is_blank(&member.value) => {
+            sink.report(file, member.key_span, "skill `description` is empty")
+                .help(help);
+        }
+        Some(member) if member.value.as_str().is_none() => {
+            sink.report(
+                file,
+                member.value.span,
+                format!(
+                    "skill `description` must be a string, found {}",
+                    member.value.type_name()
+                ),
+            )
+            .help(help);
+        }
+        Some(_) => {}
+    }
+}
+
+fn description_too_long(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, _, fm)) = skill_with_frontmatter(unit) else {
+        return;
+    };
+    let Some(description) = fm.root.get("description") else {
+        return;
+    };
+    let Some(text) = description.as_str() else {
+        return;
+    };
+    let length = chars(text);
+    if length > DESCRIPTION_MAX {
+        sink.report(
+            file,
+            description.span,
+            format!("skill description is {length} characters, over the {DESCRIPTION_MAX} limit"),
+        )
+        .help("keep the description short and move details into the body");
+    }
+}
+
+fn unknown_field(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, _, fm)) = skill_with_frontmatter(unit) else {
+        return;
+    };
+    let extra = &unit.settings().skill_extra_fields;
+    for member in fm.root.as_object().unwrap_or_default() {
+        let key = member.key.as_str();
+        if SPEC_FIELDS.contains(&key) || extra.iter().any(|e| e == key) {
+            continue;
+        }
+        sink.report(
+            file,
+            member.key_span,
+            format!("unknown frontmatter field `{key}`"),
+        )
+        .label("not an Agent Skills field")
+        .help("move it under `metadata`, or allow it with `extra-fields` in the `[skills]` config");
+    }
+}
+
+fn compatibility_invalid(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, _, fm)) = skill_with_frontmatter(unit) else {
+        return;
+    };
+    let Some(value) = fm.root.get("compatibility") else {
+        return;
+    };
+    let problem = match value.as_str() {
+        None => format!(
+            "`compatibility` must be a string, found {}",
+            value.type_name()
+        ),
+        Some(text) if text.trim().is_empty() => "`compatibility` is empty".to_string(),
+        Some(text) if chars(text) > COMPATIBILITY_MAX => format!(
+            "`compatibility` is {} characters, over the {COMPATIBILITY_MAX} limit",
+            chars(text)
+        ),
+        Some(_) => return,
+    };
+    sink.report(file, value.span, problem)
+        .help("describe the environment the skill needs in one string of 1-500 characters");
+}
+
+fn metadata_invalid(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, _, fm)) = skill_with_frontmatter(unit) else {
+        return;
+    };
+    let Some(metadata) = fm.root.get("metadata") else {
+        return;
+    };
+    let Some(members) = metadata.as_object() else {
+        sink.report(
+            file,
+            metadata.span,
+            format!(
+                "`metadata` must be a map of strings, found {}",
+                metadata.type_name()
+            ),
+        )
+        .help("write `metadata:` followed by indented `key: value` lines");
+        return;
+    };
+    for member in members {
+        if member.value.as_str().is_none() {
+            sink.report(
+                file,
+                member.value.span,
+                format!(
+                    "metadata value `{}` must be a string, found {}",
+                    member.key,
+                    member.value.type_name()
+                ),
+            )
+            .help("quote the value (e.g. `version: \"1.0\"`)");
+        }
+    }
+}
+
+fn broken_reference(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, skill)) = unit.skill() else {
+        return;
+    };
+    for reference in &skill.broken_references {
+        match reference.problem {
+            ReferenceProblem::Missing => {
+                sink.report(
+                    file,
+                    reference.span,
+                    format!("link to `{}`, which does not exist", reference.destination),
+                )
+                .label("no such file in the skill folder")
+                .help("fix the path (relative to the skill folder) or add the file");
+            }
+            ReferenceProblem::EscapesSkillFolder => {
+                sink.report(
+                    file,
+                    reference.span,
+                    format!(
+                        "link to `{}` leaves the skill folder",
+                        reference.destination
+                    ),
+                )
+                .label("outside the skill folder")
+                .help("a skill is installed as one folder; keep referenced files inside it");
+            }
+        }
+    }
+}
+
+fn file_lowercase(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, skill)) = unit.skill() else {
+        return;
+    };
+    if skill.lowercase_file_name {
+        sink.report(
+            file,
+            Span::empty(0),
+            "skill file is named `skill.md`; the specification expects `SKILL.md`",
+        )
+        .help("rename the file to `SKILL.md`; case-sensitive systems will not find it");
+    }
+}
+
+fn body_too_long(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, skill)) = unit.skill() else {
+        return;
+    };
+    let text = unit.text(file);
+    let body = crate::source::slice(text, skill.doc.body_span);
+    let lines = body.lines().count();
+    if lines <= BODY_MAX_LINES {
+        return;
+    }
+    // Point at the first line past the limit.
+    let mut offset = skill.doc.body_span.start;
+    for line in body.split_inclusive('\n').take(BODY_MAX_LINES) {
+        offset += line.len();
+    }
+    let line_end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    sink.report(
+        file,
+        Span::new(offset, line_end),
+        format!("skill body is {lines} lines, over the recommended {BODY_MAX_LINES}"),
+    )
+    .label(format!("line {} of the body", BODY_MAX_LINES + 1))
+    .help("move reference material into separate files that the body links to");
+}
+
+fn name_duplicate(repo: &Repo, sink: &mut Sink) {
+    let mut first_by_name: BTreeMap<String, (FileId, Span)> = BTreeMap::new();
+    for (file, skill) in repo.skills() {
+        let Some(name) = skill.doc.frontmatter().and_then(|fm| fm.root.get("name")) else {
+            continue;
+        };
+        let Some(text) = name.as_str().filter(|t| !t.trim().is_empty()) else {
+            continue;
+        };
+        let key: String = text.nfkc().collect();
+        match first_by_name.get(&key) {
+            Some((first_file, first_span)) => {
+                sink.report(
+                    file,
+                    name.span,
+                    format!("another skill is also named `{text}`"),
+                )
+                .label("duplicate name")
+                .secondary(*first_file, *first_span, "first skill with this name")
+                .help("skill names must be unique; agents pick skills by name");
+            }
+            None => {
+                first_by_name.insert(key, (file, name.span));
+            }
+        }
+    }
+}
+
+fn yaml_not_portable(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, _, fm)) = skill_with_frontmatter(unit) else {
+        return;
+    };
+    let features = &fm.features;
+    let groups: [(&[Span], &str, &str); 4] = [
+        (
+            &features.flow_collections,
+            "flow-style collection",
+            "write it in block style, one item per line",
+        ),
+        (
+            &features.anchors,
+            "YAML anchor",
+            "repeat the value instead of anchoring it",
+        ),
+        (
+            &features.aliases,
+            "YAML alias",
+            "repeat the value instead of aliasing it",
+        ),
+        (
+            &features.tags,
+            "YAML tag",
+            "remove the tag; quote the value if it must be a string",
+        ),
+    ];
+    let mut found: Vec<(Span, &str, &str)> = groups
+        .iter()
+        .flat_map(|(spans, what, help)| spans.iter().map(move |s| (*s, *what, *help)))
+        .collect();
+    found.sort_by_key(|(span, _, _)| *span);
+    for (span, what, help) in found {
+        sink.report(
+            file,
+            span,
+            format!("{what} in frontmatter is rejected by the reference validator"),
+        )
+        .label("valid YAML, but not StrictYAML")
+        .help(help);
+    }
+}
+
+fn allowed_tools_invalid(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, _, fm)) = skill_with_frontmatter(unit) else {
+        return;
+    };
+    let Some(value) = fm.root.get("allowed-tools") else {
+        return;
+    };
+    match value.as_str() {
+        None => {
+            sink.report(
+                file,
+                value.span,
+                format!(
+                    "`allowed-tools` must be a space-separated string, found {}",
+                    value.type_name()
+                ),
+            )
+            .help(
+                "write the tools on one line separated by spaces, e.g. `allowed-tools: Read Grep`",
+            );
+        }
+        Some(text) if text.contains(',') => {
+            sink.report(
+                file,
+                value.span,
+                "`allowed-tools` separates tools with commas",
+            )
+            .label("expected spaces between tool names")
+            .help("separate the tools with spaces, e.g. `allowed-tools: Read Grep`");
+        }
+        Some(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::name_problem;
+
+    #[test]
+    fn name_rules() {
+        assert_eq!(name_problem("pdf-forms"), None);
+        assert_eq!(
+            name_problem("données"),
+            None,
+            "Unicode lowercase letters are allowed"
+        );
+        assert!(name_problem("PDF").is_some_and(|p| p.contains("uppercase")));
+        assert!(name_problem("-pdf").is_some_and(|p| p.contains("starts or ends")));
+        assert!(name_problem("pdf--forms").is_some_and(|p| p.contains("doubled")));
+        assert!(name_problem("pdf_forms").is_some_and(|p| p.contains("`_`")));
+        assert!(name_problem(&"a".repeat(65)).is_some_and(|p| p.contains("64")));
+    }
+}

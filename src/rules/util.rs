@@ -19,7 +19,10 @@ pub fn find_word(text: &str, word: &str) -> Option<usize> {
     while let Some(i) = text[from..].find(word) {
         let start = from + i;
         let end = start + word.len();
-        let before_ok = text[..start].chars().next_back().is_none_or(|c| !is_word_char(c));
+        let before_ok = text[..start]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !is_word_char(c));
         let after_ok = text[end..].chars().next().is_none_or(|c| !is_word_char(c));
         if before_ok && after_ok {
             return Some(start);
@@ -54,12 +57,15 @@ pub fn looks_like_snake_case_identifier(word: &str) -> bool {
     let mut parts = word.split('_');
     let first_ok = parts.next().is_some_and(|p| {
         p.chars().next().is_some_and(|c| c.is_ascii_lowercase())
-            && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            && p.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
     });
     let mut rest = 0;
     let rest_ok = parts.all(|p| {
         rest += 1;
-        !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        !p.is_empty()
+            && p.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
     });
     first_ok && rest_ok && rest > 0
 }
@@ -138,7 +144,10 @@ mod tests {
         assert!(!looks_like_snake_case_identifier("delete"));
         assert!(!looks_like_snake_case_identifier("Delete_event"));
         assert!(!looks_like_snake_case_identifier("a__b"));
-        assert_eq!(nearest("create_evnt", ["create_event", "list_events"]), Some("create_event"));
+        assert_eq!(
+            nearest("create_evnt", ["create_event", "list_events"]),
+            Some("create_event")
+        );
         assert_eq!(nearest("zzz", ["create_event"]), None);
     }
 
