@@ -1,0 +1,192 @@
+//! End-to-end tests of the binary: exit codes, formats, determinism and bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn skilllint(args: &[&str], cwd: &Path) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_skilllint"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("NO_COLOR")
+        .output();
+    match output {
+        Ok(output) => output,
+        Err(error) => panic!("cannot run skilllint: {error}"),
+    }
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn write(root: &Path, rel: &str, content: &[u8]) {
+    let path = root.join(rel);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("create fixture folder");
+    }
+    std::fs::write(path, content).expect("write fixture file");
+}
+
+const GOOD_SKILL: &str = "---\nname: notes\ndescription: Keeps meeting notes. Use when the user asks to note something.\n---\n\n# Notes\n";
+
+#[test]
+fn exit_codes_follow_the_findings() {
+    let root = fixtures();
+    let clean = skilllint(&["SK003/clean", "--select", "SK003"], &root);
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    assert!(stderr(&clean).contains("All checks passed"));
+
+    let fires = skilllint(&["SK003/fires", "--select", "SK003"], &root);
+    assert_eq!(fires.status.code(), Some(1));
+    assert!(stderr(&fires).contains("Found 1 error"), "{}", stderr(&fires));
+
+    let zero = skilllint(&["SK003/fires", "--select", "SK003", "--exit-zero"], &root);
+    assert_eq!(zero.status.code(), Some(0));
+
+    // SK008 is a warning: it fails only with --fail-on warning.
+    let warning = skilllint(&["SK008/fires", "--select", "SK008"], &root);
+    assert_eq!(warning.status.code(), Some(0));
+    let strict = skilllint(&["SK008/fires", "--select", "SK008", "--fail-on", "warning"], &root);
+    assert_eq!(strict.status.code(), Some(1));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let root = fixtures();
+    for args in [
+        vec!["--no-such-flag"],
+        vec!["does/not/exist"],
+        vec!["SK003/fires", "--select", "XX999"],
+        vec!["SK003/fires", "--format", "yaml"],
+        vec!["rule", "no-such-rule"],
+    ] {
+        let output = skilllint(&args, &root);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
+        assert!(!stderr(&output).is_empty(), "{args:?} must say what is wrong");
+    }
+}
+
+#[test]
+fn concise_format_and_output_file() {
+    let root = fixtures();
+    let output = skilllint(
+        &["SK005/fires", "--select", "SK005", "--format", "concise"],
+        &root,
+    );
+    assert_eq!(
+        stdout(&output),
+        "pdf-forms/SKILL.md:2:7: error SK005 [skill-name-folder-mismatch] skill name `pdf-filler` does not match its folder `pdf-forms`\n"
+    );
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let report = dir.path().join("report.txt");
+    let report_arg = report.to_string_lossy().into_owned();
+    let written = skilllint(
+        &["SK005/fires", "--select", "SK005", "--format", "concise", "-o", &report_arg],
+        &root,
+    );
+    assert!(stdout(&written).is_empty());
+    let content = std::fs::read_to_string(&report).expect("report written");
+    assert_eq!(content, stdout(&output));
+}
+
+#[test]
+fn colour_only_when_asked_or_on_a_terminal() {
+    let root = fixtures();
+    let plain = skilllint(&["SK005/fires", "--select", "SK005"], &root);
+    assert!(!stdout(&plain).contains('\u{1b}'), "no colour when piped");
+    let forced = skilllint(&["SK005/fires", "--select", "SK005", "--color", "always"], &root);
+    assert!(stdout(&forced).contains('\u{1b}'));
+    let never = skilllint(&["SK005/fires", "--select", "SK005", "--color", "never"], &root);
+    assert!(!stdout(&never).contains('\u{1b}'));
+}
+
+#[test]
+fn bad_input_is_reported_and_the_rest_is_still_linted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(root, "broken-yaml/SKILL.md", b"---\nname: broken-yaml\ndescription: \"unclosed\n---\n");
+    write(root, "truncated/SKILL.md", b"---\nname: truncated\ndescription: Truncated tools. Use for tests.\n---\n");
+    write(root, "truncated/tools.json", b"[{\"name\": \"list_items\", \"type\": ");
+    write(root, "empty/SKILL.md", b"");
+    write(root, "empty-tools/tools.json", b"");
+    write(root, "binary/SKILL.md", b"---\nname: binary\x00\x01\x02");
+    write(root, "latin1/SKILL.md", b"---\nname: latin1\ndescription: caf\xe9\n---\n");
+    write(root, "notes/SKILL.md", GOOD_SKILL.as_bytes());
+    write(root, "nameless/SKILL.md", b"---\ndescription: No name. Use never.\n---\n");
+
+    let output = skilllint(&[".", "--format", "concise", "--select", "SK,TJ001,SL"], root);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let report = stdout(&output);
+    let expect = [
+        "binary/SKILL.md:1:1: error SL001 [file-unreadable] the file is binary",
+        "broken-yaml/SKILL.md:3:14: error SK002 [skill-frontmatter-invalid] frontmatter is not valid YAML",
+        "empty/SKILL.md:1:1: error SK001 [skill-frontmatter-missing]",
+        "empty-tools/tools.json:1:1: error TJ001 [tools-json-invalid]",
+        "latin1/SKILL.md:3:17: error SL001 [file-unreadable] the file is not valid UTF-8",
+        "nameless/SKILL.md:1:1: error SK003 [skill-name-missing]",
+        "truncated/tools.json:1:",
+    ];
+    for line in expect {
+        assert!(report.contains(line), "missing `{line}` in:\n{report}");
+    }
+    assert!(!report.contains("notes/SKILL.md"), "the good skill stays clean:\n{report}");
+    assert!(!stderr(&output).contains("panicked"));
+}
+
+#[test]
+fn output_is_identical_for_any_thread_count() {
+    let root = fixtures();
+    let one = skilllint(&[".", "--format", "concise", "--select", "ALL", "--threads", "1"], &root);
+    let many = skilllint(&[".", "--format", "concise", "--select", "ALL", "--threads", "4"], &root);
+    assert!(!stdout(&one).is_empty());
+    assert_eq!(stdout(&one), stdout(&many));
+    let full_one = skilllint(&[".", "--select", "ALL", "--threads", "1"], &root);
+    let full_many = skilllint(&[".", "--select", "ALL", "--threads", "3"], &root);
+    assert_eq!(stdout(&full_one), stdout(&full_many));
+}
+
+#[test]
+fn gitignored_files_are_skipped_unless_named() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(root, ".gitignore", b"vendor/\n");
+    write(root, "vendor/bad/SKILL.md", b"no frontmatter\n");
+    write(root, "node_modules/x/SKILL.md", b"no frontmatter\n");
+    write(root, "notes/SKILL.md", GOOD_SKILL.as_bytes());
+    let walked = skilllint(&[".", "--format", "concise"], root);
+    assert_eq!(walked.status.code(), Some(0), "{}", stdout(&walked));
+    let named = skilllint(&["vendor/bad/SKILL.md", "--format", "concise"], root);
+    assert!(stdout(&named).contains("vendor/bad/SKILL.md:1:1: error SK001"), "{}", stdout(&named));
+}
+
+#[test]
+fn rules_and_rule_explain_every_rule() {
+    let root = fixtures();
+    let table = skilllint(&["rules"], &root);
+    assert_eq!(table.status.code(), Some(0));
+    assert!(stdout(&table).contains("SK001"));
+    let json = skilllint(&["rules", "--format", "json"], &root);
+    let parsed: serde_json::Value = serde_json::from_slice(&json.stdout).expect("rules JSON");
+    let rules = parsed.as_array().expect("array of rules");
+    assert!(!rules.is_empty());
+    for rule in rules {
+        let code = rule["code"].as_str().expect("code");
+        let name = rule["name"].as_str().expect("name");
+        for key in [code, name] {
+            let explained = skilllint(&["rule", key], &root);
+            assert_eq!(explained.status.code(), Some(0), "rule {key}");
+            let text = stdout(&explained);
+            assert!(text.starts_with(&format!("# {code} {name}")), "{text}");
+            assert!(text.contains("## How to fix"), "{key}");
+        }
+    }
+}
