@@ -118,9 +118,15 @@ fn read_tool(item: &Node, doc: &mut RequirementDoc) {
     };
     let kind = item.get("type").and_then(|t| match t.as_str() {
         Some(k @ ("read" | "write")) => Some((k.to_string(), t.span)),
-        _ => {
-            doc.problems
-                .push((t.span, "`type` must be `read` or `write`".to_string()));
+        other => {
+            let found = match other {
+                Some(text) => format!("`{text}`"),
+                None => t.type_name().to_string(),
+            };
+            doc.problems.push((
+                t.span,
+                format!("`type` of requirement tool `{name_text}` must be `read` or `write`, found {found}"),
+            ));
             None
         }
     });

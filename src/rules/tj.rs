@@ -1,5 +1,1237 @@
-//! TJ rules.
+//! TJ: the forge tool contract (`tools.json`, `requirement.yaml`), SPEC §3.2.
+//!
+//! The contract chain is requirement → tools.json → SKILL.md; each step may add obligations but
+//! never drop them. TJ001–TJ007 check one folder's tool files on their own, TJ008–TJ011 compare them
+//! with the folder's requirement, TJ012 is a design smell on every dialect, and TJ013 checks the
+//! requirement file itself.
 
-use super::RuleImpl;
+use super::util::{edit_distance, nearest};
+use super::{Check, RuleImpl, Sink};
+use crate::index::{Parsed, Unit};
+use crate::model::requirement::RequirementDoc;
+use crate::model::tools::{Dialect, SideEffect, Tool};
+use crate::parse::node::{pointer_token, Member, Node, Value};
+use crate::source::{FileId, Span};
+use std::collections::BTreeMap;
 
-pub const RULES: &[RuleImpl] = &[];
+pub const RULES: &[RuleImpl] = &[
+    RuleImpl {
+        code: "TJ001",
+        check: Check::Unit(tools_json_invalid),
+    },
+    RuleImpl {
+        code: "TJ002",
+        check: Check::Unit(contract_violation),
+    },
+    RuleImpl {
+        code: "TJ003",
+        check: Check::Unit(write_without_confirmation),
+    },
+    RuleImpl {
+        code: "TJ004",
+        check: Check::Unit(confirmation_field_missing),
+    },
+    RuleImpl {
+        code: "TJ005",
+        check: Check::Unit(idempotency_key_missing),
+    },
+    RuleImpl {
+        code: "TJ006",
+        check: Check::Unit(read_tool_write_gates),
+    },
+    RuleImpl {
+        code: "TJ007",
+        check: Check::Unit(tool_name_duplicate),
+    },
+    RuleImpl {
+        code: "TJ008",
+        check: Check::Unit(requirement_tool_undefined),
+    },
+    RuleImpl {
+        code: "TJ009",
+        check: Check::Unit(requirement_obligation_dropped),
+    },
+    RuleImpl {
+        code: "TJ010",
+        check: Check::Unit(tool_not_in_requirement),
+    },
+    RuleImpl {
+        code: "TJ011",
+        check: Check::Unit(tool_conflicts_non_goal),
+    },
+    RuleImpl {
+        code: "TJ012",
+        check: Check::Unit(multi_capability_tool),
+    },
+    RuleImpl {
+        code: "TJ013",
+        check: Check::Unit(requirement_invalid),
+    },
+];
+
+/// The keys of a forge tool entry; the entry is closed.
+const FORGE_KEYS: [&str; 6] = [
+    "name",
+    "type",
+    "description",
+    "requiresConfirmation",
+    "idempotent",
+    "inputSchema",
+];
+
+const CONFIRMATION_FIELD: &str = "user_confirmed";
+const IDEMPOTENCY_FIELD: &str = "idempotency_key";
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+// ---------------------------------------------------------------------------------------------
+
+/// The last path segment of a file (`tools.json`, `calendar.tools.json`, `requirement.yaml`).
+fn file_name<'a>(unit: &Unit<'a>, id: FileId) -> &'a str {
+    let path = unit.repo.file(id).rel_path.as_str();
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The forge tools of the folder, in document order.
+fn forge_tools<'a>(unit: &Unit<'a>) -> impl Iterator<Item = (FileId, &'a Tool)> + 'a {
+    unit.tools().filter(|(_, t)| t.dialect == Dialect::Forge)
+}
+
+/// True when every tools file of the folder was read and parsed, so "not defined" means it.
+fn tools_files_complete(unit: &Unit<'_>) -> bool {
+    unit.files
+        .tools
+        .iter()
+        .all(|id| matches!(unit.repo.parsed(*id), Parsed::Tools(doc) if doc.parse_error.is_none()))
+}
+
+/// A defined name close enough to `name` to be a typo or a small rename (stricter than
+/// [`nearest`], which would pair `search_events` with `create_event`).
+fn similar_name<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 4).max(2);
+    nearest(name, candidates).filter(|c| edit_distance(name, c) <= limit)
+}
+
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Cuts `text` to at most `max` characters, marking the cut.
+fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(max.saturating_sub(1)).collect();
+        format!("{}…", cut.trim_end())
+    }
+}
+
+/// How a found value is named in "must be X, found Y" messages.
+fn describe(node: &Node) -> String {
+    match &node.value {
+        Value::Null => "`null`".to_string(),
+        Value::Bool(b) => format!("boolean `{b}`"),
+        Value::Number(n) => format!("{} `{}`", node.type_name(), truncate(&n.raw, 24)),
+        Value::String(s) if s.is_empty() => "an empty string".to_string(),
+        Value::String(s) => format!("string `{:?}`", truncate(s, 40)),
+        Value::Array(_) => "an array".to_string(),
+        Value::Object(_) => "an object".to_string(),
+    }
+}
+
+/// Splits a tool name into lowercase words on `_`, `-`, `.`, other punctuation and case changes
+/// (`bulkDelete` → `bulk`, `delete`; `HTTPRequest` → `http`, `request`).
+fn name_words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut words = Vec::new();
+    let mut current = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        let previous = i.checked_sub(1).and_then(|p| chars.get(p)).copied();
+        let next = chars.get(i + 1).copied();
+        let boundary = c.is_uppercase()
+            && previous.is_some_and(|p| {
+                p.is_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
+            });
+        if boundary && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// What is wrong with a schema property that a safety flag requires (`user_confirmed`,
+/// `idempotency_key`), if anything.
+enum FieldProblem<'a> {
+    Missing,
+    /// Wrongly typed, optional, or both; the member points at the property as written.
+    Weak {
+        member: &'a Member,
+        wrong_type: bool,
+        optional: bool,
+    },
+}
+
+fn field_problem<'a>(tool: &'a Tool, field: &str, json_type: &str) -> Option<FieldProblem<'a>> {
+    let Some(member) = tool.property(field) else {
+        return Some(FieldProblem::Missing);
+    };
+    let wrong_type = member.value.get("type").and_then(Node::as_str) != Some(json_type);
+    let optional = tool.required_entry(field).is_none();
+    (wrong_type || optional).then_some(FieldProblem::Weak {
+        member,
+        wrong_type,
+        optional,
+    })
+}
+
+/// Reports a flag (`requiresConfirmation: true`, `idempotent: true`) whose schema field is missing
+/// or weak. Shared by TJ004 and TJ005.
+fn report_field_problem(
+    sink: &mut Sink,
+    file: FileId,
+    tool: &Tool,
+    flag_span: Span,
+    (adjective, field, json_type): (&str, &str, &str),
+    help: &str,
+) {
+    let Some(problem) = field_problem(tool, field, json_type) else {
+        return;
+    };
+    let name = tool.display_name();
+    match problem {
+        FieldProblem::Missing => {
+            sink.report(
+                file,
+                flag_span,
+                format!("{adjective} tool `{name}` has no `{field}` parameter"),
+            )
+            .label(format!("no `{field}` parameter backs this flag"))
+            .help(help);
+        }
+        FieldProblem::Weak {
+            member,
+            wrong_type,
+            optional,
+        } => {
+            let what = match (wrong_type, optional) {
+                (true, true) => format!("neither a {json_type} nor required"),
+                (true, false) => format!("not a {json_type}"),
+                _ => "optional".to_string(),
+            };
+            let (span, label) = if wrong_type {
+                match member.value.get("type") {
+                    Some(t) => (t.span, format!("declared as {}", describe_type(t))),
+                    None => (member.key_span, "declared without a `type`".to_string()),
+                }
+            } else {
+                (member.key_span, "missing from `required`".to_string())
+            };
+            let flag_label = format!("requires a required {json_type} `{field}`");
+            sink.report(
+                file,
+                flag_span,
+                format!("`{field}` of {adjective} tool `{name}` is {what}"),
+            )
+            .label(flag_label)
+            .secondary(file, span, label)
+            .help(help);
+        }
+    }
+}
+
+/// `"string"` for a JSON Schema `type` value, else a description of what was written.
+fn describe_type(node: &Node) -> String {
+    match node.as_str() {
+        Some(t) => format!("`{t:?}`"),
+        None => describe(node),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TJ001 tools-json-invalid
+// ---------------------------------------------------------------------------------------------
+
+fn tools_json_invalid(unit: &Unit<'_>, sink: &mut Sink) {
+    for (id, doc) in unit.tools_docs() {
+        let Some(error) = &doc.parse_error else {
+            continue;
+        };
+        let text = unit.text(id);
+        let file = file_name(unit, id);
+        let message = format!(
+            "`{file}` is not valid JSON: {}",
+            lowercase_first(&error.message)
+        );
+        let unterminated = error.message.starts_with("Unterminated");
+        let at_end = error.span.start >= text.trim_end().len();
+        if unterminated || at_end {
+            // The document stops early: the parser gave up at the end of the file.
+            // The last character, so the caret has something to point at.
+            let end_offset = text.trim_end().len();
+            let last_len = text[..end_offset]
+                .chars()
+                .next_back()
+                .map_or(0, char::len_utf8);
+            let end = Span::new(end_offset - last_len, end_offset);
+            let diagnostic = sink.report(id, end, message);
+            diagnostic
+                .label("the file ends here")
+                .help("close every open object and array (the file looks truncated), or regenerate it from its requirement");
+            if unterminated && error.span.start < end.start {
+                let opening = Span::new(error.span.start, error.span.start + 1);
+                let what = if error.message.contains("array") {
+                    "this array is never closed"
+                } else if error.message.contains("string") {
+                    "this string is never closed"
+                } else {
+                    "this object is never closed"
+                };
+                diagnostic.secondary(id, opening, what);
+            }
+        } else {
+            sink.report(id, error.span, message)
+                .label("the parser stopped here")
+                .help("fix the syntax at or just before this point (an unclosed brace, a trailing comma, a stray quote); nothing else in this file is checked until it parses");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TJ002 tools-json-contract-violation
+// ---------------------------------------------------------------------------------------------
+
+fn contract_violation(unit: &Unit<'_>, sink: &mut Sink) {
+    for (id, doc) in unit.tools_docs() {
+        for (span, problem) in &doc.problems {
+            let (label, help) = if problem.contains("one dialect") {
+                (
+                    "a different dialect from the file's first tool",
+                    "rewrite this entry in the file's dialect, or move it to its own `*.tools.json` file",
+                )
+            } else {
+                (
+                    "not a recognised tool shape",
+                    "write the tools as one of the four dialects: forge, MCP, OpenAI or script (see `skilllint rule TJ002`)",
+                )
+            };
+            sink.report(id, *span, problem.clone())
+                .label(label)
+                .help(help);
+        }
+        for duplicate in &doc.duplicate_keys {
+            let path = doc
+                .tools
+                .iter()
+                .find_map(|t| key_path(&t.entry, &t.pointer, duplicate.duplicate));
+            let message = match path {
+                Some(path) => format!("`{path}` is defined twice"),
+                None => format!(
+                    "key `{}` is defined twice in the same object",
+                    duplicate.key
+                ),
+            };
+            sink.report(id, duplicate.duplicate, message)
+                .label("duplicate key")
+                .secondary(id, duplicate.first, "first defined here")
+                .help("remove one of the two; JSON readers disagree on which value wins, so the contract is ambiguous");
+        }
+        for tool in doc.tools.iter().filter(|t| t.dialect == Dialect::Forge) {
+            check_forge_entry(id, tool, sink);
+        }
+    }
+}
+
+/// The JSON pointer of the member whose key is at `key_span`, searching below `node`.
+fn key_path(node: &Node, pointer: &str, key_span: Span) -> Option<String> {
+    if !(node.span.start <= key_span.start && key_span.end <= node.span.end) {
+        return None;
+    }
+    match &node.value {
+        Value::Object(members) => members.iter().find_map(|m| {
+            let path = format!("{pointer}/{}", pointer_token(&m.key));
+            if m.key_span == key_span {
+                Some(path)
+            } else {
+                key_path(&m.value, &path, key_span)
+            }
+        }),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, item)| key_path(item, &format!("{pointer}/{i}"), key_span)),
+        _ => None,
+    }
+}
+
+/// The forge contract of one entry: required keys, their types, closed key set.
+fn check_forge_entry(file: FileId, tool: &Tool, sink: &mut Sink) {
+    let entry = &tool.entry;
+    let path = |key: &str| format!("{}/{}", tool.pointer, pointer_token(key));
+    // Where a missing key is reported: the entry's `name` value, else the entry itself.
+    let anchor = tool.span();
+    let missing = |sink: &mut Sink, key: &str, expected: &str, help: &str| {
+        let label = if key == "name" {
+            "this entry has no `name`".to_string()
+        } else {
+            format!("this tool has no `{key}`")
+        };
+        sink.report(
+            file,
+            anchor,
+            format!("`{}` is missing: expected {expected}", path(key)),
+        )
+        .label(label)
+        .help(help);
+    };
+    let mistyped = |sink: &mut Sink, key: &str, node: &Node, expected: &str, help: &str| {
+        sink.report(
+            file,
+            node.span,
+            format!(
+                "`{}` must be {expected}, found {}",
+                path(key),
+                describe(node)
+            ),
+        )
+        .label(format!("expected {expected}"))
+        .help(help);
+    };
+
+    const NAME_HELP: &str =
+        "give the tool a unique snake_case `name`, e.g. `\"name\": \"create_event\"`";
+    match entry.get("name") {
+        None => missing(sink, "name", "a non-empty string", NAME_HELP),
+        Some(node) if node.as_str().is_some_and(|s| !s.is_empty()) => {}
+        Some(node) => mistyped(sink, "name", node, "a non-empty string", NAME_HELP),
+    }
+
+    const TYPE_EXPECTED: &str = "`\"read\"` or `\"write\"`";
+    const TYPE_HELP: &str = "classify the tool as `\"read\"` or `\"write\"`; anything that changes external state is `\"write\"`";
+    match entry.get("type") {
+        None => missing(sink, "type", TYPE_EXPECTED, TYPE_HELP),
+        Some(node) if matches!(node.as_str(), Some("read" | "write")) => {}
+        Some(node) => mistyped(sink, "type", node, TYPE_EXPECTED, TYPE_HELP),
+    }
+
+    const DESCRIPTION_HELP: &str =
+        "add a `description` that says what the tool does and when to call it";
+    match entry.get("description") {
+        None => missing(sink, "description", "a string", DESCRIPTION_HELP),
+        Some(node) if node.as_str().is_some() => {}
+        Some(node) => mistyped(sink, "description", node, "a string", DESCRIPTION_HELP),
+    }
+
+    const SCHEMA_HELP: &str = "add an `inputSchema` object, e.g. `{\"type\": \"object\", \"properties\": {…}, \"required\": […], \"additionalProperties\": false}`";
+    match entry.get("inputSchema") {
+        None => missing(sink, "inputSchema", "a JSON Schema object", SCHEMA_HELP),
+        Some(node) if node.is_object() => {}
+        Some(node) => mistyped(
+            sink,
+            "inputSchema",
+            node,
+            "a JSON Schema object",
+            SCHEMA_HELP,
+        ),
+    }
+
+    for flag in ["requiresConfirmation", "idempotent"] {
+        if let Some(node) = entry.get(flag) {
+            if node.as_bool().is_none() {
+                mistyped(
+                    sink,
+                    flag,
+                    node,
+                    "a boolean",
+                    "write `true` or `false` without quotes; any other value is ignored and leaves the tool ungated",
+                );
+            }
+        }
+    }
+
+    for member in entry.as_object().unwrap_or_default() {
+        if FORGE_KEYS.contains(&member.key.as_str()) {
+            continue;
+        }
+        let help = match nearest(&member.key, FORGE_KEYS) {
+            Some(suggestion) => format!(
+                "rename it to `{suggestion}`; a misspelled key is ignored by every consumer"
+            ),
+            None => "remove it; a forge entry has only `name`, `type`, `description`, `requiresConfirmation`, `idempotent` and `inputSchema`".to_string(),
+        };
+        sink.report(
+            file,
+            member.key_span,
+            format!("`{}` is not a forge contract key", path(&member.key)),
+        )
+        .label("unknown key")
+        .help(help);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TJ003–TJ006: the safety flags of forge tools
+// ---------------------------------------------------------------------------------------------
+
+fn write_without_confirmation(unit: &Unit<'_>, sink: &mut Sink) {
+    for (id, tool) in forge_tools(unit) {
+        if !tool.is_write() {
+            continue;
+        }
+        let name = tool.display_name();
+        let message = format!("write tool `{name}` can run without confirmation");
+        let diagnostic = match tool.entry.get("requiresConfirmation") {
+            Some(flag) if flag.as_bool() == Some(true) => continue,
+            Some(flag) => {
+                let label = if flag.as_bool() == Some(false) {
+                    "confirmation disabled here"
+                } else {
+                    "not a boolean, so the tool is not gated"
+                };
+                sink.report(id, flag.span, message).label(label)
+            }
+            None => sink
+                .report(id, tool.span(), message)
+                .label("no `requiresConfirmation` flag"),
+        };
+        if let Some(span) = tool.side_effect_span {
+            diagnostic.secondary(id, span, "declared a write tool here");
+        }
+        diagnostic.help(
+            "set `\"requiresConfirmation\": true` and add a required boolean `user_confirmed` parameter",
+        );
+    }
+}
+
+fn confirmation_field_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    for (id, tool) in forge_tools(unit) {
+        let Some((true, flag_span)) = tool.confirmation else {
+            continue;
+        };
+        report_field_problem(
+            sink,
+            id,
+            tool,
+            flag_span,
+            ("confirmation-gated", CONFIRMATION_FIELD, "boolean"),
+            "define `\"user_confirmed\": {\"type\": \"boolean\"}` in `inputSchema.properties` and list it in `required`",
+        );
+    }
+}
+
+fn idempotency_key_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    for (id, tool) in forge_tools(unit) {
+        // Read tools are TJ006's: the key should be removed from them, not added.
+        if tool.side_effect == SideEffect::Read {
+            continue;
+        }
+        let Some((true, flag_span)) = tool.idempotent else {
+            continue;
+        };
+        report_field_problem(
+            sink,
+            id,
+            tool,
+            flag_span,
+            ("idempotent", IDEMPOTENCY_FIELD, "string"),
+            "define `\"idempotency_key\": {\"type\": \"string\"}` in `inputSchema.properties` and list it in `required`, or set `\"idempotent\": false` if retries are not safe",
+        );
+    }
+}
+
+fn read_tool_write_gates(unit: &Unit<'_>, sink: &mut Sink) {
+    const HELP: &str = "if the tool only reads, remove the gate; if it changes state, make it `\"type\": \"write\"` and keep the gate";
+    for (id, tool) in forge_tools(unit) {
+        if tool.side_effect != SideEffect::Read {
+            continue;
+        }
+        let name = tool.display_name();
+        let mut found: Vec<(Span, String, &str)> = Vec::new();
+        if let Some((true, span)) = tool.confirmation {
+            found.push((
+                span,
+                format!("read tool `{name}` requires confirmation"),
+                "confirmation gate on a read tool",
+            ));
+        }
+        if let Some(member) = tool.property(CONFIRMATION_FIELD) {
+            found.push((
+                member.key_span,
+                format!("read tool `{name}` has a `{CONFIRMATION_FIELD}` parameter"),
+                "confirmation field on a read tool",
+            ));
+        }
+        if let Some(member) = tool.property(IDEMPOTENCY_FIELD) {
+            found.push((
+                member.key_span,
+                format!("read tool `{name}` has an `{IDEMPOTENCY_FIELD}` parameter"),
+                "idempotency key on a read tool",
+            ));
+        }
+        for (span, message, label) in found {
+            let diagnostic = sink.report(id, span, message);
+            diagnostic.label(label);
+            if let Some(kind) = tool.side_effect_span {
+                diagnostic.secondary(id, kind, "declared read-only here");
+            }
+            diagnostic.help(HELP);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TJ007 tool-name-duplicate
+// ---------------------------------------------------------------------------------------------
+
+fn tool_name_duplicate(unit: &Unit<'_>, sink: &mut Sink) {
+    let mut first: BTreeMap<&str, (FileId, Span)> = BTreeMap::new();
+    for (id, tool) in unit.tools() {
+        let Some(name) = tool.name().filter(|n| !n.is_empty()) else {
+            continue;
+        };
+        let span = tool.span();
+        match first.get(name) {
+            None => {
+                first.insert(name, (id, span));
+            }
+            Some(&(first_id, first_span)) => {
+                let message = if first_id == id {
+                    format!("tool `{name}` is defined twice")
+                } else {
+                    format!(
+                        "tool `{name}` is also defined in `{}`",
+                        unit.repo.file(first_id).rel_path
+                    )
+                };
+                sink.report(id, span, message)
+                    .label("second definition")
+                    .secondary(first_id, first_span, "first defined here")
+                    .help("delete the stale definition, or give this tool its own name and document it in SKILL.md");
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TJ008–TJ011: tools.json against the requirement
+// ---------------------------------------------------------------------------------------------
+
+fn requirement_tool_undefined(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((rid, requirement)) = unit.requirement() else {
+        return;
+    };
+    // A tools file that failed to parse has no tools; TJ001 says so once.
+    if !tools_files_complete(unit) {
+        return;
+    }
+    let defined: Vec<&str> = unit.tools().filter_map(|(_, t)| t.name()).collect();
+    let tools_file = unit
+        .files
+        .tools
+        .first()
+        .map(|id| file_name(unit, *id).to_string());
+    for required in &requirement.tools {
+        if defined.contains(&required.name.as_str()) {
+            continue;
+        }
+        let name = &required.name;
+        let message = match &tools_file {
+            Some(file) => format!("requirement tool `{name}` is not defined in `{file}`"),
+            None => {
+                format!("requirement tool `{name}` is not defined: the folder has no tools.json")
+            }
+        };
+        let kind = required
+            .kind
+            .as_ref()
+            .map_or(String::new(), |(k, _)| format!(" as a `{k}` tool"));
+        let help = match similar_name(name, defined.iter().copied()) {
+            Some(similar) => format!(
+                "tools.json defines `{similar}`; if the tool was renamed, use the same name in both files"
+            ),
+            None => format!(
+                "add `{name}` to tools.json{kind} and document it in SKILL.md, or remove it from the requirement"
+            ),
+        };
+        sink.report(rid, required.name_span, message)
+            .label("required here")
+            .help(help);
+    }
+}
+
+/// The requirement's verdict on a tool name: `Some(kind span)` when it lists the tool as `write`.
+fn required_write(requirement: &RequirementDoc, name: &str) -> Option<Span> {
+    requirement
+        .tools
+        .iter()
+        .filter(|t| t.name == name)
+        .find_map(|t| match &t.kind {
+            Some((kind, span)) if kind == "write" => Some(*span),
+            _ => None,
+        })
+}
+
+fn requirement_obligation_dropped(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((rid, requirement)) = unit.requirement() else {
+        return;
+    };
+    // A `write` requirement tool declared read-only.
+    for required in &requirement.tools {
+        let Some((kind, kind_span)) = &required.kind else {
+            continue;
+        };
+        if kind != "write" {
+            continue;
+        }
+        let Some((tid, tool)) = unit.find_tool(&required.name) else {
+            continue;
+        };
+        let (SideEffect::Read, Some(span)) = (tool.side_effect, tool.side_effect_span) else {
+            continue;
+        };
+        let file = file_name(unit, tid);
+        sink.report(
+            tid,
+            span,
+            format!(
+                "requirement write tool `{}` is declared read-only in `{file}`",
+                required.name
+            ),
+        )
+        .label("downgraded to read")
+        .secondary(rid, *kind_span, "the requirement makes it a write tool")
+        .help("declare it as a write tool (with its confirmation gate), or change the requirement if the tool really only reads");
+    }
+
+    // Idempotency activated by a safety requirement, missing on a write tool.
+    let Some(phrase) = requirement.idempotency_phrase() else {
+        return;
+    };
+    for (tid, tool) in unit.tools() {
+        if !matches!(tool.dialect, Dialect::Forge | Dialect::Mcp) {
+            continue;
+        }
+        let written_write = tool.is_write();
+        let required_as_write = tool
+            .name()
+            .is_some_and(|n| required_write(requirement, n).is_some());
+        if !written_write && !required_as_write {
+            continue;
+        }
+        let (flag, fix) = match tool.dialect {
+            Dialect::Mcp => (
+                "annotations.idempotentHint",
+                "set `\"idempotentHint\": true` in `annotations` and add a required string `idempotency_key` parameter",
+            ),
+            _ => (
+                "idempotent",
+                "set `\"idempotent\": true` and add a required string `idempotency_key` parameter",
+            ),
+        };
+        let written = match tool.dialect {
+            Dialect::Mcp => tool.annotations().and_then(|a| a.get("idempotentHint")),
+            _ => tool.entry.get("idempotent"),
+        };
+        let (span, label) = match written {
+            Some(node) if node.as_bool() == Some(true) => continue,
+            Some(node) => (node.span, "idempotency dropped here".to_string()),
+            None => (tool.span(), format!("no `{flag}` flag")),
+        };
+        sink.report(
+            tid,
+            span,
+            format!(
+                "write tool `{}` is not idempotent, but the requirement asks for an idempotency key",
+                tool.display_name()
+            ),
+        )
+        .label(label)
+        .secondary(rid, phrase.span, "the requirement activates idempotency here")
+        .help(fix);
+    }
+}
+
+fn tool_not_in_requirement(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((rid, requirement)) = unit.requirement() else {
+        return;
+    };
+    // An unparsable requirement lists nothing; TJ013 reports it once.
+    if requirement.parse_error.is_some() {
+        return;
+    }
+    let requirement_file = file_name(unit, rid);
+    let listed: Vec<&str> = requirement.tools.iter().map(|t| t.name.as_str()).collect();
+    for (tid, tool) in unit.tools() {
+        let Some(name) = tool.name() else {
+            continue;
+        };
+        if listed.contains(&name) {
+            continue;
+        }
+        let help = match similar_name(name, listed.iter().copied()) {
+            Some(similar) => format!(
+                "the requirement lists `{similar}`; if the tool was renamed, use the same name in both files"
+            ),
+            None => format!(
+                "add `{name}` to the `tools` of `{requirement_file}` with its type and description, or remove the tool"
+            ),
+        };
+        sink.report(
+            tid,
+            tool.span(),
+            format!("tool `{name}` is not listed in `{requirement_file}`"),
+        )
+        .label("not in the requirement")
+        .help(help);
+    }
+}
+
+/// The verb of a non-goal "Do not <verb> …" (any case), lowercased.
+fn non_goal_verb(text: &str) -> Option<String> {
+    let trimmed = text.trim_start();
+    let prefix = trimmed.get(..6)?;
+    if !prefix.eq_ignore_ascii_case("do not") {
+        return None;
+    }
+    let rest = trimmed.get(6..)?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let verb: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect();
+    (!verb.is_empty()).then(|| verb.to_lowercase())
+}
+
+fn tool_conflicts_non_goal(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((rid, requirement)) = unit.requirement() else {
+        return;
+    };
+    let goals: Vec<(String, Span)> = requirement
+        .non_goals
+        .iter()
+        .filter_map(|g| non_goal_verb(&g.text).map(|v| (v, g.span)))
+        .collect();
+    if goals.is_empty() {
+        return;
+    }
+    for (tid, tool) in unit.tools() {
+        let Some(name) = tool.name() else {
+            continue;
+        };
+        let words = name_words(name);
+        for (verb, span) in &goals {
+            if !words.iter().any(|w| w == verb) {
+                continue;
+            }
+            sink.report(
+                tid,
+                tool.span(),
+                format!("tool `{name}` can `{verb}`, which a non-goal rules out"),
+            )
+            .label(format!("`{verb}` is a non-goal"))
+            .secondary(rid, *span, "ruled out here")
+            .help("remove the tool and its Tool Use Rules, or drop the non-goal from the requirement if the capability is now wanted");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TJ012 multi-capability-tool
+// ---------------------------------------------------------------------------------------------
+
+/// Parameters whose value usually selects an operation.
+const SELECTOR_PARAMETERS: [&str; 5] = ["action", "operation", "op", "mode", "command"];
+
+/// Verbs that name distinct operations.
+const OPERATION_VERBS: [&str; 30] = [
+    "create", "add", "insert", "new", "update", "edit", "modify", "patch", "set", "upsert",
+    "delete", "remove", "destroy", "cancel", "archive", "search", "find", "query", "get", "fetch",
+    "list", "read", "view", "show", "write", "send", "post", "move", "copy", "rename",
+];
+
+fn multi_capability_tool(unit: &Unit<'_>, sink: &mut Sink) {
+    const HELP: &str = "split it into one tool per operation, each with its own read/write classification and confirmation gate";
+    for (id, tool) in unit.tools() {
+        let name = tool.display_name();
+        if tool
+            .name()
+            .is_some_and(|n| name_words(n).first().is_some_and(|w| w == "manage"))
+        {
+            sink.report(
+                id,
+                tool.span(),
+                format!("tool `{name}` bundles several capabilities behind one name"),
+            )
+            .label("`manage` names no single capability")
+            .help(HELP);
+        }
+        let Some(properties) = tool
+            .schema
+            .as_ref()
+            .and_then(|s| s.get("properties"))
+            .and_then(Node::as_object)
+        else {
+            continue;
+        };
+        for property in properties {
+            if !SELECTOR_PARAMETERS.contains(&property.key.to_lowercase().as_str()) {
+                continue;
+            }
+            let Some(values) = property.value.get("enum") else {
+                continue;
+            };
+            let verbs = enum_verbs(values);
+            if verbs.len() < 2 {
+                continue;
+            }
+            sink.report(
+                id,
+                values.span,
+                format!(
+                    "tool `{name}` selects one of {} through its `{}` parameter",
+                    join_verbs(&verbs),
+                    property.key
+                ),
+            )
+            .label("several operations in one tool")
+            .help(HELP);
+        }
+    }
+}
+
+/// The distinct operation verbs an `enum` offers, in order (`"create_task"` counts as `create`).
+fn enum_verbs(values: &Node) -> Vec<String> {
+    let mut verbs: Vec<String> = Vec::new();
+    for value in values.as_array().unwrap_or_default() {
+        let Some(text) = value.as_str() else {
+            continue;
+        };
+        let Some(first) = name_words(text).into_iter().next() else {
+            continue;
+        };
+        if OPERATION_VERBS.contains(&first.as_str()) && !verbs.contains(&first) {
+            verbs.push(first);
+        }
+    }
+    verbs
+}
+
+/// "`create`, `delete` and `list`".
+fn join_verbs(verbs: &[String]) -> String {
+    let quoted: Vec<String> = verbs.iter().map(|v| format!("`{v}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        Some((last, _)) => last.clone(),
+        None => String::new(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TJ013 requirement-invalid
+// ---------------------------------------------------------------------------------------------
+
+fn requirement_invalid(unit: &Unit<'_>, sink: &mut Sink) {
+    const HELP: &str = "a requirement has `tools: [{name, type: read|write, description}]`, `safety_requirements: [string]` and `non_goals: [string]`";
+    let Some((rid, requirement)) = unit.requirement() else {
+        return;
+    };
+    let file = file_name(unit, rid);
+    if let Some(error) = &requirement.parse_error {
+        let diagnostic = sink.report(
+            rid,
+            error.span,
+            format!(
+                "`{file}` is not valid YAML: {}",
+                lowercase_first(&error.message)
+            ),
+        );
+        diagnostic.label("the parser stopped here");
+        if let Some(first) = error.first_definition {
+            diagnostic.secondary(rid, first, "first defined here");
+        }
+        diagnostic.help("fix the YAML at or just before this point; nothing else in the requirement is checked until it parses");
+    }
+    const KEYS: [&str; 3] = ["tools", "safety_requirements", "non_goals"];
+    for (span, problem) in &requirement.problems {
+        let diagnostic = sink.report(rid, *span, problem.clone());
+        let key = unit.text(rid).get(span.start..span.end).unwrap_or("");
+        match similar_name(key, KEYS).filter(|_| problem.starts_with("unknown key")) {
+            Some(suggestion) => diagnostic
+                .label("unknown key")
+                .help(format!("rename it to `{suggestion}`; a misspelled key is ignored, and so is everything under it")),
+            None => diagnostic.help(HELP),
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{lint, LintOptions};
+    use std::path::Path;
+
+    fn write(root: &Path, files: &[(&str, &str)]) {
+        for (path, text) in files {
+            let path = root.join(path);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).expect("create folder");
+            }
+            std::fs::write(path, text).expect("write file");
+        }
+    }
+
+    /// Lints `files` with only `code` selected and returns (message, primary text) pairs.
+    fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(dir.path(), files);
+        let options = LintOptions {
+            paths: vec![dir.path().to_path_buf()],
+            select: vec![code.to_string()],
+            threads: Some(1),
+            ..LintOptions::default()
+        };
+        let outcome = lint(&options).expect("lint runs");
+        outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == code)
+            .map(|d| {
+                let text = outcome.repo.text(d.primary.file);
+                let span = d.primary.span;
+                (
+                    d.message.clone(),
+                    text.get(span.start..span.end).unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn splits_names_into_words() {
+        assert_eq!(name_words("delete_event"), ["delete", "event"]);
+        assert_eq!(name_words("bulkDelete"), ["bulk", "delete"]);
+        assert_eq!(
+            name_words("HTTPRequest.send-now"),
+            ["http", "request", "send", "now"]
+        );
+        assert_eq!(name_words("undelete_note"), ["undelete", "note"]);
+        assert_eq!(name_words("v2Delete"), ["v2", "delete"]);
+    }
+
+    #[test]
+    fn parses_non_goal_verbs() {
+        assert_eq!(
+            non_goal_verb("Do not delete existing events."),
+            Some("delete".into())
+        );
+        assert_eq!(
+            non_goal_verb("  DO NOT Invite attendees"),
+            Some("invite".into())
+        );
+        assert_eq!(non_goal_verb("Don't delete events"), None);
+        assert_eq!(non_goal_verb("Do nothing"), None);
+        assert_eq!(non_goal_verb("Do not"), None);
+        assert_eq!(non_goal_verb("Dö"), None);
+    }
+
+    #[test]
+    fn forge_contract_reports_each_violation_at_its_key() {
+        let tools = r#"[{"name": "a", "type": "write", "description": 3, "requiresConfirmation": "yes", "extra": 1}]"#;
+        let found = run("TJ002", &[("s/tools.json", tools)]);
+        let messages: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();
+        assert!(messages.contains(&"`/0/description` must be a string, found integer `3`"));
+        assert!(messages.contains(&"`/0/inputSchema` is missing: expected a JSON Schema object"));
+        assert!(messages
+            .contains(&"`/0/requiresConfirmation` must be a boolean, found string `\"yes\"`"));
+        assert!(messages.contains(&"`/0/extra` is not a forge contract key"));
+        let missing = found.iter().find(|(m, _)| m.contains("inputSchema"));
+        assert_eq!(missing.map(|(_, t)| t.as_str()), Some("\"a\""));
+    }
+
+    #[test]
+    fn duplicate_keys_are_contract_violations_with_a_path() {
+        let tools = r#"{"tools": [{"name": "a", "type": "read", "type": "write", "description": "d", "inputSchema": {}}]}"#;
+        let found = run("TJ002", &[("s/tools.json", tools)]);
+        assert_eq!(
+            found,
+            vec![(
+                "`/tools/0/type` is defined twice".to_string(),
+                "\"type\"".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn missing_name_points_at_the_entry() {
+        let tools = r#"[{"type": "read", "description": "d", "inputSchema": {}}]"#;
+        let found = run("TJ002", &[("s/tools.json", tools)]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].0,
+            "`/0/name` is missing: expected a non-empty string"
+        );
+        assert!(found[0].1.starts_with('{'));
+    }
+
+    #[test]
+    fn confirmation_field_must_be_a_required_boolean() {
+        let tools = r#"[{"name": "a", "type": "write", "description": "d", "requiresConfirmation": true,
+            "inputSchema": {"type": "object", "properties": {"user_confirmed": {"type": "string"}}}}]"#;
+        let found = run("TJ004", &[("s/tools.json", tools)]);
+        assert_eq!(
+            found,
+            vec![(
+                "`user_confirmed` of confirmation-gated tool `a` is neither a boolean nor required"
+                    .to_string(),
+                "true".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn read_tools_are_exempt_from_idempotency_keys() {
+        let tools = r#"[{"name": "a", "type": "read", "description": "d", "idempotent": true, "inputSchema": {}}]"#;
+        assert!(run("TJ005", &[("s/tools.json", tools)]).is_empty());
+    }
+
+    #[test]
+    fn duplicates_across_tools_files_of_one_folder() {
+        let first = r#"[{"name": "a", "type": "read", "description": "d", "inputSchema": {}}]"#;
+        let found = run(
+            "TJ007",
+            &[
+                ("s/tools.json", first),
+                ("s/extra.tools.json", first),
+                ("t/tools.json", first),
+            ],
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].0, "tool `a` is also defined in `s/tools.json`");
+    }
+
+    #[test]
+    fn requirement_rules_stay_quiet_when_tools_json_does_not_parse() {
+        let requirement = "tools:\n  - name: a\n    type: write\n";
+        let files = [("s/tools.json", "[{"), ("s/requirement.yaml", requirement)];
+        assert!(run("TJ008", &files).is_empty());
+        assert_eq!(run("TJ001", &files).len(), 1);
+    }
+
+    #[test]
+    fn truncated_json_is_reported_at_the_end_of_the_file() {
+        for (text, opening) in [
+            ("[\n  {\"name\": \"a\",\n", "{"),
+            ("[{\"name\": \"a\"}, \n", "["),
+            ("[{\"name\": \"abc", "\""),
+        ] {
+            let dir = tempfile::tempdir().expect("temp dir");
+            write(dir.path(), &[("s/tools.json", text)]);
+            let options = LintOptions {
+                paths: vec![dir.path().to_path_buf()],
+                select: vec!["TJ001".to_string()],
+                threads: Some(1),
+                ..LintOptions::default()
+            };
+            let outcome = lint(&options).expect("lint runs");
+            let [diagnostic] = outcome.diagnostics.as_slice() else {
+                panic!("one TJ001 expected for {text:?}: {:?}", outcome.diagnostics);
+            };
+            assert_eq!(diagnostic.primary.span.end, text.trim_end().len(), "{text:?}");
+            let secondary = diagnostic.secondary.first().map(|l| l.span);
+            let opened = secondary.and_then(|s| text.get(s.start..s.end));
+            assert_eq!(opened, Some(opening), "{text:?}: {}", diagnostic.message);
+        }
+        let found = run("TJ001", &[("s/tools.json", "[1,,]")]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, ",");
+    }
+
+    #[test]
+    fn requirement_without_tools_file_reports_each_tool() {
+        let requirement = "tools:\n  - name: a\n    type: write\n";
+        let found = run("TJ008", &[("s/requirement.yaml", requirement)]);
+        assert_eq!(
+            found,
+            vec![(
+                "requirement tool `a` is not defined: the folder has no tools.json".to_string(),
+                "a".to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn idempotency_obligation_on_mcp_write_tools() {
+        let tools = r#"{"tools": [{"name": "pay", "inputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": false, "idempotentHint": false}}]}"#;
+        let requirement = "tools:\n  - name: pay\n    type: write\nsafety_requirements:\n  - Use an idempotency key.\n";
+        let found = run(
+            "TJ009",
+            &[("s/tools.json", tools), ("s/requirement.yaml", requirement)],
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "false");
+    }
+
+    #[test]
+    fn non_goal_verbs_match_whole_name_words() {
+        let tools = r#"[{"name": "bulkDelete", "type": "write", "description": "d", "inputSchema": {}},
+            {"name": "undelete_note", "type": "write", "description": "d", "inputSchema": {}}]"#;
+        let requirement = "non_goals:\n  - do NOT delete notes\n";
+        let found = run(
+            "TJ011",
+            &[("s/tools.json", tools), ("s/requirement.yaml", requirement)],
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "\"bulkDelete\"");
+    }
+
+    #[test]
+    fn multi_capability_on_other_dialects_and_non_verbs() {
+        let tools = r#"[{"type": "function", "function": {"name": "manageFiles", "parameters": {"type": "object",
+            "properties": {"mode": {"type": "string", "enum": ["fast", "thorough"]},
+                           "op": {"type": "string", "enum": ["get_file", "remove_file", "get_dir"]}}}}}]"#;
+        let found = run("TJ012", &[("s/tools.json", tools)]);
+        let spans: Vec<&str> = found.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(
+            spans,
+            vec![
+                "\"manageFiles\"",
+                "[\"get_file\", \"remove_file\", \"get_dir\"]"
+            ]
+        );
+        assert!(found[1].0.contains("`get` and `remove`"), "{}", found[1].0);
+    }
+
+    #[test]
+    fn requirement_shape_problems_and_yaml_errors() {
+        let found = run(
+            "TJ013",
+            &[("s/requirement.yaml", "tools: x\nnon_goal: []\n")],
+        );
+        let messages: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        let broken = run("TJ013", &[("s/requirement.yaml", "tools: [\n")]);
+        assert_eq!(broken.len(), 1);
+        assert!(broken[0]
+            .0
+            .starts_with("`requirement.yaml` is not valid YAML"));
+    }
+}
