@@ -46,7 +46,11 @@ fn exit_codes_follow_the_findings() {
 
     let fires = skilllint(&["SK003/fires", "--select", "SK003"], &root);
     assert_eq!(fires.status.code(), Some(1));
-    assert!(stderr(&fires).contains("Found 1 error"), "{}", stderr(&fires));
+    assert!(
+        stderr(&fires).contains("Found 1 error"),
+        "{}",
+        stderr(&fires)
+    );
 
     let zero = skilllint(&["SK003/fires", "--select", "SK003", "--exit-zero"], &root);
     assert_eq!(zero.status.code(), Some(0));
@@ -54,7 +58,10 @@ fn exit_codes_follow_the_findings() {
     // SK008 is a warning: it fails only with --fail-on warning.
     let warning = skilllint(&["SK008/fires", "--select", "SK008"], &root);
     assert_eq!(warning.status.code(), Some(0));
-    let strict = skilllint(&["SK008/fires", "--select", "SK008", "--fail-on", "warning"], &root);
+    let strict = skilllint(
+        &["SK008/fires", "--select", "SK008", "--fail-on", "warning"],
+        &root,
+    );
     assert_eq!(strict.status.code(), Some(1));
 }
 
@@ -69,8 +76,16 @@ fn usage_errors_exit_2() {
         vec!["rule", "no-such-rule"],
     ] {
         let output = skilllint(&args, &root);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
-        assert!(!stderr(&output).is_empty(), "{args:?} must say what is wrong");
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(
+            !stderr(&output).is_empty(),
+            "{args:?} must say what is wrong"
+        );
     }
 }
 
@@ -90,7 +105,15 @@ fn concise_format_and_output_file() {
     let report = dir.path().join("report.txt");
     let report_arg = report.to_string_lossy().into_owned();
     let written = skilllint(
-        &["SK005/fires", "--select", "SK005", "--format", "concise", "-o", &report_arg],
+        &[
+            "SK005/fires",
+            "--select",
+            "SK005",
+            "--format",
+            "concise",
+            "-o",
+            &report_arg,
+        ],
         &root,
     );
     assert!(stdout(&written).is_empty());
@@ -103,9 +126,15 @@ fn colour_only_when_asked_or_on_a_terminal() {
     let root = fixtures();
     let plain = skilllint(&["SK005/fires", "--select", "SK005"], &root);
     assert!(!stdout(&plain).contains('\u{1b}'), "no colour when piped");
-    let forced = skilllint(&["SK005/fires", "--select", "SK005", "--color", "always"], &root);
+    let forced = skilllint(
+        &["SK005/fires", "--select", "SK005", "--color", "always"],
+        &root,
+    );
     assert!(stdout(&forced).contains('\u{1b}'));
-    let never = skilllint(&["SK005/fires", "--select", "SK005", "--color", "never"], &root);
+    let never = skilllint(
+        &["SK005/fires", "--select", "SK005", "--color", "never"],
+        &root,
+    );
     assert!(!stdout(&never).contains('\u{1b}'));
 }
 
@@ -113,17 +142,40 @@ fn colour_only_when_asked_or_on_a_terminal() {
 fn bad_input_is_reported_and_the_rest_is_still_linted() {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path();
-    write(root, "broken-yaml/SKILL.md", b"---\nname: broken-yaml\ndescription: \"unclosed\n---\n");
-    write(root, "truncated/SKILL.md", b"---\nname: truncated\ndescription: Truncated tools. Use for tests.\n---\n");
-    write(root, "truncated/tools.json", b"[{\"name\": \"list_items\", \"type\": ");
+    write(
+        root,
+        "broken-yaml/SKILL.md",
+        b"---\nname: broken-yaml\ndescription: \"unclosed\n---\n",
+    );
+    write(
+        root,
+        "truncated/SKILL.md",
+        b"---\nname: truncated\ndescription: Truncated tools. Use for tests.\n---\n",
+    );
+    write(
+        root,
+        "truncated/tools.json",
+        b"[{\"name\": \"list_items\", \"type\": ",
+    );
     write(root, "empty/SKILL.md", b"");
     write(root, "empty-tools/tools.json", b"");
     write(root, "binary/SKILL.md", b"---\nname: binary\x00\x01\x02");
-    write(root, "latin1/SKILL.md", b"---\nname: latin1\ndescription: caf\xe9\n---\n");
+    write(
+        root,
+        "latin1/SKILL.md",
+        b"---\nname: latin1\ndescription: caf\xe9\n---\n",
+    );
     write(root, "notes/SKILL.md", GOOD_SKILL.as_bytes());
-    write(root, "nameless/SKILL.md", b"---\ndescription: No name. Use never.\n---\n");
+    write(
+        root,
+        "nameless/SKILL.md",
+        b"---\ndescription: No name. Use never.\n---\n",
+    );
 
-    let output = skilllint(&[".", "--format", "concise", "--select", "SK,TJ001,SL"], root);
+    let output = skilllint(
+        &[".", "--format", "concise", "--select", "SK,TJ001,SL"],
+        root,
+    );
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let report = stdout(&output);
     let expect = [
@@ -138,15 +190,40 @@ fn bad_input_is_reported_and_the_rest_is_still_linted() {
     for line in expect {
         assert!(report.contains(line), "missing `{line}` in:\n{report}");
     }
-    assert!(!report.contains("notes/SKILL.md"), "the good skill stays clean:\n{report}");
+    assert!(
+        !report.contains("notes/SKILL.md"),
+        "the good skill stays clean:\n{report}"
+    );
     assert!(!stderr(&output).contains("panicked"));
 }
 
 #[test]
 fn output_is_identical_for_any_thread_count() {
     let root = fixtures();
-    let one = skilllint(&[".", "--format", "concise", "--select", "ALL", "--threads", "1"], &root);
-    let many = skilllint(&[".", "--format", "concise", "--select", "ALL", "--threads", "4"], &root);
+    let one = skilllint(
+        &[
+            ".",
+            "--format",
+            "concise",
+            "--select",
+            "ALL",
+            "--threads",
+            "1",
+        ],
+        &root,
+    );
+    let many = skilllint(
+        &[
+            ".",
+            "--format",
+            "concise",
+            "--select",
+            "ALL",
+            "--threads",
+            "4",
+        ],
+        &root,
+    );
     assert!(!stdout(&one).is_empty());
     assert_eq!(stdout(&one), stdout(&many));
     let full_one = skilllint(&[".", "--select", "ALL", "--threads", "1"], &root);
@@ -165,7 +242,11 @@ fn gitignored_files_are_skipped_unless_named() {
     let walked = skilllint(&[".", "--format", "concise"], root);
     assert_eq!(walked.status.code(), Some(0), "{}", stdout(&walked));
     let named = skilllint(&["vendor/bad/SKILL.md", "--format", "concise"], root);
-    assert!(stdout(&named).contains("vendor/bad/SKILL.md:1:1: error SK001"), "{}", stdout(&named));
+    assert!(
+        stdout(&named).contains("vendor/bad/SKILL.md:1:1: error SK001"),
+        "{}",
+        stdout(&named)
+    );
 }
 
 #[test]

@@ -520,6 +520,10 @@ fn write_without_confirmation(unit: &Unit<'_>, sink: &mut Sink) {
 
 fn confirmation_field_missing(unit: &Unit<'_>, sink: &mut Sink) {
     for (id, tool) in forge_tools(unit) {
+        // A gated read tool is TJ006's: the gate should go, not be completed.
+        if tool.side_effect == SideEffect::Read {
+            continue;
+        }
         let Some((true, flag_span)) = tool.confirmation else {
             continue;
         };
@@ -1154,7 +1158,11 @@ mod tests {
             let [diagnostic] = outcome.diagnostics.as_slice() else {
                 panic!("one TJ001 expected for {text:?}: {:?}", outcome.diagnostics);
             };
-            assert_eq!(diagnostic.primary.span.end, text.trim_end().len(), "{text:?}");
+            assert_eq!(
+                diagnostic.primary.span.end,
+                text.trim_end().len(),
+                "{text:?}"
+            );
             let secondary = diagnostic.secondary.first().map(|l| l.span);
             let opened = secondary.and_then(|s| text.get(s.start..s.end));
             assert_eq!(opened, Some(opening), "{text:?}: {}", diagnostic.message);
