@@ -1,5 +1,1286 @@
-//! TR rules.
+//! TR rules: the SKILL.md "Tool Use Rules" section mirrors the tool surface of tools.json
+//! (SPEC §3.3). "A contract that exists in JSON but not in the instructions (or vice versa) fails."
 
-use super::RuleImpl;
+use super::util::{
+    contains_ignore_case, contains_word, find_word, looks_like_snake_case_identifier,
+};
+use super::{Check, RuleImpl, Sink};
+use crate::diagnostic::Severity;
+use crate::index::{Parsed, Unit};
+use crate::model::skill::SkillDoc;
+use crate::model::tools::{SideEffect, Tool};
+use crate::parse::markdown::{Section, TextBlock};
+use crate::parse::node::{Node, Value};
+use crate::source::{FileId, Span};
+use std::collections::HashSet;
 
-pub const RULES: &[RuleImpl] = &[];
+pub const RULES: &[RuleImpl] = &[
+    RuleImpl {
+        code: "TR001",
+        check: Check::Unit(tool_use_rules_missing),
+    },
+    RuleImpl {
+        code: "TR002",
+        check: Check::Unit(tool_allowlist_rule_missing),
+    },
+    RuleImpl {
+        code: "TR003",
+        check: Check::Unit(tool_undocumented),
+    },
+    RuleImpl {
+        code: "TR004",
+        check: Check::Unit(tool_phantom),
+    },
+    RuleImpl {
+        code: "TR005",
+        check: Check::Unit(confirmation_rule_missing),
+    },
+    RuleImpl {
+        code: "TR006",
+        check: Check::Unit(idempotency_rule_missing),
+    },
+    RuleImpl {
+        code: "TR007",
+        check: Check::Unit(write_closing_rule_missing),
+    },
+    RuleImpl {
+        code: "TR008",
+        check: Check::Unit(confirmation_rule_contradicts_contract),
+    },
+    RuleImpl {
+        code: "TR009",
+        check: Check::Unit(allowed_tools_preapproves_write),
+    },
+    RuleImpl {
+        code: "TR010",
+        check: Check::Unit(tool_use_rules_without_tools),
+    },
+];
+
+/// The allowlist sentences of TR002 (lowercase, single spaces).
+const ALLOWLIST_PHRASES: &[&str] = &[
+    "only the tools listed below may be used",
+    "never invent or call other tools",
+];
+
+/// Code spans and snake_case words that are contract vocabulary, not tool names (TR004, TR010).
+const NOT_TOOL_NAMES: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "read",
+    "write",
+    "name",
+    "type",
+    "title",
+    "description",
+    "requiresConfirmation",
+    "idempotent",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "readOnlyHint",
+    "destructiveHint",
+    "idempotentHint",
+    "openWorldHint",
+    "parameters",
+    "properties",
+    "required",
+    "user_confirmed",
+    "idempotency_key",
+    "allowed-tools",
+    "string",
+    "number",
+    "integer",
+    "boolean",
+    "object",
+    "array",
+];
+
+/// A code span ending in one of these names a file, not a tool (`tools.json`, `SKILL.md`).
+const FILE_EXTENSIONS: &[&str] = &[
+    "md", "json", "yaml", "yml", "toml", "txt", "sh", "py", "js", "ts", "csv", "html",
+];
+
+/// The SKILL.md of a unit with its Tool Use Rules section and the section's items.
+struct RulesSection<'a> {
+    /// The configured heading text ("Tool Use Rules"), for messages.
+    name: &'a str,
+    file: FileId,
+    text: &'a str,
+    doc: &'a SkillDoc,
+    section: Section<'a>,
+    items: Vec<&'a TextBlock>,
+}
+
+impl<'a> RulesSection<'a> {
+    fn of(unit: &Unit<'a>) -> Option<Self> {
+        let (file, doc) = unit.skill()?;
+        let name = unit.settings().tool_use_rules_heading.as_str();
+        let section = doc.doc.body.section(name)?;
+        let items = doc.doc.body.blocks_in(section.content).collect();
+        Some(RulesSection {
+            name,
+            file,
+            text: unit.text(file),
+            doc,
+            section,
+            items,
+        })
+    }
+
+    fn heading_span(&self) -> Span {
+        self.section.heading.span
+    }
+
+    fn heading_text(&self) -> &'a str {
+        self.name
+    }
+
+    /// True when some item of the section mentions `name` and satisfies `also`.
+    fn any_item(&self, name: &str, also: impl Fn(&TextBlock) -> bool) -> bool {
+        self.items
+            .iter()
+            .any(|item| contains_word(&item.text, name) && also(item))
+    }
+}
+
+/// Every named tool of the unit, in document order.
+fn named_tools<'a>(unit: &Unit<'a>) -> Vec<(FileId, &'a Tool, &'a str)> {
+    unit.tools()
+        .filter_map(|(file, tool)| tool.name().map(|name| (file, tool, name)))
+        .collect()
+}
+
+/// True when every tools file of the unit parsed into a complete list of tools, so that a name
+/// missing from it really is undefined.
+fn tools_are_complete(unit: &Unit<'_>) -> bool {
+    unit.has_tools_file()
+        && unit
+            .files
+            .tools
+            .iter()
+            .all(|id| match unit.repo.parsed(*id) {
+                Parsed::Tools(doc) => doc.parse_error.is_none() && doc.problems.is_empty(),
+                _ => false,
+            })
+}
+
+fn file_name<'a>(unit: &Unit<'a>, file: FileId) -> &'a str {
+    let path = unit.repo.file(file).rel_path.as_str();
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The first tools file's name (`tools.json`, `calendar.tools.json`) for messages.
+fn tools_file_name<'a>(unit: &Unit<'a>) -> &'a str {
+    unit.files
+        .tools
+        .first()
+        .map_or("tools.json", |id| file_name(unit, *id))
+}
+
+// ---------------------------------------------------------------------------------------------
+// TR001
+
+fn tool_use_rules_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, doc)) = unit.skill() else {
+        return;
+    };
+    if !unit.has_tools_file() {
+        return;
+    }
+    let heading = &unit.settings().tool_use_rules_heading;
+    if doc.doc.body.section(heading).is_some() {
+        return;
+    }
+    let skill_name = file_name(unit, file);
+    let tools_name = tools_file_name(unit);
+    let diagnostic = sink
+        .report(
+            file,
+            start_of_file(unit.text(file)),
+            format!("`{skill_name}` has no \"{heading}\" section for the tools in `{tools_name}`"),
+        )
+        .label(format!("no \"{heading}\" section in this file"))
+        .help(format!(
+            "add a \"{heading}\" section with the allowlist rule, an item for each tool (with its \
+             confirmation and idempotency rules) and, when a tool writes, the closing rule"
+        ));
+    let tools = named_tools(unit);
+    if let Some((tools_file, tool, _)) = tools.first() {
+        let count = tools.len();
+        let noun = if count == 1 { "tool" } else { "tools" };
+        diagnostic.secondary(
+            *tools_file,
+            tool.span(),
+            format!("`{tools_name}` defines {count} {noun} the agent gets no rules for"),
+        );
+    }
+}
+
+/// The opening `---` of the frontmatter when the file has one, else an empty span at its start.
+fn start_of_file(text: &str) -> Span {
+    let start = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    if text.get(start..).is_some_and(|t| t.starts_with("---")) {
+        Span::new(start, start + 3)
+    } else {
+        Span::empty(start)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TR002
+
+fn tool_allowlist_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some(rules) = RulesSection::of(unit) else {
+        return;
+    };
+    let has_allowlist = rules.items.iter().any(|item| {
+        let normalised = normalise(&item.text);
+        ALLOWLIST_PHRASES.iter().any(|p| normalised.contains(p))
+    });
+    if has_allowlist {
+        return;
+    }
+    sink.report(
+        rules.file,
+        rules.heading_span(),
+        format!(
+            "the \"{}\" section does not restrict the agent to the listed tools",
+            rules.heading_text()
+        ),
+    )
+    .label("no allowlist rule in this section")
+    .help(
+        "open the section with the item \"Only the tools listed below may be used. Never invent \
+         or call other tools.\"",
+    );
+}
+
+/// Lowercase with every run of whitespace collapsed to one space.
+fn normalise(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+// ---------------------------------------------------------------------------------------------
+// TR003
+
+fn tool_undocumented(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some(rules) = RulesSection::of(unit) else {
+        return;
+    };
+    let body = &rules.doc.doc.body;
+    for (file, tool, name) in named_tools(unit) {
+        if rules.any_item(name, |_| true) {
+            continue;
+        }
+        let mentioned_elsewhere = body
+            .blocks
+            .iter()
+            .filter(|b| !rules.section.content.contains(b.span.start))
+            .any(|b| contains_word(&b.text, name));
+        let help = if mentioned_elsewhere {
+            format!(
+                "`{name}` is only mentioned outside the section; add an item for it under \"{}\" \
+                 that says how and when to call it",
+                rules.heading_text()
+            )
+        } else {
+            format!(
+                "add an item naming `{name}` to the \"{}\" section of SKILL.md, or remove the tool \
+                 if the skill should not use it",
+                rules.heading_text()
+            )
+        };
+        sink.report(
+            file,
+            tool.span(),
+            format!(
+                "tool `{name}` is not mentioned in the \"{}\" section",
+                rules.heading_text()
+            ),
+        )
+        .label("defined here, never mentioned in the rules")
+        .secondary(
+            rules.file,
+            rules.heading_span(),
+            format!("no item of this section names `{name}`"),
+        )
+        .help(help);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TR004
+
+fn tool_phantom(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some(rules) = RulesSection::of(unit) else {
+        return;
+    };
+    // A tools file that did not parse (or lost entries) gives no reliable list to compare with.
+    if !tools_are_complete(unit) {
+        return;
+    }
+    let tools = named_tools(unit);
+    let tool_names: Vec<&str> = tools.iter().map(|(_, _, name)| *name).collect();
+    let mut known: HashSet<&str> = tool_names.iter().copied().collect();
+    for (_, tool, _) in &tools {
+        // The input schema (script parameters converted) and the rest of the definition, which
+        // holds an MCP `outputSchema`.
+        if let Some(schema) = &tool.schema {
+            collect_schema_names(schema, &mut known);
+        }
+        collect_schema_names(tool.definition(), &mut known);
+    }
+    if let Some(name) = skill_name(rules.doc) {
+        known.insert(name);
+    }
+    let tools_name = tools_file_name(unit);
+    for item in &rules.items {
+        for named in names_in_item(item, rules.text) {
+            if known.contains(named.text) || is_vocabulary(named.text) {
+                continue;
+            }
+            let help = match super::util::nearest(named.text, tool_names.iter().copied()) {
+                Some(nearest) => format!(
+                    "use a tool `{tools_name}` defines (nearest: `{nearest}`), define `{}` there, \
+                     or remove the item",
+                    named.text
+                ),
+                None => format!(
+                    "define `{}` in `{tools_name}` if the skill needs it, otherwise remove the item",
+                    named.text
+                ),
+            };
+            sink.report(
+                rules.file,
+                named.span,
+                format!(
+                    "`{}` is named as a tool but `{tools_name}` does not define it",
+                    named.text
+                ),
+            )
+            .label("not a tool of this skill")
+            .help(help);
+        }
+    }
+}
+
+fn skill_name(doc: &SkillDoc) -> Option<&str> {
+    doc.doc.frontmatter()?.root.get("name")?.as_str()
+}
+
+/// Property names (at any depth) and string `enum`/`const` values of an input schema: words an
+/// item may put in code without naming a tool.
+fn collect_schema_names<'a>(schema: &'a Node, out: &mut HashSet<&'a str>) {
+    let mut stack = vec![schema];
+    while let Some(node) = stack.pop() {
+        match &node.value {
+            Value::Object(members) => {
+                for member in members {
+                    match member.key.as_str() {
+                        "properties" | "patternProperties" | "$defs" | "definitions" => {
+                            for property in member.value.as_object().unwrap_or_default() {
+                                out.insert(property.key.as_str());
+                            }
+                        }
+                        "enum" => out.extend(
+                            member
+                                .value
+                                .as_array()
+                                .unwrap_or_default()
+                                .iter()
+                                .filter_map(Node::as_str),
+                        ),
+                        "const" => out.extend(member.value.as_str()),
+                        _ => {}
+                    }
+                    stack.push(&member.value);
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter()),
+            _ => {}
+        }
+    }
+}
+
+/// Contract vocabulary and file names, which items mention without meaning a tool.
+fn is_vocabulary(name: &str) -> bool {
+    NOT_TOOL_NAMES.contains(&name)
+        || name
+            .rsplit_once('.')
+            .is_some_and(|(stem, ext)| !stem.is_empty() && FILE_EXTENSIONS.contains(&ext))
+}
+
+/// A name an item gives to something that looks like a tool, with where it is written.
+struct NamedInItem<'a> {
+    text: &'a str,
+    span: Span,
+}
+
+/// `^[A-Za-z_][A-Za-z0-9_.-]*$`: what a tool name written in code looks like.
+fn is_identifier(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
+}
+
+/// Identifiers in the item's code spans and snake_case words in its plain text, in source order,
+/// each name once.
+fn names_in_item<'a>(item: &'a TextBlock, file_text: &str) -> Vec<NamedInItem<'a>> {
+    let mut out = Vec::new();
+    for code in &item.code {
+        let name = code.text.trim();
+        if is_identifier(name) {
+            out.push(NamedInItem {
+                text: name,
+                span: inner_span(file_text, code.span, name),
+            });
+        }
+    }
+    for word in plain_words(item) {
+        if looks_like_snake_case_identifier(word) {
+            out.push(NamedInItem {
+                text: word,
+                span: locate_plain_word(file_text, item, word),
+            });
+        }
+    }
+    out.sort_by_key(|n| n.span.start);
+    let mut seen = HashSet::new();
+    out.retain(|n| seen.insert(n.text));
+    out
+}
+
+/// The span of `inner` inside a code span (without the backticks) when it can be found.
+fn inner_span(file_text: &str, code: Span, inner: &str) -> Span {
+    file_text
+        .get(code.start..code.end)
+        .and_then(|source| source.find(inner))
+        .map_or(code, |i| {
+            Span::new(code.start + i, code.start + i + inner.len())
+        })
+}
+
+/// The words of the item's text outside its code spans. The text holds the code verbatim in
+/// order, so each code span is skipped at its next occurrence.
+fn plain_words(item: &TextBlock) -> Vec<&str> {
+    let text = item.text.as_str();
+    let mut plain = Vec::new();
+    let mut cursor = 0;
+    for code in &item.code {
+        let Some(rest) = text.get(cursor..) else {
+            break;
+        };
+        match rest.find(code.text.as_str()) {
+            Some(i) => {
+                plain.push(&rest[..i]);
+                cursor += i + code.text.len();
+            }
+            None => break,
+        }
+    }
+    plain.extend(text.get(cursor..));
+    plain
+        .into_iter()
+        .flat_map(|chunk| super::util::words(chunk).map(|(_, w)| w))
+        .collect()
+}
+
+/// The first whole-word occurrence of `word` in the item's source outside its code spans.
+fn locate_plain_word(file_text: &str, item: &TextBlock, word: &str) -> Span {
+    let Some(source) = file_text.get(item.span.start..item.span.end) else {
+        return item.span;
+    };
+    let mut from = 0;
+    while let Some(i) = source.get(from..).and_then(|rest| find_word(rest, word)) {
+        let start = item.span.start + from + i;
+        if !item.code.iter().any(|c| c.span.contains(start)) {
+            return Span::new(start, start + word.len());
+        }
+        from += i + word.len();
+    }
+    item.span
+}
+
+// ---------------------------------------------------------------------------------------------
+// TR005 and TR006
+
+fn confirmation_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some(rules) = RulesSection::of(unit) else {
+        return;
+    };
+    for (file, tool, name) in named_tools(unit) {
+        if !tool.is_confirmation_gated() {
+            continue;
+        }
+        // A tool no item mentions at all is TR003's finding (its fix adds the confirmation rule).
+        if !rules.any_item(name, |_| true)
+            || rules.any_item(name, |item| contains_ignore_case(&item.text, "confirm"))
+        {
+            continue;
+        }
+        let diagnostic = sink
+            .report(
+                file,
+                tool.span(),
+                format!("confirmation-gated tool `{name}` has no confirmation rule in SKILL.md"),
+            )
+            .label("gated, but no item says to confirm first")
+            .secondary(
+                rules.file,
+                rules.heading_span(),
+                format!("no item of this section tells the agent to confirm before `{name}`"),
+            )
+            .help(format!(
+                "add an item such as \"`{name}`: call it only after the user explicitly confirms \
+                 this exact operation, and pass `user_confirmed: true`\""
+            ));
+        if let Some((_, flag)) = tool.confirmation {
+            diagnostic.secondary(file, flag, "confirmation required here");
+        }
+    }
+}
+
+fn idempotency_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some(rules) = RulesSection::of(unit) else {
+        return;
+    };
+    for (file, tool, name) in named_tools(unit) {
+        if !tool.is_idempotent() {
+            continue;
+        }
+        if !rules.any_item(name, |_| true)
+            || rules.any_item(name, |item| contains_ignore_case(&item.text, "idempoten"))
+        {
+            continue;
+        }
+        let diagnostic = sink
+            .report(
+                file,
+                tool.span(),
+                format!("idempotent tool `{name}` has no idempotency rule in SKILL.md"),
+            )
+            .label("idempotent, but no item says how to retry it")
+            .secondary(
+                rules.file,
+                rules.heading_span(),
+                format!("no item of this section tells the agent how to retry `{name}`"),
+            )
+            .help(format!(
+                "add an item such as \"`{name}` is idempotent: reuse the same `idempotency_key` \
+                 when retrying a failed call\""
+            ));
+        if let Some((_, flag)) = tool.idempotent {
+            diagnostic.secondary(file, flag, "declared idempotent here");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TR007
+
+fn write_closing_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some(rules) = RulesSection::of(unit) else {
+        return;
+    };
+    let tools = named_tools(unit);
+    let Some((file, tool, name)) = tools.iter().find(|(_, tool, _)| tool.is_write()) else {
+        return;
+    };
+    let has_closing_rule = rules.items.iter().any(|item| {
+        super::util::sentences(&item.text)
+            .into_iter()
+            .any(is_closing_rule)
+    });
+    if has_closing_rule {
+        return;
+    }
+    sink.report(
+        rules.file,
+        rules.heading_span(),
+        format!(
+            "the \"{}\" section lacks the rule that write operations need explicit confirmation",
+            rules.heading_text()
+        ),
+    )
+    .label("no closing rule for write operations")
+    .secondary(
+        *file,
+        tool.side_effect_span.unwrap_or_else(|| tool.span()),
+        format!("`{name}` is a write tool"),
+    )
+    .help(
+        "end the section with \"Never execute a write operation without explicit confirmation in \
+         the current conversation.\"",
+    );
+}
+
+/// One sentence holding "write", "confirm" and a negation (never / not / only after).
+fn is_closing_rule(sentence: &str) -> bool {
+    let lower = sentence.to_lowercase();
+    let words: Vec<String> = lower_words(sentence).into_iter().map(|w| w.text).collect();
+    let negated = words.iter().any(|w| w == "never" || is_not(w))
+        || words
+            .windows(2)
+            .any(|pair| pair[0] == "only" && pair[1] == "after");
+    lower.contains("write") && lower.contains("confirm") && negated
+}
+
+/// "not" and its contractions ("don't", "mustn't", "cannot").
+fn is_not(word: &str) -> bool {
+    word == "not" || word == "cannot" || word.ends_with("n't") || word.ends_with("n\u{2019}t")
+}
+
+// ---------------------------------------------------------------------------------------------
+// TR008
+
+/// What a sentence claims about confirmation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Claim {
+    /// "may run without confirmation", "no confirmation needed".
+    NotNeeded,
+    /// "requires confirmation", "only after the user confirms".
+    Required,
+}
+
+/// A lowercase word of a sentence with its byte range in the sentence.
+#[derive(Debug, Clone)]
+struct Word {
+    text: String,
+    start: usize,
+    end: usize,
+}
+
+/// Lowercased words of a sentence with their byte ranges in it: letters, digits, `_` and inner
+/// apostrophes ("don't", "user's").
+fn lower_words(sentence: &str) -> Vec<Word> {
+    let is_word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '\'' || c == '\u{2019}';
+    let mut out = Vec::new();
+    let mut start = None;
+    let push = |s: usize, e: usize, out: &mut Vec<Word>| {
+        let raw = &sentence[s..e];
+        let trimmed_start = raw.len() - raw.trim_start_matches(['\'', '\u{2019}']).len();
+        let text = raw.trim_matches(['\'', '\u{2019}']);
+        if !text.is_empty() {
+            out.push(Word {
+                text: text.to_lowercase(),
+                start: s + trimmed_start,
+                end: s + trimmed_start + text.len(),
+            });
+        }
+    };
+    for (i, c) in sentence.char_indices() {
+        match (is_word_char(c), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                push(s, i, &mut out);
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        push(s, sentence.len(), &mut out);
+    }
+    out
+}
+
+fn is_confirm(word: &str) -> bool {
+    word.starts_with("confirm")
+}
+
+fn is_negator(word: &str) -> bool {
+    word == "never" || word == "no" || word == "nor" || is_not(word)
+}
+
+/// The claims of one sentence: (claim, first word, last word) for each phrase found, skipping
+/// phrases that a negation earlier in the same clause turns around ("never call it without
+/// confirmation").
+fn claims(words: &[Word], sentence: &str) -> Vec<(Claim, usize, usize)> {
+    let mut out = Vec::new();
+    let at = |i: usize| words.get(i).map_or("", |w| w.text.as_str());
+    let confirm_within = |from: usize, count: usize| {
+        (from..from + count)
+            .take_while(|j| *j < words.len())
+            .find(|j| is_confirm(at(*j)))
+    };
+    for i in 0..words.len() {
+        let word = at(i);
+        // Phrases saying a confirmation is not needed.
+        let not_needed_end = match word {
+            "without" => (i + 1..i + 4).take_while(|j| *j < words.len()).find(|j| {
+                let w = at(*j);
+                is_confirm(w)
+                    || matches!(w, "ask" | "asking" | "approval" | "permission" | "consent")
+            }),
+            "no" => confirm_within(i + 1, 2),
+            "skip" | "skips" | "skipping" | "bypass" | "bypasses" => confirm_within(i + 1, 3),
+            w if is_not(w) && is_need(at(i + 1)) => confirm_within(i + 2, 3),
+            w if is_not(w) && is_need(at(i + 2)) => confirm_within(i + 3, 3),
+            _ => None,
+        };
+        if let Some(end) = not_needed_end {
+            out.push((Claim::NotNeeded, i, end));
+            continue;
+        }
+        // Phrases saying a confirmation is required.
+        let required_end = match word {
+            w if is_need(w) || w == "must" => (i + 1..i + 4)
+                .take_while(|j| *j < words.len())
+                .take_while(|j| !is_negator(at(*j)) && at(*j) != "without")
+                .find(|j| is_confirm(at(*j))),
+            "only" if at(i + 1) == "after" => confirm_within(i + 2, words.len()),
+            "ask" | "asks" | "asking" => confirm_within(i + 1, 4),
+            _ => None,
+        };
+        if let Some(end) = required_end {
+            out.push((Claim::Required, i, end));
+        }
+    }
+    out.retain(|(_, first, _)| {
+        let clause_start = clause_start(words, sentence, *first);
+        !words
+            .get(clause_start..*first)
+            .unwrap_or_default()
+            .iter()
+            .any(|w| is_negator(&w.text) || w.text == "without")
+    });
+    out
+}
+
+fn is_need(word: &str) -> bool {
+    matches!(
+        word,
+        "need" | "needs" | "needed" | "require" | "requires" | "required" | "requiring"
+    )
+}
+
+/// Index of the first word of the clause holding word `index` (clauses end at `;` and `:`).
+fn clause_start(words: &[Word], sentence: &str, index: usize) -> usize {
+    let Some(word) = words.get(index) else {
+        return index;
+    };
+    let boundary = sentence
+        .get(..word.start)
+        .and_then(|before| before.rfind([';', ':']));
+    match boundary {
+        Some(b) => words.iter().position(|w| w.start > b).unwrap_or(index),
+        None => 0,
+    }
+}
+
+fn confirmation_rule_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some(rules) = RulesSection::of(unit) else {
+        return;
+    };
+    let tools = named_tools(unit);
+    if tools.is_empty() {
+        return;
+    }
+    let tools_name = tools_file_name(unit);
+    for item in &rules.items {
+        let text = item.text.as_str();
+        // (offset in the item text, tool index) of every mention, in text order.
+        let mut mentions: Vec<(usize, usize)> = tools
+            .iter()
+            .enumerate()
+            .flat_map(|(index, (_, _, name))| {
+                word_positions(text, name)
+                    .into_iter()
+                    .map(move |p| (p, index))
+            })
+            .collect();
+        if mentions.is_empty() {
+            continue;
+        }
+        mentions.sort_unstable();
+        let mut reported: Vec<(usize, Claim)> = Vec::new();
+        for sentence in super::util::sentences(text) {
+            let base = offset_in(text, sentence);
+            let words = lower_words(sentence);
+            for (claim, first, last) in claims(&words, sentence) {
+                let (Some(first_word), Some(last_word)) = (words.get(first), words.get(last))
+                else {
+                    continue;
+                };
+                let phrase_start = base + first_word.start;
+                let Some(index) = subject(&mentions, base, base + sentence.len(), phrase_start)
+                else {
+                    continue;
+                };
+                let Some((tool_file, tool, name)) = tools.get(index) else {
+                    continue;
+                };
+                let contradicts = match claim {
+                    Claim::NotNeeded => tool.is_confirmation_gated(),
+                    Claim::Required => {
+                        tool.side_effect == SideEffect::Read && !tool.is_confirmation_gated()
+                    }
+                };
+                if !contradicts || reported.contains(&(index, claim)) {
+                    continue;
+                }
+                reported.push((index, claim));
+                let phrase = sentence
+                    .get(first_word.start..last_word.end)
+                    .unwrap_or_default();
+                let span = locate_phrase(rules.text, item.span, phrase).unwrap_or(item.span);
+                match claim {
+                    Claim::NotNeeded => {
+                        let diagnostic = sink
+                            .report(
+                                rules.file,
+                                span,
+                                format!(
+                                    "SKILL.md lets `{name}` run without confirmation, but \
+                                     `{tools_name}` requires it"
+                                ),
+                            )
+                            .label("contradicts the confirmation gate")
+                            .help(format!(
+                                "say that `{name}` runs only after the user explicitly confirms \
+                                 the exact operation, or change the contract deliberately if it \
+                                 truly needs no confirmation"
+                            ));
+                        if let Some((_, flag)) = tool.confirmation {
+                            diagnostic.secondary(
+                                *tool_file,
+                                flag,
+                                format!("`{name}` requires confirmation here"),
+                            );
+                        }
+                    }
+                    Claim::Required => {
+                        let (flag, flag_label) = match (tool.confirmation, tool.side_effect_span) {
+                            (Some((_, flag)), _) => {
+                                (flag, format!("`{name}` is not confirmation-gated here"))
+                            }
+                            (None, Some(side)) => (side, format!("`{name}` is read-only here")),
+                            (None, None) => (tool.span(), format!("`{name}` is defined here")),
+                        };
+                        sink.report(
+                            rules.file,
+                            span,
+                            format!(
+                                "SKILL.md says read tool `{name}` requires confirmation, but \
+                                 `{tools_name}` does not gate it"
+                            ),
+                        )
+                        .severity(Severity::Warning)
+                        .label("contradicts the contract")
+                        .secondary(*tool_file, flag, flag_label)
+                        .help(format!(
+                            "drop the confirmation requirement for `{name}`, or gate it in \
+                             `{tools_name}` if it really changes something"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Byte offset of the subslice `part` inside `whole` (both from the same string).
+fn offset_in(whole: &str, part: &str) -> usize {
+    (part.as_ptr() as usize)
+        .saturating_sub(whole.as_ptr() as usize)
+        .min(whole.len())
+}
+
+/// Every whole-word occurrence of `word` in `text`.
+fn word_positions(text: &str, word: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(i) = text.get(from..).and_then(|rest| find_word(rest, word)) {
+        out.push(from + i);
+        from += i + word.len().max(1);
+    }
+    out
+}
+
+/// The tool a phrase at `phrase` (inside the sentence `start..end`) is about: the last tool
+/// mentioned before it in the sentence, else the first one after it in the sentence, else the last
+/// one mentioned in an earlier sentence of the item.
+fn subject(mentions: &[(usize, usize)], start: usize, end: usize, phrase: usize) -> Option<usize> {
+    let before = mentions
+        .iter()
+        .rev()
+        .find(|(p, _)| *p >= start && *p < phrase);
+    let after = || mentions.iter().find(|(p, _)| *p >= phrase && *p < end);
+    let earlier = || mentions.iter().rev().find(|(p, _)| *p < start);
+    before.or_else(after).or_else(earlier).map(|(_, i)| *i)
+}
+
+/// Finds `phrase` (words separated by any whitespace, ASCII case-insensitive) in the source of
+/// `within`, starting at a word boundary.
+fn locate_phrase(file_text: &str, within: Span, phrase: &str) -> Option<Span> {
+    let source = file_text.get(within.start..within.end)?;
+    let parts: Vec<&str> = phrase.split_whitespace().collect();
+    if parts.is_empty() {
+        return None;
+    }
+    for (i, _) in source.char_indices() {
+        let boundary = source[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric());
+        if !boundary {
+            continue;
+        }
+        if let Some(len) = match_parts(&source[i..], &parts) {
+            return Some(Span::new(within.start + i, within.start + i + len));
+        }
+    }
+    None
+}
+
+fn match_parts(source: &str, parts: &[&str]) -> Option<usize> {
+    let mut pos = 0;
+    for (k, part) in parts.iter().enumerate() {
+        if k > 0 {
+            let rest = source.get(pos..)?;
+            let gap = rest.len() - rest.trim_start().len();
+            if gap == 0 {
+                return None;
+            }
+            pos += gap;
+        }
+        let candidate = source.get(pos..pos + part.len())?;
+        if !candidate.eq_ignore_ascii_case(part) {
+            return None;
+        }
+        pos += part.len();
+    }
+    Some(pos)
+}
+
+// ---------------------------------------------------------------------------------------------
+// TR009
+
+fn allowed_tools_preapproves_write(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, doc)) = unit.skill() else {
+        return;
+    };
+    let Some(allowed) = doc
+        .doc
+        .frontmatter()
+        .and_then(|f| f.root.get("allowed-tools"))
+    else {
+        return;
+    };
+    // The spec's form is one space-separated string; a list is reported by SK016 but pre-approves
+    // the same tools.
+    let values: Vec<&Node> = match &allowed.value {
+        Value::String(_) => vec![allowed],
+        Value::Array(items) => items.iter().filter(|n| n.as_str().is_some()).collect(),
+        _ => return,
+    };
+    let text = unit.text(file);
+    for value in values {
+        let Some(list) = value.as_str() else {
+            continue;
+        };
+        let source = text
+            .get(value.span.start..value.span.end)
+            .unwrap_or_default();
+        let mut cursor = 0;
+        // Commas are not the spec's separator (SK016 says so) but must not hide a write tool.
+        let tokens = list.split(|c: char| c.is_whitespace() || c == ',');
+        for name in tokens.map(|t| t.trim_matches(['"', '\''])) {
+            if name.is_empty() {
+                continue;
+            }
+            let found = source
+                .get(cursor..)
+                .and_then(|rest| find_word(rest, name).map(|i| cursor + i));
+            let span = match found {
+                Some(i) => {
+                    cursor = i + name.len();
+                    Span::new(value.span.start + i, value.span.start + i + name.len())
+                }
+                _ => value.span,
+            };
+            let Some((tool_file, tool)) = unit.find_tool(name) else {
+                continue;
+            };
+            let (kind, flag, flag_label) = if tool.is_write() {
+                (
+                    "write tool",
+                    tool.side_effect_span.unwrap_or_else(|| tool.span()),
+                    format!("`{name}` is a write tool"),
+                )
+            } else if let (true, Some((_, flag))) =
+                (tool.is_confirmation_gated(), tool.confirmation)
+            {
+                (
+                    "confirmation-gated tool",
+                    flag,
+                    format!("`{name}` requires confirmation"),
+                )
+            } else {
+                continue;
+            };
+            sink.report(
+                file,
+                span,
+                format!("`allowed-tools` pre-approves {kind} `{name}`"),
+            )
+            .label("pre-approved, so the confirmation step is skipped")
+            .secondary(tool_file, flag, flag_label)
+            .help(format!(
+                "remove `{name}` from `allowed-tools` so every call waits for the user's confirmation"
+            ));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TR010
+
+fn tool_use_rules_without_tools(unit: &Unit<'_>, sink: &mut Sink) {
+    if unit.has_tools_file() {
+        return;
+    }
+    let Some(rules) = RulesSection::of(unit) else {
+        return;
+    };
+    let mut names: Vec<&str> = Vec::new();
+    for item in &rules.items {
+        for named in names_in_item(item, rules.text) {
+            if !is_vocabulary(named.text) && !names.contains(&named.text) {
+                names.push(named.text);
+            }
+        }
+    }
+    if names.is_empty() {
+        return;
+    }
+    let shown: Vec<String> = names.iter().take(3).map(|n| format!("`{n}`")).collect();
+    let label = match names.len().saturating_sub(shown.len()) {
+        0 => format!("names {}", shown.join(", ")),
+        more => format!("names {} and {more} more", shown.join(", ")),
+    };
+    sink.report(
+        rules.file,
+        rules.heading_span(),
+        format!(
+            "the \"{}\" section names tools but the skill has no tools.json",
+            rules.heading_text()
+        ),
+    )
+    .label(label)
+    .help(
+        "add the missing tools.json beside SKILL.md defining these tools, or delete the section \
+         if the skill has no tools",
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Diagnostic;
+    use crate::{lint, LintOptions};
+    use std::fs;
+
+    const TOOLS: &str = r#"[
+  {"name": "list_events", "type": "read", "description": "List events.", "requiresConfirmation": false, "idempotent": false,
+   "inputSchema": {"type": "object", "properties": {"from": {"type": "string"}}, "required": ["from"]}},
+  {"name": "create_event", "type": "write", "description": "Add an event.", "requiresConfirmation": true, "idempotent": true,
+   "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}, "mode": {"type": "string", "enum": ["fast_track"]},
+     "user_confirmed": {"type": "boolean"}, "idempotency_key": {"type": "string"}},
+     "required": ["title", "user_confirmed", "idempotency_key"]}}
+]"#;
+
+    const GOOD_RULES: &str = "## Tool Use Rules\n\n\
+        - Only the tools listed below may be used. Never invent or call other tools.\n\
+        - `list_events` is read-only and may be called without confirmation.\n\
+        - `create_event` changes the calendar: call it only after the user explicitly confirms \
+          this exact\n  operation, and pass `user_confirmed: true`.\n\
+        - `create_event` is idempotent: reuse the same `idempotency_key` when retrying.\n\
+        - Never execute a write operation without explicit confirmation in the current conversation.\n";
+
+    fn skill(frontmatter_extra: &str, body: &str) -> String {
+        format!(
+            "---\nname: calendar\ndescription: Books events.\n{frontmatter_extra}---\n\n# Calendar\n\n{body}"
+        )
+    }
+
+    /// Lints one `calendar/` folder with only `code` selected; returns (diagnostic, primary text).
+    fn run(code: &str, skill_md: &str, tools: Option<&str>) -> Vec<(Diagnostic, String)> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let folder = dir.path().join("calendar");
+        fs::create_dir(&folder).expect("folder");
+        fs::write(folder.join("SKILL.md"), skill_md).expect("SKILL.md");
+        if let Some(tools) = tools {
+            fs::write(folder.join("tools.json"), tools).expect("tools.json");
+        }
+        let options = LintOptions {
+            paths: vec![dir.path().to_path_buf()],
+            select: vec![code.to_string()],
+            threads: Some(1),
+            ..LintOptions::default()
+        };
+        let outcome = lint(&options).expect("lint");
+        outcome
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code == code)
+            .map(|d| {
+                let text = outcome.repo.text(d.primary.file);
+                let slice = text
+                    .get(d.primary.span.start..d.primary.span.end)
+                    .unwrap_or_default()
+                    .to_string();
+                (d, slice)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn good_section_is_clean_for_every_rule() {
+        let md = skill("allowed-tools: list_events\n", GOOD_RULES);
+        for code in [
+            "TR001", "TR002", "TR003", "TR004", "TR005", "TR006", "TR007", "TR008", "TR009",
+            "TR010",
+        ] {
+            let found = run(code, &md, Some(TOOLS));
+            assert!(
+                found.is_empty(),
+                "{code}: {:?}",
+                found.first().map(|f| &f.0.message)
+            );
+        }
+    }
+
+    #[test]
+    fn tr001_points_at_the_frontmatter_opening_and_ignores_skills_without_tools() {
+        let md = skill("", "Call `list_events`.\n");
+        let found = run("TR001", &md, Some(TOOLS));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "---");
+        assert!(run("TR001", &md, None).is_empty());
+        // An unparseable tools.json still asks for the section.
+        assert_eq!(run("TR001", &md, Some("[{")).len(), 1);
+    }
+
+    #[test]
+    fn tr004_points_at_the_phantom_and_skips_unparseable_tools() {
+        let body = GOOD_RULES.replace(
+            "- Never execute",
+            "- Use `fast_track` mode, `tools.json`, and never call delete_event or `create_evnt`.\n- Never execute",
+        );
+        let md = skill("", &body);
+        let found = run("TR004", &md, Some(TOOLS));
+        let spans: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
+        assert_eq!(spans, vec!["delete_event", "create_evnt"]);
+        assert!(found[1]
+            .0
+            .help
+            .as_deref()
+            .unwrap_or_default()
+            .contains("`create_event`"));
+        assert!(run("TR004", &md, Some("[{")).is_empty());
+    }
+
+    #[test]
+    fn tr005_and_tr006_leave_unmentioned_tools_to_tr003() {
+        let body = "## Tool Use Rules\n\n- Only the tools listed below may be used.\n- `list_events` is read-only.\n";
+        let md = skill("", body);
+        assert!(run("TR005", &md, Some(TOOLS)).is_empty());
+        assert!(run("TR006", &md, Some(TOOLS)).is_empty());
+        assert_eq!(run("TR003", &md, Some(TOOLS)).len(), 1);
+    }
+
+    #[test]
+    fn tr007_needs_the_three_words_in_one_sentence() {
+        let split = GOOD_RULES.replace(
+            "- Never execute a write operation without explicit confirmation in the current conversation.",
+            "- Write operations need explicit confirmation.\n- Never skip it.",
+        );
+        assert_eq!(run("TR007", &skill("", &split), Some(TOOLS)).len(), 1);
+        let contraction = GOOD_RULES.replace(
+            "- Never execute a write operation without explicit confirmation in the current conversation.",
+            "- Don't run write operations without explicit confirmation.",
+        );
+        assert!(run("TR007", &skill("", &contraction), Some(TOOLS)).is_empty());
+        let without_only = GOOD_RULES.replace(
+            "- Never execute a write operation without explicit confirmation in the current conversation.",
+            "- Write operations happen without confirmation.",
+        );
+        assert_eq!(
+            run("TR007", &skill("", &without_only), Some(TOOLS)).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn tr008_attributes_phrases_to_the_nearest_tool_and_respects_negation() {
+        let body = "## Tool Use Rules\n\n\
+            - `list_events` may be called without confirmation; `create_event` only after the user confirms.\n\
+            - Never call `create_event` without confirmation.\n\
+            - `create_event` can run with no\n  confirmation needed.\n\
+            - `list_events` requires explicit confirmation.\n\
+            - `list_events` never requires confirmation.\n";
+        let found = run("TR008", &skill("", body), Some(TOOLS));
+        let summary: Vec<(Severity, &str)> =
+            found.iter().map(|f| (f.0.severity, f.1.as_str())).collect();
+        assert_eq!(
+            summary,
+            vec![
+                (Severity::Error, "no\n  confirmation"),
+                (Severity::Warning, "requires explicit confirmation"),
+            ]
+        );
+    }
+
+    #[test]
+    fn tr009_reports_each_write_token_and_reads_lists() {
+        let md = skill(
+            "allowed-tools: \"list_events create_event unknown_tool\"\n",
+            GOOD_RULES,
+        );
+        let found = run("TR009", &md, Some(TOOLS));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "create_event");
+        let md = skill("allowed-tools: [create_event]\n", GOOD_RULES);
+        assert_eq!(run("TR009", &md, Some(TOOLS)).len(), 1);
+        let md = skill("allowed-tools: list_events,create_event\n", GOOD_RULES);
+        let found = run("TR009", &md, Some(TOOLS));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "create_event");
+    }
+
+    #[test]
+    fn tr010_needs_a_named_tool() {
+        let prose = "## Tool Use Rules\n\n- Be careful and ask before changing anything.\n";
+        assert!(run("TR010", &skill("", prose), None).is_empty());
+        let found = run("TR010", &skill("", GOOD_RULES), None);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "## Tool Use Rules");
+    }
+
+    #[test]
+    fn tr008_survives_text_whose_lowercase_changes_length() {
+        let body = "## Tool Use Rules\n\n- İSTANBUL `create_event` läuft — without asking.\n";
+        let found = run("TR008", &skill("", body), Some(TOOLS));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "without asking");
+    }
+
+    #[test]
+    fn words_and_claims() {
+        let words = lower_words("don't ask; the user's ok");
+        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(texts, vec!["don't", "ask", "the", "user's", "ok"]);
+        let sentence = "it requires no confirmation";
+        let claims = claims(&lower_words(sentence), sentence);
+        assert_eq!(claims.len(), 1);
+        assert_eq!(claims[0].0, Claim::NotNeeded);
+    }
+}
