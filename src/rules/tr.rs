@@ -430,13 +430,23 @@ fn is_identifier(text: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'))
 }
 
+/// A single plain word in backticks (`id`, `end`, `json`) is too often a value or a field to be
+/// taken for a tool; tool names are compound (`create_event`, `createEvent`).
+fn is_compound(name: &str) -> bool {
+    name.contains('_')
+        || name
+            .as_bytes()
+            .windows(2)
+            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+}
+
 /// Identifiers in the item's code spans and snake_case words in its plain text, in source order,
 /// each name once.
 fn names_in_item<'a>(item: &'a TextBlock, file_text: &str) -> Vec<NamedInItem<'a>> {
     let mut out = Vec::new();
     for code in &item.code {
         let name = code.text.trim();
-        if is_identifier(name) {
+        if is_identifier(name) && is_compound(name) {
             out.push(NamedInItem {
                 text: name,
                 span: inner_span(file_text, code.span, name),
