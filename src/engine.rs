@@ -349,29 +349,25 @@ fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProblem> {
         span: Span::empty(0),
         display_text: String::new(),
     };
-    let metadata =
-        std::fs::metadata(path).map_err(|e| problem(format!("cannot read the file: {e}")))?;
-    if metadata.len() > max_size {
+    use std::io::Read;
+    let handle =
+        std::fs::File::open(path).map_err(|e| problem(format!("cannot read the file: {e}")))?;
+    // The size from the open handle (no second path lookup) sizes the buffer exactly; the read
+    // itself stays bounded because the file may grow after this call.
+    let size = handle.metadata().map_or(0, |m| m.len());
+    if size > max_size {
         return Err(problem(format!(
-            "the file is {} bytes, over the {} byte size limit; it was not read",
-            metadata.len(),
-            max_size
+            "the file is {size} bytes, over the {max_size} byte size limit; it was not read"
         )));
     }
-    // Read through a bounded reader: the file may grow between the size check and the read.
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    {
-        use std::io::Read;
-        let handle =
-            std::fs::File::open(path).map_err(|e| problem(format!("cannot read the file: {e}")))?;
-        handle
-            .take(max_size + 1)
-            .read_to_end(&mut bytes)
-            .map_err(|e| problem(format!("cannot read the file: {e}")))?;
-    }
+    let mut bytes = Vec::with_capacity(size as usize + 1);
+    handle
+        .take(max_size + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| problem(format!("cannot read the file: {e}")))?;
     if bytes.len() as u64 > max_size {
         return Err(problem(format!(
-            "the file is over the {max_size} byte size limit; it was not read"
+            "the file is larger than the {max_size} byte size limit; it was not read"
         )));
     }
     if let Some(nul) = bytes.iter().position(|b| *b == 0) {

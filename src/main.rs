@@ -7,6 +7,11 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 mod cli;
+
+// Parsing many small files is allocation-heavy; mimalloc cut the 5,000-skill benchmark's malloc
+// share from about a quarter of all instructions and keeps per-thread heaps from contending.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use cli::{Cli, ColorChoice, Command, FailOn, ListFormat, OutputFormat};
 
 const EXIT_FINDINGS: u8 = 1;
@@ -107,6 +112,8 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         FailOn::Info => Severity::Info,
     };
     let failing = outcome.diagnostics.iter().any(|d| d.severity >= threshold);
+    // The process ends here; freeing every parsed file first would only cost time.
+    std::mem::forget(outcome);
     if failing && !args.exit_zero {
         ExitCode::from(EXIT_FINDINGS)
     } else {

@@ -49,11 +49,21 @@ pub struct Tool {
     pub confirmation: Option<(bool, Span)>,
     /// `idempotent` (forge) or `annotations.idempotentHint` (MCP) as written.
     pub idempotent: Option<(bool, Span)>,
-    /// The input schema as JSON Schema (script parameters are converted), spans into the file.
-    pub schema: Option<Node>,
+    /// Script parameters converted to JSON Schema (spans into the file); the other dialects'
+    /// schemas are read in place from `entry`.
+    pub converted_schema: Option<Node>,
 }
 
 impl Tool {
+    /// The input schema as JSON Schema, whatever the dialect.
+    pub fn schema(&self) -> Option<&Node> {
+        match self.dialect {
+            Dialect::Forge | Dialect::Mcp => self.entry.get("inputSchema"),
+            Dialect::OpenAi => self.definition().get("parameters"),
+            Dialect::Script => self.converted_schema.as_ref(),
+        }
+    }
+
     /// The function object of an OpenAI tool, else the entry itself.
     pub fn definition(&self) -> &Node {
         match self.dialect {
@@ -108,12 +118,11 @@ impl Tool {
 
     /// `properties.<name>` of the input schema.
     pub fn property(&self, name: &str) -> Option<&Member> {
-        self.schema.as_ref()?.get("properties")?.member(name)
+        self.schema()?.get("properties")?.member(name)
     }
 
     pub fn property_names(&self) -> impl Iterator<Item = &str> {
-        self.schema
-            .as_ref()
+        self.schema()
             .and_then(|s| s.get("properties"))
             .and_then(Node::as_object)
             .into_iter()
@@ -123,8 +132,7 @@ impl Tool {
 
     /// The `required` entry naming `name`, if any.
     pub fn required_entry(&self, name: &str) -> Option<&Node> {
-        self.schema
-            .as_ref()?
+        self.schema()?
             .get("required")?
             .as_array()?
             .iter()
@@ -162,21 +170,23 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
         }
     };
     doc.duplicate_keys = parsed.duplicate_keys;
-    let root = parsed.root;
-    let Some((entries, container)) = find_entries(&root) else {
-        doc.problems.push((
-            root.span,
-            format!(
-                "expected an array of tools, an object with a `tools` array, or a JSON-RPC `result.tools`, found {}",
-                root.type_name()
-            ),
-        ));
-        return doc;
+    let (entries, container) = match take_entries(parsed.root) {
+        Ok(found) => found,
+        Err(root) => {
+            doc.problems.push((
+                root.span,
+                format!(
+                    "expected an array of tools, an object with a `tools` array, or a JSON-RPC `result.tools`, found {}",
+                    root.type_name()
+                ),
+            ));
+            return doc;
+        }
     };
 
     let detected: Vec<Option<Dialect>> = entries.iter().map(detect).collect();
     doc.dialect = detected.iter().flatten().next().copied();
-    for (index, (entry, dialect)) in entries.iter().zip(&detected).enumerate() {
+    for (index, (entry, dialect)) in entries.into_iter().zip(&detected).enumerate() {
         let pointer = format!("{container}/{index}");
         if !entry.is_object() {
             doc.problems.push((
@@ -213,22 +223,44 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
                 continue;
             }
         };
-        doc.tools.push(normalise(entry.clone(), dialect, pointer));
+        doc.tools.push(normalise(entry, dialect, pointer));
     }
     doc
 }
 
-fn find_entries(root: &Node) -> Option<(&[Node], &'static str)> {
-    if let Some(items) = root.as_array() {
-        return Some((items, ""));
+/// Moves the tool entries out of the parsed file (no copy), with the JSON pointer of their array.
+fn take_entries(mut root: Node) -> Result<(Vec<Node>, &'static str), Node> {
+    if root.as_array().is_some() {
+        return match root.value {
+            Value::Array(items) => Ok((items, "")),
+            _ => Err(root),
+        };
     }
-    if let Some(items) = root.get("tools").and_then(Node::as_array) {
-        return Some((items, "/tools"));
+    if root.get("tools").and_then(Node::as_array).is_some() {
+        if let Some(Value::Array(items)) = take_member(&mut root, "tools").map(|n| n.value) {
+            return Ok((items, "/tools"));
+        }
     }
-    root.get("result")
+    let nested = root
+        .get("result")
         .and_then(|r| r.get("tools"))
         .and_then(Node::as_array)
-        .map(|items| (items, "/result/tools"))
+        .is_some();
+    if nested {
+        let tools = take_member(&mut root, "result").and_then(|mut r| take_member(&mut r, "tools"));
+        if let Some(Value::Array(items)) = tools.map(|n| n.value) {
+            return Ok((items, "/result/tools"));
+        }
+    }
+    Err(root)
+}
+
+fn take_member(node: &mut Node, key: &str) -> Option<Node> {
+    let Value::Object(members) = &mut node.value else {
+        return None;
+    };
+    let index = members.iter().position(|m| m.key == key)?;
+    Some(members.swap_remove(index).value)
 }
 
 fn detect(entry: &Node) -> Option<Dialect> {
@@ -261,7 +293,7 @@ fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
         side_effect_span: None,
         confirmation: None,
         idempotent: None,
-        schema: None,
+        converted_schema: None,
         entry,
     };
     match dialect {
@@ -276,7 +308,6 @@ fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
             }
             tool.confirmation = bool_member(Some(&tool.entry), "requiresConfirmation");
             tool.idempotent = bool_member(Some(&tool.entry), "idempotent");
-            tool.schema = tool.entry.get("inputSchema").cloned();
         }
         Dialect::Mcp => {
             let annotations = tool.entry.get("annotations");
@@ -289,14 +320,10 @@ fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
                 _ => (SideEffect::Unknown, None),
             };
             tool.idempotent = bool_member(annotations, "idempotentHint");
-            tool.schema = tool.entry.get("inputSchema").cloned();
         }
-        Dialect::OpenAi => {
-            let definition = tool.definition();
-            tool.schema = definition.get("parameters").cloned();
-        }
+        Dialect::OpenAi => {}
         Dialect::Script => {
-            tool.schema = tool.entry.get("parameters").map(script_parameters_schema);
+            tool.converted_schema = tool.entry.get("parameters").map(script_parameters_schema);
         }
     }
     tool
@@ -389,7 +416,7 @@ mod tests {
         );
         assert_eq!(openai.dialect, Some(Dialect::OpenAi));
         assert_eq!(openai.tools[0].name(), Some("f"));
-        assert!(openai.tools[0].schema.is_some());
+        assert!(openai.tools[0].schema().is_some());
 
         let script = parse_tools(
             r#"[{"name": "s", "script": "run.sh", "parameters": {"p": {"type": "string"}, "q": {"type": "string", "optional": true}}}]"#,

@@ -888,8 +888,7 @@ fn multi_capability_tool(unit: &Unit<'_>, sink: &mut Sink) {
             .help(HELP);
         }
         let Some(properties) = tool
-            .schema
-            .as_ref()
+            .schema()
             .and_then(|s| s.get("properties"))
             .and_then(Node::as_object)
         else {

@@ -330,7 +330,7 @@ fn tool_phantom(unit: &Unit<'_>, sink: &mut Sink) {
     for (_, tool, _) in &tools {
         // The input schema (script parameters converted) and the rest of the definition, which
         // holds an MCP `outputSchema`.
-        if let Some(schema) = &tool.schema {
+        if let Some(schema) = tool.schema() {
             collect_schema_names(schema, &mut known);
         }
         collect_schema_names(tool.definition(), &mut known);
@@ -340,10 +340,8 @@ fn tool_phantom(unit: &Unit<'_>, sink: &mut Sink) {
     }
     let tools_name = tools_file_name(unit);
     for item in &rules.items {
-        for named in names_in_item(item, rules.text) {
-            if known.contains(named.text) || is_vocabulary(named.text) {
-                continue;
-            }
+        let is_known = |name: &str| known.contains(name) || is_vocabulary(name);
+        for named in names_in_item(item, rules.text, is_known) {
             let help = match super::util::nearest(named.text, tool_names.iter().copied()) {
                 Some(nearest) => format!(
                     "use a tool `{tools_name}` defines (nearest: `{nearest}`), define `{}` there, \
@@ -442,11 +440,15 @@ fn is_compound(name: &str) -> bool {
 
 /// Identifiers in the item's code spans and snake_case words in its plain text, in source order,
 /// each name once.
-fn names_in_item<'a>(item: &'a TextBlock, file_text: &str) -> Vec<NamedInItem<'a>> {
+fn names_in_item<'a>(
+    item: &'a TextBlock,
+    file_text: &str,
+    skip: impl Fn(&str) -> bool,
+) -> Vec<NamedInItem<'a>> {
     let mut out = Vec::new();
     for code in &item.code {
         let name = code.text.trim();
-        if is_identifier(name) && is_compound(name) {
+        if is_identifier(name) && is_compound(name) && !skip(name) {
             out.push(NamedInItem {
                 text: name,
                 span: inner_span(file_text, code.span, name),
@@ -454,7 +456,8 @@ fn names_in_item<'a>(item: &'a TextBlock, file_text: &str) -> Vec<NamedInItem<'a
         }
     }
     for word in plain_words(item) {
-        if looks_like_snake_case_identifier(word) {
+        // Locating a word in the source is the costly part: skip known names first.
+        if looks_like_snake_case_identifier(word) && !skip(word) {
             out.push(NamedInItem {
                 text: word,
                 span: locate_plain_word(file_text, item, word),
@@ -634,12 +637,16 @@ fn write_closing_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
 /// One sentence holding "write", "confirm" and a negation (never / not / only after).
 fn is_closing_rule(sentence: &str) -> bool {
     let lower = sentence.to_lowercase();
+    // Cheap substring tests first: most sentences of a section fail them.
+    if !(lower.contains("write") && lower.contains("confirm")) {
+        return false;
+    }
     let words: Vec<String> = lower_words(sentence).into_iter().map(|w| w.text).collect();
     let negated = words.iter().any(|w| w == "never" || is_not(w))
         || words
             .windows(2)
             .any(|pair| pair[0] == "only" && pair[1] == "after");
-    lower.contains("write") && lower.contains("confirm") && negated
+    negated
 }
 
 /// "not" and its contractions ("don't", "mustn't", "cannot").
@@ -699,6 +706,14 @@ fn lower_words(sentence: &str) -> Vec<Word> {
         push(s, sentence.len(), &mut out);
     }
     out
+}
+
+/// Every claim phrase holds one of these stems; sentences without any are skipped cheaply.
+fn may_claim(sentence: &str) -> bool {
+    let lower = sentence.to_ascii_lowercase();
+    ["confirm", "ask", "approval", "permission", "consent"]
+        .iter()
+        .any(|stem| lower.contains(stem))
 }
 
 fn is_confirm(word: &str) -> bool {
@@ -813,6 +828,9 @@ fn confirmation_rule_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
         let mut reported: Vec<(usize, Claim)> = Vec::new();
         for sentence in super::util::sentences(text) {
             let base = offset_in(text, sentence);
+            if !may_claim(sentence) {
+                continue;
+            }
             let words = lower_words(sentence);
             for (claim, first, last) in claims(&words, sentence) {
                 let (Some(first_word), Some(last_word)) = (words.get(first), words.get(last))
@@ -1062,8 +1080,8 @@ fn tool_use_rules_without_tools(unit: &Unit<'_>, sink: &mut Sink) {
     };
     let mut names: Vec<&str> = Vec::new();
     for item in &rules.items {
-        for named in names_in_item(item, rules.text) {
-            if !is_vocabulary(named.text) && !names.contains(&named.text) {
+        for named in names_in_item(item, rules.text, is_vocabulary) {
+            if !names.contains(&named.text) {
                 names.push(named.text);
             }
         }
