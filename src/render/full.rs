@@ -152,10 +152,18 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
             help: d.help.clone(),
             source: source(d.primary.file),
             labels,
-            related,
+            related: Vec::new(),
         };
         if handler.render_report(&mut out, &report).is_err() {
             out.push_str(&format!("{}: {}\n", d.code, d.message));
+        }
+        // Locations in other files follow as their own snippets (miette would prefix them with
+        // "Advice:", which reads as a second finding).
+        for note in &related {
+            if handler.render_report(&mut out, note).is_err() {
+                out.push_str(&note.message);
+                out.push('\n');
+            }
         }
         out.push('\n');
     }
