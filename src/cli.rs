@@ -38,6 +38,8 @@ pub enum Command {
 pub enum ListFormat {
     Table,
     Json,
+    /// The full reference, as published in docs/rules.md.
+    Markdown,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -46,6 +48,13 @@ pub enum OutputFormat {
     Full,
     /// One line per finding: path:line:col: severity CODE [name] message.
     Concise,
+    /// A versioned JSON array of findings (json-v1).
+    #[value(alias = "json-v1")]
+    Json,
+    /// GitHub Actions workflow commands (annotations).
+    Github,
+    /// SARIF 2.1.0 for GitHub code scanning.
+    Sarif,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

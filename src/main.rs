@@ -36,11 +36,24 @@ fn main() -> ExitCode {
     }
 }
 
+fn write_report(output: Option<&std::path::Path>, report: &str) -> std::io::Result<()> {
+    match output {
+        Some(path) => std::fs::write(path, report.as_bytes()),
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(report.as_bytes())
+                .and_then(|()| stdout.flush())
+        }
+    }
+}
+
 fn list_rules(format: ListFormat) -> ExitCode {
     let registry = registry();
     let text = match format {
         ListFormat::Table => skilllint::render::rules_table(registry),
         ListFormat::Json => skilllint::render::rules_json(registry),
+        ListFormat::Markdown => skilllint::render::rules_markdown(registry),
     };
     print!("{text}");
     ExitCode::SUCCESS
@@ -67,16 +80,24 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     options.select = args.select.clone();
     options.ignore = args.ignore.clone();
     options.threads = args.threads;
+    let format = match args.format {
+        OutputFormat::Full => Format::Full,
+        OutputFormat::Concise => Format::Concise,
+        OutputFormat::Json => Format::Json,
+        OutputFormat::Github => Format::Github,
+        OutputFormat::Sarif => Format::Sarif,
+    };
     let outcome = match lint(&options) {
         Ok(outcome) => outcome,
         Err(error) => {
             eprintln!("skilllint: {error}");
+            // Code scanning still gets a log that says why the run did not happen.
+            if format == Format::Sarif {
+                let log = render::sarif::render_failure(&error.to_string());
+                let _ = write_report(args.output.as_deref(), &log);
+            }
             return ExitCode::from(EXIT_USAGE);
         }
-    };
-    let format = match args.format {
-        OutputFormat::Full => Format::Full,
-        OutputFormat::Concise => Format::Concise,
     };
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = match args.color {
@@ -86,17 +107,14 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     };
-    let report = render::render(format, &outcome.repo, &outcome.diagnostics, color);
-    let written = match &args.output {
-        Some(path) => std::fs::write(path, report.as_bytes()),
-        None => {
-            let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(report.as_bytes())
-                .and_then(|()| stdout.flush())
-        }
-    };
-    if let Err(error) = written {
+    let report = render::render(
+        format,
+        &outcome.repo,
+        &outcome.diagnostics,
+        &outcome.root,
+        color,
+    );
+    if let Err(error) = write_report(args.output.as_deref(), &report) {
         // A closed pipe (`skilllint . | head`) is not a failure of the lint.
         if error.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("skilllint: cannot write the report: {error}");

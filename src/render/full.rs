@@ -102,19 +102,28 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
     } else {
         GraphicalTheme::unicode_nocolor()
     };
+    // miette counts header columns in bytes; we print our own `path:line:column` (columns in
+    // Unicode code points, as every other format) as the source name instead.
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(width)
         .with_links(false)
-        .with_context_lines(1);
-    let mut sources: HashMap<crate::source::FileId, Source> = HashMap::new();
-    let mut source = |file| {
-        sources
-            .entry(file)
-            .or_insert_with(|| {
-                let f = repo.file(file);
-                NamedSource::new(f.rel_path.clone(), Arc::<str>::from(f.text.as_str()))
-            })
-            .clone()
+        .with_context_lines(1)
+        .without_primary_span_start();
+    let positions = super::Positions::new(repo, diagnostics);
+    let mut texts: HashMap<crate::source::FileId, Arc<str>> = HashMap::new();
+    let mut source = |label: &Label| -> Source {
+        let text = texts
+            .entry(label.file)
+            .or_insert_with(|| Arc::<str>::from(repo.text(label.file)))
+            .clone();
+        let start = positions.start(label.file, label.span);
+        let name = format!(
+            "{}:{}:{}",
+            repo.file(label.file).rel_path,
+            start.line,
+            start.column
+        );
+        NamedSource::new(name, text)
     };
     let registry = registry();
     let mut out = String::new();
@@ -131,7 +140,7 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
                     code: None,
                     severity: miette::Severity::Advice,
                     help: None,
-                    source: source(label.file),
+                    source: source(label),
                     labels: vec![labeled(
                         &Label {
                             message: None,
@@ -150,7 +159,7 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
             code: Some(format!("{} [{}]", d.code, name)),
             severity: miette_severity(d.severity),
             help: d.help.clone(),
-            source: source(d.primary.file),
+            source: source(&d.primary),
             labels,
             related: Vec::new(),
         };

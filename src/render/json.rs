@@ -1,0 +1,143 @@
+//! `--format json` (= `json-v1`): a versioned array of diagnostics, documented in
+//! `docs/output-formats.md` and described by `docs/json-v1.schema.json`.
+
+use super::Positions;
+use crate::diagnostic::{Diagnostic, Label};
+use crate::index::Repo;
+use crate::rules::registry;
+use serde::Serialize;
+
+#[derive(Serialize)]
+struct Position {
+    line: usize,
+    column: usize,
+    offset: usize,
+}
+
+#[derive(Serialize)]
+struct JsonLabel<'a> {
+    path: &'a str,
+    start: Position,
+    end: Position,
+    message: Option<&'a str>,
+    primary: bool,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    path: &'a str,
+    start: Position,
+    end: Position,
+    replacement: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    applicability: &'static str,
+    description: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'static str,
+    name: &'a str,
+    category: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    path: &'a str,
+    start: Position,
+    end: Position,
+    labels: Vec<JsonLabel<'a>>,
+    help: Option<&'a str>,
+    fix: Option<JsonFix<'a>>,
+}
+
+fn position(positions: &Positions<'_>, label: &Label, at_end: bool) -> Position {
+    let offset = if at_end {
+        label.span.end
+    } else {
+        label.span.start
+    };
+    let lc = if at_end {
+        positions.end(label.file, label.span)
+    } else {
+        positions.start(label.file, label.span)
+    };
+    Position {
+        line: lc.line,
+        column: lc.column,
+        offset,
+    }
+}
+
+fn json_label<'a>(
+    repo: &'a Repo,
+    positions: &Positions<'_>,
+    label: &'a Label,
+    primary: bool,
+) -> JsonLabel<'a> {
+    JsonLabel {
+        path: &repo.file(label.file).rel_path,
+        start: position(positions, label, false),
+        end: position(positions, label, true),
+        message: label.message.as_deref(),
+        primary,
+    }
+}
+
+pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
+    let positions = Positions::new(repo, diagnostics);
+    let registry = registry();
+    let items: Vec<JsonDiagnostic<'_>> = diagnostics
+        .iter()
+        .map(|d| {
+            let meta = registry.meta(d.code);
+            let mut labels = vec![json_label(repo, &positions, &d.primary, true)];
+            labels.extend(
+                d.secondary
+                    .iter()
+                    .map(|l| json_label(repo, &positions, l, false)),
+            );
+            JsonDiagnostic {
+                code: d.code,
+                name: meta.map_or("", |m| m.name.as_str()),
+                category: meta.map_or("correctness", |m| m.category.as_str()),
+                severity: d.severity.as_str(),
+                message: &d.message,
+                path: &repo.file(d.primary.file).rel_path,
+                start: position(&positions, &d.primary, false),
+                end: position(&positions, &d.primary, true),
+                labels,
+                help: d.help.as_deref(),
+                fix: d.fix.as_ref().map(|fix| JsonFix {
+                    applicability: match fix.applicability {
+                        crate::diagnostic::Applicability::Safe => "safe",
+                        crate::diagnostic::Applicability::Unsafe => "unsafe",
+                    },
+                    description: &fix.description,
+                    edits: fix
+                        .edits
+                        .iter()
+                        .map(|e| {
+                            let l = Label {
+                                file: e.file,
+                                span: e.span,
+                                message: None,
+                            };
+                            JsonEdit {
+                                path: &repo.file(e.file).rel_path,
+                                start: position(&positions, &l, false),
+                                end: position(&positions, &l, true),
+                                replacement: &e.replacement,
+                            }
+                        })
+                        .collect(),
+                }),
+            }
+        })
+        .collect();
+    let mut text = serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".to_string());
+    text.push('\n');
+    text
+}

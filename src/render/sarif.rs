@@ -1,0 +1,453 @@
+//! `--format sarif`: SARIF 2.1.0 for GitHub code scanning. Own serde structs (as ruff, zizmor and
+//! oxc do): the subset we emit is small and the field order stays under our control.
+
+use super::Positions;
+use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::index::Repo;
+use crate::rules::{registry, Category, Registry, RuleMeta};
+use crate::source::{slice, FileId};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+const INFORMATION_URI: &str = "https://github.com/skilllint/skilllint";
+const RULES_DOC: &str = "https://github.com/skilllint/skilllint/blob/main/docs/rules.md";
+const SRCROOT: &str = "%SRCROOT%";
+
+#[derive(Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<Run<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<'a> {
+    tool: Tool<'a>,
+    invocations: Vec<Invocation>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    original_uri_base_ids: BTreeMap<&'static str, ArtifactLocation>,
+    results: Vec<SarifResult>,
+    column_kind: &'static str,
+}
+
+#[derive(Serialize)]
+struct Tool<'a> {
+    driver: Driver<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver<'a> {
+    name: &'static str,
+    version: &'static str,
+    semantic_version: &'static str,
+    information_uri: &'static str,
+    rules: Vec<Rule<'a>>,
+}
+
+#[derive(Serialize)]
+struct Message {
+    text: String,
+}
+
+#[derive(Serialize)]
+struct MultiformatMessage<'a> {
+    text: &'a str,
+    markdown: &'a str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Rule<'a> {
+    id: &'static str,
+    name: &'a str,
+    short_description: Message,
+    full_description: Message,
+    help: MultiformatMessage<'a>,
+    help_uri: String,
+    default_configuration: Configuration,
+    properties: RuleProperties,
+}
+
+#[derive(Serialize)]
+struct Configuration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct RuleProperties {
+    tags: Vec<&'static str>,
+    precision: &'static str,
+    #[serde(rename = "security-severity", skip_serializing_if = "Option::is_none")]
+    security_severity: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Invocation {
+    execution_successful: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_execution_notifications: Vec<Notification>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tool_configuration_notifications: Vec<Notification>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Notification {
+    level: &'static str,
+    message: Message,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    locations: Vec<Location>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    descriptor: Option<DescriptorReference>,
+}
+
+#[derive(Serialize)]
+struct DescriptorReference {
+    id: &'static str,
+}
+
+#[derive(Serialize, Clone)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation {
+    uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: usize,
+    start_column: usize,
+    end_line: usize,
+    end_column: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation {
+    artifact_location: ArtifactLocation,
+    region: Region,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<usize>,
+    physical_location: PhysicalLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<Message>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult {
+    rule_id: &'static str,
+    rule_index: usize,
+    level: &'static str,
+    message: Message,
+    locations: Vec<Location>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<Location>,
+    partial_fingerprints: BTreeMap<&'static str, String>,
+}
+
+fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// GitHub ranks security alerts by this score (0–10); only safety rules carry one.
+fn security_severity(meta: &RuleMeta) -> Option<&'static str> {
+    (meta.category == Category::Safety).then_some(match meta.severity {
+        Severity::Error => "8.0",
+        Severity::Warning => "5.0",
+        Severity::Info => "2.0",
+    })
+}
+
+fn help_uri(meta: &RuleMeta) -> String {
+    format!(
+        "{RULES_DOC}#{}-{}",
+        meta.code.to_ascii_lowercase(),
+        meta.name
+    )
+}
+
+fn rule(meta: &RuleMeta) -> Rule<'_> {
+    let mut tags = vec![meta.category.as_str()];
+    if meta.category == Category::Safety {
+        tags.push("security");
+    }
+    Rule {
+        id: meta.code,
+        name: &meta.name,
+        short_description: Message {
+            text: meta.summary.clone(),
+        },
+        full_description: Message {
+            text: meta.full_description(),
+        },
+        help: MultiformatMessage {
+            text: meta.explanation,
+            markdown: meta.explanation,
+        },
+        help_uri: help_uri(meta),
+        default_configuration: Configuration {
+            level: level(meta.severity),
+        },
+        properties: RuleProperties {
+            tags,
+            precision: match meta.category {
+                Category::Correctness | Category::Safety => "high",
+                Category::Style | Category::Pedantic => "medium",
+            },
+            security_severity: security_severity(meta),
+        },
+    }
+}
+
+fn driver(registry: &Registry) -> Driver<'_> {
+    Driver {
+        name: "skilllint",
+        version: env!("CARGO_PKG_VERSION"),
+        semantic_version: env!("CARGO_PKG_VERSION"),
+        information_uri: INFORMATION_URI,
+        rules: registry.rules.iter().map(|r| rule(&r.meta)).collect(),
+    }
+}
+
+/// 64-bit FNV-1a: a stable hash that does not change between Rust releases or platforms.
+fn fnv1a(parts: &[&str]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for byte in part.bytes().chain(std::iter::once(0)) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// A file URI for the lint root, so viewers can resolve `%SRCROOT%`.
+fn root_uri(root: &Path) -> Option<String> {
+    let absolute = root.canonicalize().ok()?;
+    let mut text = absolute.to_str()?.replace('\\', "/");
+    if !text.ends_with('/') {
+        text.push('/');
+    }
+    let encoded: String = text
+        .chars()
+        .map(|c| match c {
+            ' ' => "%20".to_string(),
+            '%' => "%25".to_string(),
+            '#' => "%23".to_string(),
+            '?' => "%3F".to_string(),
+            c => c.to_string(),
+        })
+        .collect();
+    Some(if encoded.starts_with('/') {
+        format!("file://{encoded}")
+    } else {
+        format!("file:///{encoded}")
+    })
+}
+
+/// Percent-encodes what may not appear raw in a relative URI reference.
+fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                out.push(byte as char)
+            }
+            other => out.push_str(&format!("%{other:02X}")),
+        }
+    }
+    out
+}
+
+struct Builder<'a> {
+    repo: &'a Repo,
+    positions: Positions<'a>,
+}
+
+impl Builder<'_> {
+    fn artifact(&self, file: FileId) -> ArtifactLocation {
+        ArtifactLocation {
+            uri: encode_path(&self.repo.file(file).rel_path),
+            uri_base_id: Some(SRCROOT),
+        }
+    }
+
+    fn location(&self, label: &Label, id: Option<usize>) -> Location {
+        let start = self.positions.start(label.file, label.span);
+        let end = self.positions.end(label.file, label.span);
+        Location {
+            id,
+            physical_location: PhysicalLocation {
+                artifact_location: self.artifact(label.file),
+                region: Region {
+                    start_line: start.line,
+                    start_column: start.column,
+                    end_line: end.line,
+                    end_column: end.column,
+                },
+            },
+            message: label
+                .message
+                .as_ref()
+                .and_then(|m| id.map(|_| Message { text: m.clone() })),
+        }
+    }
+}
+
+pub fn render(repo: &Repo, diagnostics: &[Diagnostic], root: &Path) -> String {
+    let registry = registry();
+    let builder = Builder {
+        repo,
+        positions: Positions::new(repo, diagnostics),
+    };
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    let mut results = Vec::with_capacity(diagnostics.len());
+    let mut notifications = Vec::new();
+    for d in diagnostics {
+        let rule_index = registry
+            .rules
+            .binary_search_by(|r| r.meta.code.cmp(d.code))
+            .unwrap_or(0);
+        let path = repo.file(d.primary.file).rel_path.as_str();
+        let flagged: Vec<&str> = slice(repo.text(d.primary.file), d.primary.span)
+            .split_whitespace()
+            .collect();
+        let base = fnv1a(&[d.code, path, &flagged.join(" ")]);
+        // Identical findings (same rule, file and text) are told apart by their order.
+        let occurrence = seen.entry(base).or_insert(0);
+        *occurrence += 1;
+        let fingerprint = format!("{:016x}:{}", base, occurrence);
+        let primary = builder.location(&d.primary, None);
+        let related: Vec<Location> = d
+            .secondary
+            .iter()
+            .enumerate()
+            .map(|(i, label)| builder.location(label, Some(i + 1)))
+            .collect();
+        if matches!(d.code, "SL001" | "SL900") {
+            notifications.push(Notification {
+                level: "error",
+                message: Message {
+                    text: format!("{path}: {}", d.message),
+                },
+                locations: vec![builder.location(&d.primary, None)],
+                descriptor: Some(DescriptorReference { id: d.code }),
+            });
+        }
+        results.push(SarifResult {
+            rule_id: d.code,
+            rule_index,
+            level: level(d.severity),
+            message: Message {
+                text: d.message.clone(),
+            },
+            locations: vec![primary],
+            related_locations: related,
+            partial_fingerprints: BTreeMap::from([("skilllint/v1", fingerprint)]),
+        });
+    }
+    let mut original_uri_base_ids = BTreeMap::new();
+    if let Some(uri) = root_uri(root) {
+        original_uri_base_ids.insert(
+            SRCROOT,
+            ArtifactLocation {
+                uri,
+                uri_base_id: None,
+            },
+        );
+    }
+    let log = Log {
+        schema: SCHEMA,
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: Tool {
+                driver: driver(registry),
+            },
+            invocations: vec![Invocation {
+                execution_successful: true,
+                tool_execution_notifications: notifications,
+                tool_configuration_notifications: Vec::new(),
+            }],
+            original_uri_base_ids,
+            results,
+            column_kind: "unicodeCodePoints",
+        }],
+    };
+    to_text(&log)
+}
+
+/// A SARIF log for a run that could not start (bad configuration, no such path): no results, the
+/// reason as a configuration notification, `executionSuccessful: false`.
+pub fn render_failure(message: &str) -> String {
+    let registry = registry();
+    let log = Log {
+        schema: SCHEMA,
+        version: "2.1.0",
+        runs: vec![Run {
+            tool: Tool {
+                driver: driver(registry),
+            },
+            invocations: vec![Invocation {
+                execution_successful: false,
+                tool_execution_notifications: Vec::new(),
+                tool_configuration_notifications: vec![Notification {
+                    level: "error",
+                    message: Message {
+                        text: message.to_string(),
+                    },
+                    locations: Vec::new(),
+                    descriptor: None,
+                }],
+            }],
+            original_uri_base_ids: BTreeMap::new(),
+            results: Vec::new(),
+            column_kind: "unicodeCodePoints",
+        }],
+    };
+    to_text(&log)
+}
+
+fn to_text(log: &Log<'_>) -> String {
+    let mut text = serde_json::to_string_pretty(log).unwrap_or_else(|_| "{}".to_string());
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprint_hash_is_stable() {
+        // Pinned: a change here changes every fingerprint users have in code scanning.
+        assert_eq!(
+            fnv1a(&["TJ003", "a/tools.json", "false"]),
+            fnv1a(&["TJ003", "a/tools.json", "false"])
+        );
+        assert_eq!(format!("{:016x}", fnv1a(&[""])), "af63bd4c8601b7df");
+        assert_ne!(fnv1a(&["ab", "c"]), fnv1a(&["a", "bc"]));
+    }
+
+    #[test]
+    fn paths_are_percent_encoded() {
+        assert_eq!(encode_path("a b/ç.md"), "a%20b/%C3%A7.md");
+    }
+}

@@ -1,0 +1,242 @@
+//! Every output format on one multi-file repository (a cross-file finding with a related location
+//! in another file, and a finding on a line with non-ASCII text), plus schema validation of the
+//! machine formats and a staleness check of the generated docs/rules.md.
+
+use skilllint::render::{self, Format};
+use skilllint::rules::registry;
+use skilllint::{lint, LintOptions, LintOutcome};
+use std::path::{Path, PathBuf};
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn formats_root() -> PathBuf {
+    manifest_dir().join("tests/formats")
+}
+
+fn outcome() -> LintOutcome {
+    let options = LintOptions {
+        paths: vec![formats_root()],
+        threads: Some(2),
+        ..LintOptions::default()
+    };
+    match lint(&options) {
+        Ok(outcome) => outcome,
+        Err(error) => panic!("lint failed: {error}"),
+    }
+}
+
+fn rendered(format: Format) -> String {
+    let outcome = outcome();
+    render::render(
+        format,
+        &outcome.repo,
+        &outcome.diagnostics,
+        &outcome.root,
+        false,
+    )
+}
+
+fn load_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn assert_valid(schema: &serde_json::Value, instance: &serde_json::Value, what: &str) {
+    let validator = jsonschema::validator_for(schema)
+        .unwrap_or_else(|e| panic!("the {what} schema does not compile: {e}"));
+    let errors: Vec<String> = validator
+        .iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{what} violates its schema:\n{}",
+        errors.join("\n")
+    );
+}
+
+fn snapshot(name: &str, text: &str) {
+    insta::with_settings!({
+        snapshot_path => "snapshots/formats",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(name, text);
+    });
+}
+
+#[test]
+fn the_fixture_has_a_cross_file_and_a_unicode_finding() {
+    let outcome = outcome();
+    let cross_file = outcome
+        .diagnostics
+        .iter()
+        .any(|d| d.secondary.iter().any(|l| l.file != d.primary.file));
+    assert!(
+        cross_file,
+        "expected a finding with a related location in another file"
+    );
+    let unicode_line = outcome.diagnostics.iter().any(|d| {
+        let text = outcome.repo.text(d.primary.file);
+        let line_start = text[..d.primary.span.start]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        !text[line_start..d.primary.span.start].is_ascii()
+    });
+    assert!(
+        unicode_line,
+        "expected a finding after non-ASCII text on its line"
+    );
+}
+
+#[test]
+fn full_and_concise() {
+    snapshot("full", &rendered(Format::Full));
+    snapshot("concise", &rendered(Format::Concise));
+}
+
+#[test]
+fn github_annotations() {
+    snapshot("github", &rendered(Format::Github));
+}
+
+#[test]
+fn json_matches_its_published_schema() {
+    let text = rendered(Format::Json);
+    snapshot("json", &text);
+    let instance: serde_json::Value = serde_json::from_str(&text).expect("JSON output parses");
+    let schema = load_json(&manifest_dir().join("docs/json-v1.schema.json"));
+    assert_valid(&schema, &instance, "json-v1 output");
+}
+
+#[test]
+fn sarif_matches_the_sarif_schema() {
+    let text = rendered(Format::Sarif);
+    let mut instance: serde_json::Value = serde_json::from_str(&text).expect("SARIF parses");
+    let schema = load_json(&manifest_dir().join("tests/data/sarif-2.1.0.schema.json"));
+    assert_valid(&schema, &instance, "SARIF output");
+
+    let rules = instance["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert_eq!(rules, registry().rules.len(), "every rule is described");
+    for result in instance["runs"][0]["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(
+            instance["runs"][0]["tool"]["driver"]["rules"][index]["id"],
+            result["ruleId"]
+        );
+    }
+    // The rule metadata is large and comes from rules/*.md; snapshot the rest of the log, with
+    // the machine-specific root redacted.
+    instance["runs"][0]["tool"]["driver"]["rules"] = serde_json::json!(format!("{rules} rules"));
+    instance["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] = serde_json::json!("[ROOT]");
+    snapshot(
+        "sarif",
+        &serde_json::to_string_pretty(&instance).expect("serialises"),
+    );
+}
+
+#[test]
+fn sarif_for_every_fixture_repository_is_valid() {
+    let schema = load_json(&manifest_dir().join("tests/data/sarif-2.1.0.schema.json"));
+    let validator = jsonschema::validator_for(&schema).expect("SARIF schema compiles");
+    let fixtures = manifest_dir().join("tests/fixtures");
+    let mut checked = 0;
+    for code in std::fs::read_dir(&fixtures).expect("fixtures").flatten() {
+        for kind in ["fires", "clean"] {
+            let root = code.path().join(kind);
+            if !root.is_dir() {
+                continue;
+            }
+            let options = LintOptions {
+                paths: vec![root.clone()],
+                select: vec!["ALL".to_string()],
+                ..LintOptions::default()
+            };
+            let outcome = lint(&options).expect("lint runs");
+            let text = render::render(
+                Format::Sarif,
+                &outcome.repo,
+                &outcome.diagnostics,
+                &outcome.root,
+                false,
+            );
+            let instance: serde_json::Value = serde_json::from_str(&text).expect("SARIF parses");
+            let errors: Vec<String> = validator
+                .iter_errors(&instance)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{}: {errors:?}", root.display());
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} fixture repositories found");
+}
+
+#[test]
+fn sarif_fingerprints_survive_line_shifts() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let copy = dir.path().join("réservations");
+    std::fs::create_dir_all(&copy).expect("copy folder");
+    for file in ["SKILL.md", "tools.json", "requirement.yaml"] {
+        std::fs::copy(
+            formats_root().join("réservations").join(file),
+            copy.join(file),
+        )
+        .expect("copy fixture");
+    }
+    let fingerprints = |root: &Path| -> Vec<String> {
+        let outcome = lint(&LintOptions {
+            paths: vec![root.to_path_buf()],
+            ..LintOptions::default()
+        })
+        .expect("lint runs");
+        let text = render::render(
+            Format::Sarif,
+            &outcome.repo,
+            &outcome.diagnostics,
+            &outcome.root,
+            false,
+        );
+        let log: serde_json::Value = serde_json::from_str(&text).expect("SARIF parses");
+        log["runs"][0]["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| r["partialFingerprints"]["skilllint/v1"].to_string())
+            .collect()
+    };
+    let before = fingerprints(dir.path());
+    // Push every finding down by three lines.
+    let skill = copy.join("SKILL.md");
+    let text = std::fs::read_to_string(&skill).expect("read");
+    std::fs::write(
+        &skill,
+        text.replacen("# Réservations\n", "# Réservations\n\nIntro.\n\n\n", 1),
+    )
+    .expect("write");
+    let tools = copy.join("tools.json");
+    let text = std::fs::read_to_string(&tools).expect("read");
+    std::fs::write(&tools, format!("\n\n\n{text}")).expect("write");
+    let after = fingerprints(dir.path());
+    assert!(!before.is_empty());
+    assert_eq!(before, after);
+}
+
+#[test]
+fn docs_rules_md_is_current() {
+    let path = manifest_dir().join("docs/rules.md");
+    let expected = render::rules_markdown(registry());
+    let actual = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        actual == expected,
+        "docs/rules.md is stale: run `cargo run -- rules --format markdown > docs/rules.md`"
+    );
+}
