@@ -8,7 +8,7 @@ use crate::rules::{registry, Category, Registry, RuleMeta};
 use crate::source::{slice, FileId};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 const INFORMATION_URI: &str = "https://github.com/skilllint/skilllint";
@@ -239,9 +239,33 @@ fn fnv1a(parts: &[&str]) -> u64 {
     hash
 }
 
-/// A file URI for the lint root, so viewers can resolve `%SRCROOT%`.
-fn root_uri(root: &Path) -> Option<String> {
-    let absolute = root.canonicalize().ok()?;
+/// The folder `%SRCROOT%` stands for: the enclosing git repository's root, so that code scanning
+/// finds the files whatever folder was linted, else the lint root itself.
+fn source_root(lint_root: &Path) -> Option<PathBuf> {
+    let absolute = lint_root.canonicalize().ok()?;
+    let repository = absolute.ancestors().find(|dir| dir.join(".git").exists());
+    Some(repository.unwrap_or(&absolute).to_path_buf())
+}
+
+/// The lint root's path below `%SRCROOT%`, `/`-terminated (empty when they are the same folder).
+fn root_prefix(lint_root: &Path, source_root: &Path) -> String {
+    let Ok(absolute) = lint_root.canonicalize() else {
+        return String::new();
+    };
+    match absolute.strip_prefix(source_root) {
+        Ok(rel) if !rel.as_os_str().is_empty() => {
+            let parts: Vec<String> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            format!("{}/", parts.join("/"))
+        }
+        _ => String::new(),
+    }
+}
+
+/// A file URI for `%SRCROOT%`, so viewers can resolve the relative URIs.
+fn root_uri(absolute: &Path) -> Option<String> {
     let mut text = absolute.to_str()?.replace('\\', "/");
     if !text.ends_with('/') {
         text.push('/');
@@ -280,12 +304,15 @@ fn encode_path(path: &str) -> String {
 struct Builder<'a> {
     repo: &'a Repo,
     positions: Positions<'a>,
+    /// The lint root below `%SRCROOT%`.
+    prefix: String,
 }
 
 impl Builder<'_> {
     fn artifact(&self, file: FileId) -> ArtifactLocation {
+        let path = format!("{}{}", self.prefix, self.repo.file(file).rel_path);
         ArtifactLocation {
-            uri: encode_path(&self.repo.file(file).rel_path),
+            uri: encode_path(&path),
             uri_base_id: Some(SRCROOT),
         }
     }
@@ -314,9 +341,13 @@ impl Builder<'_> {
 
 pub fn render(repo: &Repo, diagnostics: &[Diagnostic], root: &Path) -> String {
     let registry = registry();
+    let srcroot = source_root(root);
     let builder = Builder {
         repo,
         positions: Positions::new(repo, diagnostics),
+        prefix: srcroot
+            .as_deref()
+            .map_or_else(String::new, |s| root_prefix(root, s)),
     };
     let mut seen: HashMap<u64, usize> = HashMap::new();
     let mut results = Vec::with_capacity(diagnostics.len());
@@ -365,7 +396,7 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], root: &Path) -> String {
         });
     }
     let mut original_uri_base_ids = BTreeMap::new();
-    if let Some(uri) = root_uri(root) {
+    if let Some(uri) = srcroot.as_deref().and_then(root_uri) {
         original_uri_base_ids.insert(
             SRCROOT,
             ArtifactLocation {
