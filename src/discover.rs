@@ -16,11 +16,23 @@ pub struct Discovered {
 /// Folders never worth walking: VCS metadata, dependencies and build output.
 const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
 
-pub fn classify(file_name: &str, requirement_files: &[String]) -> Option<FileKind> {
+/// Classifies a file by its `/`-separated path (relative to the lint root, or as given): the name
+/// decides, and for agentproto files also the folder they sit in (`.tools/`, `.drivers/`, `.cli/`).
+pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
+    let mut parts = path.rsplit('/');
+    let file_name = parts.next().unwrap_or(path);
+    let mut folders = parts;
     match file_name {
         "SKILL.md" => Some(FileKind::Skill { lowercase: false }),
         "skill.md" => Some(FileKind::Skill { lowercase: true }),
         "tools.json" => Some(FileKind::Tools),
+        "SECRETS.md" => Some(FileKind::Secrets),
+        "TOOL.md" if folders.any(|f| f == ".tools") => Some(FileKind::Contract),
+        // A builtin driver sits beside its TOOL.md.
+        "DRIVER.md" if folders.any(|f| f == ".drivers" || f == ".tools") => {
+            Some(FileKind::Driver { cli: false })
+        }
+        "CLI.md" if folders.any(|f| f == ".cli") => Some(FileKind::Driver { cli: true }),
         _ if file_name.ends_with(".tools.json") => Some(FileKind::Tools),
         _ if requirement_files.iter().any(|r| r == file_name) => Some(FileKind::Requirement),
         _ => None,
@@ -62,11 +74,7 @@ pub fn discover(
     for path in paths {
         if path.is_dir() {
             directories.push(path.clone());
-        } else if let Some(kind) = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(|n| classify(n, requirement_files))
-        {
+        } else if let Some(kind) = classify(&relative_path(root, path), requirement_files) {
             push(&found, root, path.clone(), kind);
         }
     }
@@ -112,11 +120,8 @@ pub fn discover(
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
                     return WalkState::Continue;
                 }
-                if let Some(kind) = entry
-                    .file_name()
-                    .to_str()
-                    .and_then(|n| classify(n, requirement_files))
-                {
+                let rel_path = relative_path(root, entry.path());
+                if let Some(kind) = classify(&rel_path, requirement_files) {
                     push(found, root, entry.into_path(), kind);
                 }
                 WalkState::Continue
@@ -157,6 +162,25 @@ mod tests {
         );
         assert_eq!(classify("requirement.yml", &req), None);
         assert_eq!(classify("README.md", &req), None);
+        assert_eq!(
+            classify(".tools/pricing/TOOL.md", &req),
+            Some(FileKind::Contract)
+        );
+        assert_eq!(classify("docs/TOOL.md", &req), None);
+        assert_eq!(
+            classify(".drivers/a/DRIVER.md", &req),
+            Some(FileKind::Driver { cli: false })
+        );
+        assert_eq!(
+            classify(".tools/a/DRIVER.md", &req),
+            Some(FileKind::Driver { cli: false })
+        );
+        assert_eq!(
+            classify(".cli/gh/CLI.md", &req),
+            Some(FileKind::Driver { cli: true })
+        );
+        assert_eq!(classify("CLI.md", &req), None);
+        assert_eq!(classify("ops/SECRETS.md", &req), Some(FileKind::Secrets));
     }
 
     #[test]

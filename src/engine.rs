@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Diagnostic;
 use crate::discover::{discover, Discovered};
-use crate::index::{Parsed, Repo, Settings, UnitFiles};
+use crate::index::{ContractIndex, Parsed, Repo, Settings, UnitFiles};
 use crate::model::requirement::parse_requirement;
 use crate::model::skill::{find_broken_references, parse_markdown_doc, SkillDoc};
 use crate::model::tools::parse_tools;
@@ -128,10 +128,12 @@ fn run(
         diagnostics.extend(diagnostic);
     }
     let units = build_units(&files, &parsed);
+    let contracts = ContractIndex::build(&parsed);
     let repo = Repo {
         files,
         parsed,
         units,
+        contracts,
         settings: options.settings.clone(),
     };
 
@@ -196,10 +198,12 @@ fn with_skill_siblings(paths: &[PathBuf], requirement_files: &[String]) -> Vec<P
                 .filter_map(Result::ok)
                 .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
                 .filter(|e| {
-                    e.file_name()
-                        .to_str()
-                        .and_then(|n| crate::discover::classify(n, requirement_files))
-                        .is_some()
+                    let sibling = e.path();
+                    crate::discover::classify(
+                        &crate::discover::relative_path(Path::new("."), &sibling),
+                        requirement_files,
+                    )
+                    .is_some()
                 })
                 .map(|e| e.path())
                 .filter(|p| p != path)
@@ -314,6 +318,12 @@ fn load(id: FileId, file: Discovered, max_size: u64) -> (SourceFile, Parsed, Opt
         }
         FileKind::Tools => Parsed::Tools(parse_tools(&source.text)),
         FileKind::Requirement => Parsed::Requirement(parse_requirement(&source.text)),
+        FileKind::Contract => Parsed::Contract(parse_markdown_doc(&source.text)),
+        FileKind::Driver { cli } => Parsed::Driver {
+            doc: parse_markdown_doc(&source.text),
+            cli,
+        },
+        FileKind::Secrets => Parsed::Secrets(parse_markdown_doc(&source.text)),
     };
     (source, parsed, None)
 }
@@ -415,6 +425,13 @@ fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
             }
             FileKind::Requirement => {
                 unit.requirement.get_or_insert(id);
+            }
+            FileKind::Contract => {
+                unit.contract.get_or_insert(id);
+            }
+            FileKind::Driver { .. } => unit.drivers.push(id),
+            FileKind::Secrets => {
+                unit.secrets.get_or_insert(id);
             }
         }
     }

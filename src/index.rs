@@ -2,16 +2,28 @@
 //! once before any rule runs. Rules read only this.
 
 use crate::model::requirement::RequirementDoc;
-use crate::model::skill::SkillDoc;
+use crate::model::skill::{MarkdownDoc, SkillDoc};
 use crate::model::tools::{Tool, ToolsDoc};
 use crate::model::FileKind;
+use crate::parse::Node;
+use crate::source::Span;
 use crate::source::{FileId, SourceFile};
+use std::collections::BTreeMap;
 
 #[derive(Debug)]
 pub enum Parsed {
     Skill(SkillDoc),
     Tools(ToolsDoc),
     Requirement(RequirementDoc),
+    /// AIP-14 `TOOL.md`.
+    Contract(MarkdownDoc),
+    /// AIP-30 `DRIVER.md` or `CLI.md`.
+    Driver {
+        doc: MarkdownDoc,
+        cli: bool,
+    },
+    /// AIP-19 `SECRETS.md`.
+    Secrets(MarkdownDoc),
     /// Could not be read; SL001 was reported.
     Unreadable(FileKind),
 }
@@ -24,6 +36,9 @@ impl Parsed {
             },
             Parsed::Tools(_) => FileKind::Tools,
             Parsed::Requirement(_) => FileKind::Requirement,
+            Parsed::Contract(_) => FileKind::Contract,
+            Parsed::Driver { cli, .. } => FileKind::Driver { cli: *cli },
+            Parsed::Secrets(_) => FileKind::Secrets,
             Parsed::Unreadable(kind) => *kind,
         }
     }
@@ -35,6 +50,9 @@ pub struct Settings {
     pub tool_use_rules_heading: String,
     /// Extra frontmatter keys accepted in SKILL.md.
     pub skill_extra_fields: Vec<String>,
+    /// `[contracts.map]`: tools.json tool name → TOOL.md `id`, for links the naming convention
+    /// (`create_event` ↔ `create-event`) does not make.
+    pub contract_map: BTreeMap<String, String>,
 }
 
 impl Default for Settings {
@@ -42,6 +60,7 @@ impl Default for Settings {
         Settings {
             tool_use_rules_heading: "Tool Use Rules".to_string(),
             skill_extra_fields: Vec::new(),
+            contract_map: BTreeMap::new(),
         }
     }
 }
@@ -55,6 +74,11 @@ pub struct UnitFiles {
     /// `tools.json` first, then `*.tools.json`, by path.
     pub tools: Vec<FileId>,
     pub requirement: Option<FileId>,
+    /// `TOOL.md`.
+    pub contract: Option<FileId>,
+    /// `DRIVER.md` and `CLI.md`.
+    pub drivers: Vec<FileId>,
+    pub secrets: Option<FileId>,
 }
 
 impl UnitFiles {
@@ -63,6 +87,84 @@ impl UnitFiles {
         self.skill
             .or_else(|| self.tools.first().copied())
             .or(self.requirement)
+            .or(self.contract)
+            .or_else(|| self.drivers.first().copied())
+            .or(self.secrets)
+    }
+
+    /// Every file of the unit, in path order.
+    pub fn all(&self) -> Vec<FileId> {
+        let mut all: Vec<FileId> = self
+            .skill
+            .into_iter()
+            .chain(self.tools.iter().copied())
+            .chain(self.requirement)
+            .chain(self.contract)
+            .chain(self.drivers.iter().copied())
+            .chain(self.secrets)
+            .collect();
+        all.sort();
+        all
+    }
+}
+
+/// Cross-file lookups for the agentproto contracts, built once after parsing.
+#[derive(Debug, Default)]
+pub struct ContractIndex {
+    /// TOOL.md files by frontmatter `id`.
+    pub tools_by_id: BTreeMap<String, Vec<FileId>>,
+    /// DRIVER.md / CLI.md files by frontmatter `id`.
+    pub drivers_by_id: BTreeMap<String, Vec<FileId>>,
+    /// Every `secrets[].slug` of every SECRETS.md, with where it is declared.
+    pub secret_slugs: BTreeMap<String, Vec<(FileId, Span)>>,
+}
+
+fn frontmatter_string(doc: &MarkdownDoc, key: &str) -> Option<String> {
+    doc.frontmatter()?
+        .root
+        .get(key)?
+        .as_str()
+        .map(str::to_string)
+}
+
+impl ContractIndex {
+    pub fn build(parsed: &[Parsed]) -> Self {
+        let mut index = ContractIndex::default();
+        for (i, model) in parsed.iter().enumerate() {
+            let id = FileId(i as u32);
+            match model {
+                Parsed::Contract(doc) => {
+                    if let Some(tool_id) = frontmatter_string(doc, "id") {
+                        index.tools_by_id.entry(tool_id).or_default().push(id);
+                    }
+                }
+                Parsed::Driver { doc, .. } => {
+                    if let Some(driver_id) = frontmatter_string(doc, "id") {
+                        index.drivers_by_id.entry(driver_id).or_default().push(id);
+                    }
+                }
+                Parsed::Secrets(doc) => {
+                    let entries = doc
+                        .frontmatter()
+                        .and_then(|f| f.root.get("secrets"))
+                        .and_then(Node::as_array)
+                        .unwrap_or_default();
+                    for entry in entries {
+                        if let Some(slug) = entry.get("slug") {
+                            if let Some(text) = slug.as_str() {
+                                index
+                                    .secret_slugs
+                                    .entry(text.to_string())
+                                    .or_default()
+                                    .push((id, slug.span));
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        index
     }
 }
 
@@ -73,6 +175,7 @@ pub struct Repo {
     pub parsed: Vec<Parsed>,
     /// Sorted by folder.
     pub units: Vec<UnitFiles>,
+    pub contracts: ContractIndex,
     pub settings: Settings,
 }
 
@@ -87,6 +190,30 @@ impl Repo {
 
     pub fn parsed(&self, id: FileId) -> &Parsed {
         &self.parsed[id.0 as usize]
+    }
+
+    /// The file at `rel_path` (relative to the lint root, `/`-separated), if it is in the run.
+    pub fn file_by_path(&self, rel_path: &str) -> Option<FileId> {
+        self.files
+            .binary_search_by(|f| f.rel_path.as_str().cmp(rel_path))
+            .ok()
+            .map(|i| FileId(i as u32))
+    }
+
+    /// A TOOL.md's parsed document.
+    pub fn contract(&self, id: FileId) -> Option<&MarkdownDoc> {
+        match self.parsed(id) {
+            Parsed::Contract(doc) => Some(doc),
+            _ => None,
+        }
+    }
+
+    /// A DRIVER.md's or CLI.md's parsed document.
+    pub fn driver(&self, id: FileId) -> Option<&MarkdownDoc> {
+        match self.parsed(id) {
+            Parsed::Driver { doc, .. } => Some(doc),
+            _ => None,
+        }
     }
 
     pub fn skill(&self, id: FileId) -> Option<&SkillDoc> {
@@ -161,6 +288,30 @@ impl<'a> Unit<'a> {
 
     pub fn find_tool(&self, name: &str) -> Option<(FileId, &'a Tool)> {
         self.tools().find(|(_, t)| t.name() == Some(name))
+    }
+
+    /// The folder's `TOOL.md`.
+    pub fn contract(&self) -> Option<(FileId, &'a MarkdownDoc)> {
+        let id = self.files.contract?;
+        self.repo.contract(id).map(|doc| (id, doc))
+    }
+
+    /// The folder's `DRIVER.md` / `CLI.md` files.
+    pub fn drivers(&self) -> impl Iterator<Item = (FileId, &'a MarkdownDoc)> + 'a {
+        let repo = self.repo;
+        self.files
+            .drivers
+            .iter()
+            .filter_map(move |id| repo.driver(*id).map(|doc| (*id, doc)))
+    }
+
+    /// The folder's `SECRETS.md`.
+    pub fn secrets(&self) -> Option<(FileId, &'a MarkdownDoc)> {
+        let id = self.files.secrets?;
+        match self.repo.parsed(id) {
+            Parsed::Secrets(doc) => Some((id, doc)),
+            _ => None,
+        }
     }
 
     pub fn requirement(&self) -> Option<(FileId, &'a RequirementDoc)> {

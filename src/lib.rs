@@ -11,6 +11,7 @@ pub mod model;
 pub mod parse;
 pub mod render;
 pub mod rules;
+pub mod schema;
 pub mod selection;
 pub mod source;
 

@@ -17,6 +17,12 @@ pub enum FileKind {
     Tools,
     /// `requirement.yaml` / `requirement.yml` (names configurable).
     Requirement,
+    /// An agentproto AIP-14 `TOOL.md` contract under `.tools/`.
+    Contract,
+    /// An AIP-30 `DRIVER.md` (under `.drivers/` or beside a `TOOL.md`) or `CLI.md` (under `.cli/`).
+    Driver { cli: bool },
+    /// An AIP-19 `SECRETS.md`.
+    Secrets,
 }
 
 /// Finds a string member and returns it with the span of its value.

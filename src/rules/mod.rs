@@ -1,11 +1,16 @@
 //! The rule registry: metadata from `rules/*.md`, one check function per code from `src/rules/*.rs`.
 
+pub mod dr;
 pub mod meta;
+pub mod sc;
+pub mod se;
 pub mod sk;
 pub mod sl;
 pub mod tj;
+pub mod tm;
 pub mod tr;
 pub mod util;
+pub mod xc;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::{Repo, Unit};
@@ -63,9 +68,19 @@ impl Registry {
 }
 
 fn implementations() -> impl Iterator<Item = &'static RuleImpl> {
-    [sk::RULES, tj::RULES, tr::RULES, sl::RULES]
-        .into_iter()
-        .flatten()
+    [
+        sk::RULES,
+        tj::RULES,
+        tr::RULES,
+        tm::RULES,
+        dr::RULES,
+        se::RULES,
+        sc::RULES,
+        xc::RULES,
+        sl::RULES,
+    ]
+    .into_iter()
+    .flatten()
 }
 
 /// Builds the registry from the embedded documents and the check table. A document without a

@@ -1,0 +1,6 @@
+//! DR rules.
+
+use super::RuleImpl;
+
+#[rustfmt::skip]
+pub const RULES: &[RuleImpl] = &[];

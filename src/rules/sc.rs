@@ -1,0 +1,6 @@
+//! SC rules.
+
+use super::RuleImpl;
+
+#[rustfmt::skip]
+pub const RULES: &[RuleImpl] = &[];

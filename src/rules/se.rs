@@ -1,0 +1,6 @@
+//! SE rules.
+
+use super::RuleImpl;
+
+#[rustfmt::skip]
+pub const RULES: &[RuleImpl] = &[];

@@ -1,0 +1,6 @@
+//! TM rules.
+
+use super::RuleImpl;
+
+#[rustfmt::skip]
+pub const RULES: &[RuleImpl] = &[];

@@ -1,0 +1,6 @@
+//! XC rules.
+
+use super::RuleImpl;
+
+#[rustfmt::skip]
+pub const RULES: &[RuleImpl] = &[];

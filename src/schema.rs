@@ -1,0 +1,274 @@
+//! JSON Schema machinery on the `jsonschema` crate (default features off: it cannot fetch
+//! anything). Our own contract schemas are embedded and compiled once; user schemas (TOOL.md
+//! `inputs`/`outputs`, every tool's input schema) are meta-validated against draft 2020-12 and
+//! compiled with remote references removed. Errors carry a JSON pointer into the instance, which
+//! [`span_for_pointer`] maps back to the exact key or value in the file.
+
+use crate::parse::Node;
+use crate::source::Span;
+use jsonschema::{Draft, Validator};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The embedded schemas, written for skilllint from the agentproto AIP facts.
+pub const EMBEDDED: [(&str, &str); 6] = [
+    ("tool", include_str!("../schemas/tool.schema.json")),
+    ("driver", include_str!("../schemas/driver.schema.json")),
+    (
+        "driver-http",
+        include_str!("../schemas/driver-http.schema.json"),
+    ),
+    (
+        "driver-mcp",
+        include_str!("../schemas/driver-mcp.schema.json"),
+    ),
+    (
+        "driver-sdk",
+        include_str!("../schemas/driver-sdk.schema.json"),
+    ),
+    ("secrets", include_str!("../schemas/secrets.schema.json")),
+];
+
+/// One validation failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError {
+    /// JSON pointer into the validated instance (`/retry/max_attempts`, `` for the root).
+    pub pointer: String,
+    /// The schema keyword that failed (`required`, `type`, `additionalProperties`, …).
+    pub keyword: String,
+    pub message: String,
+}
+
+fn compile_embedded(text: &str) -> Result<Validator, String> {
+    let schema: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(false)
+        .build(&schema)
+        .map_err(|e| e.to_string())
+}
+
+/// The compiled embedded schema called `name`. Compiled on first use, once per process.
+pub fn embedded(name: &str) -> Option<&'static Validator> {
+    static COMPILED: OnceLock<HashMap<&'static str, Validator>> = OnceLock::new();
+    COMPILED
+        .get_or_init(|| {
+            EMBEDDED
+                .iter()
+                .filter_map(|(n, text)| compile_embedded(text).ok().map(|v| (*n, v)))
+                .collect()
+        })
+        .get(name)
+}
+
+fn last_keyword(schema_path: &str) -> String {
+    schema_path
+        .rsplit('/')
+        .find(|segment| !segment.is_empty() && segment.parse::<usize>().is_err())
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn collect(errors: jsonschema::ErrorIterator<'_>) -> Vec<SchemaError> {
+    let mut out: Vec<SchemaError> = errors
+        .map(|e| SchemaError {
+            pointer: e.instance_path().as_str().to_string(),
+            keyword: last_keyword(e.schema_path().as_str()),
+            message: e.to_string(),
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        (&a.pointer, &a.keyword, &a.message).cmp(&(&b.pointer, &b.keyword, &b.message))
+    });
+    out.dedup();
+    out
+}
+
+/// Validates `instance` against a compiled schema; every failure, sorted by pointer.
+pub fn validate(validator: &Validator, instance: &Value) -> Vec<SchemaError> {
+    collect(validator.iter_errors(instance))
+}
+
+/// The drafts whose `$schema` URIs we recognise. Anything else is reported, never fetched.
+pub fn declared_draft(schema: &Value) -> Result<Draft, String> {
+    let Some(declared) = schema.get("$schema") else {
+        return Ok(Draft::Draft202012);
+    };
+    let Some(uri) = declared.as_str() else {
+        return Err("`$schema` must be a string".to_string());
+    };
+    let trimmed = uri.trim_end_matches('#').trim_end_matches('/');
+    let trimmed = trimmed
+        .strip_prefix("https://")
+        .or_else(|| trimmed.strip_prefix("http://"))
+        .unwrap_or(trimmed);
+    match trimmed {
+        "json-schema.org/draft/2020-12/schema" => Ok(Draft::Draft202012),
+        "json-schema.org/draft/2019-09/schema" => Ok(Draft::Draft201909),
+        "json-schema.org/draft-07/schema" => Ok(Draft::Draft7),
+        "json-schema.org/draft-06/schema" => Ok(Draft::Draft6),
+        "json-schema.org/draft-04/schema" => Ok(Draft::Draft4),
+        _ => Err(format!(
+            "unknown `$schema` `{uri}`: skilllint checks drafts 4, 6, 7, 2019-09 and 2020-12"
+        )),
+    }
+}
+
+/// Checks that `schema` is itself a valid JSON Schema of its declared draft (2020-12 when it
+/// declares none). An unknown `$schema` is one error, not a crash or a download.
+pub fn meta_validate(schema: &Value) -> Vec<SchemaError> {
+    let draft = match declared_draft(schema) {
+        Ok(draft) => draft,
+        Err(message) => {
+            return vec![SchemaError {
+                pointer: "/$schema".to_string(),
+                keyword: "$schema".to_string(),
+                message,
+            }]
+        }
+    };
+    let errors = match draft {
+        Draft::Draft4 => jsonschema::draft4::meta::validator()
+            .iter_errors(schema)
+            .map(own)
+            .collect::<Vec<_>>(),
+        Draft::Draft6 => jsonschema::draft6::meta::validator()
+            .iter_errors(schema)
+            .map(own)
+            .collect(),
+        Draft::Draft7 => jsonschema::draft7::meta::validator()
+            .iter_errors(schema)
+            .map(own)
+            .collect(),
+        Draft::Draft201909 => jsonschema::draft201909::meta::validator()
+            .iter_errors(schema)
+            .map(own)
+            .collect(),
+        _ => jsonschema::draft202012::meta::validator()
+            .iter_errors(schema)
+            .map(own)
+            .collect(),
+    };
+    let mut errors = errors;
+    errors.sort_by(|a: &SchemaError, b: &SchemaError| {
+        (&a.pointer, &a.message).cmp(&(&b.pointer, &b.message))
+    });
+    errors.dedup();
+    errors
+}
+
+fn own(e: jsonschema::ValidationError<'_>) -> SchemaError {
+    SchemaError {
+        pointer: e.instance_path().as_str().to_string(),
+        keyword: last_keyword(e.schema_path().as_str()),
+        message: e.to_string(),
+    }
+}
+
+/// Whether a `$ref` points outside the document (a URL or a file); such refs are never followed.
+pub fn is_remote_ref(reference: &str) -> bool {
+    !reference.starts_with('#')
+}
+
+/// A copy of `schema` with every non-fragment `$ref` removed, so it can be compiled offline and
+/// checked "as if the ref were absent".
+pub fn without_remote_refs(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, v)| !(k.as_str() == "$ref" && v.as_str().is_some_and(is_remote_ref)))
+                .map(|(k, v)| (k.clone(), without_remote_refs(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(without_remote_refs).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Compiles a user schema for validating examples: offline, remote refs removed, formats not
+/// asserted. `Err` carries the compiler's message (the schema is broken; SC001/TM009 say why).
+pub fn compile_user_schema(schema: &Value) -> Result<Validator, String> {
+    let draft = declared_draft(schema)?;
+    jsonschema::options()
+        .with_draft(draft)
+        .should_validate_formats(false)
+        .build(&without_remote_refs(schema))
+        .map_err(|e| e.to_string())
+}
+
+/// The span to report a failure at `pointer` (an instance path into `root`): the member's key
+/// when the pointer names an object member that exists, else the nearest existing ancestor value.
+pub fn span_for_pointer(root: &Node, pointer: &str) -> Span {
+    let mut current = pointer;
+    loop {
+        if current.is_empty() {
+            return root.span;
+        }
+        if let Some(span) = root.pointer_key_span(current) {
+            return span;
+        }
+        if let Some(node) = root.pointer(current) {
+            return node.span;
+        }
+        current = current.rsplit_once('/').map_or("", |(parent, _)| parent);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_embedded_schema_compiles() {
+        for (name, text) in EMBEDDED {
+            assert!(
+                compile_embedded(text).is_ok(),
+                "schemas/{name}.schema.json does not compile"
+            );
+            assert!(embedded(name).is_some());
+        }
+    }
+
+    #[test]
+    fn meta_validation_reports_broken_schemas() {
+        assert!(meta_validate(&json!({"type": "object"})).is_empty());
+        let errors = meta_validate(&json!({"type": "objekt", "properties": []}));
+        assert!(!errors.is_empty());
+        let unknown = meta_validate(&json!({"$schema": "https://example.com/my-schema"}));
+        assert_eq!(unknown.len(), 1);
+        assert_eq!(unknown[0].pointer, "/$schema");
+        assert!(
+            meta_validate(&json!({"$schema": "http://json-schema.org/draft-07/schema#"}))
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn remote_refs_are_never_followed() {
+        for reference in [
+            "http://127.0.0.1:9/x.json",
+            "file:///etc/passwd",
+            "other.json",
+        ] {
+            let schema = json!({"type": "object", "properties": {"a": {"$ref": reference}}});
+            let validator = compile_user_schema(&schema).expect("compiles with the ref removed");
+            assert!(validator.is_valid(&json!({"a": 1})));
+        }
+        let local = json!({"$defs": {"n": {"type": "integer"}}, "properties": {"a": {"$ref": "#/$defs/n"}}});
+        let validator = compile_user_schema(&local).expect("local refs resolve");
+        assert!(!validator.is_valid(&json!({"a": "x"})));
+    }
+
+    #[test]
+    fn pointers_map_to_spans() {
+        let text = r#"{"retry": {"max_attempts": 99}}"#;
+        let root = crate::parse::json::parse_json(text).expect("valid");
+        let key = span_for_pointer(&root, "/retry/max_attempts");
+        assert_eq!(&text[key.start..key.end], "\"max_attempts\"");
+        let missing = span_for_pointer(&root, "/retry/backoff");
+        assert_eq!(&text[missing.start..missing.end], "\"retry\"");
+        assert_eq!(span_for_pointer(&root, ""), root.span);
+    }
+}
