@@ -93,9 +93,21 @@ pub struct LintArgs {
     #[arg(long, value_delimiter = ',', value_name = "RULES")]
     pub ignore: Vec<String>,
 
-    /// Lowest severity that makes the exit code 1.
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    pub fail_on: FailOn,
+    /// Files to skip (globs relative to the current folder); adds to the config's `exclude`.
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+
+    /// Lowest severity that makes the exit code 1 [default: error, or the config's `fail-on`].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+
+    /// Use this configuration file instead of searching for skilllint.toml / .skilllint.toml.
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    pub config: Option<PathBuf>,
+
+    /// Ignore every configuration file.
+    #[arg(long)]
+    pub isolated: bool,
 
     /// Exit 0 even when there are findings (usage errors still exit 2).
     #[arg(long)]

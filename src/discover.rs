@@ -67,6 +67,7 @@ pub fn discover(
     paths: &[PathBuf],
     requirement_files: &[String],
     threads: usize,
+    exclude: &GlobFilter,
 ) -> Vec<Discovered> {
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let found: Mutex<Vec<Discovered>> = Mutex::new(Vec::new());
@@ -121,6 +122,9 @@ pub fn discover(
                     return WalkState::Continue;
                 }
                 let rel_path = relative_path(root, entry.path());
+                if exclude.matches(&rel_path) {
+                    return WalkState::Continue;
+                }
                 if let Some(kind) = classify(&rel_path, requirement_files) {
                     push(found, root, entry.into_path(), kind);
                 }
@@ -132,6 +136,66 @@ pub fn discover(
     files.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
     files.dedup_by(|a, b| a.rel_path == b.rel_path);
     files
+}
+
+/// Globs written relative to one folder (the config file's), matched against paths relative to
+/// the lint root.
+#[derive(Debug, Clone)]
+pub struct GlobFilter {
+    set: globset::GlobSet,
+    /// The lint root's path below the glob folder, `/`-terminated; `None` when the lint root is
+    /// not inside it (no glob can match then).
+    prefix: Option<String>,
+    empty: bool,
+}
+
+impl GlobFilter {
+    pub fn new(base: &Path, root: &Path, globs: &[String]) -> Result<Self, String> {
+        let mut builder = globset::GlobSetBuilder::new();
+        for glob in globs {
+            let compiled = globset::GlobBuilder::new(glob)
+                .literal_separator(true)
+                .build()
+                .map_err(|e| format!("invalid glob `{glob}`: {}", e.kind()))?;
+            builder.add(compiled);
+        }
+        let set = builder.build().map_err(|e| e.to_string())?;
+        let prefix = match (base.canonicalize(), root.canonicalize()) {
+            (Ok(base), Ok(root)) => root.strip_prefix(&base).ok().map(|rel| {
+                let rel = relative_path(Path::new(""), rel);
+                if rel.is_empty() {
+                    String::new()
+                } else {
+                    format!("{rel}/")
+                }
+            }),
+            _ => None,
+        };
+        Ok(GlobFilter {
+            set,
+            prefix,
+            empty: globs.is_empty(),
+        })
+    }
+
+    pub fn none() -> Self {
+        GlobFilter {
+            set: globset::GlobSet::empty(),
+            prefix: None,
+            empty: true,
+        }
+    }
+
+    /// Whether `rel_path` (relative to the lint root) matches one of the globs.
+    pub fn matches(&self, rel_path: &str) -> bool {
+        if self.empty {
+            return false;
+        }
+        match &self.prefix {
+            Some(prefix) => self.set.is_match(format!("{prefix}{rel_path}")),
+            None => false,
+        }
+    }
 }
 
 fn push(found: &Mutex<Vec<Discovered>>, root: &Path, path: PathBuf, kind: FileKind) {

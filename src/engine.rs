@@ -1,6 +1,7 @@
 //! walk → read & parse → index → check → triage. Everything a run does, without any output.
 
 use crate::diagnostic::Diagnostic;
+use crate::discover::GlobFilter;
 use crate::discover::{discover, Discovered};
 use crate::index::{ContractIndex, Parsed, Repo, Settings, UnitFiles};
 use crate::model::requirement::parse_requirement;
@@ -28,6 +29,14 @@ pub struct LintOptions {
     pub max_file_size: u64,
     /// Worker threads; `None` uses every core.
     pub threads: Option<usize>,
+    /// Folder that `exclude` and `per_file_ignores` globs are relative to (the config file's).
+    pub glob_base: Option<PathBuf>,
+    /// Files matching these globs are not walked (a file named on the command line still is).
+    pub exclude: Vec<String>,
+    /// Findings of these rules (selectors) are dropped in files matching the glob.
+    pub per_file_ignores: Vec<(String, Vec<String>)>,
+    /// Severity overrides by rule code.
+    pub severity: BTreeMap<&'static str, crate::diagnostic::Severity>,
     /// Makes the named rule panic, so tests can observe SL900 end to end.
     #[doc(hidden)]
     pub panic_in_rule: Option<String>,
@@ -46,6 +55,10 @@ impl Default for LintOptions {
             ],
             max_file_size: DEFAULT_MAX_FILE_SIZE,
             threads: None,
+            glob_base: None,
+            exclude: Vec::new(),
+            per_file_ignores: Vec::new(),
+            severity: BTreeMap::new(),
             panic_in_rule: None,
         }
     }
@@ -113,7 +126,9 @@ fn run(
     threads: usize,
 ) -> Result<LintOutcome, LintError> {
     let paths = with_skill_siblings(&options.paths, &options.requirement_files);
-    let discovered = discover(&root, &paths, &options.requirement_files, threads);
+    let base = options.glob_base.clone().unwrap_or_else(|| root.clone());
+    let exclude = GlobFilter::new(&base, &root, &options.exclude).map_err(LintError::Selector)?;
+    let discovered = discover(&root, &paths, &options.requirement_files, threads, &exclude);
     let loaded: Vec<(SourceFile, Parsed, Option<Diagnostic>)> = discovered
         .into_par_iter()
         .enumerate()
@@ -169,6 +184,18 @@ fn run(
     diagnostics.extend(repo_diagnostics);
 
     diagnostics.retain(|d| enabled.contains(d.code));
+    apply_per_file_ignores(
+        &mut diagnostics,
+        &repo,
+        &base,
+        &root,
+        &options.per_file_ignores,
+    )?;
+    for d in &mut diagnostics {
+        if let Some(severity) = options.severity.get(d.code) {
+            d.severity = *severity;
+        }
+    }
     diagnostics.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
     Ok(LintOutcome {
@@ -176,6 +203,34 @@ fn run(
         diagnostics,
         root,
     })
+}
+
+/// Drops findings that `per-file-ignores` silences for their primary file.
+fn apply_per_file_ignores(
+    diagnostics: &mut Vec<Diagnostic>,
+    repo: &Repo,
+    base: &Path,
+    root: &Path,
+    ignores: &[(String, Vec<String>)],
+) -> Result<(), LintError> {
+    if ignores.is_empty() {
+        return Ok(());
+    }
+    let registry = registry();
+    let mut filters = Vec::with_capacity(ignores.len());
+    for (glob, selectors) in ignores {
+        let filter =
+            GlobFilter::new(base, root, std::slice::from_ref(glob)).map_err(LintError::Selector)?;
+        let codes = resolve(registry, selectors, &[]).map_err(LintError::Selector)?;
+        filters.push((filter, codes));
+    }
+    diagnostics.retain(|d| {
+        let path = &repo.file(d.primary.file).rel_path;
+        !filters
+            .iter()
+            .any(|(filter, codes)| codes.contains(d.code) && filter.matches(path))
+    });
+    Ok(())
 }
 
 /// A file named on the command line is read together with the files of its skill folder, so that

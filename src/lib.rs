@@ -3,6 +3,7 @@
 //! Data flows one way: walk ([`discover`]) → read & parse ([`parse`], [`model`]) → index
 //! ([`index`]) → check ([`rules`]) → triage ([`selection`]) → render ([`render`]).
 
+pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod engine;

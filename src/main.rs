@@ -1,4 +1,5 @@
 use clap::Parser;
+use skilllint::config::{self, Config, ConfigError};
 use skilllint::diagnostic::Severity;
 use skilllint::render::{self, Format};
 use skilllint::rules::registry;
@@ -34,6 +35,31 @@ fn main() -> ExitCode {
         Some(Command::Rule { code }) => explain_rule(&code),
         None => run_lint(cli.lint),
     }
+}
+
+/// Rewrites globs given relative to the current folder so they are relative to `base`.
+fn cli_globs(globs: &[String], base: &std::path::Path) -> Vec<String> {
+    let prefix = std::env::current_dir()
+        .ok()
+        .and_then(|cwd| {
+            let cwd = cwd.canonicalize().ok()?;
+            let base = base.canonicalize().ok()?;
+            cwd.strip_prefix(&base)
+                .ok()
+                .map(|rel| skilllint::discover::relative_path(std::path::Path::new(""), rel))
+        })
+        .unwrap_or_default();
+    globs
+        .iter()
+        .map(|glob| {
+            let glob = glob.trim_start_matches("./");
+            if prefix.is_empty() {
+                glob.to_string()
+            } else {
+                format!("{prefix}/{glob}")
+            }
+        })
+        .collect()
 }
 
 fn write_report(output: Option<&std::path::Path>, report: &str) -> std::io::Result<()> {
@@ -72,14 +98,82 @@ fn explain_rule(code: &str) -> ExitCode {
     }
 }
 
+/// Prints a configuration error with the TOML snippet, pointing at the offending key or value.
+fn report_config_error(error: &ConfigError) {
+    let name = error.path.display().to_string();
+    let report = match &error.span {
+        Some(span) => miette::miette!(
+            labels = vec![miette::LabeledSpan::at(span.clone(), "here")],
+            "invalid configuration: {}",
+            error.message
+        )
+        .with_source_code(miette::NamedSource::new(name, error.text.clone())),
+        None => miette::miette!("{name}: {}", error.message),
+    };
+    eprintln!("{report:?}");
+}
+
+/// The configuration in force: `--config FILE`, else the nearest skilllint.toml, unless isolated.
+fn load_config(args: &cli::LintArgs, start: &std::path::Path) -> Result<Config, ConfigError> {
+    if args.isolated {
+        return Ok(Config::default());
+    }
+    let path = match &args.config {
+        Some(path) => Some(path.clone()),
+        None => config::discover(start),
+    };
+    match path {
+        Some(path) => config::load(&path, registry()),
+        None => Ok(Config::default()),
+    }
+}
+
 fn run_lint(args: cli::LintArgs) -> ExitCode {
     let mut options = LintOptions::default();
     if !args.paths.is_empty() {
         options.paths = args.paths.clone();
     }
-    options.select = args.select.clone();
-    options.ignore = args.ignore.clone();
+    let start = skilllint::engine::lint_root(&options.paths);
+    let mut config = match load_config(&args, &start) {
+        Ok(config) => config,
+        Err(error) => {
+            report_config_error(&error);
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    if config.path.is_none() {
+        // Without a file, command-line globs are relative to the current folder.
+        config.base = std::path::PathBuf::from(".");
+    }
+    // Command-line flags override the file: `--select` replaces the file's whole selection
+    // (select and ignore), so `skilllint --select SK003` runs SK003 whatever the file says.
+    if args.select.is_empty() {
+        options.select = config.select.clone().unwrap_or_default();
+        options.ignore = config.ignore.clone();
+    } else {
+        options.select = args.select.clone();
+    }
+    options.ignore.extend(args.ignore.iter().cloned());
     options.threads = args.threads;
+    options.glob_base = Some(config.base.clone());
+    options.exclude = config.exclude.clone();
+    if !args.exclude.is_empty() {
+        // CLI globs are relative to the current folder, config globs to the config file: join
+        // each CLI glob onto the current folder's path below the config folder.
+        options
+            .exclude
+            .extend(cli_globs(&args.exclude, &config.base));
+    }
+    options.per_file_ignores = config.per_file_ignores.clone();
+    options.severity = config.severity.clone();
+    options.settings.skill_extra_fields = config.extra_fields.clone();
+    options.settings.contract_map = config.contract_map.clone();
+    if let Some(heading) = &config.tool_use_rules_heading {
+        options.settings.tool_use_rules_heading = heading.clone();
+    }
+    if let Some(files) = &config.requirement_files {
+        options.requirement_files = files.clone();
+    }
     let format = match args.format {
         OutputFormat::Full => Format::Full,
         OutputFormat::Concise => Format::Concise,
@@ -125,9 +219,10 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         eprintln!("{}", render::summary(&outcome.repo, &outcome.diagnostics));
     }
     let threshold = match args.fail_on {
-        FailOn::Error => Severity::Error,
-        FailOn::Warning => Severity::Warning,
-        FailOn::Info => Severity::Info,
+        Some(FailOn::Error) => Severity::Error,
+        Some(FailOn::Warning) => Severity::Warning,
+        Some(FailOn::Info) => Severity::Info,
+        None => config.fail_on.unwrap_or(Severity::Error),
     };
     let failing = outcome.diagnostics.iter().any(|d| d.severity >= threshold);
     // The process ends here; freeing every parsed file first would only cost time.

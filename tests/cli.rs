@@ -271,3 +271,139 @@ fn rules_and_rule_explain_every_rule() {
         }
     }
 }
+
+/// A repository with a skill that has an unknown field (SK008, warning) and a legacy skill with no
+/// name (SK003, error).
+fn config_repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".git")).expect("git dir");
+    write(
+        root,
+        "skills/notes/SKILL.md",
+        b"---\nname: notes\ndescription: Keeps notes. Use when asked.\nauthor: me\n---\n",
+    );
+    write(
+        root,
+        "skills/legacy/old/SKILL.md",
+        b"---\ndescription: Old. Use never.\n---\n",
+    );
+    dir
+}
+
+#[test]
+fn config_is_discovered_upwards_and_flags_override_it() {
+    let dir = config_repo();
+    let root = dir.path();
+    let both = skilllint(&[".", "--format", "concise"], root);
+    assert_eq!(both.status.code(), Some(1));
+    assert!(stdout(&both).contains("SK003") && stdout(&both).contains("SK008"));
+
+    write(
+        root,
+        ".skilllint.toml",
+        b"[lint]\nignore = [\"SK003\"]\nfail-on = \"warning\"\n[lint.severity]\nskill-unknown-field = \"error\"\n",
+    );
+    // Found from a subfolder, up to the repository root.
+    let sub = root.join("skills");
+    let configured = skilllint(&[".", "--format", "concise"], &sub);
+    assert_eq!(
+        stdout(&configured),
+        "notes/SKILL.md:4:1: error SK008 [skill-unknown-field] unknown frontmatter field `author`\n"
+    );
+    // The command line wins over the file.
+    let cli = skilllint(&[".", "--format", "concise", "--select", "SK003"], &sub);
+    assert!(
+        stdout(&cli).contains("SK003") && !stdout(&cli).contains("SK008"),
+        "{}",
+        stdout(&cli)
+    );
+    let fail_on = skilllint(
+        &[
+            ".",
+            "--select",
+            "SK008",
+            "--ignore",
+            "SK008",
+            "--fail-on",
+            "error",
+        ],
+        &sub,
+    );
+    assert_eq!(fail_on.status.code(), Some(0));
+    // --isolated ignores the file; --config picks another one.
+    let isolated = skilllint(&[".", "--format", "concise", "--isolated"], &sub);
+    assert!(stdout(&isolated).contains("SK003"));
+    write(root, "other.toml", b"[lint]\nselect = [\"SK003\"]\n");
+    let other = root.join("other.toml");
+    let chosen = skilllint(
+        &[
+            ".",
+            "--format",
+            "concise",
+            "--config",
+            &other.to_string_lossy(),
+        ],
+        &sub,
+    );
+    assert!(stdout(&chosen).contains("SK003") && !stdout(&chosen).contains("SK008"));
+}
+
+#[test]
+fn config_globs_are_relative_to_the_config_file() {
+    let dir = config_repo();
+    let root = dir.path();
+    write(
+        root,
+        "skilllint.toml",
+        b"[lint]\nexclude = [\"skills/legacy/**\"]\n[lint.per-file-ignores]\n\"skills/notes/**\" = [\"skill-unknown-field\"]\n",
+    );
+    let sub = root.join("skills");
+    let output = skilllint(&[".", "--format", "concise"], &sub);
+    assert_eq!(stdout(&output), "", "both findings are configured away");
+    assert_eq!(output.status.code(), Some(0));
+    // A file named on the command line is linted even when excluded.
+    let named = skilllint(&["legacy/old/SKILL.md", "--format", "concise"], &sub);
+    assert!(stdout(&named).contains("SK003"), "{}", stdout(&named));
+    // --exclude on the command line is relative to the current folder.
+    write(root, "skilllint.toml", b"");
+    let excluded = skilllint(
+        &[".", "--format", "concise", "--exclude", "legacy/**"],
+        &sub,
+    );
+    assert!(
+        !stdout(&excluded).contains("SK003"),
+        "{}",
+        stdout(&excluded)
+    );
+}
+
+#[test]
+fn config_errors_point_into_the_toml_and_exit_2() {
+    let dir = config_repo();
+    let root = dir.path();
+    for (text, expected) in [
+        ("[lint]\nselekt = [\"SK003\"]\n", "unknown field `selekt`"),
+        (
+            "[lint]\nselect = [\"SK999\"]\n",
+            "unknown rule selector `SK999`",
+        ),
+        (
+            "[lint.per-file-ignores]\n\"SKILL.md\" = [\"SK003\"]\n",
+            "would match only a file",
+        ),
+        ("[lint\n", "invalid configuration"),
+    ] {
+        write(root, "skilllint.toml", text.as_bytes());
+        let output = skilllint(&["."], root);
+        assert_eq!(output.status.code(), Some(2), "{text}");
+        let err = stderr(&output);
+        assert!(err.contains(expected), "{text}: {err}");
+        assert!(
+            err.contains("skilllint.toml:"),
+            "the message names the file and line: {err}"
+        );
+    }
+    let missing = skilllint(&[".", "--config", "nope.toml"], root);
+    assert_eq!(missing.status.code(), Some(2));
+}
