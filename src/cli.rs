@@ -109,6 +109,10 @@ pub struct LintArgs {
     #[arg(long)]
     pub isolated: bool,
 
+    /// Disregard inline suppression comments (`skilllint-disable…`, `# skilllint: ignore[…]`).
+    #[arg(long)]
+    pub no_inline_ignores: bool,
+
     /// Exit 0 even when there are findings (usage errors still exit 2).
     #[arg(long)]
     pub exit_zero: bool,

@@ -11,6 +11,7 @@ use crate::model::FileKind;
 use crate::rules::{registry, Check, Rule, Sink};
 use crate::selection::{resolve, Enabled};
 use crate::source::{FileId, SourceFile, Span};
+use crate::suppress::{self, Suppressed};
 use rayon::prelude::*;
 use std::cell::Cell;
 use std::collections::BTreeMap;
@@ -37,6 +38,9 @@ pub struct LintOptions {
     pub per_file_ignores: Vec<(String, Vec<String>)>,
     /// Severity overrides by rule code.
     pub severity: BTreeMap<&'static str, crate::diagnostic::Severity>,
+    /// Honour `skilllint-disable…` / `# skilllint: ignore[…]` comments (`--no-inline-ignores`
+    /// turns them off).
+    pub inline_ignores: bool,
     /// Makes the named rule panic, so tests can observe SL900 end to end.
     #[doc(hidden)]
     pub panic_in_rule: Option<String>,
@@ -59,6 +63,7 @@ impl Default for LintOptions {
             exclude: Vec::new(),
             per_file_ignores: Vec::new(),
             severity: BTreeMap::new(),
+            inline_ignores: true,
             panic_in_rule: None,
         }
     }
@@ -87,6 +92,8 @@ pub struct LintOutcome {
     pub repo: Repo,
     /// Sorted by path, offset, code; only enabled rules.
     pub diagnostics: Vec<Diagnostic>,
+    /// Findings silenced by inline comments (kept for SARIF), in the same order.
+    pub suppressed: Vec<Suppressed>,
     pub root: PathBuf,
 }
 
@@ -196,11 +203,58 @@ fn run(
             d.severity = *severity;
         }
     }
+    let mut suppressed = Vec::new();
+    if options.inline_ignores {
+        let (suppressions, malformed) = suppress::collect(&repo);
+        let (kept, silenced, used) = suppress::apply(diagnostics, &suppressions);
+        diagnostics = kept;
+        suppressed = silenced;
+        let registry = registry();
+        if let Some(meta) = registry.meta("SL002").filter(|m| enabled.contains(m.code)) {
+            for (suppression, was_used) in suppressions.iter().zip(&used) {
+                // Only a rule that ran can prove a suppression useless.
+                if *was_used || !suppression.codes.iter().all(|c| enabled.contains(c)) {
+                    continue;
+                }
+                diagnostics.push(
+                    Diagnostic::new(
+                        meta.code,
+                        meta.severity,
+                        suppression.file,
+                        suppression.span,
+                        format!(
+                            "suppression of {} matches no finding",
+                            suppression
+                                .codes
+                                .iter()
+                                .map(|c| format!("`{c}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    )
+                    .with_label("nothing to suppress here")
+                    .with_help(
+                        "remove the comment, or move it next to the finding it is meant for",
+                    ),
+                );
+            }
+        }
+        if let Some(meta) = registry.meta("SL003").filter(|m| enabled.contains(m.code)) {
+            for problem in malformed {
+                diagnostics.push(
+                    Diagnostic::new(meta.code, meta.severity, problem.file, problem.span, problem.message)
+                        .with_help("write `<!-- skilllint-disable-next-line CODE -- reason -->` in Markdown or `# skilllint: ignore[CODE] reason` in YAML"),
+                );
+            }
+        }
+    }
     diagnostics.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
+    suppressed.sort_by(|a, b| a.diagnostic.sort_key().cmp(&b.diagnostic.sort_key()));
     Ok(LintOutcome {
         repo,
         diagnostics,
+        suppressed,
         root,
     })
 }

@@ -15,5 +15,6 @@ pub mod rules;
 pub mod schema;
 pub mod selection;
 pub mod source;
+pub mod suppress;
 
 pub use engine::{lint, LintError, LintOptions, LintOutcome};

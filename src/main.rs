@@ -155,6 +155,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     }
     options.ignore.extend(args.ignore.iter().cloned());
     options.threads = args.threads;
+    options.inline_ignores = !args.no_inline_ignores;
     options.glob_base = Some(config.base.clone());
     options.exclude = config.exclude.clone();
     if !args.exclude.is_empty() {
@@ -201,13 +202,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     };
-    let report = render::render(
-        format,
-        &outcome.repo,
-        &outcome.diagnostics,
-        &outcome.root,
-        color,
-    );
+    let report = render::render(format, &outcome, color);
     if let Err(error) = write_report(args.output.as_deref(), &report) {
         // A closed pipe (`skilllint . | head`) is not a failure of the lint.
         if error.kind() != std::io::ErrorKind::BrokenPipe {
@@ -216,7 +211,14 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         }
     }
     if !args.quiet {
-        eprintln!("{}", render::summary(&outcome.repo, &outcome.diagnostics));
+        eprintln!(
+            "{}",
+            render::summary(
+                &outcome.repo,
+                &outcome.diagnostics,
+                outcome.suppressed.len()
+            )
+        );
     }
     let threshold = match args.fail_on {
         Some(FailOn::Error) => Severity::Error,

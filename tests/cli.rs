@@ -407,3 +407,63 @@ fn config_errors_point_into_the_toml_and_exit_2() {
     let missing = skilllint(&[".", "--config", "nope.toml"], root);
     assert_eq!(missing.status.code(), Some(2));
 }
+
+#[test]
+fn inline_suppressions_silence_findings_and_stay_in_sarif() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let tools = br#"[{"name": "list_events", "type": "read", "description": "List events.", "requiresConfirmation": false, "idempotent": false, "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}}]"#;
+    let skill = "---\nname: cal\ndescription: Lists events. Use when asked.\nowner: me # skilllint: ignore[SK008] read by our loader\n---\n\n## Tool Use Rules\n\n- Only the tools listed below may be used. Never invent or call other tools.\n- `list_events` is read-only.\n<!-- skilllint-disable-next-line TR004 -- removed next release -->\n- `sync_events` is the old name.\n<!-- skilllint-disable tool-phantom -->\n- `purge_events` is gone.\n- `merge_events` too.\n<!-- skilllint-enable tool-phantom -->\n- `fetch_events` is not suppressed.\n";
+    write(root, "cal/SKILL.md", skill.as_bytes());
+    write(root, "cal/tools.json", tools);
+
+    let output = skilllint(&[".", "--format", "concise"], root);
+    let report = stdout(&output);
+    assert!(report.contains("`fetch_events`"), "{report}");
+    for hidden in ["SK008", "sync_events", "purge_events", "merge_events"] {
+        assert!(
+            !report.contains(hidden),
+            "{hidden} must be suppressed:\n{report}"
+        );
+    }
+    assert!(
+        stderr(&output).contains("4 suppressed inline"),
+        "{}",
+        stderr(&output)
+    );
+
+    let sarif = skilllint(&[".", "--format", "sarif"], root);
+    let log: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("SARIF");
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    let suppressed: Vec<&serde_json::Value> = results
+        .iter()
+        .filter(|r| r.get("suppressions").is_some())
+        .collect();
+    assert_eq!(suppressed.len(), 4);
+    assert!(suppressed
+        .iter()
+        .any(|r| r["suppressions"][0]["kind"] == "inSource"
+            && r["suppressions"][0]["justification"] == "removed next release"));
+
+    let all = skilllint(&[".", "--format", "concise", "--no-inline-ignores"], root);
+    for shown in [
+        "SK008",
+        "sync_events",
+        "purge_events",
+        "merge_events",
+        "fetch_events",
+    ] {
+        assert!(
+            stdout(&all).contains(shown),
+            "{shown} with --no-inline-ignores"
+        );
+    }
+
+    write(
+        root,
+        "cal/SKILL.md",
+        format!("<!-- skilllint-disable-file TR004, SK001 -->\n{skill}").as_bytes(),
+    );
+    let file_wide = skilllint(&[".", "--format", "concise", "--select", "TR004"], root);
+    assert_eq!(stdout(&file_wide), "", "disable-file covers the whole file");
+}

@@ -29,13 +29,7 @@ fn outcome() -> LintOutcome {
 
 fn rendered(format: Format) -> String {
     let outcome = outcome();
-    render::render(
-        format,
-        &outcome.repo,
-        &outcome.diagnostics,
-        &outcome.root,
-        false,
-    )
+    render::render(format, &outcome, false)
 }
 
 fn load_json(path: &Path) -> serde_json::Value {
@@ -161,13 +155,7 @@ fn sarif_for_every_fixture_repository_is_valid() {
                 ..LintOptions::default()
             };
             let outcome = lint(&options).expect("lint runs");
-            let text = render::render(
-                Format::Sarif,
-                &outcome.repo,
-                &outcome.diagnostics,
-                &outcome.root,
-                false,
-            );
+            let text = render::render(Format::Sarif, &outcome, false);
             let instance: serde_json::Value = serde_json::from_str(&text).expect("SARIF parses");
             let errors: Vec<String> = validator
                 .iter_errors(&instance)
@@ -198,13 +186,7 @@ fn sarif_fingerprints_survive_line_shifts() {
             ..LintOptions::default()
         })
         .expect("lint runs");
-        let text = render::render(
-            Format::Sarif,
-            &outcome.repo,
-            &outcome.diagnostics,
-            &outcome.root,
-            false,
-        );
+        let text = render::render(Format::Sarif, &outcome, false);
         let log: serde_json::Value = serde_json::from_str(&text).expect("SARIF parses");
         log["runs"][0]["results"]
             .as_array()

@@ -25,6 +25,10 @@ fn options_for(code: &str, root: PathBuf) -> LintOptions {
     if code == "SL900" {
         options.select.push("SK006".to_string());
     }
+    // An unused suppression is only provable when the rule it names runs.
+    if code == "SL002" {
+        options.select.push("SK008".to_string());
+    }
     options
 }
 

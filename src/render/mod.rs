@@ -89,15 +89,20 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// The human summary for stderr, e.g. `Found 2 errors and 1 warning in 4 files (2 skills).`
-pub fn summary(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
+pub fn summary(repo: &Repo, diagnostics: &[Diagnostic], suppressed: usize) -> String {
     let counts = Counts::of(diagnostics);
     let scope = format!(
         "{} ({})",
         plural(repo.files.len(), "file"),
         plural(repo.skill_count(), "skill")
     );
+    let silenced = if suppressed > 0 {
+        format!(" {suppressed} suppressed inline.")
+    } else {
+        String::new()
+    };
     if diagnostics.is_empty() {
-        return format!("All checks passed: {scope}.");
+        return format!("All checks passed: {scope}.{silenced}");
     }
     let mut parts = Vec::new();
     if counts.errors > 0 {
@@ -109,7 +114,7 @@ pub fn summary(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
     if counts.infos > 0 {
         parts.push(plural(counts.infos, "info"));
     }
-    let mut line = format!("Found {} in {scope}.", join_and(&parts));
+    let mut line = format!("Found {} in {scope}.{silenced}", join_and(&parts));
     if counts.fixable > 0 {
         line.push_str(&format!(
             " {} can be fixed automatically.",
@@ -127,20 +132,15 @@ fn join_and(parts: &[String]) -> String {
     }
 }
 
-/// Renders a finished run. `root` is the lint root (SARIF resolves `%SRCROOT%` against it).
-pub fn render(
-    format: Format,
-    repo: &Repo,
-    diagnostics: &[Diagnostic],
-    root: &std::path::Path,
-    color: bool,
-) -> String {
+/// Renders a finished run. Suppressed findings appear only in SARIF (as suppressed results).
+pub fn render(format: Format, outcome: &crate::engine::LintOutcome, color: bool) -> String {
+    let (repo, diagnostics) = (&outcome.repo, outcome.diagnostics.as_slice());
     match format {
         Format::Full => full::render(repo, diagnostics, color, full::DEFAULT_WIDTH),
         Format::Concise => concise::render(repo, diagnostics),
         Format::Json => json::render(repo, diagnostics),
         Format::Github => github::render(repo, diagnostics),
-        Format::Sarif => sarif::render(repo, diagnostics, root),
+        Format::Sarif => sarif::render(repo, diagnostics, &outcome.suppressed, &outcome.root),
     }
 }
 

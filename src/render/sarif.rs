@@ -6,6 +6,7 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::index::Repo;
 use crate::rules::{registry, Category, Registry, RuleMeta};
 use crate::source::{slice, FileId};
+use crate::suppress::Suppressed;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -157,6 +158,15 @@ struct SarifResult {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     related_locations: Vec<Location>,
     partial_fingerprints: BTreeMap<&'static str, String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    suppressions: Vec<SarifSuppression>,
+}
+
+#[derive(Serialize)]
+struct SarifSuppression {
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    justification: Option<String>,
 }
 
 fn level(severity: Severity) -> &'static str {
@@ -339,12 +349,26 @@ impl Builder<'_> {
     }
 }
 
-pub fn render(repo: &Repo, diagnostics: &[Diagnostic], root: &Path) -> String {
+pub fn render(
+    repo: &Repo,
+    diagnostics: &[Diagnostic],
+    suppressed: &[Suppressed],
+    root: &Path,
+) -> String {
     let registry = registry();
     let srcroot = source_root(root);
+    // Findings silenced in source stay in the log, marked as suppressed, so code scanning shows
+    // them as dismissed instead of losing them.
+    let mut all: Vec<(&Diagnostic, Option<&Suppressed>)> = diagnostics
+        .iter()
+        .map(|d| (d, None))
+        .chain(suppressed.iter().map(|s| (&s.diagnostic, Some(s))))
+        .collect();
+    all.sort_by(|a, b| a.0.sort_key().cmp(&b.0.sort_key()));
+    let every: Vec<Diagnostic> = all.iter().map(|(d, _)| (*d).clone()).collect();
     let builder = Builder {
         repo,
-        positions: Positions::new(repo, diagnostics),
+        positions: Positions::new(repo, &every),
         prefix: srcroot
             .as_deref()
             .map_or_else(String::new, |s| root_prefix(root, s)),
@@ -352,7 +376,7 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], root: &Path) -> String {
     let mut seen: HashMap<u64, usize> = HashMap::new();
     let mut results = Vec::with_capacity(diagnostics.len());
     let mut notifications = Vec::new();
-    for d in diagnostics {
+    for (d, silenced) in all {
         let rule_index = registry
             .rules
             .binary_search_by(|r| r.meta.code.cmp(d.code))
@@ -393,6 +417,13 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], root: &Path) -> String {
             locations: vec![primary],
             related_locations: related,
             partial_fingerprints: BTreeMap::from([("skilllint/v1", fingerprint)]),
+            suppressions: silenced
+                .map(|s| SarifSuppression {
+                    kind: "inSource",
+                    justification: s.justification.clone(),
+                })
+                .into_iter()
+                .collect(),
         });
     }
     let mut original_uri_base_ids = BTreeMap::new();

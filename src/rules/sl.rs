@@ -1,11 +1,19 @@
-//! SL: the linter's own diagnostics. SL001 and SL900 are emitted by the engine while reading files
-//! and running rules; they have no check of their own.
+//! SL: the linter's own diagnostics, emitted by the engine while reading files (SL001), applying
+//! inline suppressions (SL002, SL003) and running rules (SL900); they have no check of their own.
 
 use super::{Check, RuleImpl};
 
 pub const RULES: &[RuleImpl] = &[
     RuleImpl {
         code: "SL001",
+        check: Check::Engine,
+    },
+    RuleImpl {
+        code: "SL002",
+        check: Check::Engine,
+    },
+    RuleImpl {
+        code: "SL003",
         check: Check::Engine,
     },
     RuleImpl {

@@ -1,0 +1,483 @@
+//! Inline suppressions (SPEC §7): Markdown comments in the bodies of SKILL.md, TOOL.md, DRIVER.md
+//! and SECRETS.md, and `# skilllint: ignore[...]` comments in YAML (frontmatter and
+//! requirement.yaml). Parsed by a strict grammar; malformed comments become SL003, unused ones
+//! SL002. JSON has no comments: use `[lint.per-file-ignores]`.
+//!
+//! Markdown grammar (`<!--` and `-->` included, spaces as shown are one or more):
+//!   `<!-- skilllint-DIRECTIVE RULES -->` or `<!-- skilllint-DIRECTIVE RULES -- REASON -->`
+//!   DIRECTIVE = disable-next-line | disable | enable | disable-file
+//!   RULES     = RULE ("," RULE)*   (spaces allowed after commas; a rule is a code or a name)
+//! YAML grammar: `# skilllint: ignore[RULES]` optionally followed by a space and a reason.
+
+use crate::diagnostic::Diagnostic;
+use crate::index::{Parsed, Repo};
+use crate::model::skill::MarkdownDoc;
+use crate::rules::{registry, Registry, RuleMeta};
+use crate::source::{FileId, Span};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// The line after the comment.
+    NextLine,
+    /// From the comment to the matching `enable` (or the end of the file).
+    Region,
+    /// The whole file.
+    File,
+    /// The comment's own line (YAML).
+    SameLine,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suppression {
+    pub file: FileId,
+    /// The comment itself.
+    pub span: Span,
+    pub scope: Scope,
+    /// Byte range the suppression covers.
+    pub covers: Span,
+    pub codes: Vec<&'static str>,
+    pub reason: Option<String>,
+}
+
+/// A malformed or unknown-rule suppression comment (reported as SL003).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Malformed {
+    pub file: FileId,
+    pub span: Span,
+    pub message: String,
+}
+
+/// A finding silenced in source, kept for SARIF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suppressed {
+    pub diagnostic: Diagnostic,
+    pub justification: Option<String>,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+enum Parsed1 {
+    Directive {
+        directive: Directive,
+        rules: Vec<String>,
+        reason: Option<String>,
+    },
+    NotOurs,
+    Malformed(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Directive {
+    DisableNextLine,
+    Disable,
+    Enable,
+    DisableFile,
+}
+
+fn parse_rules(list: &str) -> Result<Vec<String>, String> {
+    let rules: Vec<String> = list.split(',').map(|r| r.trim().to_string()).collect();
+    if rules.iter().any(String::is_empty) {
+        return Err("expected rule codes or names separated by commas".to_string());
+    }
+    if let Some(bad) = rules
+        .iter()
+        .find(|r| !r.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+    {
+        return Err(format!("`{bad}` is not a rule code or name"));
+    }
+    Ok(rules)
+}
+
+/// Parses the inside of an HTML comment (`<!--` … `-->` already stripped).
+fn parse_markdown_comment(inner: &str) -> Parsed1 {
+    let text = inner.trim();
+    let Some(rest) = text.strip_prefix("skilllint-") else {
+        return if text.starts_with("skilllint") {
+            Parsed1::Malformed("expected `skilllint-<directive>`".to_string())
+        } else {
+            Parsed1::NotOurs
+        };
+    };
+    let (word, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let directive = match word {
+        "disable-next-line" => Directive::DisableNextLine,
+        "disable" => Directive::Disable,
+        "enable" => Directive::Enable,
+        "disable-file" => Directive::DisableFile,
+        other => {
+            return Parsed1::Malformed(format!(
+                "unknown directive `skilllint-{other}` (expected disable-next-line, disable, enable or disable-file)"
+            ))
+        }
+    };
+    let (list, reason) = match after.split_once(" --") {
+        Some((list, reason)) => (list, Some(reason.trim())),
+        None => (after, None),
+    };
+    if list.trim().is_empty() {
+        return Parsed1::Malformed(format!(
+            "`skilllint-{word}` needs the rules it applies to, e.g. `skilllint-{word} TR004`"
+        ));
+    }
+    match parse_rules(list) {
+        Ok(rules) => Parsed1::Directive {
+            directive,
+            rules,
+            reason: reason.filter(|r| !r.is_empty()).map(str::to_string),
+        },
+        Err(message) => Parsed1::Malformed(message),
+    }
+}
+
+/// Parses a YAML comment body (after `#`).
+fn parse_yaml_comment(comment: &str) -> Parsed1 {
+    let text = comment.trim_start();
+    let Some(rest) = text.strip_prefix("skilllint:") else {
+        return if text.starts_with("skilllint") {
+            Parsed1::Malformed("expected `# skilllint: ignore[RULES]`".to_string())
+        } else {
+            Parsed1::NotOurs
+        };
+    };
+    let rest = rest.trim_start();
+    let Some(inside) = rest.strip_prefix("ignore[") else {
+        return Parsed1::Malformed("expected `ignore[RULES]` after `skilllint:`".to_string());
+    };
+    let Some((list, reason)) = inside.split_once(']') else {
+        return Parsed1::Malformed("`ignore[` is not closed with `]`".to_string());
+    };
+    if !reason.is_empty() && !reason.starts_with(char::is_whitespace) {
+        return Parsed1::Malformed("put a space between `]` and the reason".to_string());
+    }
+    match parse_rules(list) {
+        Ok(rules) => Parsed1::Directive {
+            directive: Directive::DisableNextLine,
+            rules,
+            reason: Some(reason.trim())
+                .filter(|r| !r.is_empty())
+                .map(str::to_string),
+        },
+        Err(message) => Parsed1::Malformed(message),
+    }
+}
+
+fn line_bounds(text: &str, offset: usize) -> Span {
+    let start = text[..offset.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let end = text[offset.min(text.len())..]
+        .find('\n')
+        .map_or(text.len(), |i| offset + i);
+    Span::new(start, end)
+}
+
+struct Collector<'a> {
+    registry: &'a Registry,
+    file: FileId,
+    suppressions: Vec<Suppression>,
+    malformed: Vec<Malformed>,
+}
+
+impl Collector<'_> {
+    /// Resolves rule names to codes; unknown ones are reported and dropped.
+    fn codes(&mut self, rules: &[String], span: Span) -> Vec<&'static str> {
+        let mut codes = Vec::new();
+        for rule in rules {
+            match self.registry.find(rule).map(|r| &r.meta) {
+                Some(RuleMeta { code, .. }) => codes.push(*code),
+                None => self.malformed.push(Malformed {
+                    file: self.file,
+                    span,
+                    message: format!("suppression names unknown rule `{rule}`"),
+                }),
+            }
+        }
+        codes
+    }
+}
+
+fn markdown_suppressions(collector: &mut Collector<'_>, doc: &MarkdownDoc, text: &str) {
+    let mut open: Vec<(usize, Suppression)> = Vec::new();
+    for (comment, span) in &doc.body.html_comments {
+        let inner = comment
+            .trim()
+            .strip_prefix("<!--")
+            .and_then(|c| c.strip_suffix("-->"))
+            .unwrap_or("");
+        match parse_markdown_comment(inner) {
+            Parsed1::NotOurs => {}
+            Parsed1::Malformed(message) => collector.malformed.push(Malformed {
+                file: collector.file,
+                span: *span,
+                message: format!("malformed suppression: {message}"),
+            }),
+            Parsed1::Directive {
+                directive,
+                rules,
+                reason,
+            } => {
+                let codes = collector.codes(&rules, *span);
+                if codes.is_empty() {
+                    continue;
+                }
+                let comment_line = line_bounds(text, span.end);
+                let (scope, covers) = match directive {
+                    Directive::DisableNextLine => {
+                        let next = (comment_line.end + 1).min(text.len());
+                        (Scope::NextLine, line_bounds(text, next))
+                    }
+                    Directive::DisableFile => (Scope::File, Span::new(0, text.len())),
+                    Directive::Disable => (Scope::Region, Span::new(span.end, text.len())),
+                    Directive::Enable => {
+                        // Close the most recent region for each rule named.
+                        for code in &codes {
+                            if let Some(position) =
+                                open.iter().rposition(|(_, s)| s.codes.contains(code))
+                            {
+                                let (_, mut region) = open.remove(position);
+                                region.covers.end = span.start;
+                                collector.suppressions.push(region);
+                            }
+                        }
+                        continue;
+                    }
+                };
+                let suppression = Suppression {
+                    file: collector.file,
+                    span: *span,
+                    scope,
+                    covers,
+                    codes,
+                    reason,
+                };
+                if scope == Scope::Region {
+                    open.push((span.start, suppression));
+                } else {
+                    collector.suppressions.push(suppression);
+                }
+            }
+        }
+    }
+    collector
+        .suppressions
+        .extend(open.into_iter().map(|(_, s)| s));
+}
+
+fn yaml_suppressions(collector: &mut Collector<'_>, text: &str, region: Span) {
+    let yaml = crate::source::slice(text, region);
+    let mut offset = region.start;
+    for line in yaml.split_inclusive('\n') {
+        if let Some(hash) = line.find("# skilllint").or_else(|| line.find("#skilllint")) {
+            let comment = &line[hash + 1..];
+            let start = offset + hash;
+            let span = Span::new(start, offset + line.trim_end().len());
+            match parse_yaml_comment(comment.trim_end()) {
+                Parsed1::NotOurs => {}
+                Parsed1::Malformed(message) => collector.malformed.push(Malformed {
+                    file: collector.file,
+                    span,
+                    message: format!("malformed suppression: {message}"),
+                }),
+                Parsed1::Directive { rules, reason, .. } => {
+                    let codes = collector.codes(&rules, span);
+                    if !codes.is_empty() {
+                        collector.suppressions.push(Suppression {
+                            file: collector.file,
+                            span,
+                            scope: Scope::SameLine,
+                            covers: Span::new(offset, offset + line.len()),
+                            codes,
+                            reason,
+                        });
+                    }
+                }
+            }
+        }
+        offset += line.len();
+    }
+}
+
+/// Every suppression comment of every file, and the malformed ones.
+pub fn collect(repo: &Repo) -> (Vec<Suppression>, Vec<Malformed>) {
+    let registry = registry();
+    let mut suppressions = Vec::new();
+    let mut malformed = Vec::new();
+    for (index, parsed) in repo.parsed.iter().enumerate() {
+        let file = FileId(index as u32);
+        let text = repo.text(file);
+        let mut collector = Collector {
+            registry,
+            file,
+            suppressions: Vec::new(),
+            malformed: Vec::new(),
+        };
+        let doc = match parsed {
+            Parsed::Skill(skill) => Some(&skill.doc),
+            Parsed::Contract(doc) | Parsed::Secrets(doc) | Parsed::Driver { doc, .. } => Some(doc),
+            Parsed::Requirement(_) => {
+                yaml_suppressions(&mut collector, text, Span::new(0, text.len()));
+                None
+            }
+            _ => None,
+        };
+        if let Some(doc) = doc {
+            if let Some(frontmatter) = doc.frontmatter() {
+                yaml_suppressions(&mut collector, text, frontmatter.yaml);
+            }
+            markdown_suppressions(&mut collector, doc, text);
+        }
+        suppressions.extend(collector.suppressions);
+        malformed.extend(collector.malformed);
+    }
+    (suppressions, malformed)
+}
+
+/// Splits findings into kept and suppressed; returns the suppressions no finding used.
+pub fn apply(
+    diagnostics: Vec<Diagnostic>,
+    suppressions: &[Suppression],
+) -> (Vec<Diagnostic>, Vec<Suppressed>, Vec<bool>) {
+    let mut used = vec![false; suppressions.len()];
+    let mut kept = Vec::with_capacity(diagnostics.len());
+    let mut suppressed = Vec::new();
+    for diagnostic in diagnostics {
+        let hit = suppressions.iter().position(|s| {
+            s.file == diagnostic.primary.file
+                && s.codes.contains(&diagnostic.code)
+                && s.covers.start <= diagnostic.primary.span.start
+                && diagnostic.primary.span.start <= s.covers.end
+        });
+        match hit {
+            Some(index) => {
+                used[index] = true;
+                suppressed.push(Suppressed {
+                    justification: suppressions[index].reason.clone(),
+                    diagnostic,
+                });
+            }
+            None => kept.push(diagnostic),
+        }
+    }
+    (kept, suppressed, used)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn directive(text: &str) -> (Directive, Vec<String>, Option<String>) {
+        match parse_markdown_comment(text) {
+            Parsed1::Directive {
+                directive,
+                rules,
+                reason,
+            } => (directive, rules, reason),
+            other => panic!("{text:?} → {other:?}"),
+        }
+    }
+
+    #[test]
+    fn markdown_grammar_table() {
+        // (comment inside <!-- -->, expected directive, rules, reason)
+        let valid = [
+            (
+                " skilllint-disable-next-line TR004 ",
+                Directive::DisableNextLine,
+                vec!["TR004"],
+                None,
+            ),
+            (
+                " skilllint-disable-next-line TR004 -- legacy tool ",
+                Directive::DisableNextLine,
+                vec!["TR004"],
+                Some("legacy tool"),
+            ),
+            (
+                " skilllint-disable TR004, TR003 ",
+                Directive::Disable,
+                vec!["TR004", "TR003"],
+                None,
+            ),
+            (
+                " skilllint-enable TR004 ",
+                Directive::Enable,
+                vec!["TR004"],
+                None,
+            ),
+            (
+                " skilllint-disable-file tool-phantom -- generated ",
+                Directive::DisableFile,
+                vec!["tool-phantom"],
+                Some("generated"),
+            ),
+            (
+                "skilllint-disable SK008,SK013",
+                Directive::Disable,
+                vec!["SK008", "SK013"],
+                None,
+            ),
+        ];
+        for (text, expected_directive, expected_rules, expected_reason) in valid {
+            let (d, rules, reason) = directive(text);
+            assert_eq!(d, expected_directive, "{text}");
+            assert_eq!(rules, expected_rules, "{text}");
+            assert_eq!(reason.as_deref(), expected_reason, "{text}");
+        }
+        let malformed = [
+            " skilllint-disable ",
+            " skilllint-disable-line TR004 ",
+            " skilllint disable TR004 ",
+            " skilllint-disable TR004,, TR003 ",
+            " skilllint-disable TR004; TR003 ",
+            " skilllint-ignore TR004 ",
+        ];
+        for text in malformed {
+            assert!(
+                matches!(parse_markdown_comment(text), Parsed1::Malformed(_)),
+                "{text:?} must be malformed"
+            );
+        }
+        for text in [" a normal comment ", " TODO: skilllint later "] {
+            assert_eq!(parse_markdown_comment(text), Parsed1::NotOurs, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn yaml_grammar_table() {
+        let valid = [
+            (" skilllint: ignore[SK008]", vec!["SK008"], None),
+            (
+                " skilllint: ignore[SK008, skill-metadata-invalid] kept for the old loader",
+                vec!["SK008", "skill-metadata-invalid"],
+                Some("kept for the old loader"),
+            ),
+            ("skilllint:ignore[SK008]", vec!["SK008"], None),
+        ];
+        for (text, rules, reason) in valid {
+            match parse_yaml_comment(text) {
+                Parsed1::Directive {
+                    rules: r,
+                    reason: why,
+                    ..
+                } => {
+                    assert_eq!(r, rules, "{text}");
+                    assert_eq!(why.as_deref(), reason, "{text}");
+                }
+                other => panic!("{text:?} → {other:?}"),
+            }
+        }
+        for text in [
+            " skilllint: ignore SK008",
+            " skilllint: ignore[SK008",
+            " skilllint: ignore[]",
+            " skilllint: disable[SK008]",
+            " skilllint: ignore[SK008]reason",
+            " skilllint ignore[SK008]",
+        ] {
+            assert!(
+                matches!(parse_yaml_comment(text), Parsed1::Malformed(_)),
+                "{text:?}"
+            );
+        }
+        assert_eq!(parse_yaml_comment(" just a comment"), Parsed1::NotOurs);
+    }
+}
