@@ -65,6 +65,46 @@ pub struct Fix {
     pub applicability: Applicability,
     pub description: String,
     pub edits: Vec<Edit>,
+    /// Rename the primary file to this name, in the same folder (SK012).
+    pub rename_to: Option<String>,
+}
+
+impl Fix {
+    pub fn safe(description: impl Into<String>, edits: Vec<Edit>) -> Self {
+        Fix {
+            applicability: Applicability::Safe,
+            description: description.into(),
+            edits,
+            rename_to: None,
+        }
+    }
+
+    pub fn unsafe_(description: impl Into<String>, edits: Vec<Edit>) -> Self {
+        Fix {
+            applicability: Applicability::Unsafe,
+            description: description.into(),
+            edits,
+            rename_to: None,
+        }
+    }
+}
+
+impl Edit {
+    pub fn replace(file: FileId, span: Span, replacement: impl Into<String>) -> Self {
+        Edit {
+            file,
+            span,
+            replacement: replacement.into(),
+        }
+    }
+
+    pub fn insert(file: FileId, at: usize, text: impl Into<String>) -> Self {
+        Edit {
+            file,
+            span: Span::empty(at),
+            replacement: text.into(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
