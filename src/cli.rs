@@ -109,6 +109,18 @@ pub struct LintArgs {
     #[arg(long)]
     pub isolated: bool,
 
+    /// Apply safe fixes, then report what remains.
+    #[arg(long)]
+    pub fix: bool,
+
+    /// Also apply unsafe fixes (with --fix or --diff).
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+
+    /// Print the fixes as a unified diff and write nothing (exit 1 when there is a diff).
+    #[arg(long, conflicts_with = "fix")]
+    pub diff: bool,
+
     /// Disregard inline suppression comments (`skilllint-disable…`, `# skilllint: ignore[…]`).
     #[arg(long)]
     pub no_inline_ignores: bool,

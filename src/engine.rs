@@ -14,7 +14,7 @@ use crate::source::{FileId, SourceFile, Span};
 use crate::suppress::{self, Suppressed};
 use rayon::prelude::*;
 use std::cell::Cell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
@@ -38,6 +38,9 @@ pub struct LintOptions {
     pub per_file_ignores: Vec<(String, Vec<String>)>,
     /// Severity overrides by rule code.
     pub severity: BTreeMap<&'static str, crate::diagnostic::Severity>,
+    /// File contents to use instead of what is on disk (by the path discovery produces); the fix
+    /// loop lints its edited texts through this before anything is written.
+    pub overlay: std::sync::Arc<HashMap<PathBuf, String>>,
     /// Honour `skilllint-disable…` / `# skilllint: ignore[…]` comments (`--no-inline-ignores`
     /// turns them off).
     pub inline_ignores: bool,
@@ -64,6 +67,7 @@ impl Default for LintOptions {
             per_file_ignores: Vec::new(),
             severity: BTreeMap::new(),
             inline_ignores: true,
+            overlay: std::sync::Arc::new(HashMap::new()),
             panic_in_rule: None,
         }
     }
@@ -139,7 +143,14 @@ fn run(
     let loaded: Vec<(SourceFile, Parsed, Option<Diagnostic>)> = discovered
         .into_par_iter()
         .enumerate()
-        .map(|(index, file)| load(FileId(index as u32), file, options.max_file_size))
+        .map(|(index, file)| {
+            load(
+                FileId(index as u32),
+                file,
+                options.max_file_size,
+                &options.overlay,
+            )
+        })
         .collect();
     let mut files = Vec::with_capacity(loaded.len());
     let mut parsed = Vec::with_capacity(loaded.len());
@@ -388,13 +399,22 @@ fn guarded(
 }
 
 /// Reads and parses one file. Unreadable input yields an SL001 diagnostic, never an abort.
-fn load(id: FileId, file: Discovered, max_size: u64) -> (SourceFile, Parsed, Option<Diagnostic>) {
+fn load(
+    id: FileId,
+    file: Discovered,
+    max_size: u64,
+    overlay: &HashMap<PathBuf, String>,
+) -> (SourceFile, Parsed, Option<Diagnostic>) {
     let mut source = SourceFile {
         rel_path: file.rel_path,
         abs_path: file.abs_path,
         text: String::new(),
     };
-    match read_text(&source.abs_path, max_size) {
+    let read = match overlay.get(&source.abs_path) {
+        Some(text) => Ok(text.clone()),
+        None => read_text(&source.abs_path, max_size),
+    };
+    match read {
         Ok(text) => source.text = text,
         Err(problem) => {
             let diagnostic = registry().meta("SL001").map(|meta| {
@@ -409,7 +429,13 @@ fn load(id: FileId, file: Discovered, max_size: u64) -> (SourceFile, Parsed, Opt
             return (source, Parsed::Unreadable(file.kind), diagnostic);
         }
     }
-    let parsed = match file.kind {
+    let parsed = parse_file(file.kind, &source);
+    (source, parsed, None)
+}
+
+/// Parses one file's text according to its kind.
+pub fn parse_file(kind: FileKind, source: &SourceFile) -> Parsed {
+    match kind {
         FileKind::Skill { lowercase } => {
             let doc = parse_markdown_doc(&source.text);
             let dir = source.abs_path.parent().unwrap_or(Path::new("."));
@@ -433,8 +459,7 @@ fn load(id: FileId, file: Discovered, max_size: u64) -> (SourceFile, Parsed, Opt
             cli,
         },
         FileKind::Secrets => Parsed::Secrets(parse_markdown_doc(&source.text)),
-    };
-    (source, parsed, None)
+    }
 }
 
 /// The folder's own name, resolving `.` and `..` (a skill at the lint root is named after it).

@@ -95,3 +95,238 @@ mod tests {
         assert_eq!(newline("a\nb"), "\n");
     }
 }
+
+use crate::diagnostic::{Applicability, Diagnostic};
+use crate::engine::{lint, parse_file, LintError, LintOptions, LintOutcome};
+use crate::index::Parsed;
+use crate::model::skill::FrontmatterState;
+use crate::source::{FileId, SourceFile};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Passes of "lint, apply what fixes allow, lint again" before giving up on convergence.
+const MAX_PASSES: usize = 10;
+
+/// What a fix run changed (nothing is written by [`fix`] itself).
+#[derive(Debug, Default)]
+pub struct FixRun {
+    /// Findings whose fix was applied.
+    pub fixed: usize,
+    /// Files whose text changed: path → (original, fixed), by discovered path.
+    pub changed: BTreeMap<PathBuf, (String, String)>,
+    /// Files to rename (SK012): from → to.
+    pub renames: Vec<(PathBuf, PathBuf)>,
+    /// Fixes that were dropped because the file would no longer parse: (path, rule, why).
+    pub refused: Vec<(String, &'static str, String)>,
+}
+
+fn applies(diagnostic: &Diagnostic, unsafe_fixes: bool) -> bool {
+    diagnostic.fix.as_ref().is_some_and(|fix| {
+        fix.applicability == Applicability::Safe || unsafe_fixes
+    })
+}
+
+/// Whether the edited text still parses as well as the original did.
+fn still_parses(before: &Parsed, source: &SourceFile) -> Result<(), String> {
+    let after = parse_file(before.kind(), source);
+    let frontmatter_ok = |doc: &crate::model::skill::MarkdownDoc| {
+        matches!(doc.frontmatter, FrontmatterState::Valid(_))
+    };
+    let ok = match (before, &after) {
+        (Parsed::Tools(b), Parsed::Tools(a)) => b.parse_error.is_some() || a.parse_error.is_none(),
+        (Parsed::Requirement(b), Parsed::Requirement(a)) => {
+            b.parse_error.is_some() || a.parse_error.is_none()
+        }
+        (Parsed::Skill(b), Parsed::Skill(a)) => !frontmatter_ok(&b.doc) || frontmatter_ok(&a.doc),
+        (Parsed::Contract(b), Parsed::Contract(a))
+        | (Parsed::Secrets(b), Parsed::Secrets(a))
+        | (Parsed::Driver { doc: b, .. }, Parsed::Driver { doc: a, .. }) => {
+            !frontmatter_ok(b) || frontmatter_ok(a)
+        }
+        _ => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err("the fixed file would no longer parse".to_string())
+    }
+}
+
+/// Lints, applies every applicable fix that does not collide with another, and repeats until
+/// nothing is left to fix. Returns the final lint outcome (what remains) and the changes.
+pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, FixRun), LintError> {
+    let mut run = FixRun::default();
+    let mut overlay: HashMap<PathBuf, String> = options.overlay.as_ref().clone();
+    let mut originals: HashMap<PathBuf, String> = HashMap::new();
+    // (rule, path, offset) of fixes that were refused, so they are not retried forever.
+    let mut refused: HashSet<(&'static str, PathBuf, usize)> = HashSet::new();
+    let mut renames: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
+    let mut pass_options = options.clone();
+    for _ in 0..MAX_PASSES {
+        pass_options.overlay = Arc::new(overlay.clone());
+        let outcome = lint(&pass_options)?;
+        let repo = &outcome.repo;
+        // Accept fixes in diagnostic order; a fix is taken whole or not at all.
+        let mut accepted: Vec<&Diagnostic> = Vec::new();
+        let mut taken: HashMap<FileId, Vec<crate::source::Span>> = HashMap::new();
+        for diagnostic in &outcome.diagnostics {
+            if !applies(diagnostic, unsafe_fixes) {
+                continue;
+            }
+            let Some(fix) = &diagnostic.fix else { continue };
+            let key = (
+                diagnostic.code,
+                repo.file(diagnostic.primary.file).abs_path.clone(),
+                diagnostic.primary.span.start,
+            );
+            if refused.contains(&key) {
+                continue;
+            }
+            if let Some(new_name) = &fix.rename_to {
+                let from = repo.file(diagnostic.primary.file).abs_path.clone();
+                let to = from.with_file_name(new_name);
+                if !to.exists() && !renames.contains_key(&from) {
+                    renames.insert(from, to);
+                    run.fixed += 1;
+                }
+                continue;
+            }
+            let collides = fix.edits.iter().any(|edit| {
+                taken.get(&edit.file).is_some_and(|spans| {
+                    spans.iter().any(|s| {
+                        edit.span.start < s.end && s.start < edit.span.end
+                            || edit.span.start == s.start
+                    })
+                })
+            });
+            if collides || fix.edits.is_empty() {
+                continue;
+            }
+            for edit in &fix.edits {
+                taken.entry(edit.file).or_default().push(edit.span);
+            }
+            accepted.push(diagnostic);
+        }
+        if accepted.is_empty() {
+            run.renames = renames.into_iter().collect();
+            for (path, original) in originals {
+                if let Some(fixed) = overlay.get(&path) {
+                    if *fixed != original {
+                        run.changed.insert(path, (original, fixed.clone()));
+                    }
+                }
+            }
+            return Ok((outcome, run));
+        }
+        // Apply per file, checking that each file still parses.
+        let mut by_file: BTreeMap<FileId, Vec<(&Diagnostic, &Edit)>> = BTreeMap::new();
+        for diagnostic in &accepted {
+            if let Some(fix) = &diagnostic.fix {
+                for edit in &fix.edits {
+                    by_file.entry(edit.file).or_default().push((diagnostic, edit));
+                }
+            }
+        }
+        let mut applied_diagnostics: HashSet<*const Diagnostic> = HashSet::new();
+        let mut failed_diagnostics: HashSet<*const Diagnostic> = HashSet::new();
+        let mut new_texts: Vec<(PathBuf, String)> = Vec::new();
+        for (file, edits) in &by_file {
+            let source = repo.file(*file);
+            let edit_refs: Vec<&Edit> = edits.iter().map(|(_, e)| *e).collect();
+            let (text, _) = apply_edits(&source.text, &edit_refs);
+            let candidate = SourceFile {
+                rel_path: source.rel_path.clone(),
+                abs_path: source.abs_path.clone(),
+                text,
+            };
+            match still_parses(repo.parsed(*file), &candidate) {
+                Ok(()) => {
+                    new_texts.push((source.abs_path.clone(), candidate.text));
+                    for (d, _) in edits {
+                        applied_diagnostics.insert(*d as *const Diagnostic);
+                    }
+                }
+                Err(why) => {
+                    for (d, _) in edits {
+                        failed_diagnostics.insert(*d as *const Diagnostic);
+                        refused.insert((
+                            d.code,
+                            repo.file(d.primary.file).abs_path.clone(),
+                            d.primary.span.start,
+                        ));
+                        run.refused
+                            .push((source.rel_path.clone(), d.code, why.clone()));
+                    }
+                }
+            }
+        }
+        let mut progressed = false;
+        for (path, text) in new_texts {
+            originals
+                .entry(path.clone())
+                .or_insert_with(|| {
+                    repo.files
+                        .iter()
+                        .find(|f| f.abs_path == path)
+                        .map(|f| f.text.clone())
+                        .unwrap_or_default()
+                });
+            overlay.insert(path, text);
+            progressed = true;
+        }
+        run.fixed += applied_diagnostics
+            .iter()
+            .filter(|d| !failed_diagnostics.contains(d))
+            .count();
+        if !progressed {
+            // Everything this pass was refused: lint once more for the final picture.
+            pass_options.overlay = Arc::new(overlay.clone());
+        }
+    }
+    pass_options.overlay = Arc::new(overlay.clone());
+    let outcome = lint(&pass_options)?;
+    run.renames = renames.into_iter().collect();
+    for (path, original) in originals {
+        if let Some(fixed) = overlay.get(&path) {
+            if *fixed != original {
+                run.changed.insert(path, (original, fixed.clone()));
+            }
+        }
+    }
+    Ok((outcome, run))
+}
+
+/// Writes `text` to `path` atomically: a temporary file in the same folder, then a rename, so a
+/// crash never leaves a half-written file. Keeps the file's permissions.
+pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(".{name}.skilllint-{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut file = std::fs::File::create(&temp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        if let Ok(metadata) = std::fs::metadata(path) {
+            std::fs::set_permissions(&temp, metadata.permissions())?;
+        }
+        std::fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+    result
+}
+
+/// A unified diff of one file's change, with paths relative to the lint root.
+pub fn unified_diff(rel_path: &str, original: &str, fixed: &str) -> String {
+    similar::TextDiff::from_lines(original, fixed)
+        .unified_diff()
+        .context_radius(3)
+        .header(&format!("a/{rel_path}"), &format!("b/{rel_path}"))
+        .to_string()
+}

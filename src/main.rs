@@ -1,5 +1,6 @@
 use clap::Parser;
 use skilllint::config::{self, Config, ConfigError};
+use skilllint::fix;
 use skilllint::diagnostic::Severity;
 use skilllint::render::{self, Format};
 use skilllint::rules::registry;
@@ -60,6 +61,14 @@ fn cli_globs(globs: &[String], base: &std::path::Path) -> Vec<String> {
             }
         })
         .collect()
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }
 
 fn write_report(output: Option<&std::path::Path>, report: &str) -> std::io::Result<()> {
@@ -182,17 +191,85 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         OutputFormat::Github => Format::Github,
         OutputFormat::Sarif => Format::Sarif,
     };
+    let fail = |error: skilllint::LintError| {
+        eprintln!("skilllint: {error}");
+        // Code scanning still gets a log that says why the run did not happen.
+        if format == Format::Sarif {
+            let log = render::sarif::render_failure(&error.to_string());
+            let _ = write_report(args.output.as_deref(), &log);
+        }
+        ExitCode::from(EXIT_USAGE)
+    };
+    let mut fixed_line = None;
+    if args.fix || args.diff {
+        let (outcome, run) = match fix::fix(&options, args.unsafe_fixes) {
+            Ok(result) => result,
+            Err(error) => return fail(error),
+        };
+        for (path, rule, why) in &run.refused {
+            eprintln!("skilllint: {rule} fix not applied to {path}: {why}");
+        }
+        let rel = |path: &std::path::Path| {
+            outcome
+                .repo
+                .files
+                .iter()
+                .find(|f| f.abs_path == path)
+                .map_or_else(|| path.display().to_string(), |f| f.rel_path.clone())
+        };
+        if args.diff {
+            let mut diff = String::new();
+            let mut changes: Vec<(String, &(String, String))> =
+                run.changed.iter().map(|(p, c)| (rel(p), c)).collect();
+            changes.sort_by(|a, b| a.0.cmp(&b.0));
+            for (path, (original, fixed)) in changes {
+                diff.push_str(&fix::unified_diff(&path, original, fixed));
+            }
+            for (from, to) in &run.renames {
+                let from_rel = rel(from);
+                let to_name = to.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let to_rel = match from_rel.rsplit_once('/') {
+                    Some((dir, _)) => format!("{dir}/{to_name}"),
+                    None => to_name,
+                };
+                diff.push_str(&format!("rename from {from_rel}\nrename to {to_rel}\n"));
+            }
+            if let Err(error) = write_report(args.output.as_deref(), &diff) {
+                eprintln!("skilllint: cannot write the diff: {error}");
+                return ExitCode::from(EXIT_USAGE);
+            }
+            if !args.quiet {
+                eprintln!(
+                    "{} would be fixed ({} in {}).",
+                    plural(run.fixed, "finding"),
+                    if run.renames.is_empty() { "edits" } else { "edits and renames" },
+                    plural(run.changed.len() + run.renames.len(), "file")
+                );
+            }
+            std::mem::forget(outcome);
+            return if run.changed.is_empty() && run.renames.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(EXIT_FINDINGS)
+            };
+        }
+        for (path, (_, fixed)) in &run.changed {
+            if let Err(error) = fix::write_atomically(path, fixed) {
+                eprintln!("skilllint: cannot write {}: {error}", path.display());
+                return ExitCode::from(EXIT_USAGE);
+            }
+        }
+        for (from, to) in &run.renames {
+            if let Err(error) = std::fs::rename(from, to) {
+                eprintln!("skilllint: cannot rename {}: {error}", from.display());
+                return ExitCode::from(EXIT_USAGE);
+            }
+        }
+        fixed_line = Some(format!("Fixed {}.", plural(run.fixed, "finding")));
+    }
     let outcome = match lint(&options) {
         Ok(outcome) => outcome,
-        Err(error) => {
-            eprintln!("skilllint: {error}");
-            // Code scanning still gets a log that says why the run did not happen.
-            if format == Format::Sarif {
-                let log = render::sarif::render_failure(&error.to_string());
-                let _ = write_report(args.output.as_deref(), &log);
-            }
-            return ExitCode::from(EXIT_USAGE);
-        }
+        Err(error) => return fail(error),
     };
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = match args.color {
@@ -211,6 +288,9 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         }
     }
     if !args.quiet {
+        if let Some(line) = &fixed_line {
+            eprintln!("{line}");
+        }
         eprintln!(
             "{}",
             render::summary(
