@@ -18,7 +18,8 @@ pub fn apply_edits<'a>(text: &str, edits: &[&'a Edit]) -> (String, Vec<&'a Edit>
     for (_, edit) in ordered {
         let span = edit.span;
         let overlaps = last.is_some_and(|prev| {
-            span.start < prev.end || (span.start == prev.start && !span.is_empty() && !prev.is_empty())
+            span.start < prev.end
+                || (span.start == prev.start && !span.is_empty() && !prev.is_empty())
         });
         if overlaps
             || span.end > text.len()
@@ -122,9 +123,10 @@ pub struct FixRun {
 }
 
 fn applies(diagnostic: &Diagnostic, unsafe_fixes: bool) -> bool {
-    diagnostic.fix.as_ref().is_some_and(|fix| {
-        fix.applicability == Applicability::Safe || unsafe_fixes
-    })
+    diagnostic
+        .fix
+        .as_ref()
+        .is_some_and(|fix| fix.applicability == Applicability::Safe || unsafe_fixes)
 }
 
 /// Whether the edited text still parses as well as the original did.
@@ -224,7 +226,10 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
         for diagnostic in &accepted {
             if let Some(fix) = &diagnostic.fix {
                 for edit in &fix.edits {
-                    by_file.entry(edit.file).or_default().push((diagnostic, edit));
+                    by_file
+                        .entry(edit.file)
+                        .or_default()
+                        .push((diagnostic, edit));
                 }
             }
         }
@@ -263,15 +268,13 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
         }
         let mut progressed = false;
         for (path, text) in new_texts {
-            originals
-                .entry(path.clone())
-                .or_insert_with(|| {
-                    repo.files
-                        .iter()
-                        .find(|f| f.abs_path == path)
-                        .map(|f| f.text.clone())
-                        .unwrap_or_default()
-                });
+            originals.entry(path.clone()).or_insert_with(|| {
+                repo.files
+                    .iter()
+                    .find(|f| f.abs_path == path)
+                    .map(|f| f.text.clone())
+                    .unwrap_or_default()
+            });
             overlay.insert(path, text);
             progressed = true;
         }
@@ -301,7 +304,10 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
 /// crash never leaves a half-written file. Keeps the file's permissions.
 pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

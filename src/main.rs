@@ -1,7 +1,7 @@
 use clap::Parser;
 use skilllint::config::{self, Config, ConfigError};
-use skilllint::fix;
 use skilllint::diagnostic::Severity;
+use skilllint::fix;
 use skilllint::render::{self, Format};
 use skilllint::rules::registry;
 use skilllint::{lint, LintOptions};
@@ -227,7 +227,10 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             }
             for (from, to) in &run.renames {
                 let from_rel = rel(from);
-                let to_name = to.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                let to_name = to
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
                 let to_rel = match from_rel.rsplit_once('/') {
                     Some((dir, _)) => format!("{dir}/{to_name}"),
                     None => to_name,
@@ -242,7 +245,11 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 eprintln!(
                     "{} would be fixed ({} in {}).",
                     plural(run.fixed, "finding"),
-                    if run.renames.is_empty() { "edits" } else { "edits and renames" },
+                    if run.renames.is_empty() {
+                        "edits"
+                    } else {
+                        "edits and renames"
+                    },
                     plural(run.changed.len() + run.renames.len(), "file")
                 );
             }
