@@ -1,6 +1,7 @@
 //! Writes a deterministic benchmark corpus: N skill folders, each with SKILL.md (with a Tool Use
-//! Rules section), a forge tools.json and a requirement.yaml; about one skill in ten carries a
-//! defect so the linter has findings to report.
+//! Rules section), a forge tools.json and a requirement.yaml, plus an agentproto TOOL.md and
+//! DRIVER.md pair for every 20th skill; about one skill in ten carries a defect so the linter has
+//! findings to report.
 //!
 //!     cargo run --release --example gen_corpus -- 5000 /tmp/corpus
 
@@ -122,5 +123,87 @@ fn write_skill(out: &Path, index: usize) -> std::io::Result<()> {
         "tools:\n  - name: {read_tool}\n    type: read\n    description: List {domain} records.\n  - name: {write_tool}\n    type: write\n    description: Create a {domain}.\nsafety_requirements:\n  - Every write needs explicit confirmation.\n  - Use an idempotency key for writes.\nnon_goals:\n  - Do not delete existing records.\n"
     );
     std::fs::write(dir.join("requirement.yaml"), requirement)?;
+    if index % 20 == 0 {
+        write_contract(out, domain, index)?;
+    }
     Ok(())
+}
+
+/// A TOOL.md contract and an HTTP DRIVER.md that implements it.
+fn write_contract(out: &Path, domain: &str, index: usize) -> std::io::Result<()> {
+    let id = format!("{domain}-create-{index:05}");
+    let tool_dir = out.join(".tools").join(&id);
+    std::fs::create_dir_all(&tool_dir)?;
+    let tool = format!(
+        r#"---
+name: Create {domain} {index}
+id: {id}
+description: Creates one {domain} record from the fields the user confirmed. Do not use it to update or delete records.
+version: 1.2.0
+idempotent: true
+mutates: ["database:{domain}s"]
+approval: on-mutate
+risk_level: 1
+cost_class: trivial
+timeout_ms: 10000
+retry:
+  max_attempts: 3
+  backoff: exponential
+  initial_ms: 200
+inputs:
+  type: object
+  properties:
+    title:
+      type: string
+      description: Title of the new {domain}.
+      maxLength: 200
+    idempotency_key:
+      type: string
+      description: Stable key for this logical operation.
+  required: [title, idempotency_key]
+  additionalProperties: false
+outputs:
+  type: object
+  properties:
+    id:
+      type: string
+  required: [id]
+examples:
+  - name: a short title
+    input: {{ title: "Quarterly review", idempotency_key: "k-1" }}
+    output: {{ id: "r-1" }}
+  - name: a long title
+    input: {{ title: "Planning for the next release", idempotency_key: "k-2" }}
+    output: {{ id: "r-2" }}
+---
+
+# Create {domain}
+
+Creates the record and returns its id.
+"#
+    );
+    std::fs::write(tool_dir.join("TOOL.md"), tool)?;
+    let driver_dir = out.join(".drivers").join(format!("{id}-http"));
+    std::fs::create_dir_all(&driver_dir)?;
+    let driver = format!(
+        r#"---
+name: Create {domain} {index} over HTTP
+id: {id}-http
+description: Calls the internal {domain} service.
+version: 1.0.0
+kind: http
+network:
+  egress: ["{domain}.internal.example"]
+implements:
+  - tool: .tools/{id}/TOOL.md
+    version: "^1.0.0"
+    timeout_override_ms: 5000
+---
+
+# HTTP driver
+
+POSTs the record to the {domain} service.
+"#
+    );
+    std::fs::write(driver_dir.join("DRIVER.md"), driver)
 }
