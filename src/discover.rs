@@ -11,6 +11,8 @@ pub struct Discovered {
     pub rel_path: String,
     pub abs_path: PathBuf,
     pub kind: FileKind,
+    /// Why the file is not read (a symlink out of the lint root, a symlink loop).
+    pub problem: Option<String>,
 }
 
 /// Folders never worth walking: VCS metadata, dependencies and build output.
@@ -103,8 +105,9 @@ pub fn discover(
                 {
                     return false;
                 }
-                // A symlink is followed only while it stays inside the lint root.
-                if entry.path_is_symlink() {
+                // A symlinked folder is followed only while it stays inside the lint root.
+                // (Symlinked files are checked by the visitor, which can report them.)
+                if is_dir && entry.path_is_symlink() {
                     return entry
                         .path()
                         .canonicalize()
@@ -112,11 +115,18 @@ pub fn discover(
                 }
                 true
             });
+        let canonical_root = &canonical_root;
         builder.build_parallel().run(|| {
             let found = &found;
             Box::new(move |entry| {
-                let Ok(entry) = entry else {
-                    return WalkState::Continue;
+                let entry = match entry {
+                    Ok(entry) => entry,
+                    Err(error) => {
+                        if let Some((path, message)) = walk_problem(&error) {
+                            push_problem(found, root, path, FileKind::Unfollowed, message);
+                        }
+                        return WalkState::Continue;
+                    }
                 };
                 if !entry.file_type().is_some_and(|t| t.is_file()) {
                     return WalkState::Continue;
@@ -125,9 +135,26 @@ pub fn discover(
                 if exclude.matches(&rel_path) {
                     return WalkState::Continue;
                 }
-                if let Some(kind) = classify(&rel_path, requirement_files) {
-                    push(found, root, entry.into_path(), kind);
+                let Some(kind) = classify(&rel_path, requirement_files) else {
+                    return WalkState::Continue;
+                };
+                if entry.path_is_symlink()
+                    && !entry
+                        .path()
+                        .canonicalize()
+                        .is_ok_and(|target| target.starts_with(canonical_root))
+                {
+                    push_problem(
+                        found,
+                        root,
+                        entry.into_path(),
+                        kind,
+                        "the file is a symlink to a place outside the lint root; it was not read"
+                            .to_string(),
+                    );
+                    return WalkState::Continue;
                 }
+                push(found, root, entry.into_path(), kind);
                 WalkState::Continue
             })
         });
@@ -205,7 +232,43 @@ fn push(found: &Mutex<Vec<Discovered>>, root: &Path, path: PathBuf, kind: FileKi
         rel_path,
         abs_path: path,
         kind,
+        problem: None,
     });
+}
+
+fn push_problem(
+    found: &Mutex<Vec<Discovered>>,
+    root: &Path,
+    path: PathBuf,
+    kind: FileKind,
+    problem: String,
+) {
+    let rel_path = relative_path(root, &path);
+    let mut guard = found.lock().unwrap_or_else(|e| e.into_inner());
+    guard.push(Discovered {
+        rel_path,
+        abs_path: path,
+        kind,
+        problem: Some(problem),
+    });
+}
+
+/// The path and a message for a walk error worth reporting (a symlink loop); other errors, such
+/// as a folder that cannot be listed, are reported when a file in it cannot be read.
+fn walk_problem(error: &ignore::Error) -> Option<(PathBuf, String)> {
+    match error {
+        ignore::Error::Loop { child, ancestor } => Some((
+            child.clone(),
+            format!(
+                "symlink loop: this folder leads back to {}; it was not followed",
+                ancestor.display()
+            ),
+        )),
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => walk_problem(err),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -410,9 +410,14 @@ fn load(
         abs_path: file.abs_path,
         text: String::new(),
     };
-    let read = match overlay.get(&source.abs_path) {
-        Some(text) => Ok(text.clone()),
-        None => read_text(&source.abs_path, max_size),
+    let read = match (&file.problem, overlay.get(&source.abs_path)) {
+        (Some(problem), _) => Err(ReadProblem {
+            message: problem.clone(),
+            span: Span::empty(0),
+            display_text: String::new(),
+        }),
+        (None, Some(text)) => Ok(text.clone()),
+        (None, None) => read_text(&source.abs_path, max_size),
     };
     match read {
         Ok(text) => source.text = text,
@@ -459,6 +464,7 @@ pub fn parse_file(kind: FileKind, source: &SourceFile) -> Parsed {
             cli,
         },
         FileKind::Secrets => Parsed::Secrets(parse_markdown_doc(&source.text)),
+        FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }
 
@@ -567,6 +573,7 @@ fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
             FileKind::Secrets => {
                 unit.secrets.get_or_insert(id);
             }
+            FileKind::Unfollowed => {}
         }
     }
     by_dir.into_values().collect()

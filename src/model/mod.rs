@@ -23,6 +23,8 @@ pub enum FileKind {
     Driver { cli: bool },
     /// An AIP-19 `SECRETS.md`.
     Secrets,
+    /// A path the walker would not or could not follow (a symlink loop); only ever unreadable.
+    Unfollowed,
 }
 
 /// Finds a string member and returns it with the span of its value.

@@ -1,0 +1,149 @@
+//! Hostile input: every case gets a diagnostic at the right file, the run finishes, nothing is
+//! read outside the lint root.
+
+use skilllint::{lint, LintOptions, LintOutcome};
+use std::path::Path;
+
+fn write(root: &Path, rel: &str, content: &[u8]) {
+    let path = root.join(rel);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("create folder");
+    }
+    std::fs::write(path, content).expect("write file");
+}
+
+fn run(root: &Path) -> LintOutcome {
+    lint(&LintOptions {
+        paths: vec![root.to_path_buf()],
+        select: vec!["ALL".to_string()],
+        ..LintOptions::default()
+    })
+    .expect("lint runs")
+}
+
+/// (code, message) of the findings on `rel_path`.
+fn findings(outcome: &LintOutcome, rel_path: &str) -> Vec<(String, String)> {
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| outcome.repo.file(d.primary.file).rel_path == rel_path)
+        .map(|d| (d.code.to_string(), d.message.clone()))
+        .collect()
+}
+
+fn assert_finding(outcome: &LintOutcome, rel_path: &str, code: &str, needle: &str) {
+    let found = findings(outcome, rel_path);
+    assert!(
+        found.iter().any(|(c, m)| c == code && m.contains(needle)),
+        "{rel_path}: expected {code} containing `{needle}`, got {found:?}"
+    );
+}
+
+#[test]
+fn hostile_files_each_get_a_diagnostic() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+
+    // A YAML alias bomb (9 levels of 9 aliases: a billion nodes if expanded).
+    let mut bomb = String::from(
+        "---\nname: bomb\ndescription: x. Use y.\na: &a [x, x, x, x, x, x, x, x, x]\n",
+    );
+    let mut previous = 'a';
+    for name in ['b', 'c', 'd', 'e', 'f', 'g', 'h', 'i'] {
+        let refs = vec![format!("*{previous}"); 9].join(", ");
+        bomb.push_str(&format!("{name}: &{name} [{refs}]\n"));
+        previous = name;
+    }
+    bomb.push_str("---\n");
+    write(root, "bomb/SKILL.md", bomb.as_bytes());
+
+    // 100,000-deep JSON nesting and 100,000-deep YAML flow nesting.
+    let deep_json = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    write(root, "deep/tools.json", deep_json.as_bytes());
+    let deep_yaml = format!("---\nname: deep-yaml\nx: {}\n---\n", "[".repeat(100_000));
+    write(root, "deep-yaml/SKILL.md", deep_yaml.as_bytes());
+
+    // 8 MB: over the 4 MiB size cap, never read whole.
+    let mut big = b"---\nname: big\ndescription: x. Use y.\n---\n".to_vec();
+    big.resize(8 * 1024 * 1024, b'a');
+    write(root, "big/SKILL.md", &big);
+
+    write(root, "binary/SKILL.md", b"\x7fELF\x02\x01\x01\x00\x00\x00");
+    write(root, "latin1/tools.json", b"[{\"name\": \"caf\xe9\"}]");
+    write(
+        root,
+        "unterminated/SKILL.md",
+        b"---\nname: unterminated\ndescription: never closed\n",
+    );
+    write(root, "empty/SKILL.md", b"");
+    write(root, "empty-tools/tools.json", b"");
+    write(root, "empty-req/requirement.yaml", b"");
+
+    let outcome = run(root);
+    assert_finding(&outcome, "bomb/SKILL.md", "SK002", "alias");
+    assert_finding(&outcome, "deep/tools.json", "TJ001", "nesting");
+    assert_finding(&outcome, "deep-yaml/SKILL.md", "SK002", "recursion limit");
+    assert_finding(&outcome, "big/SKILL.md", "SL001", "size limit");
+    assert_finding(&outcome, "binary/SKILL.md", "SL001", "binary");
+    assert_finding(&outcome, "latin1/tools.json", "SL001", "UTF-8");
+    assert_finding(&outcome, "unterminated/SKILL.md", "SK001", "never closed");
+    assert_finding(&outcome, "empty/SKILL.md", "SK001", "no YAML frontmatter");
+    assert_finding(&outcome, "empty-tools/tools.json", "TJ001", "no JSON value");
+    assert_finding(&outcome, "empty-req/requirement.yaml", "TJ013", "empty");
+    // The big file's text was never kept.
+    let big_file = outcome
+        .repo
+        .files
+        .iter()
+        .find(|f| f.rel_path == "big/SKILL.md")
+        .expect("big file listed");
+    assert!(big_file.text.is_empty());
+}
+
+#[cfg(unix)]
+#[test]
+fn symlinks_never_lead_outside_the_root() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let outside = tempfile::tempdir().expect("outside dir");
+    write(
+        outside.path(),
+        "secret/SKILL.md",
+        b"---\nname: secret\ndescription: outside. Use never.\n---\n",
+    );
+    let root = dir.path();
+    write(
+        root,
+        "loop/a/SKILL.md",
+        b"---\nname: a\ndescription: inside. Use it.\n---\n",
+    );
+    std::os::unix::fs::symlink("..", root.join("loop/a/back")).expect("loop link");
+    std::os::unix::fs::symlink(outside.path(), root.join("elsewhere")).expect("dir link");
+    std::fs::create_dir_all(root.join("linked")).expect("folder");
+    std::os::unix::fs::symlink(
+        outside.path().join("secret/SKILL.md"),
+        root.join("linked/SKILL.md"),
+    )
+    .expect("file link");
+
+    let outcome = run(root);
+    assert_finding(&outcome, "loop/a/back", "SL001", "symlink loop");
+    assert_finding(
+        &outcome,
+        "linked/SKILL.md",
+        "SL001",
+        "outside the lint root",
+    );
+    assert!(
+        outcome
+            .repo
+            .files
+            .iter()
+            .all(|f| !f.rel_path.starts_with("elsewhere")),
+        "a symlinked folder outside the root is not walked"
+    );
+    assert!(outcome
+        .repo
+        .files
+        .iter()
+        .all(|f| !f.text.contains("outside. Use never.")));
+}
