@@ -160,6 +160,61 @@ fn run(
         parsed.push(model);
         diagnostics.extend(diagnostic);
     }
+    analyse(options, enabled, files, parsed, diagnostics, root, &base)
+}
+
+/// Lints files given as (relative path, text) pairs, without touching the file system: the
+/// whole per-file pipeline after reading (parse, index, rules, triage). For fuzzing and tests;
+/// paths that name no known file kind are ignored.
+pub fn lint_in_memory(
+    options: &LintOptions,
+    files: Vec<(String, String)>,
+) -> Result<LintOutcome, LintError> {
+    let registry = registry();
+    let enabled =
+        resolve(registry, &options.select, &options.ignore).map_err(LintError::Selector)?;
+    let mut files: Vec<(String, String, FileKind)> = files
+        .into_iter()
+        .filter_map(|(rel_path, text)| {
+            crate::discover::classify(&rel_path, &options.requirement_files)
+                .map(|kind| (rel_path, text, kind))
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files.dedup_by(|a, b| a.0 == b.0);
+    let mut sources = Vec::with_capacity(files.len());
+    let mut parsed = Vec::with_capacity(files.len());
+    for (rel_path, text, kind) in files {
+        let source = SourceFile {
+            abs_path: PathBuf::from(&rel_path),
+            rel_path,
+            text,
+        };
+        parsed.push(parse_file(kind, &source));
+        sources.push(source);
+    }
+    let root = PathBuf::from(".");
+    analyse(
+        options,
+        &enabled,
+        sources,
+        parsed,
+        Vec::new(),
+        root.clone(),
+        &root,
+    )
+}
+
+/// index → check → triage, for files already read and parsed.
+fn analyse(
+    options: &LintOptions,
+    enabled: &Enabled,
+    files: Vec<SourceFile>,
+    parsed: Vec<Parsed>,
+    mut diagnostics: Vec<Diagnostic>,
+    root: PathBuf,
+    base: &Path,
+) -> Result<LintOutcome, LintError> {
     let units = build_units(&files, &parsed);
     let contracts = ContractIndex::build(&parsed);
     let repo = Repo {

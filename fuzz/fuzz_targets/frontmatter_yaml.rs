@@ -1,0 +1,27 @@
+//! Frontmatter splitting and YAML with spans: never panics, and every span lies inside the text.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use skilllint::model::skill::{parse_markdown_doc, FrontmatterState};
+use skilllint::parse::{Node, Value};
+
+fn check_spans(node: &Node, len: usize) {
+    assert!(node.span.start <= node.span.end && node.span.end <= len);
+    match &node.value {
+        Value::Array(items) => items.iter().for_each(|n| check_spans(n, len)),
+        Value::Object(members) => members.iter().for_each(|m| {
+            assert!(m.key_span.end <= len);
+            check_spans(&m.value, len);
+        }),
+        _ => {}
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let doc = parse_markdown_doc(text);
+    if let FrontmatterState::Valid(frontmatter) = &doc.frontmatter {
+        check_spans(&frontmatter.root, text.len());
+        let _ = frontmatter.root.to_json();
+    }
+    let _ = skilllint::parse::yaml::parse_yaml(text, 0);
+});
