@@ -260,7 +260,7 @@ fn analyse(
     apply_per_file_ignores(
         &mut diagnostics,
         &repo,
-        &base,
+        base,
         &root,
         &options.per_file_ignores,
     )?;
