@@ -90,6 +90,149 @@ pub fn validate(validator: &Validator, instance: &Value) -> Vec<SchemaError> {
     collect(validator.iter_errors(instance))
 }
 
+/// Validates like [`validate`], shaped for "one diagnostic per failing key" and safe to print:
+/// - an `additionalProperties` failure becomes one error per unexpected key, its pointer ending at
+///   that key (so [`span_for_pointer`] lands on it);
+/// - a `required` failure points at the missing key (`/implements/0/version`), which is not in the
+///   instance: the parent is everything before the last `/`;
+/// - `message` states only the expectation (`must be an integer, found string`), never the
+///   instance's value, which may be a secret.
+pub fn validate_at_keys(validator: &Validator, instance: &Value) -> Vec<SchemaError> {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    let mut out = Vec::new();
+    for error in validator.iter_errors(instance) {
+        let pointer = error.instance_path().as_str().to_string();
+        let keyword = last_keyword(error.schema_path().as_str());
+        let child = |key: &str| format!("{pointer}/{}", crate::parse::node::pointer_token(key));
+        match error.kind() {
+            Kind::AdditionalProperties { unexpected }
+            | Kind::UnevaluatedProperties { unexpected } => {
+                for key in unexpected {
+                    out.push(SchemaError {
+                        pointer: child(key),
+                        keyword: "additionalProperties".to_string(),
+                        message: "is not a known key".to_string(),
+                    });
+                }
+            }
+            Kind::Required { property } => out.push(SchemaError {
+                pointer: child(property.as_str().unwrap_or_default()),
+                keyword: "required".to_string(),
+                message: "is required".to_string(),
+            }),
+            kind => out.push(SchemaError {
+                pointer,
+                keyword,
+                message: expectation(kind, error.instance()),
+            }),
+        }
+    }
+    out.sort_by(|a, b| {
+        (&a.pointer, &a.keyword, &a.message).cmp(&(&b.pointer, &b.keyword, &b.message))
+    });
+    out.dedup();
+    out
+}
+
+/// The JSON type of a value as schemas name it (`integer` for whole numbers).
+pub fn json_type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// A schema constant as a message shows it: strings bare, everything else as JSON.
+fn show(value: &Value) -> String {
+    match value {
+        Value::String(s) => format!("`{s}`"),
+        other => format!("`{other}`"),
+    }
+}
+
+fn plural(n: u64, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("{n} {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+fn with_article(type_name: &str) -> String {
+    match type_name {
+        "array" | "integer" | "object" => format!("an {type_name}"),
+        "null" => "null".to_string(),
+        _ => format!("a {type_name}"),
+    }
+}
+
+/// What a failed keyword expected, without quoting the failing value.
+fn expectation(kind: &jsonschema::error::ValidationErrorKind, instance: &Value) -> String {
+    use jsonschema::error::{TypeKind, ValidationErrorKind as Kind};
+    let found = json_type_name(instance);
+    match kind {
+        Kind::Type { kind } => {
+            let expected: Vec<String> = match kind {
+                TypeKind::Single(t) => vec![with_article(t.as_str())],
+                TypeKind::Multiple(set) => set.iter().map(|t| with_article(t.as_str())).collect(),
+            };
+            format!("must be {}, found {found}", expected.join(" or "))
+        }
+        Kind::Enum { options } => match options.as_array() {
+            Some(items) => format!(
+                "must be one of {}",
+                items.iter().map(show).collect::<Vec<_>>().join(", ")
+            ),
+            None => format!("must be {}", show(options)),
+        },
+        Kind::Constant { expected_value } => format!("must be {}", show(expected_value)),
+        Kind::Pattern { pattern } => format!("must match `{pattern}`"),
+        Kind::MinLength { limit } => {
+            format!(
+                "must be at least {} long",
+                plural(*limit, "character", "characters")
+            )
+        }
+        Kind::MaxLength { limit } => {
+            format!(
+                "must be at most {} long",
+                plural(*limit, "character", "characters")
+            )
+        }
+        Kind::Minimum { limit } => format!("must be at least {limit}"),
+        Kind::Maximum { limit } => format!("must be at most {limit}"),
+        Kind::ExclusiveMinimum { limit } => format!("must be greater than {limit}"),
+        Kind::ExclusiveMaximum { limit } => format!("must be less than {limit}"),
+        Kind::MinItems { limit } => {
+            format!("must have at least {}", plural(*limit, "item", "items"))
+        }
+        Kind::MaxItems { limit } => {
+            format!("must have at most {}", plural(*limit, "item", "items"))
+        }
+        Kind::MinProperties { limit } => {
+            format!("must have at least {}", plural(*limit, "key", "keys"))
+        }
+        Kind::MaxProperties { limit } => {
+            format!("must have at most {}", plural(*limit, "key", "keys"))
+        }
+        Kind::UniqueItems => "must not list the same item twice".to_string(),
+        Kind::MultipleOf { multiple_of } => format!("must be a multiple of {multiple_of}"),
+        Kind::Format { format } => format!("must be a valid `{format}`"),
+        Kind::Not { .. } | Kind::FalseSchema => "is not allowed here".to_string(),
+        Kind::AnyOf { .. } | Kind::OneOfNotValid { .. } => {
+            "matches none of the allowed forms".to_string()
+        }
+        Kind::OneOfMultipleValid { .. } => "matches more than one of the allowed forms".to_string(),
+        Kind::PropertyNames { .. } => "has a key whose name is not allowed".to_string(),
+        _ => "does not match the schema".to_string(),
+    }
+}
+
 /// The drafts whose `$schema` URIs we recognise. Anything else is reported, never fetched.
 pub fn declared_draft(schema: &Value) -> Result<Draft, String> {
     let Some(declared) = schema.get("$schema") else {
@@ -259,6 +402,39 @@ mod tests {
         let local = json!({"$defs": {"n": {"type": "integer"}}, "properties": {"a": {"$ref": "#/$defs/n"}}});
         let validator = compile_user_schema(&local).expect("local refs resolve");
         assert!(!validator.is_valid(&json!({"a": "x"})));
+    }
+
+    #[test]
+    fn keyed_errors_name_the_key_and_never_the_value() {
+        let schema = json!({
+            "type": "object",
+            "required": ["name"],
+            "additionalProperties": false,
+            "properties": {
+                "token": {"type": "integer"},
+                "kind": {"enum": ["a", "b"]}
+            }
+        });
+        let validator = compile_embedded(&schema.to_string()).expect("compiles");
+        let errors = validate_at_keys(
+            &validator,
+            &json!({"token": "s3cr3t-value", "kind": "c", "x": 1, "y": 2}),
+        );
+        let summary: Vec<(&str, &str, &str)> = errors
+            .iter()
+            .map(|e| (e.pointer.as_str(), e.keyword.as_str(), e.message.as_str()))
+            .collect();
+        assert_eq!(
+            summary,
+            vec![
+                ("/kind", "enum", "must be one of `a`, `b`"),
+                ("/name", "required", "is required"),
+                ("/token", "type", "must be an integer, found string"),
+                ("/x", "additionalProperties", "is not a known key"),
+                ("/y", "additionalProperties", "is not a known key"),
+            ]
+        );
+        assert!(errors.iter().all(|e| !e.message.contains("s3cr3t")));
     }
 
     #[test]

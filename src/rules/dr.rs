@@ -1,6 +1,1343 @@
-//! DR rules.
+//! DR: AIP-30 `DRIVER.md` and `CLI.md`, SPEC §3.5.
+//!
+//! DR001–DR002 check a driver file on its own (frontmatter, the universal driver schema), DR010
+//! checks builtin drivers, DR012 the kind's subtype schema (pedantic). DR003–DR009 follow each
+//! `implements[]` entry to the TOOL.md it names and check the binding against the contract: a driver
+//! may narrow a tool, never widen it or drop what the tool requires. DR011 follows `auth.ref` to a
+//! SECRETS.md. Every cross-file finding carries a secondary label on the other file.
 
-use super::RuleImpl;
+use super::util::nearest;
+use super::{Check, RuleImpl, Sink};
+use crate::diagnostic::Severity;
+use crate::index::{Parsed, Repo, Unit};
+use crate::model::skill::{Frontmatter, FrontmatterState, MarkdownDoc};
+use crate::parse::node::{Member, Node};
+use crate::schema::{self, SchemaError};
+use crate::source::{FileId, Span};
+use semver::{Version, VersionReq};
 
 #[rustfmt::skip]
-pub const RULES: &[RuleImpl] = &[];
+pub const RULES: &[RuleImpl] = &[
+    RuleImpl { code: "DR001", check: Check::Unit(frontmatter_invalid) },
+    RuleImpl { code: "DR002", check: Check::Unit(schema_violation) },
+    RuleImpl { code: "DR003", check: Check::Unit(tool_unresolved) },
+    RuleImpl { code: "DR004", check: Check::Unit(version_range_mismatch) },
+    RuleImpl { code: "DR005", check: Check::Unit(kind_forbidden) },
+    RuleImpl { code: "DR006", check: Check::Unit(drops_required_input) },
+    RuleImpl { code: "DR007", check: Check::Unit(drops_idempotency_key) },
+    RuleImpl { code: "DR008", check: Check::Unit(widens_timeout) },
+    RuleImpl { code: "DR009", check: Check::Unit(mapping_unknown_input) },
+    RuleImpl { code: "DR010", check: Check::Unit(builtin_has_io) },
+    RuleImpl { code: "DR011", check: Check::Unit(secret_unresolved) },
+    RuleImpl { code: "DR012", check: Check::Unit(subtype_schema_violation) },
+];
+
+/// The contract ceiling when a TOOL.md sets no `timeout_ms` (AIP-14).
+const DEFAULT_TIMEOUT_MS: f64 = 30_000.0;
+const IDEMPOTENCY_FIELD: &str = "idempotency_key";
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers (also used by the SE family)
+// ---------------------------------------------------------------------------------------------
+
+/// The last path segment of a file (`DRIVER.md`, `CLI.md`, `SECRETS.md`).
+pub(crate) fn file_name(repo: &Repo, id: FileId) -> &str {
+    let path = repo.file(id).rel_path.as_str();
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The folder of a file relative to the lint root (`""` at the root).
+fn folder_of(repo: &Repo, id: FileId) -> &str {
+    let path = repo.file(id).rel_path.as_str();
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// The first line of a file, where a finding about a file without frontmatter points.
+fn first_line(text: &str) -> Span {
+    let end = text.find('\n').unwrap_or(text.len());
+    Span::new(0, text[..end].trim_end().len())
+}
+
+/// Reports a missing, unterminated or unparsable frontmatter (DR001, TM001-style, SE001).
+pub(crate) fn report_frontmatter_problem(
+    repo: &Repo,
+    file: FileId,
+    doc: &MarkdownDoc,
+    sink: &mut Sink,
+) {
+    let name = file_name(repo, file);
+    match &doc.frontmatter {
+        FrontmatterState::Valid(_) => {}
+        FrontmatterState::Missing => {
+            sink.report(
+                file,
+                first_line(repo.text(file)),
+                format!("{name} has no YAML frontmatter"),
+            )
+            .label("expected `---` on the first line")
+            .help(
+                "start the file with a `---` line, the frontmatter keys, and a closing `---` line",
+            );
+        }
+        FrontmatterState::Unterminated { opening } => {
+            sink.report(
+                file,
+                *opening,
+                "the frontmatter opened here is never closed",
+            )
+            .label("no closing `---` line follows")
+            .help("end the frontmatter with a line containing only `---`");
+        }
+        FrontmatterState::Invalid { error } => match error.first_definition {
+            Some(first) => {
+                sink.report(
+                    file,
+                    error.span,
+                    format!("{} in the frontmatter", error.message),
+                )
+                .label("defined again here")
+                .secondary(file, first, "first defined here")
+                .help("keep one definition; YAML readers disagree on which duplicate wins");
+            }
+            None => {
+                sink.report(
+                    file,
+                    error.span,
+                    format!("{name} frontmatter is not valid YAML: {}", error.message),
+                )
+                .label("the YAML parser stopped here");
+            }
+        },
+    }
+}
+
+/// A JSON pointer as a reader writes the path: `/implements/0/version` → `implements[0].version`.
+pub(crate) fn display_path(pointer: &str) -> String {
+    let mut out = String::new();
+    for raw in pointer.split('/').skip(1) {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
+            out.push_str(&format!("[{token}]"));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&token);
+        }
+    }
+    out
+}
+
+/// Where a finding about a missing key of the object at `parent` points: the object's own key,
+/// or (for an array item) the item's first key, or the frontmatter's opening `---` for the root.
+fn missing_key_anchor(fm: &Frontmatter, parent: &str) -> Span {
+    if parent.is_empty() {
+        return fm.opening;
+    }
+    if let Some(span) = fm.root.pointer_key_span(parent) {
+        let is_item = parent
+            .rsplit('/')
+            .next()
+            .is_some_and(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()));
+        if !is_item {
+            return span;
+        }
+    }
+    match fm.root.pointer(parent) {
+        Some(node) => node
+            .as_object()
+            .and_then(|members| members.first())
+            .map_or(node.span, |m| m.key_span),
+        None => schema::span_for_pointer(&fm.root, parent),
+    }
+}
+
+/// Reports schema errors one per failing key: missing keys at their parent (the opening `---` for
+/// the root), unknown keys and bad values at their key. `what` names the document
+/// (`driver frontmatter`).
+pub(crate) fn report_schema_errors(
+    file: FileId,
+    fm: &Frontmatter,
+    errors: &[SchemaError],
+    what: &str,
+    help: &str,
+    sink: &mut Sink,
+) {
+    for error in errors {
+        let (parent, last) = error.pointer.rsplit_once('/').unwrap_or(("", ""));
+        let key = last.replace("~1", "/").replace("~0", "~");
+        match error.keyword.as_str() {
+            "required" => {
+                let span = missing_key_anchor(fm, parent);
+                let (message, label) = if parent.is_empty() {
+                    (
+                        format!("{what} lacks required `{key}`"),
+                        format!("no `{key}` in this frontmatter"),
+                    )
+                } else {
+                    (
+                        format!("`{}` lacks required `{key}`", display_path(parent)),
+                        format!("no `{key}` here"),
+                    )
+                };
+                sink.report(file, span, message).label(label).help(help);
+            }
+            "additionalProperties" => {
+                let span = schema::span_for_pointer(&fm.root, &error.pointer);
+                let message = if parent.is_empty() {
+                    format!("unknown key `{key}` in the {what}")
+                } else {
+                    format!("unknown key `{key}` in `{}`", display_path(parent))
+                };
+                sink.report(file, span, message)
+                    .label("not a key of this object")
+                    .help(help);
+            }
+            _ => {
+                let span = schema::span_for_pointer(&fm.root, &error.pointer);
+                let message = if error.pointer.is_empty() {
+                    format!("the {what} {}", error.message)
+                } else {
+                    format!("`{}` {}", display_path(&error.pointer), error.message)
+                };
+                sink.report(file, span, message).help(help);
+            }
+        }
+    }
+}
+
+/// A driver file of the unit with a valid frontmatter.
+struct Driver<'a> {
+    file: FileId,
+    fm: &'a Frontmatter,
+    /// A `CLI.md` (AIP-29), which is a `kind: cli` driver even when it omits `kind`.
+    cli: bool,
+}
+
+impl<'a> Driver<'a> {
+    /// The declared `kind`, or `cli` for a CLI.md that omits it.
+    fn kind(&self) -> Option<&'a str> {
+        match self.fm.root.get("kind") {
+            Some(node) => node.as_str(),
+            None if self.cli => Some("cli"),
+            None => None,
+        }
+    }
+
+    /// Where a finding about the kind points: the `kind` value, else the opening `---`.
+    fn kind_span(&self) -> Span {
+        self.fm.root.get("kind").map_or(self.fm.opening, |n| n.span)
+    }
+
+    fn implements(&self) -> &'a [Node] {
+        self.fm
+            .root
+            .get("implements")
+            .and_then(Node::as_array)
+            .unwrap_or_default()
+    }
+
+    /// The frontmatter as JSON, with `kind: cli` filled in for a CLI.md that omits it.
+    fn json(&self) -> serde_json::Value {
+        let mut json = self.fm.root.to_json();
+        if self.cli {
+            if let Some(map) = json.as_object_mut() {
+                map.entry("kind")
+                    .or_insert_with(|| serde_json::Value::String("cli".to_string()));
+            }
+        }
+        json
+    }
+}
+
+fn drivers<'a>(unit: &Unit<'a>) -> Vec<Driver<'a>> {
+    unit.files
+        .drivers
+        .iter()
+        .filter_map(|id| match unit.repo.parsed(*id) {
+            Parsed::Driver { doc, cli } => doc.frontmatter().map(|fm| Driver {
+                file: *id,
+                fm,
+                cli: *cli,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Collapses `.` and `..` segments; `None` when the path climbs above the lint root.
+fn normalize_path(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The repository paths a `tool:` reference may mean: relative to the lint root (the AIP's
+/// "workspace-relative") or to the driver's own folder, naming the TOOL.md or its folder.
+fn candidate_paths(base_dirs: &[&str], reference: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let reference = reference.trim();
+    if reference.is_empty() || reference.contains("://") {
+        return out;
+    }
+    for base in base_dirs {
+        let joined = if reference.starts_with('/') || base.is_empty() {
+            reference.to_string()
+        } else {
+            format!("{base}/{reference}")
+        };
+        let Some(path) = normalize_path(&joined) else {
+            continue;
+        };
+        if path.is_empty() {
+            continue;
+        }
+        let file = if path == "TOOL.md" || path.ends_with("/TOOL.md") {
+            path
+        } else {
+            format!("{path}/TOOL.md")
+        };
+        if !out.contains(&file) {
+            out.push(file);
+        }
+    }
+    out
+}
+
+/// A TOOL.md an `implements[]` entry resolved to.
+struct Contract<'a> {
+    file: FileId,
+    /// `None` when the TOOL.md's frontmatter could not be read (TM001 reports it).
+    fm: Option<&'a Frontmatter>,
+}
+
+impl<'a> Contract<'a> {
+    fn get(&self, key: &str) -> Option<&'a Node> {
+        self.fm?.root.get(key)
+    }
+
+    fn member(&self, key: &str) -> Option<&'a Member> {
+        self.fm?.root.member(key)
+    }
+
+    fn id(&self) -> Option<&'a str> {
+        self.get("id")?.as_str()
+    }
+
+    fn version(&self) -> Option<Version> {
+        Version::parse(self.get("version")?.as_str()?.trim()).ok()
+    }
+
+    /// A span that stands for the whole contract: its `id` value, else the opening `---`.
+    fn anchor(&self) -> Span {
+        match self.fm {
+            Some(fm) => fm.root.get("id").map_or(fm.opening, |n| n.span),
+            None => Span::empty(0),
+        }
+    }
+
+    /// How messages name the tool: its id, else the reference the driver used.
+    fn name(&self, reference: &str) -> String {
+        self.id().unwrap_or(reference).to_string()
+    }
+
+    /// The `inputs` schema's `properties` member names, when it declares any.
+    fn input_properties(&self) -> Option<&'a [Member]> {
+        self.get("inputs")?.get("properties")?.as_object()
+    }
+
+    /// The `inputs.required` item naming `name`.
+    fn required_input(&self, name: &str) -> Option<&'a Node> {
+        self.get("inputs")?
+            .get("required")?
+            .as_array()?
+            .iter()
+            .find(|n| n.as_str() == Some(name))
+    }
+
+    fn idempotent(&self) -> Option<&'a Node> {
+        self.get("idempotent").filter(|n| n.as_bool() == Some(true))
+    }
+}
+
+/// Every TOOL.md a reference may name: by id, then by path (lint root first, then the driver's
+/// folder). Several files share an id when they are different major versions.
+fn contract_candidates(repo: &Repo, driver_file: FileId, reference: &str) -> Vec<FileId> {
+    let mut found: Vec<FileId> = repo
+        .contracts
+        .tools_by_id
+        .get(reference.trim())
+        .cloned()
+        .unwrap_or_default();
+    let bases = ["", folder_of(repo, driver_file)];
+    for path in candidate_paths(&bases, reference) {
+        if let Some(id) = repo.file_by_path(&path) {
+            if matches!(repo.parsed(id), Parsed::Contract(_)) && !found.contains(&id) {
+                found.push(id);
+            }
+        }
+    }
+    found
+}
+
+/// The TOOL.md an entry binds to: among the candidates, the first whose version the entry's range
+/// admits, else the first one.
+fn resolve<'a>(repo: &'a Repo, driver_file: FileId, entry: &Node) -> Option<Contract<'a>> {
+    let reference = entry.get("tool")?.as_str()?;
+    let candidates = contract_candidates(repo, driver_file, reference);
+    let contract = |id: FileId| Contract {
+        file: id,
+        fm: repo.contract(id).and_then(MarkdownDoc::frontmatter),
+    };
+    let range = entry
+        .get("version")
+        .and_then(Node::as_str)
+        .and_then(parse_range);
+    if let Some(range) = &range {
+        let admitted = candidates.iter().copied().find(|id| {
+            contract(*id)
+                .version()
+                .is_some_and(|v| range_admits(range, &v))
+        });
+        if let Some(id) = admitted {
+            return Some(contract(id));
+        }
+    }
+    candidates.first().map(|id| contract(*id))
+}
+
+/// One `implements[]` entry with the contract it resolved to.
+struct Binding<'a> {
+    entry: &'a Node,
+    reference: &'a str,
+    contract: Contract<'a>,
+}
+
+/// The unit's drivers, each with its resolved bindings (entries that resolve to no TOOL.md, or
+/// have no string `tool`, are left out: DR003 and DR002 report those).
+fn bindings<'a>(unit: &Unit<'a>) -> Vec<(Driver<'a>, Vec<Binding<'a>>)> {
+    drivers(unit)
+        .into_iter()
+        .map(|driver| {
+            let resolved = driver
+                .implements()
+                .iter()
+                .filter_map(|entry| {
+                    let reference = entry.get("tool")?.as_str()?;
+                    let contract = resolve(unit.repo, driver.file, entry)?;
+                    Some(Binding {
+                        entry,
+                        reference,
+                        contract,
+                    })
+                })
+                .collect();
+            (driver, resolved)
+        })
+        .collect()
+}
+
+/// Parses an npm-style semver range into alternatives (`||`), each a `semver` requirement.
+/// Accepts space-separated comparators (`>=1.2 <2`), hyphen ranges (`1.0.0 - 2.0.0`) and a leading
+/// `v` on versions.
+fn parse_range(text: &str) -> Option<Vec<VersionReq>> {
+    let mut alternatives = Vec::new();
+    for alternative in text.split("||") {
+        let alternative = alternative.trim();
+        let normalized = if alternative.is_empty() {
+            "*".to_string()
+        } else if let Some((low, high)) = alternative.split_once(" - ") {
+            format!(">={}, <={}", low.trim(), high.trim())
+        } else {
+            // Glue operators to their versions (`>= 1.2` → `>=1.2`), then join with commas.
+            let mut comparators: Vec<String> = Vec::new();
+            let mut pending = String::new();
+            for token in alternative.split([' ', ',']).filter(|t| !t.is_empty()) {
+                if token
+                    .chars()
+                    .all(|c| matches!(c, '<' | '>' | '=' | '~' | '^'))
+                {
+                    pending.push_str(token);
+                } else {
+                    comparators.push(format!("{pending}{token}"));
+                    pending.clear();
+                }
+            }
+            if !pending.is_empty() {
+                return None;
+            }
+            comparators.join(", ")
+        };
+        let without_v: String = normalized
+            .split(", ")
+            .map(|c| {
+                let op_len = c.len() - c.trim_start_matches(['<', '>', '=', '~', '^']).len();
+                let (op, rest) = c.split_at(op_len);
+                format!("{op}{}", rest.strip_prefix(['v', 'V']).unwrap_or(rest))
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        alternatives.push(VersionReq::parse(&without_v).ok()?);
+    }
+    Some(alternatives)
+}
+
+fn range_admits(range: &[VersionReq], version: &Version) -> bool {
+    range.iter().any(|req| req.matches(version))
+}
+
+/// A TOOL.md's `driver_constraints.<key>` list, as (kind, span) pairs.
+fn constraint_list<'a>(contract: &Contract<'a>, key: &str) -> Option<(&'a Member, Vec<&'a Node>)> {
+    let member = contract.get("driver_constraints")?.member(key)?;
+    let items = member.value.as_array()?.iter().collect();
+    Some((member, items))
+}
+
+// ---------------------------------------------------------------------------------------------
+// DR001 driver-frontmatter-invalid
+// ---------------------------------------------------------------------------------------------
+
+fn frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
+    for id in &unit.files.drivers {
+        if let Parsed::Driver { doc, .. } = unit.repo.parsed(*id) {
+            report_frontmatter_problem(unit.repo, *id, doc, sink);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DR002 driver-schema-violation
+// ---------------------------------------------------------------------------------------------
+
+fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some(validator) = schema::embedded("driver") else {
+        return;
+    };
+    for driver in drivers(unit) {
+        let errors = schema::validate_at_keys(validator, &driver.json());
+        report_schema_errors(
+            driver.file,
+            driver.fm,
+            &errors,
+            "driver frontmatter",
+            "see `skilllint rule DR002` for the AIP-30 driver fields",
+            sink,
+        );
+        if driver.cli {
+            if let Some(kind) = driver.fm.root.get("kind").and_then(Node::as_str) {
+                if kind != "cli" {
+                    sink.report(
+                        driver.file,
+                        driver.kind_span(),
+                        format!("a CLI.md is a `kind: cli` driver, found `kind: {kind}`"),
+                    )
+                    .label("not `cli`")
+                    .help("write `kind: cli`, or move the driver to `.drivers/<id>/DRIVER.md`");
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DR003 driver-tool-unresolved
+// ---------------------------------------------------------------------------------------------
+
+fn tool_unresolved(unit: &Unit<'_>, sink: &mut Sink) {
+    let repo = unit.repo;
+    for driver in drivers(unit) {
+        for entry in driver.implements() {
+            let Some(tool) = entry.get("tool") else {
+                continue;
+            };
+            let Some(reference) = tool.as_str() else {
+                continue;
+            };
+            if !contract_candidates(repo, driver.file, reference).is_empty() {
+                continue;
+            }
+            let diagnostic = sink
+                .report(
+                    driver.file,
+                    tool.span,
+                    format!("`{reference}` resolves to no TOOL.md"),
+                )
+                .label("no TOOL.md at this path or with this id");
+            // Suggest a contract whose id or folder is close to the last segment of the reference.
+            let wanted = reference
+                .trim_end_matches('/')
+                .trim_end_matches("TOOL.md")
+                .trim_end_matches('/')
+                .rsplit('/')
+                .next()
+                .unwrap_or(reference);
+            let ids = repo.contracts.tools_by_id.keys().map(String::as_str);
+            let suggestion = nearest(wanted, ids).and_then(|id| {
+                let file = *repo.contracts.tools_by_id.get(id)?.first()?;
+                Some((id, file))
+            });
+            match suggestion {
+                Some((id, file)) => {
+                    let contract = Contract {
+                        file,
+                        fm: repo.contract(file).and_then(MarkdownDoc::frontmatter),
+                    };
+                    diagnostic
+                        .secondary(file, contract.anchor(), format!("did you mean `{id}`?"))
+                        .help(format!(
+                            "use the tool id `{id}`, or the path of its TOOL.md (`{}`)",
+                            repo.file(file).rel_path
+                        ));
+                }
+                None if repo.contracts.tools_by_id.is_empty() => {
+                    diagnostic.help("the linted tree has no TOOL.md; add the contract under `.tools/<id>/TOOL.md`, or lint the repository root");
+                }
+                None => {
+                    diagnostic.help("name a tool `id`, or the path of a TOOL.md (or its folder) relative to the repository root");
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DR004 driver-version-range-mismatch
+// ---------------------------------------------------------------------------------------------
+
+fn version_range_mismatch(unit: &Unit<'_>, sink: &mut Sink) {
+    for (driver, bindings) in bindings(unit) {
+        for binding in bindings {
+            let Some(range_node) = binding.entry.get("version") else {
+                continue;
+            };
+            let Some(range_text) = range_node.as_str() else {
+                continue;
+            };
+            let name = binding.contract.name(binding.reference);
+            let Some(range) = parse_range(range_text) else {
+                sink.report(
+                    driver.file,
+                    range_node.span,
+                    format!(
+                        "`{range_text}` is not a semver range, so it admits no version of `{name}`"
+                    ),
+                )
+                .label("not a semver range")
+                .secondary(
+                    binding.contract.file,
+                    binding.contract.anchor(),
+                    "the contract it binds to",
+                )
+                .help("write a range such as `^1.0.0`, `~1.2`, `>=1.2 <2` or `1.x`");
+                continue;
+            };
+            let Some(version) = binding.contract.version() else {
+                continue;
+            };
+            if range_admits(&range, &version) {
+                continue;
+            }
+            let version_span = binding
+                .contract
+                .get("version")
+                .map_or(binding.contract.anchor(), |n| n.span);
+            sink.report(
+                driver.file,
+                range_node.span,
+                format!("`{range_text}` does not admit version {version} of `{name}`"),
+            )
+            .label(format!("excludes {version}"))
+            .secondary(
+                binding.contract.file,
+                version_span,
+                format!("the contract is at {version}"),
+            )
+            .help(format!(
+                "review the driver against version {version} of the contract, then widen the range to admit it (e.g. `^{}.{}.0`)",
+                version.major, version.minor
+            ));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DR005 driver-kind-forbidden
+// ---------------------------------------------------------------------------------------------
+
+fn kind_forbidden(unit: &Unit<'_>, sink: &mut Sink) {
+    for (driver, bindings) in bindings(unit) {
+        let Some(kind) = driver.kind() else {
+            continue;
+        };
+        for binding in bindings {
+            let name = binding.contract.name(binding.reference);
+            if let Some((_, forbid)) = constraint_list(&binding.contract, "forbid") {
+                if let Some(item) = forbid.iter().find(|n| n.as_str() == Some(kind)) {
+                    sink.report(
+                        driver.file,
+                        driver.kind_span(),
+                        format!("`{name}` forbids `{kind}` drivers"),
+                    )
+                    .label(format!("kind `{kind}`"))
+                    .secondary(
+                        binding.contract.file,
+                        item.span,
+                        format!("the contract refuses `{kind}`"),
+                    )
+                    .help("implement the tool with a kind the contract allows, or drop this `implements` entry");
+                    continue;
+                }
+            }
+            if let Some((member, allowed)) = constraint_list(&binding.contract, "require_kind") {
+                let kinds: Vec<&str> = allowed.iter().filter_map(|n| n.as_str()).collect();
+                if !kinds.is_empty() && !kinds.contains(&kind) {
+                    let list = kinds
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    sink.report(
+                        driver.file,
+                        driver.kind_span(),
+                        format!("`{name}` only accepts {list} drivers, not `{kind}`"),
+                    )
+                    .label(format!("kind `{kind}`"))
+                    .secondary(
+                        binding.contract.file,
+                        member.key_span,
+                        format!("the contract requires {list}"),
+                    )
+                    .help("implement the tool with one of the required kinds, or drop this `implements` entry");
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DR006 driver-drops-required-input, DR007 driver-drops-idempotency-key
+// ---------------------------------------------------------------------------------------------
+
+/// The string items of an entry's `schema_narrowing.drop_inputs`.
+fn dropped_inputs(entry: &Node) -> Vec<(&str, Span)> {
+    entry
+        .get("schema_narrowing")
+        .and_then(|n| n.get("drop_inputs"))
+        .and_then(Node::as_array)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|n| n.as_str().map(|s| (s, n.span)))
+        .collect()
+}
+
+fn drops_required_input(unit: &Unit<'_>, sink: &mut Sink) {
+    for (driver, bindings) in bindings(unit) {
+        for binding in bindings {
+            let contract = &binding.contract;
+            let name = contract.name(binding.reference);
+            for (input, span) in dropped_inputs(binding.entry) {
+                // DR007 reports the idempotency key of an idempotent tool.
+                if input == IDEMPOTENCY_FIELD && contract.idempotent().is_some() {
+                    continue;
+                }
+                if let Some(required) = contract.required_input(input) {
+                    sink.report(
+                        driver.file,
+                        span,
+                        format!("drops `{input}`, which `{name}` requires"),
+                    )
+                    .label("a required input")
+                    .secondary(contract.file, required.span, "required by the contract")
+                    .help("a driver may drop only optional inputs; support this input, or implement a different tool");
+                    continue;
+                }
+                let Some(properties) = contract.input_properties() else {
+                    continue;
+                };
+                if !properties.iter().any(|m| m.key == input) {
+                    let inputs_span = contract
+                        .member("inputs")
+                        .map_or(contract.anchor(), |m| m.key_span);
+                    let diagnostic = sink
+                        .report(
+                            driver.file,
+                            span,
+                            format!("drops `{input}`, which `{name}` does not define"),
+                        )
+                        .severity(Severity::Warning)
+                        .label("not an input of the tool")
+                        .secondary(contract.file, inputs_span, "the contract's inputs");
+                    match nearest(input, properties.iter().map(|m| m.key.as_str())) {
+                        Some(near) => diagnostic.help(format!("did you mean `{near}`?")),
+                        None => diagnostic
+                            .help("remove it: narrowing can only drop inputs the contract defines"),
+                    };
+                }
+            }
+        }
+    }
+}
+
+fn drops_idempotency_key(unit: &Unit<'_>, sink: &mut Sink) {
+    for (driver, bindings) in bindings(unit) {
+        for binding in bindings {
+            let contract = &binding.contract;
+            let Some(idempotent) = contract.idempotent() else {
+                continue;
+            };
+            let name = contract.name(binding.reference);
+            for (input, span) in dropped_inputs(binding.entry) {
+                if input != IDEMPOTENCY_FIELD {
+                    continue;
+                }
+                sink.report(
+                    driver.file,
+                    span,
+                    format!("drops `{IDEMPOTENCY_FIELD}` of idempotent tool `{name}`"),
+                )
+                .label("retries through this driver are no longer deduplicated")
+                .secondary(contract.file, idempotent.span, "the contract is idempotent")
+                .help("pass the key through (e.g. as an `Idempotency-Key` header); a retried write without it can run twice");
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DR008 driver-widens-timeout
+// ---------------------------------------------------------------------------------------------
+
+fn widens_timeout(unit: &Unit<'_>, sink: &mut Sink) {
+    for (driver, bindings) in bindings(unit) {
+        let driver_level = driver.fm.root.get("timeout_override_ms");
+        for binding in &bindings {
+            let contract = &binding.contract;
+            if contract.fm.is_none() {
+                continue;
+            }
+            let override_node = binding.entry.get("timeout_override_ms").or(driver_level);
+            let Some(node) = override_node else {
+                continue;
+            };
+            let Some(value) = node.as_f64() else {
+                continue;
+            };
+            let ceiling_node = contract.get("timeout_ms");
+            let ceiling = ceiling_node
+                .and_then(Node::as_f64)
+                .unwrap_or(DEFAULT_TIMEOUT_MS);
+            if value <= ceiling {
+                continue;
+            }
+            let name = contract.name(binding.reference);
+            let (secondary_span, secondary_label) = match ceiling_node {
+                Some(n) => (n.span, format!("the contract's ceiling is {ceiling} ms")),
+                None => (
+                    contract.anchor(),
+                    format!("no `timeout_ms`: the ceiling is the default {ceiling} ms"),
+                ),
+            };
+            sink.report(
+                driver.file,
+                node.span,
+                format!("timeout {value} ms widens the {ceiling} ms ceiling of `{name}`"),
+            )
+            .label("above the contract's ceiling")
+            .secondary(contract.file, secondary_span, secondary_label)
+            .help(format!(
+                "a driver may narrow the timeout, never widen it: use at most {ceiling} ms, or raise `timeout_ms` in the contract"
+            ));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DR009 driver-mapping-unknown-input
+// ---------------------------------------------------------------------------------------------
+
+fn mapping_unknown_input(unit: &Unit<'_>, sink: &mut Sink) {
+    for (driver, bindings) in bindings(unit) {
+        for binding in bindings {
+            let contract = &binding.contract;
+            let Some(properties) = contract.input_properties() else {
+                continue;
+            };
+            let Some(mapping) = binding.entry.get("mapping").and_then(Node::as_object) else {
+                continue;
+            };
+            let name = contract.name(binding.reference);
+            for member in mapping {
+                // `key: provider_name` renames the tool input `key`; `key: {from: input}` builds
+                // the provider's `key` from the tool input `from`.
+                let (input, span) = match member.value.get("from") {
+                    Some(from) => match from.as_str() {
+                        Some(text) => (text, from.span),
+                        None => continue,
+                    },
+                    None => (member.key.as_str(), member.key_span),
+                };
+                if properties.iter().any(|m| m.key == input) {
+                    continue;
+                }
+                let inputs_span = contract
+                    .member("inputs")
+                    .map_or(contract.anchor(), |m| m.key_span);
+                let diagnostic = sink
+                    .report(
+                        driver.file,
+                        span,
+                        format!("mapping names `{input}`, which is not an input of `{name}`"),
+                    )
+                    .label("not an input of the tool")
+                    .secondary(contract.file, inputs_span, "the contract's inputs");
+                match nearest(input, properties.iter().map(|m| m.key.as_str())) {
+                    Some(near) => diagnostic.help(format!("did you mean `{near}`?")),
+                    None => diagnostic.help("map only inputs the contract defines; extra knobs belong in `metadata.<kind>`"),
+                };
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DR010 builtin-driver-has-io
+// ---------------------------------------------------------------------------------------------
+
+fn builtin_has_io(unit: &Unit<'_>, sink: &mut Sink) {
+    for driver in drivers(unit) {
+        if driver.kind() != Some("builtin") {
+            continue;
+        }
+        let root = &driver.fm.root;
+        let non_empty = |node: &Node| node.as_array().is_none_or(|items| !items.is_empty());
+        let mut found: Vec<(Span, &str, &str)> = Vec::new();
+        if let Some(member) = root.member("install").filter(|m| non_empty(&m.value)) {
+            found.push((
+                member.key_span,
+                "install",
+                "a builtin is part of the host; nothing is installed",
+            ));
+        }
+        if let Some(member) = root.member("auth") {
+            found.push((
+                member.key_span,
+                "auth",
+                "a builtin runs with the host's own identity",
+            ));
+        }
+        if let Some(member) = root
+            .get("network")
+            .and_then(|n| n.member("egress"))
+            .filter(|m| non_empty(&m.value))
+        {
+            found.push((
+                member.key_span,
+                "network.egress",
+                "a builtin makes no outbound connections",
+            ));
+        }
+        for (span, key, why) in found {
+            sink.report(
+                driver.file,
+                span,
+                format!("builtin driver declares `{key}`"),
+            )
+            .label(why)
+            .help(format!(
+                "remove `{key}`, or declare the driver with the kind that matches how it really runs (`cli`, `http`, `mcp`, `sdk`)"
+            ));
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DR011 driver-secret-unresolved
+// ---------------------------------------------------------------------------------------------
+
+/// Whether `reference` is the path of a SECRETS.md in the run (relative to the lint root or to the
+/// driver's folder; a folder stands for the SECRETS.md inside it).
+fn secrets_file(repo: &Repo, driver_file: FileId, reference: &str) -> bool {
+    let bases = ["", folder_of(repo, driver_file)];
+    bases.iter().any(|base| {
+        let joined = if reference.starts_with('/') || base.is_empty() {
+            reference.to_string()
+        } else {
+            format!("{base}/{reference}")
+        };
+        let Some(path) = normalize_path(&joined) else {
+            return false;
+        };
+        let file = if path == "SECRETS.md" || path.ends_with("/SECRETS.md") {
+            path
+        } else if path.is_empty() {
+            "SECRETS.md".to_string()
+        } else {
+            format!("{path}/SECRETS.md")
+        };
+        repo.file_by_path(&file)
+            .is_some_and(|id| matches!(repo.parsed(id), Parsed::Secrets(_)))
+    })
+}
+
+fn secret_unresolved(unit: &Unit<'_>, sink: &mut Sink) {
+    let repo = unit.repo;
+    for driver in drivers(unit) {
+        let Some(reference_node) = driver.fm.root.get("auth").and_then(|a| a.get("ref")) else {
+            continue;
+        };
+        let Some(reference) = reference_node.as_str() else {
+            continue;
+        };
+        let slugs = &repo.contracts.secret_slugs;
+        if slugs.contains_key(reference.trim()) || secrets_file(repo, driver.file, reference) {
+            continue;
+        }
+        let looks_like_path = reference.contains('/') || reference.ends_with(".md");
+        let message = if looks_like_path {
+            format!("`auth.ref` points at `{reference}`, where there is no SECRETS.md")
+        } else {
+            format!("`auth.ref` names `{reference}`, which no SECRETS.md declares")
+        };
+        let diagnostic = sink
+            .report(driver.file, reference_node.span, message)
+            .label("unresolved secret reference");
+        match nearest(reference, slugs.keys().map(String::as_str)) {
+            Some(near) => {
+                if let Some((file, span)) = slugs.get(near).and_then(|d| d.first()) {
+                    diagnostic.secondary(*file, *span, format!("did you mean `{near}`?"));
+                }
+                diagnostic.help(format!("use the declared slug `{near}`"));
+            }
+            None if slugs.is_empty() => {
+                diagnostic.help("declare the driver's credentials in a SECRETS.md (AIP-19) and point `auth.ref` at it or at one of its slugs");
+            }
+            None => {
+                diagnostic.help("point `auth.ref` at a SECRETS.md (a path relative to the repository root or to this driver) or at one of its slugs");
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// DR012 driver-subtype-schema-violation
+// ---------------------------------------------------------------------------------------------
+
+fn subtype_schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
+    for driver in drivers(unit) {
+        let (schema_name, aip) = match driver.kind() {
+            Some("http") => ("driver-http", "AIP-31"),
+            Some("mcp") => ("driver-mcp", "AIP-32"),
+            Some("sdk") => ("driver-sdk", "AIP-33"),
+            _ => continue,
+        };
+        let Some(validator) = schema::embedded(schema_name) else {
+            continue;
+        };
+        let errors = schema::validate_at_keys(validator, &driver.json());
+        let kind = driver.kind().unwrap_or_default();
+        report_schema_errors(
+            driver.file,
+            driver.fm,
+            &errors,
+            &format!("`kind: {kind}` driver ({aip})"),
+            &format!("see `skilllint rule DR012` for the {aip} fields of a `kind: {kind}` driver"),
+            sink,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{lint, LintOptions};
+    use std::path::Path;
+
+    fn write(root: &Path, files: &[(&str, &str)]) {
+        for (path, text) in files {
+            let path = root.join(path);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).expect("create folder");
+            }
+            std::fs::write(path, text).expect("write file");
+        }
+    }
+
+    /// Lints `files` with only `code` selected; (message, primary text, severity) per finding.
+    fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String, Severity)> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(dir.path(), files);
+        let options = LintOptions {
+            paths: vec![dir.path().to_path_buf()],
+            select: vec![code.to_string()],
+            threads: Some(1),
+            ..LintOptions::default()
+        };
+        let outcome = lint(&options).expect("lint runs");
+        outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == code)
+            .map(|d| {
+                let text = outcome.repo.text(d.primary.file);
+                let span = d.primary.span;
+                (
+                    d.message.clone(),
+                    text.get(span.start..span.end).unwrap_or("").to_string(),
+                    d.severity,
+                )
+            })
+            .collect()
+    }
+
+    const TOOL: &str = "---
+name: Create image
+id: image-create
+description: Generates an image.
+version: 1.4.0
+idempotent: true
+timeout_ms: 60000
+driver_constraints:
+  forbid: [cli]
+inputs:
+  type: object
+  required: [prompt, idempotency_key]
+  properties:
+    prompt: {type: string}
+    seed: {type: integer}
+    idempotency_key: {type: string}
+outputs: {type: object}
+mutates: []
+---
+";
+
+    fn driver(extra: &str) -> String {
+        format!(
+            "---
+name: Images
+id: images-http
+description: Images over HTTP.
+version: 1.0.0
+kind: http
+{extra}---
+"
+        )
+    }
+
+    #[test]
+    fn ranges_accept_npm_forms() {
+        let v = Version::parse("1.4.0").expect("version");
+        for ok in [
+            "^1.0.0",
+            "~1.4",
+            ">=1.2 <2",
+            ">= 1.2, < 2",
+            "1.x",
+            "*",
+            "1.0.0 - 2.0.0",
+            "^0.9 || ^1",
+            "v1.4.0",
+        ] {
+            let range = parse_range(ok).unwrap_or_else(|| panic!("{ok} parses"));
+            assert!(range_admits(&range, &v), "{ok} admits 1.4.0");
+        }
+        for no in ["^2.0.0", "~1.3", "<1.4.0"] {
+            let range = parse_range(no).expect("parses");
+            assert!(!range_admits(&range, &v), "{no} excludes 1.4.0");
+        }
+        assert!(parse_range("latest").is_none());
+        assert!(parse_range(">=").is_none());
+    }
+
+    #[test]
+    fn paths_resolve_from_root_and_driver_folder() {
+        let bases = ["", ".drivers/x"];
+        assert_eq!(
+            candidate_paths(&bases, "./.tools/a/TOOL.md"),
+            vec![".tools/a/TOOL.md", ".drivers/x/.tools/a/TOOL.md"]
+        );
+        assert_eq!(
+            candidate_paths(&bases, "../../.tools/a"),
+            vec![".tools/a/TOOL.md"]
+        );
+        assert!(candidate_paths(&bases, "https://example.com/TOOL.md").is_empty());
+        assert_eq!(
+            display_path("/implements/0/schema_narrowing"),
+            "implements[0].schema_narrowing"
+        );
+    }
+
+    #[test]
+    fn tool_resolves_by_id_path_or_folder() {
+        for reference in [
+            "image-create",
+            ".tools/image-create/TOOL.md",
+            "./.tools/image-create",
+            "../../.tools/image-create/",
+        ] {
+            let entry = format!("implements:\n  - tool: {reference}\n    version: \"^1.0.0\"\n");
+            let found = run(
+                "DR003",
+                &[
+                    (".tools/image-create/TOOL.md", TOOL),
+                    (".drivers/images-http/DRIVER.md", &driver(&entry)),
+                ],
+            );
+            assert!(found.is_empty(), "{reference}: {found:?}");
+        }
+        let entry = "implements:\n  - tool: image-creat\n    version: \"^1.0.0\"\n";
+        let found = run(
+            "DR003",
+            &[
+                (".tools/image-create/TOOL.md", TOOL),
+                (".drivers/images-http/DRIVER.md", &driver(entry)),
+            ],
+        );
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "image-creat");
+    }
+
+    #[test]
+    fn contract_checks_follow_the_binding() {
+        let entry = "timeout_override_ms: 90000
+implements:
+  - tool: image-create
+    version: \"^1.0.0\"
+    schema_narrowing:
+      drop_inputs: [prompt, idempotency_key, sede, seed]
+    mapping:
+      prompt: text
+      size: {from: aspect_ratio}
+      seed: seed
+";
+        let files = [
+            (".tools/image-create/TOOL.md", TOOL),
+            (".drivers/images-http/DRIVER.md", &driver(entry) as &str),
+        ];
+        let dr006 = run("DR006", &files);
+        assert_eq!(dr006.len(), 2, "{dr006:?}");
+        assert_eq!(
+            (dr006[0].1.as_str(), dr006[0].2),
+            ("prompt", Severity::Error)
+        );
+        assert_eq!(
+            (dr006[1].1.as_str(), dr006[1].2),
+            ("sede", Severity::Warning)
+        );
+        let dr007 = run("DR007", &files);
+        assert_eq!(dr007.len(), 1);
+        assert_eq!(dr007[0].1, "idempotency_key");
+        let dr008 = run("DR008", &files);
+        assert_eq!(dr008.len(), 1);
+        assert_eq!(dr008[0].1, "90000");
+        let dr009 = run("DR009", &files);
+        assert_eq!(dr009.len(), 1, "{dr009:?}");
+        assert_eq!(dr009[0].1, "aspect_ratio");
+        assert!(run("DR005", &files).is_empty());
+    }
+
+    #[test]
+    fn kind_constraints_and_version_ranges() {
+        let cli = "---
+name: Images CLI
+id: images-cli
+description: Images from a CLI.
+version: 1.0.0
+implements:
+  - tool: image-create
+    version: \"^2.0.0\"
+---
+";
+        let files = [
+            (".tools/image-create/TOOL.md", TOOL),
+            (".cli/images/CLI.md", cli),
+        ];
+        let dr005 = run("DR005", &files);
+        assert_eq!(dr005.len(), 1, "{dr005:?}");
+        assert!(dr005[0].0.contains("forbids `cli`"));
+        let dr004 = run("DR004", &files);
+        assert_eq!(dr004.len(), 1);
+        assert_eq!(dr004[0].1, "\"^2.0.0\"");
+        // A CLI.md without `kind` is `kind: cli`, so the driver schema accepts it.
+        assert!(run("DR002", &files).is_empty());
+    }
+
+    #[test]
+    fn schema_errors_land_on_their_keys() {
+        let text = "---
+name: Images
+id: Images_HTTP
+version: 1.0.0
+kind: rest
+implements:
+  - tool: image-create
+    timeout_ms: 5
+---
+";
+        let found = run("DR002", &[(".drivers/images/DRIVER.md", text)]);
+        let spans: Vec<&str> = found.iter().map(|f| f.1.as_str()).collect();
+        assert_eq!(
+            spans,
+            vec!["---", "id", "kind", "tool", "timeout_ms"],
+            "{found:?}"
+        );
+        assert!(found[0].0.contains("lacks required `description`"));
+        assert!(found[3]
+            .0
+            .contains("`implements[0]` lacks required `version`"));
+        assert!(found[4]
+            .0
+            .contains("unknown key `timeout_ms` in `implements[0]`"));
+    }
+
+    #[test]
+    fn builtin_and_secrets() {
+        let builtin = "---
+name: Host images
+id: host-images
+description: Native.
+version: 1.0.0
+kind: builtin
+install: []
+network: {egress: [api.example.com]}
+auth: {ref: openai-key}
+implements:
+  - tool: image-create
+    version: \"^1\"
+---
+";
+        let secrets = "---
+secrets:
+  - slug: openai-api-key
+    name: OpenAI
+    description: Key.
+---
+";
+        let files = [
+            (".tools/image-create/DRIVER.md", builtin),
+            (".tools/image-create/TOOL.md", TOOL),
+            ("SECRETS.md", secrets),
+        ];
+        let dr010 = run("DR010", &files);
+        let spans: Vec<&str> = dr010.iter().map(|f| f.1.as_str()).collect();
+        assert_eq!(spans, vec!["egress", "auth"]);
+        let dr011 = run("DR011", &files);
+        assert_eq!(dr011.len(), 1);
+        assert_eq!(dr011[0].1, "openai-key");
+        for ok in ["openai-api-key", "../../SECRETS.md", "SECRETS.md", "./"] {
+            let text = builtin.replace("openai-key", ok);
+            let files = [
+                (".tools/image-create/DRIVER.md", text.as_str()),
+                ("SECRETS.md", secrets),
+            ];
+            assert!(run("DR011", &files).is_empty(), "{ok}");
+        }
+    }
+}
