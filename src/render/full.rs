@@ -131,8 +131,12 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
         let primary_text = repo.text(d.primary.file);
         let mut labels = vec![labeled(&d.primary, true, primary_text)];
         let mut related = Vec::new();
+        let primary_line = positions.start(d.primary.file, d.primary.span).line;
         for label in &d.secondary {
-            if label.file == d.primary.file {
+            // A nearby label shares the primary snippet; a distant one (or one in another file)
+            // gets its own snippet, so each snippet's header names its own line.
+            let line = positions.start(label.file, label.span).line;
+            if label.file == d.primary.file && line.abs_diff(primary_line) <= 4 {
                 labels.push(labeled(label, false, primary_text));
             } else {
                 related.push(Report {
