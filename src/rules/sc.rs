@@ -1,6 +1,1836 @@
-//! SC rules.
+//! SC: tool schema quality, SPEC §3.7.
+//!
+//! Every tool of every `tools.json` dialect (forge, MCP, OpenAI, script) is checked through the
+//! normalised [`Tool`] model, and the `inputs` schema of a `TOOL.md` goes through the same schema
+//! checks (SC002–SC006, SC013). Meta-validation of TOOL.md schemas is TM009's job, so SC001 looks
+//! at tools files only.
+//!
+//! The schema checks walk the *schema positions* of a schema (`properties`, `items`, `allOf`, …)
+//! rather than every JSON value, so `default`, `enum` and `examples` values are never mistaken for
+//! schemas.
 
-use super::RuleImpl;
+use super::{Check, RuleImpl, Sink};
+use crate::index::Unit;
+use crate::model::tools::{Dialect, SideEffect, Tool};
+use crate::parse::node::{pointer_token, Member, Node, Value};
+use crate::schema;
+use crate::source::{FileId, Span};
+use std::collections::BTreeSet;
 
 #[rustfmt::skip]
-pub const RULES: &[RuleImpl] = &[];
+pub const RULES: &[RuleImpl] = &[
+    RuleImpl { code: "SC001", check: Check::Unit(input_schema_invalid) },
+    RuleImpl { code: "SC002", check: Check::Unit(input_schema_not_object) },
+    RuleImpl { code: "SC003", check: Check::Unit(open_input_object) },
+    RuleImpl { code: "SC004", check: Check::Unit(required_property_undefined) },
+    RuleImpl { code: "SC005", check: Check::Unit(parameter_undescribed) },
+    RuleImpl { code: "SC006", check: Check::Unit(parameter_unbounded) },
+    RuleImpl { code: "SC007", check: Check::Unit(tool_name_invalid) },
+    RuleImpl { code: "SC008", check: Check::Unit(tool_name_not_portable) },
+    RuleImpl { code: "SC009", check: Check::Unit(annotation_contradiction) },
+    RuleImpl { code: "SC010", check: Check::Unit(behavior_annotations_missing) },
+    RuleImpl { code: "SC011", check: Check::Unit(execution_bounds_missing) },
+    RuleImpl { code: "SC012", check: Check::Unit(destructive_tool_without_dry_run) },
+    RuleImpl { code: "SC013", check: Check::Unit(remote_schema_ref) },
+    RuleImpl { code: "SC014", check: Check::Unit(openai_strict_violation) },
+    RuleImpl { code: "SC015", check: Check::Unit(tool_description_missing) },
+];
+
+/// MCP: tool names are 1–128 characters of ASCII letters, digits, `_`, `-` and `.`.
+const MCP_NAME_MAX: usize = 128;
+/// OpenAI and Anthropic: `^[a-zA-Z0-9_-]{1,64}$`.
+const PORTABLE_NAME_MAX: usize = 64;
+/// How deep the schema walk goes: as deep as the JSON and YAML parsers nest (128), so nothing they
+/// accept is skipped, and a bounded recursion whatever builds the tree.
+const MAX_SCHEMA_DEPTH: usize = 128;
+/// How many `$ref` hops a local reference is followed before giving up (cycles, chains).
+const MAX_REF_HOPS: usize = 8;
+/// SC001 reports at most this many meta-validation failures per schema.
+const MAX_META_ERRORS: usize = 5;
+/// Name prefixes that make a writing tool destructive for SC012.
+const DESTRUCTIVE_VERBS: [&str; 5] = ["delete", "remove", "drop", "purge", "destroy"];
+
+// ---------------------------------------------------------------------------------------------
+// Subjects: the schemas a unit holds
+// ---------------------------------------------------------------------------------------------
+
+/// One input schema to check: a tool's, or a TOOL.md's `inputs`.
+struct Subject<'a> {
+    file: FileId,
+    schema: &'a Node,
+    /// The key holding the schema (`"inputSchema"`, `"parameters"`, `inputs`): where a diagnostic
+    /// about the schema as a whole points.
+    key_span: Span,
+    /// "tool `create_event`" or "contract `create-event`".
+    owner: String,
+    /// "input schema" or "`inputs`".
+    schema_word: &'static str,
+    /// "parameter" or "input".
+    parameter_word: &'static str,
+    /// Script parameters converted to JSON Schema: the root object is synthesised and cannot
+    /// carry `additionalProperties`.
+    synthesised_root: bool,
+    /// An OpenAI tool with `strict: true`: SC014 holds its objects to stricter rules.
+    strict: bool,
+    /// The tool's dialect; `None` for a TOOL.md.
+    dialect: Option<Dialect>,
+}
+
+impl Subject<'_> {
+    /// A forge `inputSchema` that is not an object is TJ002's finding ("must be a JSON Schema
+    /// object"); the schema rules do not repeat it.
+    fn forge_non_object(&self) -> bool {
+        self.dialect == Some(Dialect::Forge) && !self.schema.is_object()
+    }
+}
+
+impl Subject<'_> {
+    /// How a message names the schema at `site`.
+    fn describe(&self, site: &Site<'_>, sites: &[Site<'_>]) -> String {
+        if site.via == Via::Root {
+            return format!("{} of {}", self.schema_word, self.owner);
+        }
+        match property_path(site, sites) {
+            Some(path) => format!("{} `{path}` of {}", self.parameter_word, self.owner),
+            None => format!(
+                "`{}` in the {} of {}",
+                pointer(site, sites),
+                self.schema_word,
+                self.owner
+            ),
+        }
+    }
+}
+
+/// `options.hourly` for a property reached through `properties` only; `None` otherwise.
+fn property_path(site: &Site<'_>, sites: &[Site<'_>]) -> Option<String> {
+    let mut names = Vec::new();
+    let mut current = site;
+    while current.via == Via::Property {
+        names.push(current.name?);
+        current = sites.get(current.parent?)?;
+    }
+    if current.via != Via::Root || names.is_empty() {
+        return None;
+    }
+    names.reverse();
+    Some(names.join("."))
+}
+
+/// The member of a tool's entry that holds its input schema.
+fn schema_member(tool: &Tool) -> Option<&Member> {
+    match tool.dialect {
+        Dialect::Forge | Dialect::Mcp => tool.entry.member("inputSchema"),
+        Dialect::OpenAi => tool.definition().member("parameters"),
+        Dialect::Script => tool.entry.member("parameters"),
+    }
+}
+
+fn tool_owner(tool: &Tool) -> String {
+    format!("tool `{}`", tool.display_name())
+}
+
+/// The `strict: true` node of an OpenAI tool in strict mode.
+fn strict_flag(tool: &Tool) -> Option<&Node> {
+    if tool.dialect != Dialect::OpenAi {
+        return None;
+    }
+    tool.definition()
+        .get("strict")
+        .filter(|s| s.as_bool() == Some(true))
+}
+
+fn tool_subject(file: FileId, tool: &Tool) -> Option<Subject<'_>> {
+    let schema = tool.schema()?;
+    Some(Subject {
+        file,
+        schema,
+        key_span: schema_member(tool).map_or(schema.span, |m| m.key_span),
+        owner: tool_owner(tool),
+        schema_word: "input schema",
+        parameter_word: "parameter",
+        synthesised_root: tool.dialect == Dialect::Script,
+        strict: strict_flag(tool).is_some(),
+        dialect: Some(tool.dialect),
+    })
+}
+
+fn tool_subjects<'a>(unit: &Unit<'a>) -> Vec<Subject<'a>> {
+    unit.tools()
+        .filter_map(|(file, tool)| tool_subject(file, tool))
+        .collect()
+}
+
+fn contract_subject<'a>(unit: &Unit<'a>) -> Option<Subject<'a>> {
+    let (file, doc) = unit.contract()?;
+    let root = &doc.frontmatter()?.root;
+    let inputs = root.member("inputs")?;
+    let owner = match root.get("id").and_then(Node::as_str) {
+        Some(id) => format!("contract `{id}`"),
+        None => "this TOOL.md".to_string(),
+    };
+    Some(Subject {
+        file,
+        schema: &inputs.value,
+        key_span: inputs.key_span,
+        owner,
+        schema_word: "`inputs`",
+        parameter_word: "input",
+        synthesised_root: false,
+        strict: false,
+        dialect: None,
+    })
+}
+
+/// Every schema SC002–SC006 and SC013 check: the tools' input schemas, then the TOOL.md `inputs`.
+fn all_subjects<'a>(unit: &Unit<'a>) -> Vec<Subject<'a>> {
+    let mut subjects = tool_subjects(unit);
+    subjects.extend(contract_subject(unit));
+    subjects
+}
+
+// ---------------------------------------------------------------------------------------------
+// Walking a schema
+// ---------------------------------------------------------------------------------------------
+
+/// How a subschema is reached from its parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Via {
+    Root,
+    /// A value of `properties`: a declared parameter.
+    Property,
+    /// `items`, `prefixItems`, `additionalItems`, `unevaluatedItems`.
+    Items,
+    /// `allOf`, `anyOf`, `oneOf`, `then`, `else`, `dependentSchemas`: applies to the parent's
+    /// instance, so it shares the parent's properties.
+    Branch,
+    /// `if`, `not`, `contains`, `propertyNames`: a test, not a declaration.
+    Condition,
+    /// `$defs`, `definitions`.
+    Definition,
+    /// `additionalProperties`, `patternProperties`, `unevaluatedProperties`.
+    Other,
+}
+
+struct Site<'a> {
+    node: &'a Node,
+    /// The keyword of the parent that holds this subschema (`properties`, `items`, `allOf`, …).
+    keyword: &'a str,
+    /// The position in a list keyword (`allOf/2`).
+    index: Option<usize>,
+    via: Via,
+    /// The property name, for `Via::Property`.
+    name: Option<&'a str>,
+    /// The key that names this subschema (the property name, `items`, …).
+    key_span: Option<Span>,
+    parent: Option<usize>,
+    /// Inside an `if`/`not`/`contains`/`propertyNames`: properties there are tests, not parameters.
+    in_condition: bool,
+}
+
+const MAP_KEYWORDS: [(&str, Via); 5] = [
+    ("properties", Via::Property),
+    ("patternProperties", Via::Other),
+    ("$defs", Via::Definition),
+    ("definitions", Via::Definition),
+    ("dependentSchemas", Via::Branch),
+];
+
+const SINGLE_KEYWORDS: [(&str, Via); 11] = [
+    ("items", Via::Items),
+    ("additionalItems", Via::Items),
+    ("unevaluatedItems", Via::Items),
+    ("additionalProperties", Via::Other),
+    ("unevaluatedProperties", Via::Other),
+    ("then", Via::Branch),
+    ("else", Via::Branch),
+    ("if", Via::Condition),
+    ("not", Via::Condition),
+    ("contains", Via::Condition),
+    ("propertyNames", Via::Condition),
+];
+
+const LIST_KEYWORDS: [(&str, Via); 5] = [
+    ("allOf", Via::Branch),
+    ("anyOf", Via::Branch),
+    ("oneOf", Via::Branch),
+    ("prefixItems", Via::Items),
+    // Draft 4–2019-09 tuple form.
+    ("items", Via::Items),
+];
+
+/// Every object subschema of `root` (the root first), in document order of discovery.
+fn sites(root: &Node) -> Vec<Site<'_>> {
+    let mut out = Vec::new();
+    if root.is_object() {
+        out.push(Site {
+            node: root,
+            keyword: "",
+            index: None,
+            via: Via::Root,
+            name: None,
+            key_span: None,
+            parent: None,
+            in_condition: false,
+        });
+        walk(&mut out, 0, 0);
+    }
+    out
+}
+
+fn walk<'a>(out: &mut Vec<Site<'a>>, index: usize, depth: usize) {
+    if depth >= MAX_SCHEMA_DEPTH {
+        return;
+    }
+    let Some(site) = out.get(index) else {
+        return;
+    };
+    let node = site.node;
+    let in_condition = site.in_condition;
+    let visit = |out: &mut Vec<Site<'a>>, child: Site<'a>| {
+        out.push(child);
+        let last = out.len() - 1;
+        walk(out, last, depth + 1);
+    };
+    let child = |value: &'a Node, via: Via, keyword: &'a str| Site {
+        node: value,
+        keyword,
+        index: None,
+        via,
+        name: None,
+        key_span: None,
+        parent: Some(index),
+        in_condition: in_condition || via == Via::Condition,
+    };
+    for member in node.as_object().unwrap_or_default() {
+        let key = member.key.as_str();
+        if let Some((_, via)) = MAP_KEYWORDS.iter().find(|(k, _)| *k == key) {
+            for entry in member.value.as_object().unwrap_or_default() {
+                if entry.value.is_object() {
+                    let site = Site {
+                        name: Some(entry.key.as_str()),
+                        key_span: Some(entry.key_span),
+                        ..child(&entry.value, *via, key)
+                    };
+                    visit(out, site);
+                }
+            }
+        } else if member.value.is_object() {
+            if let Some((_, via)) = SINGLE_KEYWORDS.iter().find(|(k, _)| *k == key) {
+                let site = Site {
+                    key_span: Some(member.key_span),
+                    ..child(&member.value, *via, key)
+                };
+                visit(out, site);
+            }
+        } else if let Some(items) = member.value.as_array() {
+            if let Some((_, via)) = LIST_KEYWORDS.iter().find(|(k, _)| *k == key) {
+                for (i, item) in items.iter().enumerate() {
+                    if item.is_object() {
+                        let site = Site {
+                            index: Some(i),
+                            key_span: Some(item.span),
+                            ..child(item, *via, key)
+                        };
+                        visit(out, site);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The JSON pointer of `site` from the schema root (built only for messages).
+fn pointer(site: &Site<'_>, sites: &[Site<'_>]) -> String {
+    let mut steps = Vec::new();
+    let mut current = Some(site);
+    while let Some(site) = current {
+        if site.via == Via::Root {
+            break;
+        }
+        let mut step = format!("/{}", pointer_token(site.keyword));
+        if let Some(name) = site.name {
+            step.push('/');
+            step.push_str(&pointer_token(name));
+        }
+        if let Some(i) = site.index {
+            step.push_str(&format!("/{i}"));
+        }
+        steps.push(step);
+        current = site.parent.and_then(|p| sites.get(p));
+    }
+    steps.reverse();
+    steps.concat()
+}
+
+/// Follows a local `$ref` (`#`, `#/$defs/x`) from `node`, a few hops at most; `None` when the
+/// reference is remote or does not resolve.
+fn resolve<'a>(root: &'a Node, node: &'a Node) -> Option<&'a Node> {
+    let mut current = node;
+    for _ in 0..MAX_REF_HOPS {
+        let Some(reference) = current.get("$ref").and_then(Node::as_str) else {
+            return Some(current);
+        };
+        let fragment = reference.strip_prefix('#')?;
+        current = root.pointer(fragment)?;
+    }
+    None
+}
+
+/// The JSON types a schema declares (`type: "x"` or `type: ["x", "y"]`).
+fn declared_types(node: &Node) -> Vec<&str> {
+    match node.get("type") {
+        Some(t) => match &t.value {
+            Value::String(s) => vec![s.as_str()],
+            Value::Array(items) => items.iter().filter_map(Node::as_str).collect(),
+            _ => Vec::new(),
+        },
+        None => Vec::new(),
+    }
+}
+
+/// An object schema: `type` includes `object`, or no `type` but `properties`.
+fn is_object_schema(node: &Node) -> bool {
+    let types = declared_types(node);
+    types.contains(&"object") || (node.get("type").is_none() && node.get("properties").is_some())
+}
+
+/// Where a diagnostic about an object schema points: its `type` key, else its `properties` key,
+/// else the key naming the schema.
+fn object_anchor(site: &Site<'_>, subject: &Subject<'_>) -> Span {
+    site.node
+        .member("type")
+        .or_else(|| site.node.member("properties"))
+        .map(|m| m.key_span)
+        .or(site.key_span)
+        .unwrap_or(subject.key_span)
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC001 input-schema-invalid
+// ---------------------------------------------------------------------------------------------
+
+fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
+    for subject in tool_subjects(unit) {
+        if subject.forge_non_object() {
+            continue;
+        }
+        // A converted script schema keeps the parameters' own spans, so failures inside a
+        // parameter point at it.
+        let errors = schema::meta_validate(&subject.schema.to_json());
+        let mut seen = BTreeSet::new();
+        let mut reported = 0;
+        for error in &errors {
+            if !seen.insert(error.pointer.as_str()) {
+                continue;
+            }
+            if reported == MAX_META_ERRORS {
+                break;
+            }
+            reported += 1;
+            let span = schema::span_for_pointer(subject.schema, &error.pointer);
+            let place = if error.pointer.is_empty() {
+                String::new()
+            } else {
+                format!(" at `{}`", error.pointer)
+            };
+            sink.report(
+                subject.file,
+                span,
+                format!(
+                    "{} of {} is not a valid JSON Schema{place}",
+                    subject.schema_word, subject.owner
+                ),
+            )
+            .label(short_message(&error.message))
+            .help("fix the schema so it follows JSON Schema draft 2020-12 (or the draft its `$schema` names); clients that validate tool definitions reject the whole tool");
+        }
+    }
+}
+
+/// A validator message cut to label length (long instance dumps are not useful under a caret).
+fn short_message(message: &str) -> String {
+    const MAX: usize = 120;
+    if message.chars().count() <= MAX {
+        message.to_string()
+    } else {
+        let cut: String = message.chars().take(MAX - 1).collect();
+        format!("{}…", cut.trim_end())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC002 input-schema-not-object
+// ---------------------------------------------------------------------------------------------
+
+fn input_schema_not_object(unit: &Unit<'_>, sink: &mut Sink) {
+    const HELP: &str = "tool arguments are always a JSON object: set the root `type` to `object` and declare each argument under `properties` (MCP, OpenAI and Anthropic reject other roots)";
+    for subject in all_subjects(unit) {
+        if subject.forge_non_object() {
+            continue;
+        }
+        let schema = subject.schema;
+        let what = format!("{} of {}", subject.schema_word, subject.owner);
+        match &schema.value {
+            Value::Bool(b) => {
+                sink.report(
+                    subject.file,
+                    schema.span,
+                    format!("{what} is the boolean schema `{b}`, not an object schema"),
+                )
+                .label("expected an object with `type: object`")
+                .help(HELP);
+            }
+            Value::Object(_) => match schema.get("type") {
+                None => {
+                    sink.report(
+                        subject.file,
+                        subject.key_span,
+                        format!("{what} does not declare `type: object`"),
+                    )
+                    .label("no `type` at the root of this schema")
+                    .help(HELP);
+                }
+                Some(kind) if kind.as_str() == Some("object") => {}
+                Some(kind) => {
+                    sink.report(
+                        subject.file,
+                        kind.span,
+                        format!("{what} has root type {}, not `object`", describe_type(kind)),
+                    )
+                    .label("must be exactly `object`")
+                    .help(HELP);
+                }
+            },
+            // Not a schema at all: SC001 (tools) or TM009 (TOOL.md) says so.
+            _ => {}
+        }
+    }
+}
+
+fn describe_type(node: &Node) -> String {
+    match &node.value {
+        Value::String(s) => format!("`{s}`"),
+        Value::Array(items) => {
+            let names: Vec<String> = items
+                .iter()
+                .map(|i| {
+                    i.as_str()
+                        .map_or_else(|| i.type_name().to_string(), str::to_string)
+                })
+                .collect();
+            format!("`[{}]`", names.join(", "))
+        }
+        _ => format!("a {}", node.type_name()),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC003 open-input-object
+// ---------------------------------------------------------------------------------------------
+
+/// Whether an object schema rejects undeclared properties. `unevaluatedProperties: false` closes
+/// it as well (and is the only closing that works across `allOf`); an explicit schema-valued
+/// `additionalProperties` is a deliberate typed map.
+fn closing(node: &Node) -> Closing<'_> {
+    if node.get("unevaluatedProperties").and_then(Node::as_bool) == Some(false) {
+        return Closing::Closed;
+    }
+    match node.member("additionalProperties") {
+        None => Closing::Absent,
+        Some(m) => match &m.value.value {
+            Value::Bool(false) => Closing::Closed,
+            Value::Bool(true) => Closing::Open(&m.value),
+            Value::Object(members) if members.is_empty() => Closing::Open(&m.value),
+            _ => Closing::Closed,
+        },
+    }
+}
+
+enum Closing<'a> {
+    Closed,
+    Absent,
+    /// `additionalProperties: true` or `{}`, written out.
+    Open(&'a Node),
+}
+
+fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
+    for subject in all_subjects(unit) {
+        // In strict mode an open object is an error, which SC014 reports.
+        if subject.strict {
+            continue;
+        }
+        let sites = sites(subject.schema);
+        for site in &sites {
+            if site.in_condition || !is_object_schema(site.node) {
+                continue;
+            }
+            let applies = match site.via {
+                // Composition branches are closed where they are combined; closing a single
+                // `allOf` branch rejects the other branches' properties.
+                Via::Branch | Via::Condition => false,
+                Via::Root => {
+                    !subject.synthesised_root
+                        && (site.node.get("properties").is_some()
+                            || !["allOf", "anyOf", "oneOf"]
+                                .iter()
+                                .any(|k| site.node.get(k).is_some()))
+                }
+                _ => site.node.get("properties").is_some(),
+            };
+            if !applies {
+                continue;
+            }
+            let what = subject.describe(site, &sites);
+            match closing(site.node) {
+                Closing::Closed => {}
+                Closing::Absent => {
+                    sink.report(
+                        subject.file,
+                        object_anchor(site, &subject),
+                        format!("{what} accepts undeclared properties"),
+                    )
+                    .label("object without `additionalProperties: false`")
+                    .help("add `additionalProperties: false` so a hallucinated or misspelled argument fails validation instead of being ignored");
+                }
+                Closing::Open(value) => {
+                    sink.report(
+                        subject.file,
+                        value.span,
+                        format!("{what} accepts undeclared properties"),
+                    )
+                    .label("undeclared properties allowed here")
+                    .help("set `additionalProperties` to `false` so a hallucinated or misspelled argument fails validation instead of being ignored");
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC004 required-property-undefined
+// ---------------------------------------------------------------------------------------------
+
+/// The property names a schema declares for its instance, through local `$ref`s and composition
+/// branches; `None` when they cannot be known statically (a remote ref, `patternProperties`, a
+/// typed `additionalProperties` map).
+fn declared_names<'a>(root: &'a Node, node: &'a Node, depth: usize) -> Option<BTreeSet<&'a str>> {
+    if depth > MAX_REF_HOPS {
+        return None;
+    }
+    let node = resolve(root, node)?;
+    let mut names = BTreeSet::new();
+    if node.get("patternProperties").is_some() {
+        return None;
+    }
+    let typed_map = node
+        .get("additionalProperties")
+        .and_then(Node::as_object)
+        .is_some_and(|members| !members.is_empty());
+    if typed_map {
+        return None;
+    }
+    for member in node
+        .get("properties")
+        .and_then(Node::as_object)
+        .unwrap_or_default()
+    {
+        names.insert(member.key.as_str());
+    }
+    for keyword in ["allOf", "anyOf", "oneOf"] {
+        for branch in node
+            .get(keyword)
+            .and_then(Node::as_array)
+            .unwrap_or_default()
+        {
+            names.extend(declared_names(root, branch, depth + 1)?);
+        }
+    }
+    for keyword in ["then", "else"] {
+        if let Some(branch) = node.get(keyword) {
+            names.extend(declared_names(root, branch, depth + 1)?);
+        }
+    }
+    for member in node
+        .get("dependentSchemas")
+        .and_then(Node::as_object)
+        .unwrap_or_default()
+    {
+        names.extend(declared_names(root, &member.value, depth + 1)?);
+    }
+    Some(names)
+}
+
+/// The names `required` at `index` may refer to: the site's own, plus its parents' while it is a
+/// branch or condition applied to the parent's instance.
+fn names_in_scope<'a>(
+    root: &'a Node,
+    sites: &[Site<'a>],
+    index: usize,
+) -> Option<BTreeSet<&'a str>> {
+    let site = sites.get(index)?;
+    let mut names = declared_names(root, site.node, 0)?;
+    if matches!(site.via, Via::Branch | Via::Condition) {
+        if let Some(parent) = site.parent {
+            names.extend(names_in_scope(root, sites, parent)?);
+        }
+    }
+    Some(names)
+}
+
+fn required_property_undefined(unit: &Unit<'_>, sink: &mut Sink) {
+    for subject in all_subjects(unit) {
+        let sites = sites(subject.schema);
+        for (index, site) in sites.iter().enumerate() {
+            let Some(required) = site.node.get("required").and_then(Node::as_array) else {
+                continue;
+            };
+            let Some(names) = names_in_scope(subject.schema, &sites, index) else {
+                continue;
+            };
+            for entry in required {
+                let Some(name) = entry.as_str() else {
+                    continue;
+                };
+                if names.contains(name) {
+                    continue;
+                }
+                let what = subject.describe(site, &sites);
+                let diagnostic = sink
+                    .report(
+                        subject.file,
+                        entry.span,
+                        format!("{what} requires `{name}`, which `properties` does not define"),
+                    )
+                    .label("no property of this name");
+                match super::util::nearest(name, names.iter().copied()) {
+                    Some(suggestion) => diagnostic.help(format!(
+                        "did you mean `{suggestion}`? A required name that no property declares can never be satisfied with a typed value"
+                    )),
+                    None => diagnostic.help(format!(
+                        "declare `{name}` under `properties` with its type and description, or remove it from `required`"
+                    )),
+                };
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC005 parameter-undescribed, SC006 parameter-unbounded
+// ---------------------------------------------------------------------------------------------
+
+/// Declared parameters: `properties` values outside conditions, with their key spans.
+fn parameters<'s, 'a>(sites: &'s [Site<'a>]) -> impl Iterator<Item = (&'s Site<'a>, Span)> {
+    sites.iter().filter_map(|site| {
+        (site.via == Via::Property && !site.in_condition)
+            .then_some(site.key_span)
+            .flatten()
+            .map(|span| (site, span))
+    })
+}
+
+fn parameter_undescribed(unit: &Unit<'_>, sink: &mut Sink) {
+    for subject in all_subjects(unit) {
+        let sites = sites(subject.schema);
+        for (site, key_span) in parameters(&sites) {
+            let described = |node: &Node| {
+                node.get("description")
+                    .and_then(Node::as_str)
+                    .is_some_and(|d| !d.trim().is_empty())
+            };
+            let resolved = resolve(subject.schema, site.node);
+            if described(site.node) || resolved.is_some_and(described) {
+                continue;
+            }
+            let blank = site.node.get("description").is_some();
+            let what = subject.describe(site, &sites);
+            sink.report(
+                subject.file,
+                key_span,
+                if blank {
+                    format!("{what} has a blank description")
+                } else {
+                    format!("{what} has no description")
+                },
+            )
+            .label("undescribed")
+            .help("add a `description` that states the unit, format and preconditions, e.g. \"ISO-8601 UTC timestamp (YYYY-MM-DDTHH:mm:ssZ); must not be in the past\"");
+        }
+    }
+}
+
+fn parameter_unbounded(unit: &Unit<'_>, sink: &mut Sink) {
+    for subject in all_subjects(unit) {
+        let sites = sites(subject.schema);
+        for (site, key_span) in parameters(&sites) {
+            let Some(node) = resolve(subject.schema, site.node) else {
+                continue;
+            };
+            if node.get("enum").is_some() || node.get("const").is_some() {
+                continue;
+            }
+            let types = declared_types(node);
+            let what = subject.describe(site, &sites);
+            let numeric = types.iter().find(|t| matches!(**t, "integer" | "number"));
+            if let Some(kind) = numeric {
+                let low = ["minimum", "exclusiveMinimum"]
+                    .iter()
+                    .any(|k| node.get(k).is_some());
+                let high = ["maximum", "exclusiveMaximum"]
+                    .iter()
+                    .any(|k| node.get(k).is_some());
+                let missing = match (low, high) {
+                    (true, true) => None,
+                    (true, false) => Some("no `maximum`"),
+                    (false, true) => Some("no `minimum`"),
+                    (false, false) => Some("neither `minimum` nor `maximum`"),
+                };
+                if let Some(missing) = missing {
+                    sink.report(
+                        subject.file,
+                        key_span,
+                        format!("{what} is an unbounded {kind}: {missing}"),
+                    )
+                    .label("unbounded number")
+                    .help("give the range the tool really accepts with `minimum` and `maximum` (or an `enum`), so an out-of-range value fails validation");
+                }
+                continue;
+            }
+            let free = types.contains(&"string")
+                && !["pattern", "format", "maxLength"]
+                    .iter()
+                    .any(|k| node.get(k).is_some());
+            if free {
+                sink.report(
+                    subject.file,
+                    key_span,
+                    format!("{what} is a free-form string"),
+                )
+                .label("no `enum`, `pattern`, `format` or `maxLength`")
+                .help("constrain it with an `enum`, a `pattern`, a `format` (date-time, uri, …) or at least a `maxLength`");
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC007 tool-name-invalid, SC008 tool-name-not-portable
+// ---------------------------------------------------------------------------------------------
+
+fn is_mcp_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
+}
+
+/// Why `name` is not a valid MCP tool name, if it is not.
+fn mcp_name_problem(name: &str) -> Option<String> {
+    let length = name.chars().count();
+    if length == 0 {
+        return Some("tool name is empty".to_string());
+    }
+    let mut bad: Vec<char> = name.chars().filter(|c| !is_mcp_name_char(*c)).collect();
+    bad.sort_unstable();
+    bad.dedup();
+    if !bad.is_empty() {
+        let shown: Vec<String> = bad.iter().take(5).map(|c| describe_char(*c)).collect();
+        return Some(format!(
+            "tool name `{name}` contains {}; MCP allows only ASCII letters, digits, `_`, `-` and `.`",
+            join_and(&shown)
+        ));
+    }
+    (length > MCP_NAME_MAX).then(|| {
+        format!("tool name is {length} characters long; MCP allows at most {MCP_NAME_MAX}")
+    })
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+fn describe_char(c: char) -> String {
+    match c {
+        ' ' => "a space".to_string(),
+        '`' => "a backtick".to_string(),
+        c if c.is_control() || c.is_whitespace() => format!("U+{:04X}", c as u32),
+        c => format!("`{c}`"),
+    }
+}
+
+fn tool_name_invalid(unit: &Unit<'_>, sink: &mut Sink) {
+    const HELP: &str = "use 1–128 ASCII letters, digits, `_`, `-` or `.`; snake_case (`create_event`) works with every client";
+    for (file, tool) in unit.tools() {
+        match tool.name_node() {
+            // The forge contract reports a missing, mistyped or empty name (TJ002).
+            _ if tool.dialect == Dialect::Forge && tool.name().is_none_or(str::is_empty) => {}
+            None => {
+                let start = tool.definition().span.start;
+                sink.report(
+                    file,
+                    Span::new(start, start + 1),
+                    format!(
+                        "{} tool at `{}` has no `name`",
+                        tool.dialect.as_str(),
+                        tool.pointer
+                    ),
+                )
+                .label("this entry has no `name`")
+                .help(HELP);
+            }
+            Some(node) => match node.as_str() {
+                None => {
+                    sink.report(
+                        file,
+                        node.span,
+                        format!("tool name must be a string, found {}", node.type_name()),
+                    )
+                    .label("not a string")
+                    .help(HELP);
+                }
+                Some(name) => {
+                    if let Some(problem) = mcp_name_problem(name) {
+                        sink.report(file, node.span, problem)
+                            .label("invalid tool name")
+                            .help(HELP);
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// Splits a name into lowercase words on `_`, `-`, `.`, other punctuation and case changes.
+fn name_words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut words = Vec::new();
+    let mut current = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        let previous = i.checked_sub(1).and_then(|p| chars.get(p)).copied();
+        let next = chars.get(i + 1).copied();
+        let boundary = c.is_uppercase()
+            && previous.is_some_and(|p| {
+                p.is_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
+            });
+        if boundary && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// `lower_snake_case`: lowercase ASCII words of letters and digits joined by single `_`.
+fn is_snake_case(name: &str) -> bool {
+    name.split('_').all(|w| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    }) && name.starts_with(|c: char| c.is_ascii_lowercase())
+}
+
+fn tool_name_not_portable(unit: &Unit<'_>, sink: &mut Sink) {
+    for (file, tool) in unit.tools() {
+        let Some(node) = tool.name_node() else {
+            continue;
+        };
+        let Some(name) = node.as_str() else {
+            continue;
+        };
+        // SC007 reports names MCP itself rejects.
+        if mcp_name_problem(name).is_some() {
+            continue;
+        }
+        let length = name.chars().count();
+        let problem = if length > PORTABLE_NAME_MAX {
+            format!(
+                "tool name is {length} characters long; OpenAI and Anthropic allow at most {PORTABLE_NAME_MAX}"
+            )
+        } else if name.contains('.') {
+            format!("tool name `{name}` contains `.`, which OpenAI and Anthropic reject")
+        } else if !is_snake_case(name) {
+            format!("tool name `{name}` is not snake_case")
+        } else {
+            continue;
+        };
+        let suggestion = name_words(name).join("_");
+        let help = if !suggestion.is_empty()
+            && suggestion != name
+            && suggestion.len() <= PORTABLE_NAME_MAX
+            && is_snake_case(&suggestion)
+        {
+            format!("rename it to `{suggestion}` and update every reference to it")
+        } else {
+            "use at most 64 characters of lowercase letters, digits and `_` (snake_case verbs scoped by domain, e.g. `orders_get_by_id`)".to_string()
+        };
+        sink.report(file, node.span, problem)
+            .label("not portable")
+            .help(help);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC009 annotation-contradiction, SC010 behavior-annotations-missing
+// ---------------------------------------------------------------------------------------------
+
+const HINTS: [&str; 3] = ["readOnlyHint", "destructiveHint", "idempotentHint"];
+
+fn hint<'a>(tool: &'a Tool, key: &str) -> Option<(bool, &'a Node)> {
+    let node = tool.annotations()?.get(key)?;
+    node.as_bool().map(|b| (b, node))
+}
+
+fn annotation_contradiction(unit: &Unit<'_>, sink: &mut Sink) {
+    for (file, tool) in unit.tools() {
+        let name = tool.display_name();
+        let read_only = hint(tool, "readOnlyHint");
+        let destructive = hint(tool, "destructiveHint");
+        let idempotent = hint(tool, "idempotentHint");
+
+        if let (Some((true, ro)), Some((true, de))) = (read_only, destructive) {
+            sink.report(
+                file,
+                de.span,
+                format!("tool `{name}` is annotated both read-only and destructive"),
+            )
+            .label("destructive")
+            .secondary(file, ro.span, "read-only")
+            .help("a tool that never changes its environment cannot destroy anything: drop `destructiveHint`, or set `readOnlyHint` to `false` if the tool writes");
+        }
+
+        // The forge `type` states the side effect; the annotations must agree with it.
+        let forge_type = (tool.dialect == Dialect::Forge)
+            .then(|| tool.entry.get("type"))
+            .flatten()
+            .and_then(|t| t.as_str().map(|s| (s, t)));
+        match forge_type {
+            Some(("write", type_node)) => {
+                if let Some((true, ro)) = read_only {
+                    sink.report(
+                        file,
+                        ro.span,
+                        format!("write tool `{name}` is annotated `readOnlyHint: true`"),
+                    )
+                    .label("claims the tool never writes")
+                    .secondary(file, type_node.span, "declared a write tool here")
+                    .help("set `readOnlyHint` to `false`: clients skip confirmation for tools they believe are read-only");
+                }
+            }
+            Some(("read", type_node)) => {
+                let claim = match (read_only, destructive) {
+                    (Some((false, ro)), _) => Some((ro, "readOnlyHint: false")),
+                    (_, Some((true, de))) => Some((de, "destructiveHint: true")),
+                    _ => None,
+                };
+                if let Some((node, text)) = claim {
+                    sink.report(
+                        file,
+                        node.span,
+                        format!("read tool `{name}` is annotated `{text}`"),
+                    )
+                    .label("claims the tool writes")
+                    .secondary(file, type_node.span, "declared a read tool here")
+                    .help("make the annotation and the `type` agree: if the tool changes anything it is a `write` tool");
+                }
+            }
+            _ => {}
+        }
+
+        let declared = tool
+            .entry
+            .get("idempotent")
+            .and_then(|n| n.as_bool().map(|b| (b, n)));
+        if let (Some((flag, flag_node)), Some((annotated, hint_node))) = (declared, idempotent) {
+            if flag != annotated {
+                sink.report(
+                    file,
+                    hint_node.span,
+                    format!(
+                        "tool `{name}` is annotated `idempotentHint: {annotated}` but declared `idempotent: {flag}`"
+                    ),
+                )
+                .label("disagrees with `idempotent`")
+                .secondary(file, flag_node.span, "declared here")
+                .help("make both say the same; a client retries a tool it believes idempotent, which repeats a non-idempotent write");
+            }
+        }
+    }
+}
+
+/// The forge contract states the behaviour with `type` and `idempotent` (and its entry is closed,
+/// TJ002); an OpenAI function definition has no place for annotations.
+fn takes_annotations(tool: &Tool) -> bool {
+    matches!(tool.dialect, Dialect::Mcp | Dialect::Script)
+}
+
+fn behavior_annotations_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    for (file, tool) in unit.tools() {
+        if !takes_annotations(tool) || HINTS.iter().any(|h| hint(tool, h).is_some()) {
+            continue;
+        }
+        let (span, label) = match tool.definition().member("annotations") {
+            Some(member) => (member.key_span, "no behavior hints in these annotations"),
+            None => (tool.span(), "no `annotations`"),
+        };
+        sink.report(
+            file,
+            span,
+            format!(
+                "tool `{}` declares none of `readOnlyHint`, `destructiveHint`, `idempotentHint`",
+                tool.display_name()
+            ),
+        )
+        .label(label)
+        .help("add `\"annotations\": {\"readOnlyHint\": …, \"destructiveHint\": …, \"idempotentHint\": …}` so clients know whether to confirm and whether a retry is safe");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC011 execution-bounds-missing
+// ---------------------------------------------------------------------------------------------
+
+/// Whether `key` (or its snake_case spelling) is set on the entry, its annotations or its `_meta`
+/// (where MCP keeps extensions, possibly behind a `vendor/` prefix).
+fn has_bound(tool: &Tool, camel: &str, snake: &str) -> bool {
+    let matches = |key: &str| {
+        let last = key.rsplit('/').next().unwrap_or(key);
+        last == camel || last == snake
+    };
+    let holders = [
+        Some(&tool.entry),
+        Some(tool.definition()),
+        tool.annotations(),
+        tool.entry.get("_meta"),
+        tool.definition().get("_meta"),
+    ];
+    holders
+        .into_iter()
+        .flatten()
+        .flat_map(|n| n.as_object().unwrap_or_default())
+        .any(|m| matches(&m.key))
+}
+
+fn execution_bounds_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    for (file, tool) in unit.tools() {
+        if !takes_annotations(tool) {
+            continue;
+        }
+        let missing: Vec<&str> = [
+            ("timeoutMs", "timeout_ms"),
+            ("maxOutputBytes", "max_output_bytes"),
+        ]
+        .into_iter()
+        .filter(|(camel, snake)| !has_bound(tool, camel, snake))
+        .map(|(camel, _)| camel)
+        .collect();
+        let (message, label) = match missing.as_slice() {
+            [] => continue,
+            ["timeoutMs"] => (
+                format!("tool `{}` declares no `timeoutMs`", tool.display_name()),
+                "no timeout",
+            ),
+            [_] => (
+                format!(
+                    "tool `{}` declares no `maxOutputBytes`",
+                    tool.display_name()
+                ),
+                "no output size limit",
+            ),
+            _ => (
+                format!(
+                    "tool `{}` declares no `timeoutMs` or `maxOutputBytes`",
+                    tool.display_name()
+                ),
+                "no timeout or output size limit",
+            ),
+        };
+        let help = match tool.dialect {
+            Dialect::Mcp => "declare the bounds the dispatcher enforces, e.g. `\"_meta\": {\"timeoutMs\": 30000, \"maxOutputBytes\": 32768}`",
+            _ => "declare the bounds the dispatcher enforces, e.g. `\"timeoutMs\": 30000, \"maxOutputBytes\": 32768`",
+        };
+        sink.report(file, tool.span(), message)
+            .label(label)
+            .help(help);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC012 destructive-tool-without-dry-run
+// ---------------------------------------------------------------------------------------------
+
+/// Why a tool counts as destructive: its `destructiveHint`, or a deleting verb at the start of
+/// the name of a tool that is not read-only (an explicit `destructiveHint: false` wins).
+fn destructive_reason(tool: &Tool) -> Option<String> {
+    match hint(tool, "destructiveHint") {
+        Some((true, _)) => return Some("annotated `destructiveHint: true`".to_string()),
+        Some((false, _)) => return None,
+        None => {}
+    }
+    if tool.side_effect == SideEffect::Read {
+        return None;
+    }
+    let name = tool.name()?;
+    let first = name_words(name).into_iter().next()?;
+    DESTRUCTIVE_VERBS
+        .contains(&first.as_str())
+        .then(|| format!("its name starts with `{first}`"))
+}
+
+fn destructive_tool_without_dry_run(unit: &Unit<'_>, sink: &mut Sink) {
+    for (file, tool) in unit.tools() {
+        let Some(reason) = destructive_reason(tool) else {
+            continue;
+        };
+        if tool.property("dry_run").is_some() || tool.property("dryRun").is_some() {
+            continue;
+        }
+        let diagnostic = sink.report(
+            file,
+            tool.span(),
+            format!(
+                "destructive tool `{}` has no `dry_run` parameter",
+                tool.display_name()
+            ),
+        );
+        diagnostic.label(format!("destructive: {reason}"));
+        diagnostic.help("add an optional boolean `dry_run` parameter that returns what would change without changing it, so the user can review the blast radius first");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC013 remote-schema-ref
+// ---------------------------------------------------------------------------------------------
+
+fn remote_scheme(reference: &str) -> Option<&'static str> {
+    let lower = reference.trim_start().to_ascii_lowercase();
+    ["https://", "http://", "file:"]
+        .into_iter()
+        .find(|scheme| lower.starts_with(scheme))
+}
+
+fn remote_schema_ref(unit: &Unit<'_>, sink: &mut Sink) {
+    for subject in all_subjects(unit) {
+        for site in sites(subject.schema) {
+            for keyword in ["$ref", "$dynamicRef"] {
+                let Some(node) = site.node.get(keyword) else {
+                    continue;
+                };
+                let Some(reference) = node.as_str() else {
+                    continue;
+                };
+                let Some(scheme) = remote_scheme(reference) else {
+                    continue;
+                };
+                let kind = if scheme == "file:" {
+                    "a local file"
+                } else {
+                    "a remote URL"
+                };
+                sink.report(
+                    subject.file,
+                    node.span,
+                    format!(
+                        "{} of {} references {kind} with `{keyword}`",
+                        subject.schema_word, subject.owner
+                    ),
+                )
+                .label("never fetched: checked as if absent")
+                .help("inline the referenced schema under `$defs` and point at it with a `#/$defs/…` reference; a schema that depends on a URL or a file changes or breaks without any edit to the tool");
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC014 openai-strict-violation
+// ---------------------------------------------------------------------------------------------
+
+fn openai_strict_violation(unit: &Unit<'_>, sink: &mut Sink) {
+    for (file, tool) in unit.tools() {
+        if tool.dialect != Dialect::OpenAi {
+            continue;
+        }
+        let Some(strict) = strict_flag(tool) else {
+            continue;
+        };
+        let Some(subject) = tool_subject(file, tool) else {
+            continue;
+        };
+        let schema = subject.schema;
+        let sites = sites(schema);
+        for site in &sites {
+            if !is_object_schema(site.node) {
+                continue;
+            }
+            let what = subject.describe(site, &sites);
+            if site
+                .node
+                .get("additionalProperties")
+                .and_then(Node::as_bool)
+                != Some(false)
+            {
+                let span = site
+                    .node
+                    .member("additionalProperties")
+                    .map_or_else(|| object_anchor(site, &subject), |m| m.value.span);
+                sink.report(
+                    file,
+                    span,
+                    format!("{what} lacks `additionalProperties: false`, which strict mode requires"),
+                )
+                .label("strict mode needs `additionalProperties: false` here")
+                .secondary(file, strict.span, "strict mode enabled here")
+                .help("add `\"additionalProperties\": false` to every object in the schema, or drop `strict`");
+            }
+            let declared: Vec<&str> = site
+                .node
+                .get("properties")
+                .and_then(Node::as_object)
+                .unwrap_or_default()
+                .iter()
+                .map(|m| m.key.as_str())
+                .collect();
+            // A `required` that is not an array is not a valid schema: SC001 reports it.
+            let required: BTreeSet<&str> = match site.node.get("required") {
+                None => BTreeSet::new(),
+                Some(node) => match node.as_array() {
+                    Some(items) => items.iter().filter_map(Node::as_str).collect(),
+                    None => continue,
+                },
+            };
+            let missing: Vec<&str> = declared
+                .iter()
+                .copied()
+                .filter(|n| !required.contains(n))
+                .collect();
+            if missing.is_empty() {
+                continue;
+            }
+            let span = site
+                .node
+                .member("required")
+                .or_else(|| site.node.member("properties"))
+                .map_or_else(|| object_anchor(site, &subject), |m| m.key_span);
+            let list: Vec<String> = missing.iter().map(|n| format!("`{n}`")).collect();
+            sink.report(
+                file,
+                span,
+                format!(
+                    "{what} does not require {}; strict mode requires every property",
+                    join_and(&list)
+                ),
+            )
+            .label("`required` must list every property")
+            .secondary(file, strict.span, "strict mode enabled here")
+            .help("list every property in `required`; make an optional parameter nullable instead (`\"type\": [\"string\", \"null\"]`)");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SC015 tool-description-missing
+// ---------------------------------------------------------------------------------------------
+
+fn tool_description_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    const HELP: &str = "add a `description` that says what the tool does, when to call it and when not to; the model chooses tools by it";
+    for (file, tool) in unit.tools() {
+        let name = tool.display_name();
+        match tool.description() {
+            // The forge contract reports a missing or mistyped description (TJ002).
+            None if tool.dialect == Dialect::Forge => {}
+            None => {
+                sink.report(
+                    file,
+                    tool.span(),
+                    format!("tool `{name}` has no description"),
+                )
+                .label("no `description`")
+                .help(HELP);
+            }
+            Some(node) => match node.as_str() {
+                Some(text) if text.trim().is_empty() => {
+                    sink.report(
+                        file,
+                        node.span,
+                        format!("tool `{name}` has a blank description"),
+                    )
+                    .label("blank")
+                    .help(HELP);
+                }
+                Some(_) => {}
+                None if tool.dialect == Dialect::Forge => {}
+                None => {
+                    sink.report(
+                        file,
+                        node.span,
+                        format!(
+                            "description of tool `{name}` is not a string, found {}",
+                            node.type_name()
+                        ),
+                    )
+                    .label("not a string")
+                    .help(HELP);
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{lint, LintOptions};
+    use std::path::Path;
+
+    fn write(root: &Path, files: &[(&str, &str)]) {
+        for (path, text) in files {
+            let path = root.join(path);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).expect("create folder");
+            }
+            std::fs::write(path, text).expect("write file");
+        }
+    }
+
+    /// Lints `files` with only `code` selected and returns (message, primary text) pairs.
+    fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(dir.path(), files);
+        let options = LintOptions {
+            paths: vec![dir.path().to_path_buf()],
+            select: vec![code.to_string()],
+            threads: Some(1),
+            ..LintOptions::default()
+        };
+        let outcome = lint(&options).expect("lint runs");
+        outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == code)
+            .map(|d| {
+                let text = outcome.repo.text(d.primary.file);
+                let span = d.primary.span;
+                (
+                    d.message.clone(),
+                    text.get(span.start..span.end).unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    }
+
+    /// One MCP tool with `schema` as its input schema, in `tools.json`.
+    fn mcp(schema: &str) -> String {
+        format!(r#"{{"tools": [{{"name": "t", "description": "d", "inputSchema": {schema}}}]}}"#)
+    }
+
+    fn primaries(code: &str, schema: &str) -> Vec<String> {
+        run(code, &[("s/tools.json", &mcp(schema))])
+            .into_iter()
+            .map(|(_, primary)| primary)
+            .collect()
+    }
+
+    #[test]
+    fn meta_validation_reports_each_place_once() {
+        let found = run(
+            "SC001",
+            &[(
+                "s/tools.json",
+                &mcp(r#"{"type": "objekt", "properties": {"a": {"type": "int"}}}"#),
+            )],
+        );
+        let places: Vec<&str> = found.iter().map(|(_, p)| p.as_str()).collect();
+        assert_eq!(places, [r#""type""#, r#""type""#]);
+        assert!(
+            found[0].0.contains("at `/properties/a/type`")
+                || found[1].0.contains("at `/properties/a/type`")
+        );
+        let unknown = run(
+            "SC001",
+            &[(
+                "s/tools.json",
+                &mcp(r#"{"$schema": "https://example.com/s", "type": "object"}"#),
+            )],
+        );
+        assert_eq!(unknown.len(), 1);
+        assert_eq!(unknown[0].1, r#""$schema""#);
+        assert!(primaries(
+            "SC001",
+            r#"{"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "definitions": {}}"#
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn meta_validation_skips_tool_md() {
+        let tool_md = "---\nid: x-y\ninputs:\n  type: objekt\n---\n";
+        assert!(run("SC001", &[(".tools/x-y/TOOL.md", tool_md)]).is_empty());
+        // The other schema rules do read TOOL.md `inputs`.
+        let found = run("SC002", &[(".tools/x-y/TOOL.md", tool_md)]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "objekt");
+    }
+
+    #[test]
+    fn root_must_be_an_object_schema() {
+        assert_eq!(primaries("SC002", r#"{"type": "array"}"#), [r#""array""#]);
+        assert_eq!(primaries("SC002", "true"), ["true"]);
+        assert_eq!(
+            primaries("SC002", r#"{"properties": {}}"#),
+            [r#""inputSchema""#]
+        );
+        // Not a schema at all: SC001 reports it.
+        assert!(primaries("SC002", r#""object""#).is_empty());
+        // A forge `inputSchema` that is not an object is TJ002's finding.
+        let forge = r#"[{"name": "f", "type": "read", "description": "d", "inputSchema": true}]"#;
+        for code in ["SC001", "SC002"] {
+            assert!(run(code, &[("f/tools.json", forge)]).is_empty(), "{code}");
+        }
+        assert!(primaries("SC002", r#"{"type": "object"}"#).is_empty());
+        let openai = r#"[{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "string"}}}]"#;
+        assert_eq!(
+            run("SC002", &[("o/tools.json", openai)])[0].1,
+            r#""string""#
+        );
+    }
+
+    #[test]
+    fn open_objects_and_what_counts_as_closed() {
+        assert_eq!(primaries("SC003", r#"{"type": "object"}"#), [r#""type""#]);
+        assert_eq!(
+            primaries(
+                "SC003",
+                r#"{"type": "object", "additionalProperties": true}"#
+            ),
+            ["true"]
+        );
+        assert!(primaries(
+            "SC003",
+            r#"{"type": "object", "unevaluatedProperties": false}"#
+        )
+        .is_empty());
+        assert!(primaries(
+            "SC003",
+            r#"{"type": "object", "additionalProperties": {"type": "string"}}"#
+        )
+        .is_empty());
+        // Nested objects with properties are checked; composition branches are not.
+        let nested = r#"{"type": "object", "additionalProperties": false, "properties": {
+            "a": {"type": "object", "properties": {"b": {"type": "string"}}},
+            "c": {"type": "object"}},
+            "allOf": [{"properties": {"a": {}}}]}"#;
+        assert_eq!(primaries("SC003", nested), [r#""type""#]);
+        let composed = r#"{"type": "object", "oneOf": [
+            {"properties": {"a": {"type": "string"}}, "additionalProperties": false},
+            {"properties": {"b": {"type": "string"}}, "additionalProperties": false}]}"#;
+        assert!(primaries("SC003", composed).is_empty());
+        // Script parameters cannot declare `additionalProperties`.
+        let script = r#"[{"name": "s", "description": "d", "script": "s.sh", "parameters": {"p": {"type": "string", "description": "p"}}}]"#;
+        assert!(run("SC003", &[("s/tools.json", script)]).is_empty());
+    }
+
+    #[test]
+    fn required_names_follow_composition_and_refs() {
+        let typo = r#"{"type": "object", "properties": {"start": {}}, "required": ["strat"]}"#;
+        let found = run("SC004", &[("s/tools.json", &mcp(typo))]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, r#""strat""#);
+        let fine = [
+            // Declared in an `allOf` branch.
+            r#"{"type": "object", "allOf": [{"properties": {"a": {}}}], "required": ["a"]}"#,
+            // A branch requiring one of the parent's properties.
+            r#"{"type": "object", "properties": {"a": {}, "b": {}}, "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}"#,
+            // Through a local reference.
+            r##"{"type": "object", "$defs": {"base": {"properties": {"a": {}}}}, "allOf": [{"$ref": "#/$defs/base"}], "required": ["a"]}"##,
+            // Names that cannot be known statically.
+            r#"{"type": "object", "patternProperties": {"^x_": {}}, "required": ["x_a"]}"#,
+            r#"{"type": "object", "additionalProperties": {"type": "string"}, "required": ["k"]}"#,
+            r#"{"type": "object", "allOf": [{"$ref": "https://example.com/s.json"}], "required": ["a"]}"#,
+        ];
+        for schema in fine {
+            assert!(primaries("SC004", schema).is_empty(), "{schema}");
+        }
+        let nested = r#"{"type": "object", "properties": {"o": {"type": "object", "properties": {"x": {}}, "required": ["y"]}}}"#;
+        let found = run("SC004", &[("s/tools.json", &mcp(nested))]);
+        assert!(
+            found[0]
+                .0
+                .starts_with("parameter `o` of tool `t` requires `y`"),
+            "{}",
+            found[0].0
+        );
+    }
+
+    #[test]
+    fn descriptions_of_parameters_not_of_conditions() {
+        let schema = r##"{"type": "object", "$defs": {"when": {"type": "string", "description": "A date."}},
+            "properties": {
+              "a": {"type": "string"},
+              "b": {"$ref": "#/$defs/when"},
+              "c": {"type": "object", "description": "C.", "properties": {"d": {"type": "string", "description": " "}}}},
+            "if": {"properties": {"a": {"const": "x"}}}, "then": {"required": ["b"]}}"##;
+        let found = run("SC005", &[("s/tools.json", &mcp(schema))]);
+        let messages: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "parameter `a` of tool `t` has no description",
+                "parameter `c.d` of tool `t` has a blank description"
+            ]
+        );
+    }
+
+    #[test]
+    fn bounds_of_numbers_and_strings() {
+        let schema = r##"{"type": "object", "$defs": {"n": {"type": "integer", "minimum": 0, "maximum": 9}},
+            "properties": {
+              "a": {"type": "integer", "minimum": 1},
+              "b": {"type": "number"},
+              "c": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+              "d": {"type": ["string", "null"]},
+              "e": {"type": "string", "enum": ["x"]},
+              "f": {"type": "string", "format": "uri"},
+              "g": {"$ref": "#/$defs/n"},
+              "h": {"type": "boolean"}}}"##;
+        let found = run("SC006", &[("s/tools.json", &mcp(schema))]);
+        let messages: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "parameter `a` of tool `t` is an unbounded integer: no `maximum`",
+                "parameter `b` of tool `t` is an unbounded number: neither `minimum` nor `maximum`",
+                "parameter `d` of tool `t` is a free-form string",
+            ]
+        );
+    }
+
+    fn names(code: &str, names: &[&str]) -> Vec<String> {
+        let tools: Vec<String> = names
+            .iter()
+            .map(|n| {
+                format!(
+                    r#"{{"name": {n}, "description": "d", "inputSchema": {{"type": "object"}}}}"#
+                )
+            })
+            .collect();
+        run(code, &[("s/tools.json", &format!("[{}]", tools.join(",")))])
+            .into_iter()
+            .map(|(m, _)| m)
+            .collect()
+    }
+
+    #[test]
+    fn mcp_name_rules() {
+        let long = format!("\"{}\"", "a".repeat(129));
+        let found = names(
+            "SC007",
+            &[
+                r#""ok_name""#,
+                r#""Data.v2-x""#,
+                r#""""#,
+                r#""naïve""#,
+                "3",
+                &long,
+            ],
+        );
+        assert_eq!(
+            found,
+            [
+                "tool name is empty",
+                "tool name `naïve` contains `ï`; MCP allows only ASCII letters, digits, `_`, `-` and `.`",
+                "tool name must be a string, found integer",
+                "tool name is 129 characters long; MCP allows at most 128",
+            ]
+        );
+        let unnamed = r#"{"tools": [{"description": "d", "inputSchema": {"type": "object"}}]}"#;
+        let found = run("SC007", &[("s/tools.json", unnamed)]);
+        assert_eq!(found[0].0, "MCP tool at `/tools/0` has no `name`");
+        assert_eq!(found[0].1, "{");
+        // The forge contract reports its own missing names (TJ002).
+        let forge = r#"[{"type": "read", "description": "d", "inputSchema": {"type": "object"}}]"#;
+        assert!(run("SC007", &[("s/tools.json", forge)]).is_empty());
+    }
+
+    #[test]
+    fn portable_names() {
+        let long = format!("\"{}\"", "a".repeat(65));
+        let found = names(
+            "SC008",
+            &[
+                r#""search_issues""#,
+                r#""v2""#,
+                r#""getUser""#,
+                r#""a.b""#,
+                r#""a__b""#,
+                r#""bad name""#,
+                &long,
+            ],
+        );
+        assert_eq!(
+            found,
+            [
+                "tool name `getUser` is not snake_case",
+                "tool name `a.b` contains `.`, which OpenAI and Anthropic reject",
+                "tool name `a__b` is not snake_case",
+                "tool name is 65 characters long; OpenAI and Anthropic allow at most 64",
+            ]
+        );
+        assert_eq!(
+            name_words("HTTPRequest.send-now"),
+            ["http", "request", "send", "now"]
+        );
+        assert!(is_snake_case("orders_get_by_id") && is_snake_case("v2"));
+        assert!(!is_snake_case("_x") && !is_snake_case("x_") && !is_snake_case("2x"));
+    }
+
+    #[test]
+    fn annotation_contradictions_with_the_forge_flags() {
+        let forge = r#"[
+          {"name": "w", "type": "write", "description": "d", "requiresConfirmation": true, "idempotent": false,
+           "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true, "idempotentHint": true}},
+          {"name": "r", "type": "read", "description": "d", "inputSchema": {"type": "object"},
+           "annotations": {"destructiveHint": true}}]"#;
+        let found = run("SC009", &[("s/tools.json", forge)]);
+        let messages: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "write tool `w` is annotated `readOnlyHint: true`",
+                "tool `w` is annotated `idempotentHint: true` but declared `idempotent: false`",
+                "read tool `r` is annotated `destructiveHint: true`",
+            ]
+        );
+    }
+
+    #[test]
+    fn annotations_and_bounds_only_where_the_dialect_has_room() {
+        let forge = r#"[{"name": "r", "type": "read", "description": "d", "inputSchema": {"type": "object"}}]"#;
+        let openai = r#"[{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "object"}}}]"#;
+        for code in ["SC010", "SC011"] {
+            assert!(run(code, &[("a/tools.json", forge), ("b/tools.json", openai)]).is_empty());
+        }
+        let prefixed = r#"{"tools": [{"name": "t", "description": "d", "inputSchema": {"type": "object"},
+            "annotations": {"idempotentHint": false, "max_output_bytes": 10},
+            "_meta": {"example.com/timeoutMs": 5}}]}"#;
+        assert!(run("SC010", &[("s/tools.json", prefixed)]).is_empty());
+        assert!(run("SC011", &[("s/tools.json", prefixed)]).is_empty());
+    }
+
+    #[test]
+    fn destructive_tools() {
+        let tools = r#"{"tools": [
+          {"name": "purgeCache", "description": "d", "inputSchema": {"type": "object"}},
+          {"name": "delete_soft", "description": "d", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": false}},
+          {"name": "delete_view", "description": "d", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}},
+          {"name": "drop_table", "description": "d", "inputSchema": {"type": "object", "properties": {"dryRun": {"type": "boolean"}}}},
+          {"name": "reset", "description": "d", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": true}},
+          {"name": "dropdown_options", "description": "d", "inputSchema": {"type": "object"}}]}"#;
+        let found = run("SC012", &[("s/tools.json", tools)]);
+        let primaries: Vec<&str> = found.iter().map(|(_, p)| p.as_str()).collect();
+        assert_eq!(primaries, [r#""purgeCache""#, r#""reset""#]);
+    }
+
+    #[test]
+    fn remote_refs_in_schema_positions_only() {
+        let schema = r##"{"type": "object", "$defs": {"l": {"type": "string"}}, "properties": {
+            "a": {"$ref": "HTTPS://example.com/a.json"},
+            "b": {"items": {"$ref": "file:schemas/b.json"}},
+            "c": {"$ref": "#/$defs/l"},
+            "d": {"type": "object", "default": {"$ref": "http://example.com/not-a-schema"}}}}"##;
+        assert_eq!(
+            primaries("SC013", schema),
+            [
+                r#""HTTPS://example.com/a.json""#,
+                r#""file:schemas/b.json""#
+            ]
+        );
+    }
+
+    #[test]
+    fn openai_strict_mode() {
+        let tool = |strict: &str| {
+            format!(
+                r##"{{"tools": [{{"type": "function", "function": {{"name": "f", "description": "d", "strict": {strict},
+                "parameters": {{"type": "object", "additionalProperties": false, "properties": {{"a": {{"type": "string"}}, "b": {{"$ref": "#/$defs/x"}}}},
+                "required": ["a", "b"], "$defs": {{"x": {{"type": "object", "properties": {{"y": {{"type": "string"}}}}}}}}}}}}}}]}}"##
+            )
+        };
+        let found = run("SC014", &[("o/tools.json", &tool("true"))]);
+        let messages: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "`/$defs/x` in the input schema of tool `f` lacks `additionalProperties: false`, which strict mode requires",
+                "`/$defs/x` in the input schema of tool `f` does not require `y`; strict mode requires every property",
+            ]
+        );
+        assert!(run("SC014", &[("o/tools.json", &tool("false"))]).is_empty());
+    }
+
+    #[test]
+    fn descriptions_of_tools() {
+        let tools = r#"[
+          {"name": "a", "type": "read", "inputSchema": {"type": "object"}},
+          {"name": "b", "type": "read", "description": " ", "inputSchema": {"type": "object"}}]"#;
+        let found = run("SC015", &[("s/tools.json", tools)]);
+        assert_eq!(found.len(), 1, "a missing forge description is TJ002's");
+        assert_eq!(found[0].0, "tool `b` has a blank description");
+        let mcp = r#"[{"name": "m", "description": 3, "inputSchema": {"type": "object"}}, {"name": "n", "inputSchema": {"type": "object"}}]"#;
+        let found = run("SC015", &[("s/tools.json", mcp)]);
+        let messages: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "description of tool `m` is not a string, found integer",
+                "tool `n` has no description"
+            ]
+        );
+    }
+
+    #[test]
+    fn deep_schemas_do_not_overflow() {
+        // Two JSON levels per schema level, under the JSON parser's nesting limit.
+        let depth = 60;
+        let mut schema = String::from(r#"{"type": "string"}"#);
+        for _ in 0..depth {
+            schema = format!(r#"{{"type": "object", "properties": {{"a": {schema}}}}}"#);
+        }
+        for code in ["SC003", "SC004", "SC005", "SC006", "SC013"] {
+            let found = primaries(code, &schema);
+            assert!(
+                found.len() <= MAX_SCHEMA_DEPTH + 1,
+                "{code}: {}",
+                found.len()
+            );
+        }
+        assert_eq!(primaries("SC005", &schema).len(), depth);
+        // A tree deeper than the walk's cap (the parsers stop far earlier) is cut off, not
+        // followed to the end.
+        let span = Span::new(0, 0);
+        let mut node = Node::new(span, Value::Object(Vec::new()));
+        for _ in 0..1000 {
+            let member = |key: &str, value: Node| Member {
+                key: key.to_string(),
+                key_span: span,
+                value,
+            };
+            let properties = Node::new(span, Value::Object(vec![member("a", node)]));
+            node = Node::new(span, Value::Object(vec![member("properties", properties)]));
+        }
+        assert_eq!(sites(&node).len(), MAX_SCHEMA_DEPTH + 1);
+    }
+}
