@@ -329,8 +329,8 @@ impl Builder<'_> {
     }
 }
 
-/// Resolves a plain scalar with the YAML 1.2 core schema.
-fn resolve_plain(text: &str) -> Value {
+/// Resolves a plain scalar with the YAML 1.2 core schema: null, boolean, number or string.
+pub(crate) fn resolve_plain(text: &str) -> Value {
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
         "true" | "True" | "TRUE" => return Value::Bool(true),

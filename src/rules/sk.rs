@@ -1,6 +1,7 @@
 //! SK: `SKILL.md` against the Agent Skills specification.
 
 use super::{Check, RuleImpl, Sink};
+use crate::diagnostic::{Edit, Fix};
 use crate::index::{Repo, Unit};
 use crate::model::skill::{Frontmatter, FrontmatterState, ReferenceProblem, SkillDoc};
 use crate::parse::{Node, Value};
@@ -202,16 +203,52 @@ fn name_folder_mismatch(unit: &Unit<'_>, sink: &mut Sink) {
     if folder.is_empty() || normalized == folder {
         return;
     }
-    sink.report(
-        file,
-        name.span,
-        format!(
-            "skill name `{text}` does not match its folder `{}`",
-            skill.folder_name
-        ),
-    )
-    .label(format!("expected `{}`", skill.folder_name))
-    .help("agents find a skill by its folder; rename the folder or change `name` so they agree");
+    let diagnostic = sink
+        .report(
+            file,
+            name.span,
+            format!(
+                "skill name `{text}` does not match its folder `{}`",
+                skill.folder_name
+            ),
+        )
+        .label(format!("expected `{}`", skill.folder_name))
+        .help(
+            "agents find a skill by its folder; rename the folder or change `name` so they agree",
+        );
+    if let Some(replacement) = name_value(unit.text(file), name.span, &skill.folder_name) {
+        diagnostic.fix(Fix::unsafe_(
+            format!("set `name` to `{}`, the folder name", skill.folder_name),
+            vec![Edit::replace(file, name.span, replacement)],
+        ));
+    }
+}
+
+/// The YAML text that replaces the `name` value at `span` with `folder`, in the value's own quoting
+/// style. `None` when the folder name is not a valid skill name itself (then the folder should be
+/// renamed instead) or the value is not a one-line scalar.
+fn name_value(text: &str, span: Span, folder: &str) -> Option<String> {
+    if name_problem(folder).is_some() || folder.is_empty() {
+        return None;
+    }
+    let source = text.get(span.start..span.end)?;
+    if source.is_empty() || source.contains(['\n', '\r']) {
+        return None;
+    }
+    // A valid name has no quote, backslash or YAML indicator that would need escaping.
+    match source.chars().next()? {
+        '"' => Some(format!("\"{folder}\"")),
+        '\'' => Some(format!("'{folder}'")),
+        '|' | '>' | '&' | '*' | '!' | '[' | '{' => None,
+        // Plain: quoted only when YAML would read the folder name as a number, boolean or null
+        // (YAML 1.1 readers also take `yes`, `no`, `on`, `off` for booleans).
+        _ if matches!(crate::parse::yaml::resolve_plain(folder), Value::String(_))
+            && !matches!(folder, "y" | "n" | "yes" | "no" | "on" | "off") =>
+        {
+            Some(folder.to_string())
+        }
+        _ => Some(format!("\"{folder}\"")),
+    }
 }
 
 fn description_missing(unit: &Unit<'_>, sink: &mut Sink) {
@@ -384,7 +421,11 @@ fn file_lowercase(unit: &Unit<'_>, sink: &mut Sink) {
             Span::empty(0),
             "skill file is named `skill.md`; the specification expects `SKILL.md`",
         )
-        .help("rename the file to `SKILL.md`; case-sensitive systems will not find it");
+        .help("rename the file to `SKILL.md`; case-sensitive systems will not find it")
+        .fix(Fix {
+            rename_to: Some("SKILL.md".into()),
+            ..Fix::safe("rename `skill.md` to `SKILL.md`", vec![])
+        });
     }
 }
 
@@ -520,7 +561,33 @@ fn allowed_tools_invalid(unit: &Unit<'_>, sink: &mut Sink) {
 
 #[cfg(test)]
 mod tests {
-    use super::name_problem;
+    use super::{name_problem, name_value};
+    use crate::source::Span;
+
+    #[test]
+    fn name_fix_keeps_the_quoting_and_quotes_when_yaml_would_retype() {
+        let value = |line: &str, folder: &str| {
+            let start = line.find(": ").map_or(0, |i| i + 2);
+            let end = line.find(" #").unwrap_or(line.len());
+            name_value(line, Span::new(start, end), folder)
+        };
+        assert_eq!(
+            value("name: pdf-filler # old", "pdf-forms"),
+            Some("pdf-forms".into())
+        );
+        assert_eq!(value("name: 'x'", "pdf-forms"), Some("'pdf-forms'".into()));
+        assert_eq!(
+            value("name: \"x\"", "pdf-forms"),
+            Some("\"pdf-forms\"".into())
+        );
+        assert_eq!(value("name: x", "123"), Some("\"123\"".into()));
+        assert_eq!(value("name: x", "1e5"), Some("\"1e5\"".into()));
+        assert_eq!(value("name: x", "null"), Some("\"null\"".into()));
+        assert_eq!(value("name: x", "no"), Some("\"no\"".into()));
+        // A folder name that is not a valid skill name: rename the folder instead.
+        assert_eq!(value("name: x", "PDF_Forms"), None);
+        assert_eq!(value("name: >-", "pdf-forms"), None);
+    }
 
     #[test]
     fn name_rules() {

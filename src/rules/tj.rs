@@ -5,8 +5,10 @@
 //! with the folder's requirement, TJ012 is a design smell on every dialect, and TJ013 checks the
 //! requirement file itself.
 
+use super::edit::{Json, JsonText, Place};
 use super::util::{edit_distance, nearest};
 use super::{Check, RuleImpl, Sink};
+use crate::diagnostic::{Edit, Fix};
 use crate::index::{Parsed, Unit};
 use crate::model::requirement::RequirementDoc;
 use crate::model::tools::{Dialect, SideEffect, Tool};
@@ -81,6 +83,32 @@ const FORGE_KEYS: [&str; 6] = [
 
 const CONFIRMATION_FIELD: &str = "user_confirmed";
 const IDEMPOTENCY_FIELD: &str = "idempotency_key";
+
+/// Descriptions of the parameters the fixes add.
+const CONFIRMATION_DESCRIPTION: &str =
+    "Must be true. Set only after the user explicitly confirmed this exact operation.";
+const IDEMPOTENCY_DESCRIPTION: &str =
+    "Stable key for this logical operation so retries never create duplicates.";
+
+/// A gate parameter: its name, JSON type and the description a fix gives it.
+#[derive(Clone, Copy)]
+struct GateField {
+    name: &'static str,
+    json_type: &'static str,
+    description: &'static str,
+}
+
+const CONFIRMATION: GateField = GateField {
+    name: CONFIRMATION_FIELD,
+    json_type: "boolean",
+    description: CONFIRMATION_DESCRIPTION,
+};
+
+const IDEMPOTENCY: GateField = GateField {
+    name: IDEMPOTENCY_FIELD,
+    json_type: "string",
+    description: IDEMPOTENCY_DESCRIPTION,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers
@@ -204,26 +232,34 @@ fn field_problem<'a>(tool: &'a Tool, field: &str, json_type: &str) -> Option<Fie
 /// or weak. Shared by TJ004 and TJ005.
 fn report_field_problem(
     sink: &mut Sink,
-    file: FileId,
+    (file, text): (FileId, &str),
     tool: &Tool,
     flag_span: Span,
-    (adjective, field, json_type): (&str, &str, &str),
+    (adjective, gate): (&str, GateField),
     help: &str,
 ) {
+    let (field, json_type) = (gate.name, gate.json_type);
     let Some(problem) = field_problem(tool, field, json_type) else {
         return;
     };
     let name = tool.display_name();
-    match problem {
-        FieldProblem::Missing => {
-            sink.report(
+    let fix = gate_field_edits(&JsonText::new(text, file), tool, gate)
+        .filter(|edits| !edits.is_empty())
+        .map(|edits| {
+            Fix::safe(
+                format!("make `{field}` a required {json_type} parameter of `{name}`"),
+                edits,
+            )
+        });
+    let diagnostic = match problem {
+        FieldProblem::Missing => sink
+            .report(
                 file,
                 flag_span,
                 format!("{adjective} tool `{name}` has no `{field}` parameter"),
             )
             .label(format!("no `{field}` parameter backs this flag"))
-            .help(help);
-        }
+            .help(help),
         FieldProblem::Weak {
             member,
             wrong_type,
@@ -250,9 +286,105 @@ fn report_field_problem(
             )
             .label(flag_label)
             .secondary(file, span, label)
-            .help(help);
+            .help(help)
+        }
+    };
+    if let Some(fix) = fix {
+        diagnostic.fix(fix);
+    }
+}
+
+/// The edits that make `gate` a required parameter of the right type in the tool's input schema:
+/// the property (with a description) when it is missing, its `type` when that is wrong, and its
+/// `required` entry, creating `properties` and `required` when they are absent. Empty when nothing
+/// is missing; `None` when it cannot be done safely (no schema object, a `required` that is not an
+/// array, or an existing property whose other keywords would contradict the new type).
+fn gate_field_edits(json: &JsonText<'_>, tool: &Tool, gate: GateField) -> Option<Vec<Edit>> {
+    let schema = tool.schema().filter(|s| s.is_object())?;
+    let field = gate.name;
+    let property = || {
+        Json::Object(vec![
+            ("type", Json::Str(gate.json_type)),
+            ("description", Json::Str(gate.description)),
+        ])
+    };
+    let required = schema.get("required");
+    let needs_required = tool.required_entry(field).is_none();
+    if needs_required && required.is_some_and(|r| r.as_array().is_none()) {
+        return None;
+    }
+    let new_required = || ("required", Json::Array(vec![Json::Str(field)]));
+    let mut edits = Vec::new();
+    match schema.get("properties") {
+        None => {
+            let mut members = vec![("properties", Json::Object(vec![(field, property())]))];
+            if needs_required && required.is_none() {
+                members.push(new_required());
+            }
+            edits.push(json.insert_members(schema, Place::After("type"), &members)?);
+        }
+        Some(properties) => {
+            match properties.member(field) {
+                None if properties.is_object() => {
+                    edits.push(json.insert_members(
+                        properties,
+                        Place::Last,
+                        &[(field, property())],
+                    )?);
+                }
+                None => return None,
+                Some(member) => {
+                    let typed =
+                        member.value.get("type").and_then(Node::as_str) == Some(gate.json_type);
+                    if !typed {
+                        edits.push(retype(json, &member.value, gate.json_type)?);
+                    }
+                }
+            }
+            if needs_required && required.is_none() {
+                edits.push(json.insert_members(
+                    schema,
+                    Place::After("properties"),
+                    &[new_required()],
+                )?);
+            }
         }
     }
+    if needs_required {
+        if let Some(required) = required {
+            edits.push(json.append_item(required, &Json::Str(field))?);
+        }
+    }
+    Some(edits)
+}
+
+/// Gives an existing property the gate's type, when nothing else in it depends on the old one
+/// (only `type`, `description`, `title` and `$comment` are present).
+fn retype(json: &JsonText<'_>, property: &Node, json_type: &str) -> Option<Edit> {
+    const NEUTRAL: [&str; 4] = ["type", "description", "title", "$comment"];
+    let members = property.as_object()?;
+    if members.iter().any(|m| !NEUTRAL.contains(&m.key.as_str())) {
+        return None;
+    }
+    match property.get("type") {
+        Some(node) => Some(json.replace(node, &Json::Str(json_type))),
+        None => json.insert_members(property, Place::First, &[("type", Json::Str(json_type))]),
+    }
+}
+
+/// The edits that take a gate parameter out of a read tool: its property and its `required` entry.
+fn remove_gate_field(json: &JsonText<'_>, tool: &Tool, field: &str) -> Option<Vec<Edit>> {
+    let schema = tool.schema()?;
+    let mut edits = vec![json.remove_member(schema.get("properties")?, field)?];
+    if let Some(required) = schema.get("required") {
+        let index = required
+            .as_array()
+            .and_then(|items| items.iter().position(|n| n.as_str() == Some(field)));
+        if let Some(index) = index {
+            edits.push(json.remove_item(required, index)?);
+        }
+    }
+    Some(edits)
 }
 
 /// `"string"` for a JSON Schema `type` value, else a description of what was written.
@@ -495,7 +627,9 @@ fn write_without_confirmation(unit: &Unit<'_>, sink: &mut Sink) {
         }
         let name = tool.display_name();
         let message = format!("write tool `{name}` can run without confirmation");
-        let diagnostic = match tool.entry.get("requiresConfirmation") {
+        let json = JsonText::new(unit.text(id), id);
+        let flag = tool.entry.get("requiresConfirmation");
+        let (diagnostic, flag_edit) = match flag {
             Some(flag) if flag.as_bool() == Some(true) => continue,
             Some(flag) => {
                 let label = if flag.as_bool() == Some(false) {
@@ -503,11 +637,39 @@ fn write_without_confirmation(unit: &Unit<'_>, sink: &mut Sink) {
                 } else {
                     "not a boolean, so the tool is not gated"
                 };
-                sink.report(id, flag.span, message).label(label)
+                let edit = json.replace(flag, &Json::Bool(true));
+                (sink.report(id, flag.span, message).label(label), Some(edit))
             }
-            None => sink
-                .report(id, tool.span(), message)
-                .label("no `requiresConfirmation` flag"),
+            None => {
+                // A misspelled flag (`requireConfirmation`) is what the author meant: correct it
+                // rather than add a second flag beside it.
+                let misspelled = tool.entry.as_object().unwrap_or_default().iter().find(|m| {
+                    !FORGE_KEYS.contains(&m.key.as_str())
+                        && nearest(&m.key, FORGE_KEYS) == Some("requiresConfirmation")
+                });
+                let edit = match misspelled {
+                    Some(member) => {
+                        let text = unit.text(id);
+                        let colon = text
+                            .get(member.key_span.end..member.value.span.start)
+                            .unwrap_or(": ");
+                        Some(Edit::replace(
+                            id,
+                            Span::new(member.key_span.start, member.value.span.end),
+                            format!("\"requiresConfirmation\"{colon}true"),
+                        ))
+                    }
+                    None => json.insert_members(
+                        &tool.entry,
+                        Place::After("type"),
+                        &[("requiresConfirmation", Json::Bool(true))],
+                    ),
+                };
+                let diagnostic = sink
+                    .report(id, tool.span(), message)
+                    .label("no `requiresConfirmation` flag");
+                (diagnostic, edit)
+            }
         };
         if let Some(span) = tool.side_effect_span {
             diagnostic.secondary(id, span, "declared a write tool here");
@@ -515,6 +677,22 @@ fn write_without_confirmation(unit: &Unit<'_>, sink: &mut Sink) {
         diagnostic.help(
             "set `\"requiresConfirmation\": true` and add a required boolean `user_confirmed` parameter",
         );
+        // One coherent edit: the flag and the parameter it implies. When the parameter cannot be
+        // added safely, the flag alone still closes the gate and TJ004 explains the rest.
+        if let Some(flag_edit) = flag_edit {
+            let fix = match gate_field_edits(&json, tool, CONFIRMATION) {
+                Some(mut edits) if !edits.is_empty() => {
+                    edits.insert(0, flag_edit);
+                    Fix::safe(
+                        "set `requiresConfirmation` to `true` and add the required boolean \
+                         `user_confirmed` parameter",
+                        edits,
+                    )
+                }
+                _ => Fix::safe("set `requiresConfirmation` to `true`", vec![flag_edit]),
+            };
+            diagnostic.fix(fix);
+        }
     }
 }
 
@@ -529,10 +707,10 @@ fn confirmation_field_missing(unit: &Unit<'_>, sink: &mut Sink) {
         };
         report_field_problem(
             sink,
-            id,
+            (id, unit.text(id)),
             tool,
             flag_span,
-            ("confirmation-gated", CONFIRMATION_FIELD, "boolean"),
+            ("confirmation-gated", CONFIRMATION),
             "define `\"user_confirmed\": {\"type\": \"boolean\"}` in `inputSchema.properties` and list it in `required`",
         );
     }
@@ -549,10 +727,10 @@ fn idempotency_key_missing(unit: &Unit<'_>, sink: &mut Sink) {
         };
         report_field_problem(
             sink,
-            id,
+            (id, unit.text(id)),
             tool,
             flag_span,
-            ("idempotent", IDEMPOTENCY_FIELD, "string"),
+            ("idempotent", IDEMPOTENCY),
             "define `\"idempotency_key\": {\"type\": \"string\"}` in `inputSchema.properties` and list it in `required`, or set `\"idempotent\": false` if retries are not safe",
         );
     }
@@ -565,35 +743,55 @@ fn read_tool_write_gates(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         }
         let name = tool.display_name();
-        let mut found: Vec<(Span, String, &str)> = Vec::new();
+        let json = JsonText::new(unit.text(id), id);
+        let mut found: Vec<(Span, String, &str, Option<Fix>)> = Vec::new();
         if let Some((true, span)) = tool.confirmation {
+            let fix = tool.entry.get("requiresConfirmation").map(|flag| {
+                Fix::safe(
+                    "set `requiresConfirmation` to `false`",
+                    vec![json.replace(flag, &Json::Bool(false))],
+                )
+            });
             found.push((
                 span,
                 format!("read tool `{name}` requires confirmation"),
                 "confirmation gate on a read tool",
+                fix,
             ));
         }
-        if let Some(member) = tool.property(CONFIRMATION_FIELD) {
-            found.push((
-                member.key_span,
+        for (field, message, label) in [
+            (
+                CONFIRMATION_FIELD,
                 format!("read tool `{name}` has a `{CONFIRMATION_FIELD}` parameter"),
                 "confirmation field on a read tool",
-            ));
-        }
-        if let Some(member) = tool.property(IDEMPOTENCY_FIELD) {
-            found.push((
-                member.key_span,
+            ),
+            (
+                IDEMPOTENCY_FIELD,
                 format!("read tool `{name}` has an `{IDEMPOTENCY_FIELD}` parameter"),
                 "idempotency key on a read tool",
-            ));
+            ),
+        ] {
+            let Some(member) = tool.property(field) else {
+                continue;
+            };
+            let fix = remove_gate_field(&json, tool, field).map(|edits| {
+                Fix::safe(
+                    format!("remove the `{field}` parameter and its `required` entry"),
+                    edits,
+                )
+            });
+            found.push((member.key_span, message, label, fix));
         }
-        for (span, message, label) in found {
+        for (span, message, label, fix) in found {
             let diagnostic = sink.report(id, span, message);
             diagnostic.label(label);
             if let Some(kind) = tool.side_effect_span {
                 diagnostic.secondary(id, kind, "declared read-only here");
             }
             diagnostic.help(HELP);
+            if let Some(fix) = fix {
+                diagnostic.fix(fix);
+            }
         }
     }
 }
@@ -1025,6 +1223,106 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// Runs the fix loop over `s/tools.json` with `codes` selected; returns the fixed file (the
+    /// original when nothing changed) and the codes that still fire.
+    fn fixed(codes: &[&str], tools: &str) -> (String, Vec<&'static str>) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(dir.path(), &[("s/tools.json", tools)]);
+        let options = LintOptions {
+            paths: vec![dir.path().to_path_buf()],
+            select: codes.iter().map(|c| c.to_string()).collect(),
+            threads: Some(1),
+            ..LintOptions::default()
+        };
+        let (outcome, run) = crate::fix::fix(&options, false).expect("fix");
+        assert!(run.refused.is_empty(), "{:?}", run.refused);
+        let text = run
+            .changed
+            .values()
+            .next()
+            .map_or_else(|| tools.to_string(), |(_, fixed)| fixed.clone());
+        (text, outcome.diagnostics.iter().map(|d| d.code).collect())
+    }
+
+    const GATES: [&str; 4] = ["TJ003", "TJ004", "TJ005", "TJ006"];
+
+    #[test]
+    fn tj003_restores_the_whole_gate_in_one_pass() {
+        let tools = r#"[{"name": "a", "type": "write", "description": "d", "inputSchema": {"type": "object"}}]"#;
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(dir.path(), &[("s/tools.json", tools)]);
+        let options = LintOptions {
+            paths: vec![dir.path().to_path_buf()],
+            select: vec!["TJ003".to_string()],
+            threads: Some(1),
+            ..LintOptions::default()
+        };
+        let outcome = lint(&options).expect("lint");
+        let fix = outcome.diagnostics[0].fix.as_ref().expect("a fix");
+        let edits: Vec<&Edit> = fix.edits.iter().collect();
+        let (text, skipped) = crate::fix::apply_edits(tools, &edits);
+        assert!(skipped.is_empty());
+        assert_eq!(
+            text,
+            r#"[{"name": "a", "type": "write", "requiresConfirmation": true, "description": "d", "inputSchema": {"type": "object", "properties": {"user_confirmed": {"type": "boolean", "description": "Must be true. Set only after the user explicitly confirmed this exact operation."}}, "required": ["user_confirmed"]}}]"#
+        );
+        assert!(fixed(&["TJ003", "TJ004"], tools).1.is_empty());
+    }
+
+    #[test]
+    fn tj003_corrects_a_misspelled_flag_instead_of_adding_one() {
+        let tools = r#"[{"name": "a", "type": "write", "description": "d", "requires_confirmation" : false,
+            "inputSchema": {"type": "object", "properties": {"user_confirmed": {"type": "boolean"}}, "required": ["user_confirmed"]}}]"#;
+        let (text, remaining) = fixed(&["TJ002", "TJ003", "TJ004"], tools);
+        assert!(remaining.is_empty(), "{remaining:?}");
+        assert_eq!(
+            text,
+            tools.replace(
+                "\"requires_confirmation\" : false",
+                "\"requiresConfirmation\" : true"
+            )
+        );
+    }
+
+    #[test]
+    fn gate_fields_are_retyped_only_when_nothing_depends_on_the_old_type() {
+        let tools = "[\n  {\n    \"name\": \"a\",\n    \"type\": \"write\",\n    \"description\": \"d\",\n    \"requiresConfirmation\": true,\n    \"inputSchema\": {\n      \"type\": \"object\",\n      \"properties\": {\n        \"user_confirmed\": {\n          \"description\": \"Yes.\",\n          \"type\": \"string\"\n        }\n      }\n    }\n  }\n]\n";
+        let (text, remaining) = fixed(&GATES, tools);
+        assert!(remaining.is_empty(), "{remaining:?}");
+        assert!(
+            text.contains("\"type\": \"boolean\"\n        }\n      },\n      \"required\": [\"user_confirmed\"]\n    }"),
+            "{text}"
+        );
+        let constrained = tools.replace("\"description\": \"Yes.\"", "\"enum\": [\"yes\"]");
+        let (text, remaining) = fixed(&GATES, &constrained);
+        assert_eq!(text, constrained);
+        assert_eq!(remaining, vec!["TJ004"]);
+    }
+
+    #[test]
+    fn tj006_takes_the_gates_off_a_read_tool() {
+        let tools = "[\n    {\n        \"name\": \"a\",\n        \"type\": \"read\",\n        \"description\": \"d\",\n        \"requiresConfirmation\": true,\n        \"idempotent\": true,\n        \"inputSchema\": {\n            \"type\": \"object\",\n            \"properties\": {\n                \"q\": { \"type\": \"string\" },\n                \"user_confirmed\": { \"type\": \"boolean\" },\n                \"idempotency_key\": { \"type\": \"string\" }\n            },\n            \"required\": [\"user_confirmed\", \"q\", \"idempotency_key\"]\n        }\n    }\n]\n";
+        let (text, remaining) = fixed(&GATES, tools);
+        assert!(remaining.is_empty(), "{remaining:?}");
+        assert_eq!(
+            text,
+            "[\n    {\n        \"name\": \"a\",\n        \"type\": \"read\",\n        \"description\": \"d\",\n        \"requiresConfirmation\": false,\n        \"idempotent\": true,\n        \"inputSchema\": {\n            \"type\": \"object\",\n            \"properties\": {\n                \"q\": { \"type\": \"string\" }\n            },\n            \"required\": [\"q\"]\n        }\n    }\n]\n"
+        );
+    }
+
+    #[test]
+    fn tj005_adds_the_key_beside_existing_properties() {
+        let tools = "[\r\n  {\r\n    \"name\": \"a\",\r\n    \"type\": \"write\",\r\n    \"description\": \"d\",\r\n    \"requiresConfirmation\": true,\r\n    \"idempotent\": true,\r\n    \"inputSchema\": {\r\n      \"type\": \"object\",\r\n      \"properties\": {\r\n        \"user_confirmed\": { \"type\": \"boolean\" }\r\n      },\r\n      \"required\": [\r\n        \"user_confirmed\"\r\n      ]\r\n    }\r\n  }\r\n]\r\n";
+        let (text, remaining) = fixed(&GATES, tools);
+        assert!(remaining.is_empty(), "{remaining:?}");
+        assert!(
+            text.contains(
+                "\"user_confirmed\": { \"type\": \"boolean\" },\r\n        \"idempotency_key\": { \"type\": \"string\", \"description\": \"Stable key for this logical operation so retries never create duplicates.\" }\r\n      },\r\n      \"required\": [\r\n        \"user_confirmed\",\r\n        \"idempotency_key\"\r\n      ]"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

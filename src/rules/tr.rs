@@ -1,14 +1,17 @@
 //! TR rules: the SKILL.md "Tool Use Rules" section mirrors the tool surface of tools.json
 //! (SPEC §3.3). "A contract that exists in JSON but not in the instructions (or vice versa) fails."
 
+use super::edit::{item_end, line_after, ListItem, Marker};
 use super::util::{
     contains_ignore_case, contains_word, find_word, looks_like_snake_case_identifier,
 };
 use super::{Check, RuleImpl, Sink};
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Edit, Fix, Severity};
+use crate::fix::{apply_edits, newline};
 use crate::index::{Parsed, Unit};
 use crate::model::skill::SkillDoc;
-use crate::model::tools::{SideEffect, Tool};
+use crate::model::tools::{Dialect, SideEffect, Tool};
+use crate::parse::markdown::parse_markdown;
 use crate::parse::markdown::{Section, TextBlock};
 use crate::parse::node::{Node, Value};
 use crate::source::{FileId, Span};
@@ -137,11 +140,306 @@ impl<'a> RulesSection<'a> {
         self.name
     }
 
+    /// Where a new item about `name` goes: after the last item that mentions it.
+    fn last_mention(&self, name: &str) -> Slot<'a> {
+        self.items
+            .iter()
+            .rev()
+            .find(|item| contains_word(&item.text, name))
+            .map_or(Slot::End, |item| Slot::After(item))
+    }
+
     /// True when some item of the section mentions `name` and satisfies `also`.
     fn any_item(&self, name: &str, also: impl Fn(&TextBlock) -> bool) -> bool {
         self.items
             .iter()
             .any(|item| contains_word(&item.text, name) && also(item))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixes: the items they add and where they go
+
+/// The allowlist item (TR002), worded so that both of its phrases match.
+const ALLOWLIST_ITEM: &str =
+    "Only the tools listed below may be used. Never invent or call other tools.";
+
+/// The closing rule for write operations (TR007).
+const CLOSING_ITEM: &str =
+    "Never execute a write operation without explicit confirmation in the current conversation.";
+
+/// Whether an item can name the tool so that the rules find it again: a name with surrounding
+/// spaces, a line break or a backtick would not read back as written.
+fn documentable(name: &str) -> bool {
+    !name.is_empty() && name.trim() == name && !name.contains(['\n', '\r', '`'])
+}
+
+/// A tool name as inline code.
+fn code(name: &str) -> String {
+    format!("`{name}`")
+}
+
+/// The confirmation item for a gated (or write, or unclassified) tool (TR005).
+fn confirmation_item(tool: &Tool, name: &str) -> String {
+    // Forge write tools get `user_confirmed` from the TJ003/TJ004 fixes if they lack it.
+    let passes_field = tool.property("user_confirmed").is_some()
+        || (tool.dialect == Dialect::Forge && tool.side_effect != SideEffect::Read);
+    let pass = if passes_field {
+        ", and pass `user_confirmed: true`"
+    } else {
+        ""
+    };
+    let subject = if tool.is_confirmation_gated() || tool.is_write() {
+        code(name)
+    } else {
+        format!("{} does not say whether it changes anything", code(name))
+    };
+    format!(
+        "{subject}: call it only after the user explicitly confirms this exact operation{pass}."
+    )
+}
+
+/// The idempotency item for an idempotent tool (TR006).
+fn idempotency_item(tool: &Tool, name: &str) -> String {
+    // Forge write tools get `idempotency_key` from the TJ005 fix if they lack it; read tools and
+    // other dialects are idempotent without a key.
+    let has_key = tool.property("idempotency_key").is_some()
+        || (tool.dialect == Dialect::Forge && tool.side_effect != SideEffect::Read);
+    if has_key {
+        format!(
+            "{} is idempotent: reuse the same `idempotency_key` when retrying a failed call.",
+            code(name)
+        )
+    } else {
+        format!(
+            "{} is idempotent: retrying a failed call is safe.",
+            code(name)
+        )
+    }
+}
+
+/// The items that document one tool (TR001, TR003): the read-only item for a read tool, else the
+/// confirmation item; then the idempotency item if the tool is idempotent. A read tool that carries
+/// a confirmation gate (TJ006, whose fix removes the gate) gets an item that makes no claim about
+/// confirmation, so it contradicts neither the contract as written nor the fixed one.
+fn tool_items(tool: &Tool, name: &str) -> Vec<String> {
+    let mut items = Vec::new();
+    match (tool.side_effect, tool.is_confirmation_gated()) {
+        (SideEffect::Read, false) => items.push(format!(
+            "{} is read-only and may be called without confirmation.",
+            code(name)
+        )),
+        (SideEffect::Read, true) => items.push(format!("{} is read-only.", code(name))),
+        _ => items.push(confirmation_item(tool, name)),
+    }
+    if tool.is_idempotent() {
+        items.push(idempotency_item(tool, name));
+    }
+    items
+}
+
+/// Whether an item states the closing rule (TR007).
+fn is_closing_item(item: &TextBlock) -> bool {
+    super::util::sentences(&item.text)
+        .into_iter()
+        .any(is_closing_rule)
+}
+
+/// The bullet style of the document's first top-level bullet list, else `- `.
+fn document_bullet(doc: &SkillDoc, text: &str) -> ListItem {
+    doc.doc
+        .body
+        .blocks
+        .iter()
+        .filter_map(|b| ListItem::of(text, b))
+        .find(|i| i.indent.is_empty() && !i.is_ordered())
+        .map_or_else(
+            || ListItem {
+                line_start: 0,
+                indent: String::new(),
+                marker: Marker::Bullet('-'),
+                gap: " ".to_string(),
+            },
+            |i| ListItem { line_start: 0, ..i },
+        )
+}
+
+/// The width the section's items are hard-wrapped at: the longest line of its list items when
+/// one of them continues on a second line, else `None` (items stay on one line).
+fn wrap_width(text: &str, listed: &[(&TextBlock, ListItem)], limit: usize) -> Option<usize> {
+    let mut wrapped = false;
+    let mut widest = 0;
+    for (block, item) in listed {
+        // The item's own text, without its nested items.
+        let end = line_after(text, block.span.end.saturating_sub(1)).min(limit);
+        let source = text.get(item.line_start..end).unwrap_or_default();
+        let lines: Vec<&str> = source.lines().filter(|l| !l.trim().is_empty()).collect();
+        wrapped |= lines.len() > 1;
+        widest = lines
+            .iter()
+            .map(|l| l.chars().count())
+            .fold(widest, usize::max);
+    }
+    (wrapped && widest >= 40).then_some(widest)
+}
+
+/// The text Markdown makes of one list item, to check that an inserted item reads back.
+fn item_text(item: &str) -> String {
+    parse_markdown(&format!("- {item}\n"), 0)
+        .blocks
+        .first()
+        .map(|b| b.text.clone())
+        .unwrap_or_default()
+}
+
+/// Where new items go in the section.
+#[derive(Clone, Copy)]
+enum Slot<'b> {
+    /// Before the first item (TR002).
+    First,
+    /// After the last item (TR007).
+    End,
+    /// After this item and its nested items (TR005, TR006), else at the end.
+    After(&'b TextBlock),
+    /// Before the closing rule when it is the last item, else at the end (TR003).
+    BeforeClosing,
+}
+
+impl<'a> RulesSection<'a> {
+    /// One edit adding `items` to the section at `place`, in the section's list style and the
+    /// file's newline; `None` when the section's layout is not understood (an item whose marker
+    /// cannot be read, or an ordered list that would need renumbering) or when the new items would
+    /// not read back as items of the section.
+    fn insert_items(&self, items: &[String], place: Slot<'_>) -> Option<Edit> {
+        let text = self.text;
+        let nl = newline(text);
+        let limit = self.section.content.end.min(text.len());
+        let mut listed: Vec<(&TextBlock, ListItem)> = Vec::new();
+        for block in self.items.iter().filter(|b| b.is_list_item) {
+            listed.push((block, ListItem::of(text, block)?));
+        }
+        let (at, insert) = if listed.is_empty() {
+            self.new_list(items)?
+        } else {
+            let top = listed.iter().map(|(_, i)| i.indent_width()).min()?;
+            let tops: Vec<&(&TextBlock, ListItem)> = listed
+                .iter()
+                .filter(|(_, i)| i.indent_width() == top)
+                .collect();
+            // Items separated by blank lines: keep the new ones loose too.
+            let loose = tops.windows(2).any(|pair| {
+                let (block, item) = pair[0];
+                let end = item_end(text, block, item, limit);
+                text.get(end..pair[1].1.line_start)
+                    .is_some_and(|gap| !gap.is_empty() && gap.trim().is_empty())
+            });
+            let (last_block, last) = tops.last().map(|(b, i)| (*b, i))?;
+            let wrap = wrap_width(text, &listed, limit);
+            let before = |item: &ListItem| {
+                let mut out = item.render(items, 0, loose, nl, wrap);
+                if loose {
+                    out.push_str(nl);
+                }
+                (item.line_start, out)
+            };
+            let after = |block: &TextBlock, item: &ListItem| {
+                let end = item_end(text, block, item, limit);
+                let mut out = String::new();
+                if end == text.len() && !text.ends_with('\n') {
+                    out.push_str(nl);
+                }
+                if loose {
+                    out.push_str(nl);
+                }
+                out.push_str(&item.render(items, 1, loose, nl, wrap));
+                (end, out)
+            };
+            match place {
+                Slot::First => {
+                    let (_, first) = tops.first()?;
+                    if first.is_ordered() {
+                        return None;
+                    }
+                    before(first)
+                }
+                Slot::BeforeClosing
+                    if tops.len() > 1 && !last.is_ordered() && is_closing_item(last_block) =>
+                {
+                    before(last)
+                }
+                Slot::After(target) => {
+                    // The top-level item holding the target (itself, or the item it is nested in).
+                    let holder = tops.iter().rev().find(|(block, item)| {
+                        item.line_start <= target.span.start
+                            && target.span.start < item_end(text, block, item, limit)
+                    });
+                    match holder {
+                        Some((block, item))
+                            if !item.is_ordered() || std::ptr::eq(*block, last_block) =>
+                        {
+                            after(block, item)
+                        }
+                        _ => after(last_block, last),
+                    }
+                }
+                Slot::End | Slot::BeforeClosing => after(last_block, last),
+            }
+        };
+        let edit = Edit::insert(self.file, at, insert);
+        self.reads_back(&edit, items).then_some(edit)
+    }
+
+    /// A new list for a section without one: after the section's last paragraph, or right after
+    /// the heading of an empty section. Its first item is the section's first item whatever the
+    /// place.
+    fn new_list(&self, items: &[String]) -> Option<(usize, String)> {
+        let text = self.text;
+        let nl = newline(text);
+        let heading = self.heading_span();
+        let last_line = |span: crate::source::Span| {
+            line_after(text, span.end.saturating_sub(1).max(span.start))
+        };
+        // After the section's prose, so that the items that follow join the same list.
+        let at = match self.items.last() {
+            None => last_line(heading),
+            Some(block) => last_line(block.span),
+        }
+        .min(self.section.content.end.max(heading.end));
+        let mut out = String::new();
+        if at == text.len() && !text.ends_with('\n') {
+            out.push_str(nl);
+        }
+        out.push_str(nl);
+        out.push_str(&document_bullet(self.doc, text).render(items, 0, false, nl, None));
+        let next_line = text.get(at..line_after(text, at)).unwrap_or_default();
+        if !next_line.trim().is_empty() {
+            out.push_str(nl);
+        }
+        Some((at, out))
+    }
+
+    /// Whether, with `edit` applied, every one of `items` is an item of the section.
+    fn reads_back(&self, edit: &Edit, items: &[String]) -> bool {
+        let body = self.doc.doc.body_span;
+        let (fixed, skipped) = apply_edits(self.text, &[edit]);
+        if !skipped.is_empty() {
+            return false;
+        }
+        let Some(fixed_body) = fixed.get(body.start..) else {
+            return false;
+        };
+        let markdown = parse_markdown(fixed_body, body.start);
+        let Some(section) = markdown.section(self.name) else {
+            return false;
+        };
+        let texts: Vec<&str> = markdown
+            .blocks_in(section.content)
+            .filter(|b| b.is_list_item)
+            .map(|b| b.text.as_str())
+            .collect();
+        items
+            .iter()
+            .all(|item| texts.contains(&item_text(item).as_str()))
     }
 }
 
@@ -216,6 +514,77 @@ fn tool_use_rules_missing(unit: &Unit<'_>, sink: &mut Sink) {
             format!("`{tools_name}` defines {count} {noun} the agent gets no rules for"),
         );
     }
+    // The section is generated from the tools, so only from a complete list of them.
+    if tools_are_complete(unit) && !tools.is_empty() {
+        if let Some(edit) = new_section(file, unit.text(file), doc, heading, &tools) {
+            diagnostic.fix(Fix::safe(
+                format!("append a \"{heading}\" section generated from `{tools_name}`"),
+                vec![edit],
+            ));
+        }
+    }
+}
+
+/// A complete Tool Use Rules section appended to the file: the allowlist rule, the items of each
+/// tool, and the closing rule when a tool writes. `None` if it would not read back as the section
+/// (the file ends inside a code block, for instance).
+fn new_section(
+    file: FileId,
+    text: &str,
+    doc: &SkillDoc,
+    heading: &str,
+    tools: &[(FileId, &Tool, &str)],
+) -> Option<Edit> {
+    let nl = newline(text);
+    let mut items = vec![ALLOWLIST_ITEM.to_string()];
+    let mut seen = HashSet::new();
+    for (_, tool, name) in tools {
+        if !documentable(name) {
+            return None;
+        }
+        if seen.insert(*name) {
+            items.extend(tool_items(tool, name));
+        }
+    }
+    if tools.iter().any(|(_, tool, _)| tool.is_write()) {
+        items.push(CLOSING_ITEM.to_string());
+    }
+    // The level of the document's sections (below its title), else `##`.
+    let level = doc
+        .doc
+        .body
+        .headings
+        .iter()
+        .map(|h| h.level)
+        .filter(|l| *l > 1)
+        .min()
+        .unwrap_or(2);
+    let content = text.trim_end_matches(['\r', '\n']);
+    let newlines = text[content.len()..].matches('\n').count();
+    let mut out = if content.trim().is_empty() {
+        String::new()
+    } else {
+        nl.repeat(2usize.saturating_sub(newlines))
+    };
+    out.push_str(&format!(
+        "{} {heading}{nl}{nl}",
+        "#".repeat(usize::from(level))
+    ));
+    out.push_str(&document_bullet(doc, text).render(&items, 0, false, nl, None));
+    let edit = Edit::insert(file, text.len(), out);
+    // Check that the new section and its items read back.
+    let (fixed, _) = apply_edits(text, &[&edit]);
+    let body = fixed.get(doc.doc.body_span.start..)?;
+    let markdown = parse_markdown(body, doc.doc.body_span.start);
+    let section = markdown.section(heading)?;
+    let texts: Vec<&str> = markdown
+        .blocks_in(section.content)
+        .map(|b| b.text.as_str())
+        .collect();
+    items
+        .iter()
+        .all(|item| texts.contains(&item_text(item).as_str()))
+        .then_some(edit)
 }
 
 /// The opening `---` of the frontmatter when the file has one, else an empty span at its start.
@@ -242,19 +611,26 @@ fn tool_allowlist_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
     if has_allowlist {
         return;
     }
-    sink.report(
-        rules.file,
-        rules.heading_span(),
-        format!(
-            "the \"{}\" section does not restrict the agent to the listed tools",
-            rules.heading_text()
-        ),
-    )
-    .label("no allowlist rule in this section")
-    .help(
-        "open the section with the item \"Only the tools listed below may be used. Never invent \
-         or call other tools.\"",
-    );
+    let diagnostic = sink
+        .report(
+            rules.file,
+            rules.heading_span(),
+            format!(
+                "the \"{}\" section does not restrict the agent to the listed tools",
+                rules.heading_text()
+            ),
+        )
+        .label("no allowlist rule in this section")
+        .help(
+            "open the section with the item \"Only the tools listed below may be used. Never \
+             invent or call other tools.\"",
+        );
+    if let Some(edit) = rules.insert_items(&[ALLOWLIST_ITEM.to_string()], Slot::First) {
+        diagnostic.fix(Fix::safe(
+            "insert the allowlist rule as the first item of the section",
+            vec![edit],
+        ));
+    }
 }
 
 /// Lowercase with every run of whitespace collapsed to one space.
@@ -273,7 +649,28 @@ fn tool_undocumented(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     };
     let body = &rules.doc.doc.body;
-    for (file, tool, name) in named_tools(unit) {
+    let tools = named_tools(unit);
+    // One fix documents every undocumented tool, in tools.json order: the items all go to the same
+    // place, so one fix per tool would need one --fix pass per tool.
+    let mut undocumented: Vec<(&Tool, &str)> = Vec::new();
+    for (_, tool, name) in &tools {
+        if documentable(name)
+            && !rules.any_item(name, |_| true)
+            && !undocumented.iter().any(|(_, n)| n == name)
+        {
+            undocumented.push((tool, name));
+        }
+    }
+    let items: Vec<String> = undocumented
+        .iter()
+        .flat_map(|(tool, name)| tool_items(tool, name))
+        .collect();
+    let edit = if items.is_empty() {
+        None
+    } else {
+        rules.insert_items(&items, Slot::BeforeClosing)
+    };
+    for (file, tool, name) in tools {
         if rules.any_item(name, |_| true) {
             continue;
         }
@@ -295,21 +692,33 @@ fn tool_undocumented(unit: &Unit<'_>, sink: &mut Sink) {
                 rules.heading_text()
             )
         };
-        sink.report(
-            file,
-            tool.span(),
-            format!(
-                "tool `{name}` is not mentioned in the \"{}\" section",
-                rules.heading_text()
-            ),
-        )
-        .label("defined here, never mentioned in the rules")
-        .secondary(
-            rules.file,
-            rules.heading_span(),
-            format!("no item of this section names `{name}`"),
-        )
-        .help(help);
+        let diagnostic = sink
+            .report(
+                file,
+                tool.span(),
+                format!(
+                    "tool `{name}` is not mentioned in the \"{}\" section",
+                    rules.heading_text()
+                ),
+            )
+            .label("defined here, never mentioned in the rules")
+            .secondary(
+                rules.file,
+                rules.heading_span(),
+                format!("no item of this section names `{name}`"),
+            )
+            .help(help);
+        if let Some(edit) = edit.as_ref().filter(|_| documentable(name)) {
+            let description = match undocumented.len() {
+                1 => format!("add an item for `{name}`"),
+                2 => format!("add items for `{name}` and the other undocumented tool"),
+                n => format!(
+                    "add items for `{name}` and the {} other undocumented tools",
+                    n - 1
+                ),
+            };
+            diagnostic.fix(Fix::safe(description, vec![edit.clone()]));
+        }
     }
 }
 
@@ -557,6 +966,16 @@ fn confirmation_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
         if let Some((_, flag)) = tool.confirmation {
             diagnostic.secondary(file, flag, "confirmation required here");
         }
+        // A gated read tool should lose its gate (TJ006), not gain a rule.
+        let edit = (tool.side_effect != SideEffect::Read && documentable(name))
+            .then(|| rules.insert_items(&[confirmation_item(tool, name)], rules.last_mention(name)))
+            .flatten();
+        if let Some(edit) = edit {
+            diagnostic.fix(Fix::safe(
+                format!("add a confirmation rule for `{name}`"),
+                vec![edit],
+            ));
+        }
     }
 }
 
@@ -592,6 +1011,15 @@ fn idempotency_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
         if let Some((_, flag)) = tool.idempotent {
             diagnostic.secondary(file, flag, "declared idempotent here");
         }
+        let edit = documentable(name)
+            .then(|| rules.insert_items(&[idempotency_item(tool, name)], rules.last_mention(name)))
+            .flatten();
+        if let Some(edit) = edit {
+            diagnostic.fix(Fix::safe(
+                format!("add an idempotency rule for `{name}`"),
+                vec![edit],
+            ));
+        }
     }
 }
 
@@ -614,24 +1042,31 @@ fn write_closing_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
     if has_closing_rule {
         return;
     }
-    sink.report(
-        rules.file,
-        rules.heading_span(),
-        format!(
-            "the \"{}\" section lacks the rule that write operations need explicit confirmation",
-            rules.heading_text()
-        ),
-    )
-    .label("no closing rule for write operations")
-    .secondary(
-        *file,
-        tool.side_effect_span.unwrap_or_else(|| tool.span()),
-        format!("`{name}` is a write tool"),
-    )
-    .help(
-        "end the section with \"Never execute a write operation without explicit confirmation in \
-         the current conversation.\"",
-    );
+    let diagnostic = sink
+        .report(
+            rules.file,
+            rules.heading_span(),
+            format!(
+                "the \"{}\" section lacks the rule that write operations need explicit confirmation",
+                rules.heading_text()
+            ),
+        )
+        .label("no closing rule for write operations")
+        .secondary(
+            *file,
+            tool.side_effect_span.unwrap_or_else(|| tool.span()),
+            format!("`{name}` is a write tool"),
+        )
+        .help(
+            "end the section with \"Never execute a write operation without explicit confirmation \
+             in the current conversation.\"",
+        );
+    if let Some(edit) = rules.insert_items(&[CLOSING_ITEM.to_string()], Slot::End) {
+        diagnostic.fix(Fix::safe(
+            "append the closing rule for write operations as the last item",
+            vec![edit],
+        ));
+    }
 }
 
 /// One sentence holding "write", "confirm" and a negation (never / not / only after).
@@ -1299,6 +1734,158 @@ mod tests {
         let found = run("TR008", &skill("", body), Some(TOOLS));
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].1, "without asking");
+    }
+
+    /// Runs the fix loop over one `calendar/` folder with `codes` selected; returns the fixed
+    /// SKILL.md (or the original when nothing changed) and what still fires.
+    fn fixed(codes: &[&str], skill_md: &str, tools: &str) -> (String, Vec<&'static str>) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let folder = dir.path().join("calendar");
+        fs::create_dir(&folder).expect("folder");
+        fs::write(folder.join("SKILL.md"), skill_md).expect("SKILL.md");
+        fs::write(folder.join("tools.json"), tools).expect("tools.json");
+        let options = LintOptions {
+            paths: vec![dir.path().to_path_buf()],
+            select: codes.iter().map(|c| c.to_string()).collect(),
+            threads: Some(1),
+            ..LintOptions::default()
+        };
+        let (outcome, run) = crate::fix::fix(&options, false).expect("fix");
+        assert!(run.refused.is_empty(), "{:?}", run.refused);
+        let text = run
+            .changed
+            .iter()
+            .find(|(path, _)| path.ends_with("SKILL.md"))
+            .map_or_else(|| skill_md.to_string(), |(_, (_, fixed))| fixed.clone());
+        let remaining = outcome.diagnostics.iter().map(|d| d.code).collect();
+        (text, remaining)
+    }
+
+    const ALL_TR: [&str; 10] = [
+        "TR001", "TR002", "TR003", "TR004", "TR005", "TR006", "TR007", "TR008", "TR009", "TR010",
+    ];
+
+    #[test]
+    fn tr001_appends_a_section_that_satisfies_every_rule() {
+        let md = "---\nname: calendar\ndescription: d\n---\n\n# Calendar\n\n### Steps\n\n* one";
+        let (text, remaining) = fixed(&ALL_TR, md, TOOLS);
+        assert!(remaining.is_empty(), "{remaining:?}");
+        assert_eq!(
+            text.strip_prefix(md).expect("appended"),
+            "\n\n### Tool Use Rules\n\n\
+             * Only the tools listed below may be used. Never invent or call other tools.\n\
+             * `list_events` is read-only and may be called without confirmation.\n\
+             * `create_event`: call it only after the user explicitly confirms this exact \
+             operation, and pass `user_confirmed: true`.\n\
+             * `create_event` is idempotent: reuse the same `idempotency_key` when retrying a \
+             failed call.\n\
+             * Never execute a write operation without explicit confirmation in the current \
+             conversation.\n"
+        );
+        // A file that ends inside a code block would swallow the section: no fix.
+        let open_fence = skill("", "```\ncode\n");
+        let (text, remaining) = fixed(&["TR001"], &open_fence, TOOLS);
+        assert_eq!(text, open_fence);
+        assert_eq!(remaining, vec!["TR001"]);
+    }
+
+    #[test]
+    fn section_fixes_follow_the_list_style_and_keep_crlf() {
+        let body = "## Tool Use Rules\r\n\r\n  + `list_events` reads.\r\n\r\n  + `create_event` \
+                    writes.\r\n    - nested `create_event` note\r\n\r\n## Next\r\n";
+        let md = skill("", body).replace('\n', "\r\n").replace("\r\r", "\r");
+        let (text, remaining) = fixed(&ALL_TR, &md, TOOLS);
+        assert!(remaining.is_empty(), "{remaining:?}");
+        assert!(!text.replace("\r\n", "").contains('\n'), "{text:?}");
+        let section = text
+            .split("## Tool Use Rules\r\n\r\n")
+            .nth(1)
+            .and_then(|rest| rest.split("## Next").next())
+            .expect("section");
+        assert_eq!(
+            section,
+            "  + Only the tools listed below may be used. Never invent or call other tools.\r\n\r\n\
+             \x20 + `list_events` reads.\r\n\r\n\
+             \x20 + `create_event` writes.\r\n\
+             \x20   - nested `create_event` note\r\n\r\n\
+             \x20 + `create_event`: call it only after the user explicitly confirms this exact \
+             operation, and pass `user_confirmed: true`.\r\n\r\n\
+             \x20 + `create_event` is idempotent: reuse the same `idempotency_key` when retrying a \
+             failed call.\r\n\r\n\
+             \x20 + Never execute a write operation without explicit confirmation in the current \
+             conversation.\r\n\r\n"
+        );
+    }
+
+    #[test]
+    fn tr003_goes_before_the_closing_rule_and_wraps_like_the_list() {
+        let body = GOOD_RULES.replace(
+            "- `create_event` changes the calendar: call it only after the user explicitly confirms \
+             this exact\n  operation, and pass `user_confirmed: true`.\n\
+             - `create_event` is idempotent: reuse the same `idempotency_key` when retrying.\n",
+            "- `list_events` returns the events of a period, with their titles, start times and\n  \
+             attendees.\n",
+        );
+        let (text, remaining) = fixed(&ALL_TR, &skill("", &body), TOOLS);
+        assert!(remaining.is_empty(), "{remaining:?}");
+        assert!(
+            text.ends_with(
+                "  attendees.\n\
+                 - `create_event`: call it only after the user explicitly confirms this exact \
+                 operation, and\n  pass `user_confirmed: true`.\n\
+                 - `create_event` is idempotent: reuse the same `idempotency_key` when retrying a \
+                 failed\n  call.\n\
+                 - Never execute a write operation without explicit confirmation in the current conversation.\n"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn sections_without_a_list_get_one_after_their_prose() {
+        let body = "## Tool Use Rules\nUse the tools with care.\n## Next\n";
+        let (text, remaining) = fixed(&ALL_TR, &skill("", body), TOOLS);
+        assert!(remaining.is_empty(), "{remaining:?}");
+        assert!(
+            text.contains(
+                "## Tool Use Rules\nUse the tools with care.\n\n\
+                 - Only the tools listed below may be used. Never invent or call other tools.\n\
+                 - `list_events` is read-only"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("in the current conversation.\n\n## Next\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn ordered_lists_are_numbered_on_and_never_renumbered() {
+        let body = "## Tool Use Rules\n\n1. `list_events` reads.\n2. `create_event` adds an \
+                    event: ask the user to confirm it and pass `user_confirmed: true`; it is \
+                    idempotent, reuse the `idempotency_key`.\n";
+        let (text, remaining) = fixed(&ALL_TR, &skill("", body), TOOLS);
+        // The allowlist rule would have to become item 1: left to a person.
+        assert_eq!(remaining, vec!["TR002"]);
+        assert!(
+            text.ends_with("reuse the `idempotency_key`.\n3. Never execute a write operation without explicit confirmation in the current conversation.\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn gated_read_tools_get_no_confirmation_rule() {
+        let tools = TOOLS.replace(
+            "\"description\": \"List events.\", \"requiresConfirmation\": false",
+            "\"description\": \"List events.\", \"requiresConfirmation\": true",
+        );
+        let body = GOOD_RULES.replace(
+            "- `list_events` is read-only and may be called without confirmation.\n",
+            "",
+        );
+        let (text, _) = fixed(&["TR003"], &skill("", &body), &tools);
+        assert!(text.contains("- `list_events` is read-only.\n"), "{text}");
     }
 
     #[test]

@@ -1,0 +1,894 @@
+//! Text edits shared by the rules' fixes. JSON members and array items are inserted or removed in
+//! the layout the file already uses (indentation, one member per line or inline, spacing after `:`
+//! and `,`), and Markdown list items are added in the list's own bullet style, so a fixed file reads
+//! as if a careful person had edited it.
+
+use crate::diagnostic::Edit;
+use crate::fix::{indentation_at, newline};
+use crate::parse::markdown::TextBlock;
+use crate::parse::node::{Member, Node, Value};
+use crate::source::{FileId, Span};
+
+// ---------------------------------------------------------------------------------------------
+// JSON
+// ---------------------------------------------------------------------------------------------
+
+/// A JSON value to write into a file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Json<'a> {
+    Bool(bool),
+    Str(&'a str),
+    Array(Vec<Json<'a>>),
+    Object(Vec<(&'a str, Json<'a>)>),
+}
+
+impl Json<'_> {
+    /// An object whose values are all scalars (`{"type": "boolean", "description": "…"}`).
+    fn is_leaf_object(&self) -> bool {
+        matches!(self, Json::Object(members)
+            if members.iter().all(|(_, v)| matches!(v, Json::Bool(_) | Json::Str(_))))
+    }
+}
+
+/// Where a new member goes in an object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Place<'k> {
+    /// Before the first member.
+    First,
+    /// After the member with this key, or after the last member when there is none.
+    After(&'k str),
+    /// After the last member.
+    Last,
+}
+
+/// How a new object that holds only scalars is laid out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Leaf {
+    /// On one line: `{` + pad + members joined by sep + pad + `}`.
+    Inline { pad: String, sep: String },
+    /// One member per line.
+    Block,
+}
+
+/// The layout to render new values in, read from the container they go into.
+#[derive(Debug, Clone)]
+struct Style {
+    /// Between a key and its value (`": "`).
+    colon: String,
+    /// Whether objects that hold objects get one member per line.
+    block: bool,
+    leaf: Leaf,
+}
+
+/// A JSON file being edited: its text, newline and indentation unit.
+pub struct JsonText<'t> {
+    text: &'t str,
+    file: FileId,
+    newline: &'static str,
+    unit: String,
+}
+
+impl<'t> JsonText<'t> {
+    pub fn new(text: &'t str, file: FileId) -> Self {
+        JsonText {
+            text,
+            file,
+            newline: newline(text),
+            unit: indent_unit(text),
+        }
+    }
+
+    fn slice(&self, start: usize, end: usize) -> &'t str {
+        self.text.get(start..end).unwrap_or_default()
+    }
+
+    /// True when the container's first entry starts on a new line (one entry per line).
+    fn is_block(&self, container: &Node, first_start: usize) -> bool {
+        self.slice(container.span.start, first_start).contains('\n')
+    }
+
+    /// True when the value at `offset` is the first thing on its line, after at most a key: how a
+    /// pretty-printer lays out nested values. Decides the layout of an empty `{}`.
+    fn opens_own_line(&self, offset: usize) -> bool {
+        let line_start = self.slice(0, offset).rfind('\n').map_or(0, |i| i + 1);
+        let before = self.slice(line_start, offset).trim();
+        if before.is_empty() {
+            return true;
+        }
+        // `"key":`
+        let Some(key) = before.strip_suffix(':').map(str::trim_end) else {
+            return false;
+        };
+        key.len() >= 2 && key.starts_with('"') && key.ends_with('"') && !key[1..].contains("\": ")
+    }
+
+    /// The indentation of the entries of a block container: the first entry's, else one unit
+    /// deeper than the container's line.
+    fn entry_indent(&self, container: &Node, first_start: Option<usize>) -> String {
+        match first_start {
+            Some(start) if self.is_block(container, start) => {
+                indentation_at(self.text, start).to_string()
+            }
+            _ => format!(
+                "{}{}",
+                indentation_at(self.text, container.span.start),
+                self.unit
+            ),
+        }
+    }
+
+    /// The layout of values inserted into `object`, read from its members.
+    fn style_of(&self, object: &Node) -> Style {
+        let members = object.as_object().unwrap_or_default();
+        let colon = members
+            .first()
+            .map(|m| self.slice(m.key_span.end, m.value.span.start))
+            .filter(|c| c.trim() == ":" && !c.contains('\n'))
+            .unwrap_or(": ")
+            .to_string();
+        let block = match members.first() {
+            Some(first) => self.is_block(object, first.key_span.start),
+            None => self.opens_own_line(object.span.start),
+        };
+        // A sibling object tells how members' objects are written.
+        let sibling = members.iter().find_map(|m| match &m.value.value {
+            Value::Object(inner) if !inner.is_empty() => Some((&m.value, inner)),
+            _ => None,
+        });
+        let leaf = match sibling {
+            Some((node, inner)) if !self.slice(node.span.start, node.span.end).contains('\n') => {
+                let first = &inner[0];
+                let pad = self.slice(node.span.start + 1, first.key_span.start);
+                let sep = match inner.get(1) {
+                    Some(second) => self.slice(first.value.span.end, second.key_span.start),
+                    None => ", ",
+                };
+                Leaf::Inline {
+                    pad: if pad.trim().is_empty() { pad } else { "" }.to_string(),
+                    sep: if sep.trim() == "," { sep } else { ", " }.to_string(),
+                }
+            }
+            Some(_) => Leaf::Block,
+            None if block => Leaf::Block,
+            None => Leaf::Inline {
+                pad: String::new(),
+                sep: ", ".to_string(),
+            },
+        };
+        Style {
+            colon,
+            block,
+            leaf: if block {
+                leaf
+            } else {
+                // An inline container never gets multi-line members.
+                match leaf {
+                    Leaf::Block => Leaf::Inline {
+                        pad: String::new(),
+                        sep: ", ".to_string(),
+                    },
+                    inline => inline,
+                }
+            },
+        }
+    }
+
+    /// Renders `value` as it would be written on a line indented by `indent`.
+    fn render(&self, value: &Json, indent: &str, style: &Style) -> String {
+        match value {
+            Json::Bool(b) => b.to_string(),
+            Json::Str(s) => json_string(s),
+            Json::Array(items) => {
+                let rendered: Vec<String> = items
+                    .iter()
+                    .map(|item| self.render(item, indent, style))
+                    .collect();
+                format!("[{}]", rendered.join(", "))
+            }
+            Json::Object(members) if members.is_empty() => "{}".to_string(),
+            Json::Object(members) => {
+                let inline = match (&style.leaf, value.is_leaf_object(), style.block) {
+                    (Leaf::Inline { pad, sep }, true, _) => Some((pad.as_str(), sep.as_str())),
+                    (_, false, false) => Some(("", ", ")),
+                    _ => None,
+                };
+                match inline {
+                    Some((pad, sep)) => {
+                        let parts: Vec<String> = members
+                            .iter()
+                            .map(|(k, v)| self.member_text(k, v, indent, style))
+                            .collect();
+                        format!("{{{pad}{}{pad}}}", parts.join(sep))
+                    }
+                    None => {
+                        let inner = format!("{indent}{}", self.unit);
+                        let parts: Vec<String> = members
+                            .iter()
+                            .map(|(k, v)| {
+                                format!("{inner}{}", self.member_text(k, v, &inner, style))
+                            })
+                            .collect();
+                        let nl = self.newline;
+                        format!("{{{nl}{}{nl}{indent}}}", parts.join(&format!(",{nl}")))
+                    }
+                }
+            }
+        }
+    }
+
+    fn member_text(&self, key: &str, value: &Json, indent: &str, style: &Style) -> String {
+        format!(
+            "{}{}{}",
+            json_string(key),
+            style.colon,
+            self.render(value, indent, style)
+        )
+    }
+
+    /// Inserts `members` into `object` at `place`, as one edit. `None` when `object` is not an
+    /// object whose braces are where its span says.
+    pub fn insert_members(
+        &self,
+        object: &Node,
+        place: Place<'_>,
+        members: &[(&str, Json)],
+    ) -> Option<Edit> {
+        let existing = object.as_object()?;
+        if !self.is_delimited(object, '{', '}') || members.is_empty() {
+            return None;
+        }
+        let style = self.style_of(object);
+        let nl = self.newline;
+        if existing.is_empty() {
+            let interior = Span::new(object.span.start + 1, object.span.end - 1);
+            let text = if style.block {
+                let indent = self.entry_indent(object, None);
+                let outer = indentation_at(self.text, object.span.start);
+                let parts: Vec<String> = members
+                    .iter()
+                    .map(|(k, v)| format!("{indent}{}", self.member_text(k, v, &indent, &style)))
+                    .collect();
+                format!("{nl}{}{nl}{outer}", parts.join(&format!(",{nl}")))
+            } else {
+                let parts: Vec<String> = members
+                    .iter()
+                    .map(|(k, v)| self.member_text(k, v, "", &style))
+                    .collect();
+                parts.join(", ")
+            };
+            return Some(Edit::replace(self.file, interior, text));
+        }
+        let first = &existing[0];
+        let indent = if style.block {
+            indentation_at(self.text, first.key_span.start).to_string()
+        } else {
+            indentation_at(self.text, object.span.start).to_string()
+        };
+        let sep = self.separator(
+            object,
+            existing
+                .iter()
+                .map(|m| (m.key_span.start, m.value.span.end))
+                .collect(),
+            &indent,
+        );
+        let parts: Vec<String> = members
+            .iter()
+            .map(|(k, v)| self.member_text(k, v, &indent, &style))
+            .collect();
+        match place {
+            Place::First => Some(Edit::insert(
+                self.file,
+                first.key_span.start,
+                format!("{}{sep}", parts.join(&sep)),
+            )),
+            Place::After(_) | Place::Last => {
+                let anchor = match place {
+                    Place::After(key) => existing.iter().find(|m| m.key == key),
+                    _ => None,
+                }
+                .or(existing.last())?;
+                Some(Edit::insert(
+                    self.file,
+                    anchor.value.span.end,
+                    format!("{sep}{}", parts.join(&sep)),
+                ))
+            }
+        }
+    }
+
+    /// The text between two entries of a container, including the comma: copied from the
+    /// container when it has two entries, else built from its layout.
+    fn separator(&self, container: &Node, entries: Vec<(usize, usize)>, indent: &str) -> String {
+        if let [(_, first_end), (second_start, _), ..] = entries.as_slice() {
+            let between = self.slice(*first_end, *second_start);
+            if between.trim() == "," {
+                return between.to_string();
+            }
+        }
+        match entries.first() {
+            Some((start, _)) if self.is_block(container, *start) => {
+                format!(",{}{indent}", self.newline)
+            }
+            _ => ", ".to_string(),
+        }
+    }
+
+    fn is_delimited(&self, node: &Node, open: char, close: char) -> bool {
+        let source = self.slice(node.span.start, node.span.end);
+        source.len() >= 2 && source.starts_with(open) && source.ends_with(close)
+    }
+
+    /// Appends `value` as the last item of `array`.
+    pub fn append_item(&self, array: &Node, value: &Json) -> Option<Edit> {
+        let items = array.as_array()?;
+        if !self.is_delimited(array, '[', ']') {
+            return None;
+        }
+        let style = Style {
+            colon: ": ".to_string(),
+            block: false,
+            leaf: Leaf::Inline {
+                pad: String::new(),
+                sep: ", ".to_string(),
+            },
+        };
+        let Some(last) = items.last() else {
+            let interior = Span::new(array.span.start + 1, array.span.end - 1);
+            return Some(Edit::replace(
+                self.file,
+                interior,
+                self.render(value, "", &style),
+            ));
+        };
+        let indent = indentation_at(self.text, last.span.start).to_string();
+        let sep = self.separator(
+            array,
+            items.iter().map(|i| (i.span.start, i.span.end)).collect(),
+            &indent,
+        );
+        Some(Edit::insert(
+            self.file,
+            last.span.end,
+            format!("{sep}{}", self.render(value, &indent, &style)),
+        ))
+    }
+
+    /// Removes the first member called `key` from `object`, with the comma that joined it.
+    pub fn remove_member(&self, object: &Node, key: &str) -> Option<Edit> {
+        let members: &[Member] = object.as_object()?;
+        let index = members.iter().position(|m| m.key == key)?;
+        let entries: Vec<(usize, usize)> = members
+            .iter()
+            .map(|m| (m.key_span.start, m.value.span.end))
+            .collect();
+        self.remove_entry(object, '{', '}', &entries, index)
+    }
+
+    /// Removes item `index` of `array`, with the comma that joined it.
+    pub fn remove_item(&self, array: &Node, index: usize) -> Option<Edit> {
+        let entries: Vec<(usize, usize)> = array
+            .as_array()?
+            .iter()
+            .map(|i| (i.span.start, i.span.end))
+            .collect();
+        self.remove_entry(array, '[', ']', &entries, index)
+    }
+
+    fn remove_entry(
+        &self,
+        container: &Node,
+        open: char,
+        close: char,
+        entries: &[(usize, usize)],
+        index: usize,
+    ) -> Option<Edit> {
+        if !self.is_delimited(container, open, close) || index >= entries.len() {
+            return None;
+        }
+        let span = if entries.len() == 1 {
+            // The only entry: the container becomes empty (`{}`, `[]`).
+            Span::new(container.span.start + 1, container.span.end - 1)
+        } else if index + 1 < entries.len() {
+            // Up to the next entry, so its line and indentation take the removed one's place.
+            Span::new(entries[index].0, entries[index + 1].0)
+        } else {
+            // The last entry: from the end of the one before, taking the comma with it.
+            Span::new(entries[index - 1].1, entries[index].1)
+        };
+        Some(Edit::replace(self.file, span, ""))
+    }
+
+    /// Replaces the value `node` with `value`.
+    pub fn replace(&self, node: &Node, value: &Json) -> Edit {
+        let style = self.style_of(node);
+        let indent = indentation_at(self.text, node.span.start).to_string();
+        Edit::replace(self.file, node.span, self.render(value, &indent, &style))
+    }
+}
+
+/// A JSON string literal.
+fn json_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| format!("\"{text}\""))
+}
+
+/// The file's indentation step: a tab when indented lines start with one, else the smallest
+/// number of leading spaces of an indented line; two spaces for a file on one line.
+fn indent_unit(text: &str) -> String {
+    let mut smallest: Option<usize> = None;
+    for line in text.lines() {
+        let content = line.trim_start_matches([' ', '\t']);
+        if content.is_empty() || content.len() == line.len() {
+            continue;
+        }
+        if line.starts_with('\t') {
+            return "\t".to_string();
+        }
+        let width = line.len() - line.trim_start_matches(' ').len();
+        smallest = Some(smallest.map_or(width, |s| s.min(width)));
+    }
+    " ".repeat(smallest.unwrap_or(2))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Markdown lists
+// ---------------------------------------------------------------------------------------------
+
+/// The marker of a list item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Marker {
+    /// `-`, `*` or `+`.
+    Bullet(char),
+    /// `3.` or `3)`.
+    Ordered(u64, char),
+}
+
+/// Where a list item sits on its line and how it is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListItem {
+    /// Start of the line holding the marker.
+    pub line_start: usize,
+    pub indent: String,
+    pub marker: Marker,
+    /// The spaces between the marker and the text.
+    pub gap: String,
+}
+
+impl ListItem {
+    /// Reads the marker line of a list item block; `None` when it does not start with a marker
+    /// (an item inside a block quote, or whose text starts on a later line).
+    pub fn of(text: &str, block: &TextBlock) -> Option<ListItem> {
+        if !block.is_list_item {
+            return None;
+        }
+        let start = crate::source::clamp_to_char_boundary(text, block.span.start);
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let prefix = &text[line_start..start];
+        let indent = indentation_at(text, line_start);
+        let rest = prefix.get(indent.len()..)?;
+        let (marker, after) = match rest.chars().next()? {
+            c @ ('-' | '*' | '+') => (Marker::Bullet(c), &rest[1..]),
+            c if c.is_ascii_digit() => {
+                let digits =
+                    rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                let number = rest[..digits].parse::<u64>().ok()?;
+                let delimiter = rest[digits..].chars().next()?;
+                if !matches!(delimiter, '.' | ')') || digits > 9 {
+                    return None;
+                }
+                (Marker::Ordered(number, delimiter), &rest[digits + 1..])
+            }
+            _ => return None,
+        };
+        let gap_len = after.len() - after.trim_start_matches(' ').len();
+        if gap_len == 0 && !after.is_empty() {
+            return None;
+        }
+        Some(ListItem {
+            line_start,
+            indent: indent.to_string(),
+            marker,
+            gap: " ".repeat(gap_len.clamp(1, 4)),
+        })
+    }
+
+    fn marker_text(&self, offset: u64) -> String {
+        match self.marker {
+            Marker::Bullet(c) => c.to_string(),
+            Marker::Ordered(n, d) => format!("{}{d}", n.saturating_add(offset)),
+        }
+    }
+
+    /// The column where the item's text starts; continuation lines are indented at least this far.
+    pub fn content_column(&self) -> usize {
+        self.indent_width() + self.marker_text(0).len() + self.gap.len()
+    }
+
+    /// The display width of the item's indentation.
+    pub fn indent_width(&self) -> usize {
+        width(&self.indent)
+    }
+
+    pub fn is_ordered(&self) -> bool {
+        matches!(self.marker, Marker::Ordered(..))
+    }
+
+    /// Lines written like this item, numbered on from it for an ordered list (`first_number`
+    /// offsets the first new number), each ended by `nl`; separated by blank lines when `loose`;
+    /// hard-wrapped at `wrap` columns when the list around them is.
+    pub fn render(
+        &self,
+        items: &[String],
+        first_number: u64,
+        loose: bool,
+        nl: &str,
+        wrap: Option<usize>,
+    ) -> String {
+        let mut out = String::new();
+        for (i, item) in items.iter().enumerate() {
+            if loose && i > 0 {
+                out.push_str(nl);
+            }
+            let prefix = format!(
+                "{}{}{}",
+                self.indent,
+                self.marker_text(first_number + i as u64),
+                self.gap
+            );
+            match wrap {
+                Some(width) => {
+                    let continuation = " ".repeat(prefix.chars().count());
+                    out.push_str(&wrap_words(item, &prefix, &continuation, width, nl));
+                }
+                None => out.push_str(&format!("{prefix}{item}")),
+            }
+            out.push_str(nl);
+        }
+        out
+    }
+}
+
+/// Fills `text` into lines of at most `width` characters (a longer word gets a line of its own),
+/// breaking only at spaces outside code spans and never before a word that would start a new
+/// block (a list marker or a heading).
+fn wrap_words(text: &str, first: &str, continuation: &str, width: usize, nl: &str) -> String {
+    let mut out = first.to_string();
+    let mut length = first.chars().count();
+    let mut empty = true;
+    for word in words_outside_code(text) {
+        let size = word.chars().count();
+        let starts_block = word.starts_with(['-', '+', '*', '#', '>'])
+            || word
+                .trim_end_matches(['.', ')'])
+                .bytes()
+                .all(|b| b.is_ascii_digit());
+        if !empty && length + 1 + size > width && !starts_block {
+            out.push_str(nl);
+            out.push_str(continuation);
+            length = continuation.chars().count();
+            empty = true;
+        }
+        if !empty {
+            out.push(' ');
+            length += 1;
+        }
+        out.push_str(word);
+        length += size;
+        empty = false;
+    }
+    out
+}
+
+/// The space-separated words of `text`, keeping each code span (which may hold spaces) whole.
+fn words_outside_code(text: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    let mut start = 0;
+    let mut open: Option<usize> = None;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'`' => {
+                let run = bytes[i..].iter().take_while(|b| **b == b'`').count();
+                open = match open {
+                    None => Some(run),
+                    Some(n) if n == run => None,
+                    other => other,
+                };
+                i += run;
+                continue;
+            }
+            b' ' if open.is_none() => {
+                if i > start {
+                    words.push(&text[start..i]);
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if start < text.len() {
+        words.push(&text[start..]);
+    }
+    words
+}
+
+/// The display width of leading whitespace (tabs to the next multiple of four).
+fn width(indent: &str) -> usize {
+    indent
+        .chars()
+        .fold(0, |w, c| if c == '\t' { w + 4 - w % 4 } else { w + 1 })
+}
+
+/// The offset just past the line holding `offset` (after its newline), or the end of the text.
+pub fn line_after(text: &str, offset: usize) -> usize {
+    let offset = crate::source::clamp_to_char_boundary(text, offset.min(text.len()));
+    text[offset..]
+        .find('\n')
+        .map_or(text.len(), |i| offset + i + 1)
+}
+
+/// The end of a list item with its nested items and continuation lines: the offset just past its
+/// last non-blank line, never beyond `limit`.
+pub fn item_end(text: &str, block: &TextBlock, item: &ListItem, limit: usize) -> usize {
+    let limit = limit.min(text.len());
+    let mut pos = line_after(text, block.span.end.saturating_sub(1).max(block.span.start));
+    let mut end = pos.min(limit);
+    let column = item.content_column();
+    while pos < limit {
+        let next = line_after(text, pos).min(limit);
+        let line = &text[pos..next];
+        if line.trim().is_empty() {
+            pos = next;
+            continue;
+        }
+        let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+        if width(indent) < column {
+            break;
+        }
+        end = next;
+        pos = next;
+    }
+    end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fix::apply_edits;
+    use crate::parse::json::parse_json;
+
+    fn apply(text: &str, edit: Option<Edit>) -> String {
+        let edit = edit.expect("an edit");
+        let (out, skipped) = apply_edits(text, &[&edit]);
+        assert!(skipped.is_empty());
+        assert!(parse_json(&out).is_ok(), "not JSON any more:\n{out}");
+        out
+    }
+
+    fn confirmed() -> Json<'static> {
+        Json::Object(vec![
+            ("type", Json::Str("boolean")),
+            ("description", Json::Str("Must be true.")),
+        ])
+    }
+
+    #[test]
+    fn inserts_into_an_empty_object_in_the_files_layout() {
+        let text = "{\n  \"a\": {\n    \"properties\": {}\n  }\n}\n";
+        let root = parse_json(text).expect("JSON");
+        let props = root.pointer("/a/properties").expect("properties");
+        let json = JsonText::new(text, FileId(0));
+        let out = apply(
+            text,
+            json.insert_members(props, Place::Last, &[("user_confirmed", confirmed())]),
+        );
+        assert_eq!(
+            out,
+            "{\n  \"a\": {\n    \"properties\": {\n      \"user_confirmed\": {\n        \"type\": \"boolean\",\n        \"description\": \"Must be true.\"\n      }\n    }\n  }\n}\n"
+        );
+        // On one line, an empty object stays on one line.
+        let text = r#"{"properties": {}}"#;
+        let root = parse_json(text).expect("JSON");
+        let props = root.get("properties").expect("properties");
+        let out = apply(
+            text,
+            JsonText::new(text, FileId(0)).insert_members(
+                props,
+                Place::Last,
+                &[("k", Json::Bool(true))],
+            ),
+        );
+        assert_eq!(out, r#"{"properties": {"k": true}}"#);
+    }
+
+    #[test]
+    fn inserts_after_the_last_member_copying_sibling_style() {
+        let text = "{\n    \"properties\": {\n        \"a\": { \"type\": \"string\" },\n        \"b\": { \"type\": \"string\" }\n    },\n    \"required\": [\"a\", \"b\"]\n}";
+        let root = parse_json(text).expect("JSON");
+        let json = JsonText::new(text, FileId(0));
+        let props = root.get("properties").expect("properties");
+        let required = root.get("required").expect("required");
+        let edits = [
+            json.insert_members(props, Place::Last, &[("user_confirmed", confirmed())])
+                .expect("insert"),
+            json.append_item(required, &Json::Str("user_confirmed"))
+                .expect("append"),
+        ];
+        let (out, _) = apply_edits(text, &edits.iter().collect::<Vec<_>>());
+        assert_eq!(
+            out,
+            "{\n    \"properties\": {\n        \"a\": { \"type\": \"string\" },\n        \"b\": { \"type\": \"string\" },\n        \"user_confirmed\": { \"type\": \"boolean\", \"description\": \"Must be true.\" }\n    },\n    \"required\": [\"a\", \"b\", \"user_confirmed\"]\n}"
+        );
+    }
+
+    #[test]
+    fn inserts_after_a_named_member_and_first() {
+        let text = "{\n  \"name\": \"x\",\n  \"type\": \"write\",\n  \"idempotent\": true\n}";
+        let root = parse_json(text).expect("JSON");
+        let json = JsonText::new(text, FileId(0));
+        let out = apply(
+            text,
+            json.insert_members(
+                &root,
+                Place::After("type"),
+                &[("requiresConfirmation", Json::Bool(true))],
+            ),
+        );
+        assert_eq!(
+            out,
+            "{\n  \"name\": \"x\",\n  \"type\": \"write\",\n  \"requiresConfirmation\": true,\n  \"idempotent\": true\n}"
+        );
+        let out = apply(
+            text,
+            json.insert_members(&root, Place::First, &[("a", Json::Bool(false))]),
+        );
+        assert!(
+            out.starts_with("{\n  \"a\": false,\n  \"name\": \"x\","),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn crlf_files_keep_crlf_and_tabs() {
+        let text = "{\r\n\t\"properties\": {\r\n\t\t\"a\": {\r\n\t\t\t\"type\": \"string\"\r\n\t\t}\r\n\t}\r\n}\r\n";
+        let root = parse_json(text).expect("JSON");
+        let json = JsonText::new(text, FileId(0));
+        let props = root.get("properties").expect("properties");
+        let out = apply(
+            text,
+            json.insert_members(props, Place::Last, &[("user_confirmed", confirmed())]),
+        );
+        assert_eq!(
+            out,
+            "{\r\n\t\"properties\": {\r\n\t\t\"a\": {\r\n\t\t\t\"type\": \"string\"\r\n\t\t},\r\n\t\t\"user_confirmed\": {\r\n\t\t\t\"type\": \"boolean\",\r\n\t\t\t\"description\": \"Must be true.\"\r\n\t\t}\r\n\t}\r\n}\r\n"
+        );
+        assert!(!out.replace("\r\n", "").contains('\n'));
+    }
+
+    #[test]
+    fn new_nested_objects_follow_four_and_two_space_indentation() {
+        for unit in ["  ", "    "] {
+            let text = format!("[\n{unit}{{\n{unit}{unit}\"inputSchema\": {{\n{unit}{unit}{unit}\"type\": \"object\"\n{unit}{unit}}}\n{unit}}}\n]\n");
+            let root = parse_json(&text).expect("JSON");
+            let schema = root.pointer("/0/inputSchema").expect("schema");
+            let json = JsonText::new(&text, FileId(0));
+            let members = [
+                (
+                    "properties",
+                    Json::Object(vec![("user_confirmed", confirmed())]),
+                ),
+                ("required", Json::Array(vec![Json::Str("user_confirmed")])),
+            ];
+            let out = apply(
+                &text,
+                json.insert_members(schema, Place::After("type"), &members),
+            );
+            let i3 = unit.repeat(3);
+            let i4 = unit.repeat(4);
+            let i5 = unit.repeat(5);
+            let expected = format!(
+                "[\n{unit}{{\n{unit}{unit}\"inputSchema\": {{\n{i3}\"type\": \"object\",\n{i3}\"properties\": {{\n{i4}\"user_confirmed\": {{\n{i5}\"type\": \"boolean\",\n{i5}\"description\": \"Must be true.\"\n{i4}}}\n{i3}}},\n{i3}\"required\": [\"user_confirmed\"]\n{unit}{unit}}}\n{unit}}}\n]\n"
+            );
+            assert_eq!(out, expected, "unit {unit:?}");
+        }
+    }
+
+    #[test]
+    fn removes_members_and_items_with_their_commas() {
+        let text = "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": 3\n}";
+        let root = parse_json(text).expect("JSON");
+        let json = JsonText::new(text, FileId(0));
+        assert_eq!(
+            apply(text, json.remove_member(&root, "b")),
+            "{\n  \"a\": 1,\n  \"c\": 3\n}"
+        );
+        assert_eq!(
+            apply(text, json.remove_member(&root, "c")),
+            "{\n  \"a\": 1,\n  \"b\": 2\n}"
+        );
+        assert_eq!(
+            apply(text, json.remove_member(&root, "a")),
+            "{\n  \"b\": 2,\n  \"c\": 3\n}"
+        );
+        assert!(json.remove_member(&root, "zz").is_none());
+        let text = r#"{"only": {"x": 1}, "list": ["x", "y"], "one": ["x"]}"#;
+        let root = parse_json(text).expect("JSON");
+        let json = JsonText::new(text, FileId(0));
+        let only = root.get("only").expect("only");
+        assert_eq!(
+            apply(text, json.remove_member(only, "x")),
+            r#"{"only": {}, "list": ["x", "y"], "one": ["x"]}"#
+        );
+        let list = root.get("list").expect("list");
+        assert_eq!(
+            apply(text, json.remove_item(list, 1)),
+            r#"{"only": {"x": 1}, "list": ["x"], "one": ["x"]}"#
+        );
+        let one = root.get("one").expect("one");
+        assert_eq!(
+            apply(text, json.remove_item(one, 0)),
+            r#"{"only": {"x": 1}, "list": ["x", "y"], "one": []}"#
+        );
+    }
+
+    #[test]
+    fn appends_to_empty_and_multi_line_arrays() {
+        let text = "{\"r\": [], \"m\": [\n    \"a\"\n  ]}";
+        let root = parse_json(text).expect("JSON");
+        let json = JsonText::new(text, FileId(0));
+        let r = root.get("r").expect("r");
+        assert_eq!(
+            apply(text, json.append_item(r, &Json::Str("k"))),
+            "{\"r\": [\"k\"], \"m\": [\n    \"a\"\n  ]}"
+        );
+        let m = root.get("m").expect("m");
+        assert_eq!(
+            apply(text, json.append_item(m, &Json::Str("k"))),
+            "{\"r\": [], \"m\": [\n    \"a\",\n    \"k\"\n  ]}"
+        );
+    }
+
+    #[test]
+    fn replaces_a_value() {
+        let text = r#"{"requiresConfirmation": false}"#;
+        let root = parse_json(text).expect("JSON");
+        let json = JsonText::new(text, FileId(0));
+        let flag = root.get("requiresConfirmation").expect("flag");
+        assert_eq!(
+            apply(text, Some(json.replace(flag, &Json::Bool(true)))),
+            r#"{"requiresConfirmation": true}"#
+        );
+    }
+
+    #[test]
+    fn list_items_and_their_extent() {
+        let text = "## Rules\n\n  * first\n    continued\n    - nested\n  * second\n\nAfter.\n";
+        let md = crate::parse::markdown::parse_markdown(text, 0);
+        let blocks: Vec<&TextBlock> = md.blocks.iter().collect();
+        let first = ListItem::of(text, blocks[0]).expect("item");
+        assert_eq!(first.indent, "  ");
+        assert_eq!(first.marker, Marker::Bullet('*'));
+        assert_eq!(first.content_column(), 4);
+        let end = item_end(text, blocks[0], &first, text.len());
+        assert_eq!(&text[end..], "  * second\n\nAfter.\n");
+        assert_eq!(
+            first.render(&["x".to_string(), "y".to_string()], 0, false, "\n", None),
+            "  * x\n  * y\n"
+        );
+        let text = "1. one\n2) two\n";
+        let md = crate::parse::markdown::parse_markdown(text, 0);
+        let second = ListItem::of(text, &md.blocks[1]).expect("item");
+        assert_eq!(second.marker, Marker::Ordered(2, ')'));
+        assert_eq!(
+            second.render(&["x".to_string()], 1, false, "\n", None),
+            "3) x\n"
+        );
+        let wrapped = second.render(&["`a b` c d - e".to_string()], 0, false, "\r\n", Some(10));
+        assert_eq!(wrapped, "2) `a b` c\r\n   d - e\r\n");
+        let quoted = "> - in a quote\n";
+        let md = crate::parse::markdown::parse_markdown(quoted, 0);
+        assert_eq!(ListItem::of(quoted, &md.blocks[0]), None);
+    }
+}
