@@ -9,7 +9,9 @@
 //! rather than every JSON value, so `default`, `enum` and `examples` values are never mistaken for
 //! schemas.
 
+use super::edit::{Json, JsonText, Place};
 use super::{Check, RuleImpl, Sink};
+use crate::diagnostic::{Edit, Fix};
 use crate::index::Unit;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::node::{pointer_token, Member, Node, Value};
@@ -554,6 +556,42 @@ enum Closing<'a> {
     Open(&'a Node),
 }
 
+/// Adds `additionalProperties: false` as the last key of a block-style YAML mapping (a TOOL.md
+/// `inputs` object), at the indentation of its other keys. `None` for a flow mapping (`{…}`).
+fn yaml_close(text: &str, file: FileId, object: &Node) -> Option<Edit> {
+    let members = object.as_object()?;
+    let first = members.first()?;
+    let last = members.last()?;
+    if text.get(object.span.start..)?.starts_with('{') {
+        return None;
+    }
+    let line_start = text
+        .get(..first.key_span.start)?
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let column = text.get(line_start..first.key_span.start)?.chars().count();
+    // After the whole line the last value ends on, so a trailing comment stays where it is.
+    let value_end = last.value.span.end.max(last.key_span.end);
+    let line_end = text
+        .get(value_end..)?
+        .find('\n')
+        .map_or(text.len(), |i| value_end + i);
+    let line_end = if text.get(..line_end)?.ends_with('\r') {
+        line_end - 1
+    } else {
+        line_end
+    };
+    Some(Edit::insert(
+        file,
+        line_end,
+        format!(
+            "{}{}additionalProperties: false",
+            crate::fix::newline(text),
+            " ".repeat(column)
+        ),
+    ))
+}
+
 fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
     for subject in all_subjects(unit) {
         // In strict mode an open object is an error, which SC014 reports.
@@ -582,25 +620,60 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
                 continue;
             }
             let what = subject.describe(site, &sites);
+            let text = unit.text(subject.file);
+            let json = subject
+                .dialect
+                .is_some()
+                .then(|| JsonText::new(text, subject.file));
+            let close = |edit: Option<Edit>| {
+                edit.map(|edit| {
+                    Fix::unsafe_(
+                        "set `additionalProperties: false` (unsafe: callers sending extra fields will start failing)",
+                        vec![edit],
+                    )
+                })
+            };
             match closing(site.node) {
                 Closing::Closed => {}
                 Closing::Absent => {
-                    sink.report(
+                    let edit = match &json {
+                        Some(j) => j.insert_members(
+                            site.node,
+                            Place::Last,
+                            &[("additionalProperties", Json::Bool(false))],
+                        ),
+                        None => yaml_close(text, subject.file, site.node),
+                    };
+                    let fix = close(edit);
+                    let diagnostic = sink.report(
                         subject.file,
                         object_anchor(site, &subject),
                         format!("{what} accepts undeclared properties"),
-                    )
-                    .label("object without `additionalProperties: false`")
-                    .help("add `additionalProperties: false` so a hallucinated or misspelled argument fails validation instead of being ignored");
+                    );
+                    diagnostic
+                        .label("object without `additionalProperties: false`")
+                        .help("add `additionalProperties: false` so a hallucinated or misspelled argument fails validation instead of being ignored");
+                    if let Some(fix) = fix {
+                        diagnostic.fix(fix);
+                    }
                 }
                 Closing::Open(value) => {
-                    sink.report(
+                    let edit = match &json {
+                        Some(j) => Some(j.replace(value, &Json::Bool(false))),
+                        None => Some(Edit::replace(subject.file, value.span, "false")),
+                    };
+                    let fix = close(edit);
+                    let diagnostic = sink.report(
                         subject.file,
                         value.span,
                         format!("{what} accepts undeclared properties"),
-                    )
-                    .label("undeclared properties allowed here")
-                    .help("set `additionalProperties` to `false` so a hallucinated or misspelled argument fails validation instead of being ignored");
+                    );
+                    diagnostic
+                        .label("undeclared properties allowed here")
+                        .help("set `additionalProperties` to `false` so a hallucinated or misspelled argument fails validation instead of being ignored");
+                    if let Some(fix) = fix {
+                        diagnostic.fix(fix);
+                    }
                 }
             }
         }
