@@ -60,7 +60,10 @@ pub struct Counts {
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
+    /// Findings `--fix` repairs.
     pub fixable: usize,
+    /// Findings only `--fix --unsafe-fixes` repairs.
+    pub unsafe_fixable: usize,
 }
 
 impl Counts {
@@ -72,8 +75,10 @@ impl Counts {
                 Severity::Warning => counts.warnings += 1,
                 Severity::Info => counts.infos += 1,
             }
-            if d.fix.is_some() {
-                counts.fixable += 1;
+            match d.fix.as_ref().map(|f| f.applicability) {
+                Some(crate::diagnostic::Applicability::Safe) => counts.fixable += 1,
+                Some(crate::diagnostic::Applicability::Unsafe) => counts.unsafe_fixable += 1,
+                None => {}
             }
         }
         counts
@@ -115,11 +120,13 @@ pub fn summary(repo: &Repo, diagnostics: &[Diagnostic], suppressed: usize) -> St
         parts.push(plural(counts.infos, "info"));
     }
     let mut line = format!("Found {} in {scope}.{silenced}", join_and(&parts));
-    if counts.fixable > 0 {
-        line.push_str(&format!(
-            " {} can be fixed automatically.",
-            plural(counts.fixable, "finding")
-        ));
+    match (counts.fixable, counts.unsafe_fixable) {
+        (0, 0) => {}
+        (safe, 0) => line.push_str(&format!(" {safe} fixable with `--fix`.")),
+        (0, risky) => line.push_str(&format!(" {risky} fixable with `--fix --unsafe-fixes`.")),
+        (safe, risky) => line.push_str(&format!(
+            " {safe} fixable with `--fix` ({risky} more with `--unsafe-fixes`)."
+        )),
     }
     line
 }
