@@ -264,6 +264,9 @@ fn markdown_suppressions(collector: &mut Collector<'_>, doc: &MarkdownDoc, text:
 
 fn yaml_suppressions(collector: &mut Collector<'_>, text: &str, region: Span) {
     let yaml = crate::source::slice(text, region);
+    if !yaml.contains("skilllint") {
+        return;
+    }
     let mut offset = region.start;
     for line in yaml.split_inclusive('\n') {
         if let Some(hash) = line.find("# skilllint").or_else(|| line.find("#skilllint")) {

@@ -65,7 +65,9 @@ pub struct JsonText<'t> {
     text: &'t str,
     file: FileId,
     newline: &'static str,
-    unit: String,
+    /// The indentation step, read from the file on first use (rules create a `JsonText` for every
+    /// tool they look at, but need the layout only for the few they fix).
+    unit: std::cell::OnceCell<String>,
 }
 
 impl<'t> JsonText<'t> {
@@ -74,8 +76,12 @@ impl<'t> JsonText<'t> {
             text,
             file,
             newline: newline(text),
-            unit: indent_unit(text),
+            unit: std::cell::OnceCell::new(),
         }
+    }
+
+    fn unit(&self) -> &str {
+        self.unit.get_or_init(|| indent_unit(self.text))
     }
 
     fn slice(&self, start: usize, end: usize) -> &'t str {
@@ -112,7 +118,7 @@ impl<'t> JsonText<'t> {
             _ => format!(
                 "{}{}",
                 indentation_at(self.text, container.span.start),
-                self.unit
+                self.unit()
             ),
         }
     }
@@ -201,7 +207,7 @@ impl<'t> JsonText<'t> {
                         format!("{{{pad}{}{pad}}}", parts.join(sep))
                     }
                     None => {
-                        let inner = format!("{indent}{}", self.unit);
+                        let inner = format!("{indent}{}", self.unit());
                         let parts: Vec<String> = members
                             .iter()
                             .map(|(k, v)| {

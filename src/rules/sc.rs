@@ -621,10 +621,13 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
             }
             let what = subject.describe(site, &sites);
             let text = unit.text(subject.file);
-            let json = subject
-                .dialect
-                .is_some()
-                .then(|| JsonText::new(text, subject.file));
+            // Built only for a finding: it scans the file for its indentation.
+            let json = || {
+                subject
+                    .dialect
+                    .is_some()
+                    .then(|| JsonText::new(text, subject.file))
+            };
             let close = |edit: Option<Edit>| {
                 edit.map(|edit| {
                     Fix::unsafe_(
@@ -636,7 +639,7 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
             match closing(site.node) {
                 Closing::Closed => {}
                 Closing::Absent => {
-                    let edit = match &json {
+                    let edit = match json() {
                         Some(j) => j.insert_members(
                             site.node,
                             Place::Last,
@@ -658,7 +661,7 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
                     }
                 }
                 Closing::Open(value) => {
-                    let edit = match &json {
+                    let edit = match json() {
                         Some(j) => Some(j.replace(value, &Json::Bool(false))),
                         None => Some(Edit::replace(subject.file, value.span, "false")),
                     };

@@ -226,6 +226,18 @@ const TOKEN_FORMATS: &[TokenFormat] = &[
 
 /// Every literal credential in `text`, in order. Spans cover the whole token.
 pub(crate) fn find_credentials(text: &str) -> Vec<Credential> {
+    // One pass over the text for every prefix at once: most files contain none, and the
+    // per-format searches below would otherwise read every file a dozen times.
+    static PREFILTER: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::OnceLock::new();
+    let prefilter = PREFILTER.get_or_init(|| {
+        let mut prefixes: Vec<&str> = TOKEN_FORMATS.iter().map(|f| f.prefix).collect();
+        prefixes.extend(["AKIA", "ASIA", "-----BEGIN "]);
+        aho_corasick::AhoCorasick::new(prefixes).ok()
+    });
+    if prefilter.as_ref().is_some_and(|ac| !ac.is_match(text)) {
+        return Vec::new();
+    }
     let bytes = text.as_bytes();
     let mut found = Vec::new();
     for format in TOKEN_FORMATS {
@@ -536,6 +548,10 @@ fn flag_tag_sequence(chars: &[Hidden], start: usize) -> Option<usize> {
 
 /// The runs of hidden characters in `raw` (file text starting at byte `base`).
 pub(crate) fn hidden_runs(raw: &str, base: usize, json_escapes: bool) -> Vec<HiddenRun> {
+    // Every hidden character is outside ASCII (or, in JSON, written as a `\u` escape).
+    if raw.is_ascii() && !(json_escapes && raw.contains("\\u")) {
+        return Vec::new();
+    }
     let chars = decoded_chars(raw, base, json_escapes);
     let mut runs: Vec<HiddenRun> = Vec::new();
     let mut i = 0;
