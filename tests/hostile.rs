@@ -147,3 +147,28 @@ fn symlinks_never_lead_outside_the_root() {
         .iter()
         .all(|f| !f.text.contains("outside. Use never.")));
 }
+
+#[test]
+fn remote_and_file_refs_are_reported_never_followed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let tools = br#"{"tools": [{"name": "fetch_page", "description": "Fetches a page.",
+      "inputSchema": {"type": "object", "additionalProperties": false,
+        "properties": {
+          "url": {"$ref": "http://127.0.0.1:9/schemas/url.json", "description": "Page URL."},
+          "creds": {"$ref": "file:///etc/passwd", "description": "Nothing."}
+        }}}]}"#;
+    write(root, "web.tools.json", tools);
+    let outcome = run(root);
+    let refs: Vec<&str> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "SC013")
+        .map(|d| &outcome.repo.text(d.primary.file)[d.primary.span.start..d.primary.span.end])
+        .collect();
+    assert_eq!(
+        refs,
+        ["\"http://127.0.0.1:9/schemas/url.json\"", "\"file:///etc/passwd\""]
+    );
+    assert!(outcome.diagnostics.iter().all(|d| d.code != "SL900"));
+}
