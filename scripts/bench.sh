@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Times skilllint on generated corpora against the read floor (cat of every file).
-#   scripts/bench.sh [COUNT...]        default: 1000 5000
-# Prints the median wall time of several runs and skilllint's peak memory.
+# Times skilllint on generated corpora against the read floor (cat of every file) and, when it is
+# installed, against agnix (the fastest peer), side by side in one run.
+#   scripts/bench.sh [COUNT...]        default: 1000 5000 20000
+#   AGNIX=/path/to/agnix RUNS=7 scripts/bench.sh 5000
+# agnix is not installed by this script: `python3 -m venv /tmp/agnix && /tmp/agnix/bin/pip install
+# agnix`, then AGNIX=/tmp/agnix/bin/agnix. Prints medians of RUNS runs and peak memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 counts=("$@")
-[ ${#counts[@]} -gt 0 ] || counts=(1000 5000)
+[ ${#counts[@]} -gt 0 ] || counts=(1000 5000 20000)
 runs=${RUNS:-7}
+agnix=${AGNIX:-$(command -v agnix || true)}
 cargo build --release --quiet --example gen_corpus
 cargo build --release --quiet
 bin=target/release/skilllint
@@ -14,13 +18,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-time_it() { # prints seconds for one run of "$@"
+time_it() { # seconds for one run of "$@"
   local start end
   start=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; end=$(date +%s.%N)
   echo "$end - $start" | bc -l
 }
+peak_mb() { # peak resident memory of one run of "$@", in MB
+  { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null || true; } | tail -1 | awk '{printf "%.1f", $1 / 1024}'
+}
 
-printf '%-8s %-8s %-12s %-12s %-10s %-10s\n' skills files floor_s skilllint_s ratio peak_MB
+printf '%-7s %-7s %-9s %-11s %-9s %-9s %-9s %-9s %-9s\n' \
+  skills files floor_s skilllint_s x_floor agnix_s x_faster sl_MB agnix_MB
 for count in "${counts[@]}"; do
   corpus="$work/corpus-$count"
   target/release/examples/gen_corpus "$count" "$corpus" >/dev/null
@@ -28,8 +36,15 @@ for count in "${counts[@]}"; do
   find "$corpus" -type f > "$work/list"
   floor=$(for _ in $(seq "$runs"); do time_it sh -c "xargs cat < '$work/list'"; done | median)
   lint=$(for _ in $(seq "$runs"); do time_it "$bin" "$corpus" --format concise; done | median)
-  # skilllint exits 1 on the corpus's deliberate defects; only the memory figure matters here.
-  peak=$({ /usr/bin/time -f '%M' "$bin" "$corpus" --format concise 2>&1 >/dev/null || true; } | tail -1)
-  printf '%-8s %-8s %-12.3f %-12.3f %-10.2f %-10.1f\n' "$count" "$files" "$floor" "$lint" \
-    "$(echo "$lint / $floor" | bc -l)" "$(echo "$peak / 1024" | bc -l)"
+  lint_mb=$(peak_mb "$bin" "$corpus" --format concise)
+  if [ -n "$agnix" ]; then
+    peer=$(for _ in $(seq "$runs"); do time_it "$agnix" "$corpus" --format json --max-files 0; done | median)
+    peer_mb=$(peak_mb "$agnix" "$corpus" --format json --max-files 0)
+    faster=$(echo "$peer / $lint" | bc -l)
+  else
+    peer=nan; peer_mb=-; faster=nan
+  fi
+  printf '%-7s %-7s %-9.3f %-11.3f %-9.2f %-9s %-9s %-9s %-9s\n' "$count" "$files" "$floor" "$lint" \
+    "$(echo "$lint / $floor" | bc -l)" "$(printf '%.3f' "$peer" 2>/dev/null || echo -)" \
+    "$(printf '%.1f' "$faster" 2>/dev/null || echo -)" "$lint_mb" "$peer_mb"
 done
