@@ -1,17 +1,38 @@
 #!/usr/bin/env bash
-# Runs every cargo-fuzz target for SECONDS each (default 600) with a nightly toolchain.
-#   scripts/fuzz.sh [SECONDS] [TARGET...]
+# Runs cargo-fuzz targets for SECONDS each (default 600) with a nightly toolchain, JOBS at a time.
+#   scripts/fuzz.sh [SECONDS] [TARGET...]        JOBS=2 scripts/fuzz.sh 600
 # New inputs go to fuzz/corpus-run/<target> (not committed); the seed corpus in fuzz/corpus/<target>
-# is read but never written. Crashes land in fuzz/artifacts/<target>.
-set -euo pipefail
+# is read but never written. Crashes land in fuzz/artifacts/<target>; the script exits 1 if any.
+set -uo pipefail
 cd "$(dirname "$0")/../fuzz"
 seconds=${1:-600}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(frontmatter_yaml json markdown tools_dialects pipeline)
-for target in "${targets[@]}"; do
-  mkdir -p "corpus-run/$target"
-  echo "== $target ($seconds s)"
+jobs=${JOBS:-1}
+cargo +nightly fuzz build >/dev/null 2>&1 || cargo +nightly fuzz build
+run_one() {
+  local target=$1
+  mkdir -p "corpus-run/$target" logs
   cargo +nightly fuzz run "$target" "corpus-run/$target" "corpus/$target" -- \
-    -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 2>&1 | tail -4
+    -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 >"logs/$target.log" 2>&1
+  local status=$?
+  echo "== $target: exit $status; $(grep -E '^Done [0-9]+ runs' "logs/$target.log" || echo 'no summary')"
+  grep -E '^#[0-9]+.*(pulse|DONE)' "logs/$target.log" | tail -1
+  return $status
+}
+failed=0
+running=0
+for target in "${targets[@]}"; do
+  run_one "$target" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || failed=1
+    running=$((running - 1))
+  fi
 done
+while [ "$running" -gt 0 ]; do
+  wait -n || failed=1
+  running=$((running - 1))
+done
+exit $failed
