@@ -168,7 +168,10 @@ fn remote_and_file_refs_are_reported_never_followed() {
         .collect();
     assert_eq!(
         refs,
-        ["\"http://127.0.0.1:9/schemas/url.json\"", "\"file:///etc/passwd\""]
+        [
+            "\"http://127.0.0.1:9/schemas/url.json\"",
+            "\"file:///etc/passwd\""
+        ]
     );
     assert!(outcome.diagnostics.iter().all(|d| d.code != "SL900"));
 }

@@ -58,12 +58,17 @@ fn first_line(text: &str) -> Span {
     Span::new(0, text[..end].trim_end().len())
 }
 
+/// What to do about a manifest without frontmatter, when nothing more specific applies.
+pub(crate) const GENERIC_MISSING_HELP: &str =
+    "start the file with a `---` line, the frontmatter keys, and a closing `---` line";
+
 /// Reports a missing, unterminated or unparsable frontmatter (DR001, TM001-style, SE001).
 pub(crate) fn report_frontmatter_problem(
     repo: &Repo,
     file: FileId,
     doc: &MarkdownDoc,
     sink: &mut Sink,
+    missing_help: &str,
 ) {
     let name = file_name(repo, file);
     match &doc.frontmatter {
@@ -75,9 +80,7 @@ pub(crate) fn report_frontmatter_problem(
                 format!("{name} has no YAML frontmatter"),
             )
             .label("expected `---` on the first line")
-            .help(
-                "start the file with a `---` line, the frontmatter keys, and a closing `---` line",
-            );
+            .help(missing_help);
         }
         FrontmatterState::Unterminated { opening } => {
             sink.report(
@@ -105,7 +108,8 @@ pub(crate) fn report_frontmatter_problem(
                     error.span,
                     format!("{name} frontmatter is not valid YAML: {}", error.message),
                 )
-                .label("the YAML parser stopped here");
+                .label("the YAML parser stopped here")
+                .help("fix the YAML at or just before this point; the rest of the file is not checked until it parses");
             }
         },
     }
@@ -508,7 +512,7 @@ fn constraint_list<'a>(contract: &Contract<'a>, key: &str) -> Option<(&'a Member
 fn frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     for id in &unit.files.drivers {
         if let Parsed::Driver { doc, .. } = unit.repo.parsed(*id) {
-            report_frontmatter_problem(unit.repo, *id, doc, sink);
+            report_frontmatter_problem(unit.repo, *id, doc, sink, GENERIC_MISSING_HELP);
         }
     }
 }
@@ -1057,30 +1061,10 @@ fn subtype_schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{lint, LintOptions};
-    use std::path::Path;
-
-    fn write(root: &Path, files: &[(&str, &str)]) {
-        for (path, text) in files {
-            let path = root.join(path);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).expect("create folder");
-            }
-            std::fs::write(path, text).expect("write file");
-        }
-    }
 
     /// Lints `files` with only `code` selected; (message, primary text, severity) per finding.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String, Severity)> {
-        let dir = tempfile::tempdir().expect("temp dir");
-        write(dir.path(), files);
-        let options = LintOptions {
-            paths: vec![dir.path().to_path_buf()],
-            select: vec![code.to_string()],
-            threads: Some(1),
-            ..LintOptions::default()
-        };
-        let outcome = lint(&options).expect("lint runs");
+        let outcome = crate::rules::test_support::lint_files(code, files);
         outcome
             .diagnostics
             .iter()

@@ -161,6 +161,37 @@ impl Sink {
     }
 }
 
+/// Helpers for the rule modules' unit tests.
+#[cfg(test)]
+pub(crate) mod test_support {
+    use crate::engine::{lint, LintOptions, LintOutcome};
+    use std::path::Path;
+
+    /// Writes `files` (relative path, text) under `root`, creating folders.
+    pub fn write(root: &Path, files: &[(&str, &str)]) {
+        for (path, text) in files {
+            let path = root.join(path);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).expect("create folder");
+            }
+            std::fs::write(path, text).expect("write file");
+        }
+    }
+
+    /// Lints `files`, written to a temporary folder, with only `code` selected.
+    pub fn lint_files(code: &str, files: &[(&str, &str)]) -> LintOutcome {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(dir.path(), files);
+        let options = LintOptions {
+            paths: vec![dir.path().to_path_buf()],
+            select: vec![code.to_string()],
+            threads: Some(1),
+            ..LintOptions::default()
+        };
+        lint(&options).expect("lint runs")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

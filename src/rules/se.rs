@@ -5,7 +5,9 @@
 //! formats) in every linted file; it never prints what it found. SE003 looks for characters an
 //! agent reads but a reviewer cannot see: bidi controls, zero-width characters and Unicode tags.
 
-use super::dr::{display_path, file_name, report_frontmatter_problem, report_schema_errors};
+use super::dr::{
+    display_path, file_name, report_frontmatter_problem, report_schema_errors, GENERIC_MISSING_HELP,
+};
 use super::{Check, RuleImpl, Sink};
 use crate::index::{Repo, Unit};
 use crate::parse::node::{Node, Value};
@@ -70,7 +72,7 @@ fn secrets_schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     };
     let Some(fm) = doc.frontmatter() else {
-        report_frontmatter_problem(unit.repo, file, doc, sink);
+        report_frontmatter_problem(unit.repo, file, doc, sink, GENERIC_MISSING_HELP);
         return;
     };
     let Some(validator) = schema::embedded("secrets") else {

@@ -1187,29 +1187,12 @@ fn requirement_invalid(unit: &Unit<'_>, sink: &mut Sink) {
 mod tests {
     use super::*;
     use crate::{lint, LintOptions};
-    use std::path::Path;
 
-    fn write(root: &Path, files: &[(&str, &str)]) {
-        for (path, text) in files {
-            let path = root.join(path);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).expect("create folder");
-            }
-            std::fs::write(path, text).expect("write file");
-        }
-    }
+    use crate::rules::test_support::write;
 
     /// Lints `files` with only `code` selected and returns (message, primary text) pairs.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-        let dir = tempfile::tempdir().expect("temp dir");
-        write(dir.path(), files);
-        let options = LintOptions {
-            paths: vec![dir.path().to_path_buf()],
-            select: vec![code.to_string()],
-            threads: Some(1),
-            ..LintOptions::default()
-        };
-        let outcome = lint(&options).expect("lint runs");
+        let outcome = crate::rules::test_support::lint_files(code, files);
         outcome
             .diagnostics
             .iter()

@@ -3,7 +3,7 @@
 use super::{util, Check, RuleImpl, Sink};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::index::{Repo, Unit};
-use crate::model::skill::{Frontmatter, FrontmatterState, MarkdownDoc};
+use crate::model::skill::{Frontmatter, MarkdownDoc};
 use crate::parse::node::pointer_token;
 use crate::parse::{Node, Value};
 use crate::schema;
@@ -73,12 +73,6 @@ const EXAMPLES_MAX: usize = 5;
 fn contract_with_frontmatter<'a>(unit: &Unit<'a>) -> Option<(FileId, &'a Frontmatter)> {
     let (file, doc) = unit.contract()?;
     Some((file, doc.frontmatter()?))
-}
-
-/// The first line of the file, where a diagnostic about the file as a whole points.
-fn first_line(text: &str) -> Span {
-    let end = text.find('\n').unwrap_or(text.len());
-    Span::new(0, text[..end].trim_end().len())
 }
 
 /// A JSON pointer as a path a reader recognises: `/retry/max_attempts` → `retry.max_attempts`,
@@ -282,44 +276,13 @@ fn frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, doc)) = unit.contract() else {
         return;
     };
-    match &doc.frontmatter {
-        FrontmatterState::Missing => {
-            sink.report(file, first_line(unit.text(file)), "TOOL.md has no YAML frontmatter")
-                .label("expected `---` on the first line")
-                .help("start the file with a `---` line, the contract fields (`name`, `id`, `description`, `version`, `inputs`, `outputs`, `mutates`), then a closing `---`");
-        }
-        FrontmatterState::Unterminated { opening } => {
-            sink.report(
-                file,
-                *opening,
-                "the TOOL.md frontmatter opened here is never closed",
-            )
-            .label("no closing `---` line follows")
-            .help("end the frontmatter with a line containing only `---`");
-        }
-        FrontmatterState::Invalid { error } => match error.first_definition {
-            Some(first) => {
-                sink.report(
-                    file,
-                    error.span,
-                    format!("{} in the TOOL.md frontmatter", error.message),
-                )
-                .label("defined again here")
-                .secondary(file, first, "first defined here")
-                .help("keep one definition; YAML tools disagree on which duplicate wins");
-            }
-            None => {
-                sink.report(
-                    file,
-                    error.span,
-                    format!("TOOL.md frontmatter is not valid YAML: {}", error.message),
-                )
-                .label("the YAML parser stopped here")
-                .help("fix the YAML at or just before this point; nothing else in this contract is checked until it parses");
-            }
-        },
-        FrontmatterState::Valid(_) => {}
-    }
+    super::dr::report_frontmatter_problem(
+        unit.repo,
+        file,
+        doc,
+        sink,
+        "start the file with a `---` line, the contract fields (`name`, `id`, `description`, `version`, `inputs`, `outputs`, `mutates`), then a closing `---`",
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -360,17 +360,8 @@ fn contract_input_missing(repo: &Repo, sink: &mut Sink) {
 mod tests {
     use crate::index::Settings;
     use crate::{lint, LintOptions};
-    use std::path::Path;
 
-    fn write(root: &Path, files: &[(&str, &str)]) {
-        for (path, text) in files {
-            let path = root.join(path);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).expect("create folder");
-            }
-            std::fs::write(path, text).expect("write file");
-        }
-    }
+    use crate::rules::test_support::write;
 
     /// Lints `files` with only `code` selected; (message, primary text, secondary texts).
     fn run_with(
