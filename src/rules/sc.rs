@@ -10,6 +10,7 @@
 //! schemas.
 
 use super::edit::{Json, JsonText, Place};
+use super::util::name_words;
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
 use crate::index::Unit;
@@ -977,37 +978,6 @@ fn tool_name_invalid(unit: &Unit<'_>, sink: &mut Sink) {
             },
         }
     }
-}
-
-/// Splits a name into lowercase words on `_`, `-`, `.`, other punctuation and case changes.
-fn name_words(name: &str) -> Vec<String> {
-    let chars: Vec<char> = name.chars().collect();
-    let mut words = Vec::new();
-    let mut current = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_alphanumeric() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            continue;
-        }
-        let previous = i.checked_sub(1).and_then(|p| chars.get(p)).copied();
-        let next = chars.get(i + 1).copied();
-        let boundary = c.is_uppercase()
-            && previous.is_some_and(|p| {
-                p.is_lowercase()
-                    || p.is_ascii_digit()
-                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
-            });
-        if boundary && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        current.extend(c.to_lowercase());
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
 }
 
 /// `lower_snake_case`: lowercase ASCII words of letters and digits joined by single `_`.

@@ -6,6 +6,7 @@
 //! requirement file itself.
 
 use super::edit::{Json, JsonText, Place};
+use super::util::name_words;
 use super::util::{edit_distance, nearest};
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
@@ -169,38 +170,6 @@ fn describe(node: &Node) -> String {
         Value::Array(_) => "an array".to_string(),
         Value::Object(_) => "an object".to_string(),
     }
-}
-
-/// Splits a tool name into lowercase words on `_`, `-`, `.`, other punctuation and case changes
-/// (`bulkDelete` → `bulk`, `delete`; `HTTPRequest` → `http`, `request`).
-fn name_words(name: &str) -> Vec<String> {
-    let chars: Vec<char> = name.chars().collect();
-    let mut words = Vec::new();
-    let mut current = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_alphanumeric() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            continue;
-        }
-        let previous = i.checked_sub(1).and_then(|p| chars.get(p)).copied();
-        let next = chars.get(i + 1).copied();
-        let boundary = c.is_uppercase()
-            && previous.is_some_and(|p| {
-                p.is_lowercase()
-                    || p.is_ascii_digit()
-                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
-            });
-        if boundary && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        current.extend(c.to_lowercase());
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
 }
 
 /// What is wrong with a schema property that a safety flag requires (`user_confirmed`,
