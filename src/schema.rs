@@ -329,6 +329,24 @@ pub fn compile_user_schema(schema: &Value) -> Result<Validator, String> {
         .map_err(|e| e.to_string())
 }
 
+/// A JSON pointer as a path a reader recognises: `/retry/max_attempts` → `retry.max_attempts`,
+/// `/examples/0/name` → `examples[0].name`, appended to `base` (which may be empty).
+pub fn display_path(base: &str, pointer: &str) -> String {
+    let mut out = base.to_string();
+    for raw in pointer.split('/').skip(1) {
+        let token = raw.replace("~1", "/").replace("~0", "~");
+        if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
+            out.push_str(&format!("[{token}]"));
+        } else {
+            if !out.is_empty() {
+                out.push('.');
+            }
+            out.push_str(&token);
+        }
+    }
+    out
+}
+
 /// The span to report a failure at `pointer` (an instance path into `root`): the member's key
 /// when the pointer names an object member that exists, else the nearest existing ancestor value.
 pub fn span_for_pointer(root: &Node, pointer: &str) -> Span {

@@ -117,19 +117,7 @@ pub(crate) fn report_frontmatter_problem(
 
 /// A JSON pointer as a reader writes the path: `/implements/0/version` → `implements[0].version`.
 pub(crate) fn display_path(pointer: &str) -> String {
-    let mut out = String::new();
-    for raw in pointer.split('/').skip(1) {
-        let token = raw.replace("~1", "/").replace("~0", "~");
-        if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
-            out.push_str(&format!("[{token}]"));
-        } else {
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(&token);
-        }
-    }
-    out
+    crate::schema::display_path("", pointer)
 }
 
 /// Where a finding about a missing key of the object at `parent` points: the object's own key,

@@ -7,6 +7,7 @@ use crate::model::skill::{Frontmatter, MarkdownDoc};
 use crate::parse::node::pointer_token;
 use crate::parse::{Node, Value};
 use crate::schema;
+use crate::schema::display_path;
 use crate::source::{FileId, Span};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, Validator};
@@ -73,24 +74,6 @@ const EXAMPLES_MAX: usize = 5;
 fn contract_with_frontmatter<'a>(unit: &Unit<'a>) -> Option<(FileId, &'a Frontmatter)> {
     let (file, doc) = unit.contract()?;
     Some((file, doc.frontmatter()?))
-}
-
-/// A JSON pointer as a path a reader recognises: `/retry/max_attempts` → `retry.max_attempts`,
-/// `/examples/0/name` → `examples[0].name`, appended to `base` (which may be empty).
-fn display_path(base: &str, pointer: &str) -> String {
-    let mut out = base.to_string();
-    for raw in pointer.split('/').skip(1) {
-        let token = raw.replace("~1", "/").replace("~0", "~");
-        if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
-            out.push_str(&format!("[{token}]"));
-        } else {
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(&token);
-        }
-    }
-    out
 }
 
 fn json_type_name(value: &serde_json::Value) -> &'static str {
