@@ -1,10 +1,18 @@
-//! Strict JSON with spans: never panics; JSON pointers of every value resolve back to it.
+//! Strict JSON with spans: never panics; JSON pointers of every value resolve back to it; the direct
+//! parser and the jsonc-parser reference agree on every valid document.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    if let Ok(doc) = skilllint::parse::json::parse_json_document(text) {
+    let reference = skilllint::parse::json::parse_json_document_with_jsonc(text);
+    let parsed = skilllint::parse::json::parse_json_document(text);
+    if let Ok(doc) = &reference {
+        assert_eq!(parsed.as_ref(), Ok(doc), "the direct parser disagrees with jsonc-parser");
+    } else {
+        assert_eq!(parsed, reference, "the direct parser accepted what jsonc-parser rejects");
+    }
+    if let Ok(doc) = parsed {
         assert!(doc.root.span.end <= text.len());
         let _ = doc.root.pointer("/0/inputSchema/properties");
         let _ = skilllint::schema::span_for_pointer(&doc.root, "/tools/0/name");
