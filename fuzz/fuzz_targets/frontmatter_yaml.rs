@@ -1,4 +1,5 @@
-//! Frontmatter splitting and YAML with spans: never panics, and every span lies inside the text.
+//! Frontmatter splitting and YAML with spans: never panics, every span lies inside the text, and the
+//! line-based fast pass agrees with the event parser.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use skilllint::model::skill::{parse_markdown_doc, FrontmatterState};
@@ -23,5 +24,13 @@ fuzz_target!(|data: &[u8]| {
         check_spans(&frontmatter.root, text.len());
         let _ = frontmatter.root.to_json();
     }
-    let _ = skilllint::parse::yaml::parse_yaml(text, 0);
+    // The line-based fast pass must build exactly what the event parser builds.
+    let parsed = skilllint::parse::yaml::parse_yaml(text, 5);
+    let reference = skilllint::parse::yaml::parse_yaml_with_saphyr(text, 5);
+    if let Ok(document) = &parsed {
+        if let Ok(expected) = &reference {
+            assert_eq!(document, expected, "the fast YAML pass disagrees with saphyr");
+        }
+    }
+    assert_eq!(parsed.is_ok(), reference.is_ok(), "the fast YAML pass accepted an invalid document");
 });

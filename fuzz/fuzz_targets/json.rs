@@ -1,5 +1,6 @@
 //! Strict JSON with spans: never panics; JSON pointers of every value resolve back to it; the direct
-//! parser and the jsonc-parser reference agree on every valid document.
+//! parser and the jsonc-parser reference agree on every valid document; the schema validity shortcut
+//! never passes what meta-validation rejects.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 
@@ -16,6 +17,9 @@ fuzz_target!(|data: &[u8]| {
         assert!(doc.root.span.end <= text.len());
         let _ = doc.root.pointer("/0/inputSchema/properties");
         let _ = skilllint::schema::span_for_pointer(&doc.root, "/tools/0/name");
-        let _ = skilllint::schema::meta_validate(&doc.root.to_json());
+        let errors = skilllint::schema::meta_validate(&doc.root.to_json());
+        if skilllint::schema::certainly_valid_2020_12(&doc.root) {
+            assert!(errors.is_empty(), "the validity shortcut passed an invalid schema: {errors:?}");
+        }
     }
 });

@@ -116,6 +116,19 @@ struct Builder<'a> {
 
 /// Parses `text` (a slice of a file starting at byte `base`) as a single YAML document.
 pub fn parse_yaml(text: &str, base: usize) -> Result<YamlDocument, YamlError> {
+    // Frontmatter and requirement files are nearly always plain block YAML: one key or list item
+    // per line, one-line scalars. A line-based pass builds the same tree several times faster than
+    // the event parser (which was a fifth of all instructions); anything else goes to saphyr.
+    match fast::parse(text, base) {
+        Some(document) => Ok(document),
+        None => parse_yaml_with_saphyr(text, base),
+    }
+}
+
+/// The reference parser (saphyr-parser events). Public so the fuzz target can check that the
+/// line-based pass agrees with it.
+#[doc(hidden)]
+pub fn parse_yaml_with_saphyr(text: &str, base: usize) -> Result<YamlDocument, YamlError> {
     let mut builder = Builder {
         offsets: Offsets::new(text, base),
         stack: Vec::new(),
@@ -396,6 +409,265 @@ fn is_core_float(text: &str) -> bool {
     mantissa_ok && exponent_ok
 }
 
+/// A line-based parser for the plain block YAML that frontmatter is made of. It accepts a subset of
+/// YAML on which it builds exactly the tree (spans included) the event parser builds, and returns
+/// `None` for anything else (comments, flow collections, anchors, tags, block scalars, multi-line
+/// or escaped scalars, tabs, CRLF, empty values, duplicate keys, ...), so the caller falls back.
+mod fast {
+    use super::{resolve_plain, YamlDocument, YamlFeatures};
+    use crate::parse::node::{Member, Node, Value};
+    use crate::source::Span;
+
+    /// Deeper documents go to the event parser, which reports its own depth limit.
+    const MAX_DEPTH: usize = 32;
+
+    /// One non-blank line: `indent` spaces, then content in `[start, end)` (trailing spaces cut).
+    #[derive(Clone, Copy)]
+    struct Line {
+        indent: usize,
+        start: usize,
+        end: usize,
+    }
+
+    pub fn parse(text: &str, base: usize) -> Option<YamlDocument> {
+        let lines = split_lines(text)?;
+        let first = *lines.first()?;
+        if first.indent != 0 {
+            return None;
+        }
+        let mut parser = Parser {
+            text,
+            base,
+            lines,
+            next: 0,
+            depth: 0,
+        };
+        if parser.is_item(0) {
+            return None;
+        }
+        let root = parser.mapping(0)?;
+        if parser.next != parser.lines.len() {
+            return None;
+        }
+        Some(YamlDocument {
+            root: Some(root),
+            features: YamlFeatures::default(),
+        })
+    }
+
+    fn split_lines(text: &str) -> Option<Vec<Line>> {
+        let bytes = text.as_bytes();
+        // Tabs and CR change how lines and indentation are read; backslashes may be escapes.
+        if bytes.iter().any(|b| matches!(b, b'\t' | b'\r' | b'\\')) || text.starts_with('\u{feff}')
+        {
+            return None;
+        }
+        let mut lines = Vec::new();
+        let mut line_start = 0;
+        for line in text.split('\n') {
+            let content = line.trim_start_matches(' ');
+            let indent = line.len() - content.len();
+            let content = content.trim_end_matches(' ');
+            if !content.is_empty() {
+                if content.starts_with("---")
+                    || content.starts_with("...")
+                    || content.starts_with('#')
+                {
+                    return None;
+                }
+                let start = line_start + indent;
+                lines.push(Line {
+                    indent,
+                    start,
+                    end: start + content.len(),
+                });
+            }
+            line_start += line.len() + 1;
+        }
+        Some(lines)
+    }
+
+    struct Parser<'a> {
+        text: &'a str,
+        base: usize,
+        lines: Vec<Line>,
+        next: usize,
+        depth: usize,
+    }
+
+    impl<'a> Parser<'a> {
+        fn span(&self, start: usize, end: usize) -> Span {
+            Span::new(self.base + start, self.base + end)
+        }
+
+        fn content(&self, index: usize) -> &'a str {
+            let line = self.lines[index];
+            &self.text[line.start..line.end]
+        }
+
+        /// A `-` list item line (`- x` or a lone `-`).
+        fn is_item(&self, index: usize) -> bool {
+            let content = self.content(index);
+            content == "-" || content.starts_with("- ")
+        }
+
+        fn enter(&mut self) -> Option<()> {
+            self.depth += 1;
+            (self.depth <= MAX_DEPTH).then_some(())
+        }
+
+        /// A block mapping whose keys sit at column `indent`, starting at the current line.
+        fn mapping(&mut self, indent: usize) -> Option<Node> {
+            self.enter()?;
+            let start = self.lines[self.next].start;
+            let mut members: Vec<Member> = Vec::new();
+            while let Some(line) = self.lines.get(self.next).copied() {
+                if line.indent < indent {
+                    break;
+                }
+                if line.indent > indent || self.is_item(self.next) {
+                    return None;
+                }
+                let content = self.content(self.next);
+                let (key, rest) = split_key(content)?;
+                let key_span = self.span(line.start, line.start + key.len());
+                if members.iter().any(|m| m.key == key) {
+                    return None;
+                }
+                let value = if rest.is_empty() {
+                    self.next += 1;
+                    let child = self.lines.get(self.next).copied()?;
+                    if child.indent > indent {
+                        self.block(child.indent)?
+                    } else if child.indent == indent && self.is_item(self.next) {
+                        self.sequence(indent, true)?
+                    } else {
+                        return None;
+                    }
+                } else {
+                    let value_start = line.end - rest.len();
+                    let value = self.scalar(value_start, line.end)?;
+                    self.next += 1;
+                    value
+                };
+                members.push(Member {
+                    key: key.to_string(),
+                    key_span,
+                    value,
+                });
+            }
+            self.depth -= 1;
+            let end = members.last()?.value.span.end;
+            Some(Node::new(
+                Span::new(self.base + start, end),
+                Value::Object(members),
+            ))
+        }
+
+        /// The block node at the current line, whose content starts at column `indent`.
+        fn block(&mut self, indent: usize) -> Option<Node> {
+            if self.is_item(self.next) {
+                self.sequence(indent, false)
+            } else {
+                self.mapping(indent)
+            }
+        }
+
+        /// A block sequence whose `-` markers sit at column `indent`. An `indentless` one (markers
+        /// in the column of its parent's keys) starts, for the event parser, at its first item.
+        fn sequence(&mut self, indent: usize, indentless: bool) -> Option<Node> {
+            self.enter()?;
+            let mut start = self.lines[self.next].start;
+            if indentless {
+                let content = self.content(self.next);
+                start += content.len() - content.get(1..)?.trim_start_matches(' ').len();
+            }
+            let mut items = Vec::new();
+            while let Some(line) = self.lines.get(self.next).copied() {
+                if line.indent < indent {
+                    break;
+                }
+                if line.indent > indent {
+                    return None;
+                }
+                if !self.is_item(self.next) {
+                    break;
+                }
+                let content = self.content(self.next);
+                let after_dash = content.get(1..)?;
+                let item = after_dash.trim_start_matches(' ');
+                if item.is_empty() || item == "-" || item.starts_with("- ") {
+                    return None;
+                }
+                let item_start = line.end - item.len();
+                if split_key(item).is_some() {
+                    // `- key: value`: a mapping whose keys sit at the item's column.
+                    let column = line.indent + (item_start - line.start);
+                    self.lines[self.next] = Line {
+                        indent: column,
+                        start: item_start,
+                        end: line.end,
+                    };
+                    items.push(self.mapping(column)?);
+                } else {
+                    items.push(self.scalar(item_start, line.end)?);
+                    self.next += 1;
+                }
+            }
+            self.depth -= 1;
+            let end = items.last()?.span.end;
+            Some(Node::new(
+                Span::new(self.base + start, end),
+                Value::Array(items),
+            ))
+        }
+
+        /// A one-line scalar in `[start, end)` of the text.
+        fn scalar(&self, start: usize, end: usize) -> Option<Node> {
+            let raw = &self.text[start..end];
+            let span = self.span(start, end);
+            let first = raw.as_bytes().first()?;
+            let value = match first {
+                b'"' | b'\'' => {
+                    let quote = *first as char;
+                    let inner = raw.get(1..raw.len().checked_sub(1)?)?;
+                    if raw.len() < 2 || !raw.ends_with(quote) || inner.contains(quote) {
+                        return None;
+                    }
+                    Value::String(inner.to_string())
+                }
+                // Indicators: sequences, keys, flow collections, comments, anchors, aliases,
+                // tags, block scalars, directives and reserved characters.
+                b'-' | b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*'
+                | b'!' | b'|' | b'>' | b'%' | b'@' | b'`' => return None,
+                _ => {
+                    if raw.contains(": ") || raw.contains(" #") || raw.ends_with(':') {
+                        return None;
+                    }
+                    resolve_plain(raw)
+                }
+            };
+            Some(Node::new(span, value))
+        }
+    }
+
+    /// Splits `key: rest` or `key:`; `None` unless the key is a simple plain word.
+    fn split_key(content: &str) -> Option<(&str, &str)> {
+        let (key, rest) = match content.find(": ") {
+            Some(i) => (&content[..i], content[i + 2..].trim_start_matches(' ')),
+            None => (content.strip_suffix(':')?, ""),
+        };
+        let mut bytes = key.bytes();
+        let first = bytes.next()?;
+        let simple = (first.is_ascii_alphabetic() || first == b'_')
+            && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'));
+        if !simple || !matches!(resolve_plain(key), Value::String(_)) {
+            return None;
+        }
+        Some((key, rest))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -484,6 +756,109 @@ mod tests {
         let root = doc.root.expect("root");
         assert_eq!(root.get("b").and_then(Node::as_f64), Some(1.0));
         assert_eq!(root.get("c").and_then(Node::as_str), Some("3"));
+    }
+
+    /// Where the line-based pass takes a document, it must build exactly what the event parser
+    /// builds; `expect_fast` says whether it should take it at all.
+    fn assert_fast_agrees(text: &str, expect_fast: Option<bool>) {
+        let reference = parse_yaml_with_saphyr(text, 7);
+        match fast::parse(text, 7) {
+            Some(document) => {
+                assert_ne!(expect_fast, Some(false), "the fast pass took {text:?}");
+                assert_eq!(Ok(document), reference, "{text:?}");
+            }
+            None => assert_ne!(expect_fast, Some(true), "the fast pass declined {text:?}"),
+        }
+    }
+
+    #[test]
+    fn fast_pass_agrees_with_the_event_parser() {
+        let taken = [
+            "name: pdf\ndescription: Fills PDF forms (v2), e.g. 50% faster. Use when needed.\n",
+            "name: x\nmetadata:\n  owner: platform-team\n  version: \"1.6\"\nlicense: MIT\n",
+            "tools:\n  - name: list_bookings\n    type: read\n    description: List records.\n  - name: create\n    type: write\nnon_goals:\n  - Do not delete.\n",
+            "tools:\n- a\n- 'b c'\nnext: 1\n",
+            "a: é ü 日本\nb:   spaced value   \n\n\nc: x-y\n",
+            "n: 12\nf: 1.5\nt: true\nz: ~\nnull_word: null\ns: '12'\nhex: 0x1F\ninf: .inf\n",
+            "url: https://example.com/a:b\nk.v/x_y-z: 1\n",
+            "a:\n  b:\n    c:\n      - d: 1\n        e: 2\n      - f\n",
+            "a: b\n",
+            "a: b",
+            "a: C# & R&D > 3 | x*y {k} [v] it's \"ok\" 100% @me `t` !x\n",
+            "q: \"a # b\"\n",
+        ];
+        for text in taken {
+            assert_fast_agrees(text, Some(true));
+        }
+        let declined = [
+            "a: 1 # comment\n",
+            "a: [1, 2]\n",
+            "a: &x 1\nb: *x\n",
+            "a: !!str 1\n",
+            "a: |\n  text\n",
+            "a: multi\n  line\n",
+            "a: \"esc\\n\"\n",
+            "a: 'it''s'\n",
+            "a:\n",
+            "a: 1\na: 2\n",
+            "- a\n- b\n",
+            "scalar\n",
+            "",
+            "a: 1\r\nb: 2\r\n",
+            "a:\tb\n",
+            "\u{feff}a: 1\n",
+            "true: 1\n",
+            "1: x\n",
+            "a: 1\n---\nb: 2\n",
+            "a:\n  - - x\n",
+            "a:\n  -\n    b: 1\n",
+            "a: b: c\n",
+            "a: b:\n",
+            "a:\n    b: 1\n  c: 2\n",
+            "\"quoted key\": 1\n",
+            "a: \"x\" y\n",
+            "a: ? x\n",
+            "a: -1\n",
+            "a: x #y\n",
+            "# lead\na: 1\n",
+            "a: 1\n  # indented comment\nb: 2\n",
+            "a: @x\n",
+            "a: %x\n",
+            "a:\n  - [x]\n",
+        ];
+        for text in declined {
+            assert_fast_agrees(text, Some(false));
+        }
+        // Whatever the fixtures hold: every YAML file and every Markdown frontmatter.
+        let mut paths = vec![std::path::PathBuf::from("tests/fixtures")];
+        let mut checked = 0;
+        while let Some(path) = paths.pop() {
+            if path.is_dir() {
+                paths.extend(
+                    std::fs::read_dir(&path)
+                        .expect("fixtures")
+                        .flatten()
+                        .map(|e| e.path()),
+                );
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            let yaml = match path.extension().and_then(|e| e.to_str()) {
+                Some("yaml" | "yml") => text.as_str(),
+                Some("md") => match crate::parse::frontmatter::split(&text) {
+                    crate::parse::frontmatter::Split::Found(fm) => {
+                        &text[fm.yaml.start..fm.yaml.end]
+                    }
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            assert_fast_agrees(yaml, None);
+            checked += 1;
+        }
+        assert!(checked > 100, "only {checked} YAML fixtures");
     }
 
     #[test]

@@ -420,7 +420,11 @@ fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         }
         // A converted script schema keeps the parameters' own spans, so failures inside a
         // parameter point at it.
-        let errors = schema::meta_validate(&subject.schema.to_json());
+        let errors = if schema::certainly_valid_2020_12(subject.schema) {
+            Vec::new()
+        } else {
+            schema::meta_validate(&subject.schema.to_json())
+        };
         let mut seen = BTreeSet::new();
         let mut reported = 0;
         for error in &errors {
