@@ -235,7 +235,12 @@ pub(crate) fn find_credentials(text: &str) -> Vec<Credential> {
     let prefilter = PREFILTER.get_or_init(|| {
         let mut prefixes: Vec<&str> = TOKEN_FORMATS.iter().map(|f| f.prefix).collect();
         prefixes.extend(["AKIA", "ASIA", "-----BEGIN "]);
-        aho_corasick::AhoCorasick::new(prefixes).ok()
+        // Leftmost-first lets aho-corasick use its SIMD (Teddy) searcher; the standard match
+        // kind would walk the automaton byte by byte. Only whether there is a match matters here.
+        aho_corasick::AhoCorasick::builder()
+            .match_kind(aho_corasick::MatchKind::LeftmostFirst)
+            .build(prefixes)
+            .ok()
     });
     if prefilter.as_ref().is_some_and(|ac| !ac.is_match(text)) {
         return Vec::new();

@@ -15,9 +15,18 @@ pub fn find_word(text: &str, word: &str) -> Option<usize> {
     if word.is_empty() {
         return None;
     }
+    // Texts and words are short: a first-byte scan plus a compare beats setting up a substring
+    // searcher (`str::find`'s Two-Way set-up dominated the tool-name rules). A match starts on
+    // the needle's first byte, a UTF-8 lead byte, so `start` is always a char boundary.
+    let (haystack, needle) = (text.as_bytes(), word.as_bytes());
+    let first = needle[0];
     let mut from = 0;
-    while let Some(i) = text[from..].find(word) {
+    while let Some(i) = memchr::memchr(first, &haystack[from..]) {
         let start = from + i;
+        if !haystack[start..].starts_with(needle) {
+            from = start + 1;
+            continue;
+        }
         let end = start + word.len();
         let before_ok = text[..start]
             .chars()
@@ -36,6 +45,22 @@ pub fn find_word(text: &str, word: &str) -> Option<usize> {
 pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut out = Vec::new();
     let mut start = None;
+    if text.is_ascii() {
+        for (i, b) in text.bytes().enumerate() {
+            match (b.is_ascii_alphanumeric() || b == b'_', start) {
+                (true, None) => start = Some(i),
+                (false, Some(s)) => {
+                    out.push((s, &text[s..i]));
+                    start = None;
+                }
+                _ => {}
+            }
+        }
+        if let Some(s) = start {
+            out.push((s, &text[s..]));
+        }
+        return out.into_iter();
+    }
     for (i, c) in text.char_indices() {
         match (is_word_char(c), start) {
             (true, None) => start = Some(i),
@@ -54,6 +79,12 @@ pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
 
 /// `lower_snake_case` with at least one underscore: how tool names look in prose.
 pub fn looks_like_snake_case_identifier(word: &str) -> bool {
+    // Most words have no underscore or do not start lowercase: reject those before splitting.
+    if !word.as_bytes().first().is_some_and(u8::is_ascii_lowercase)
+        || memchr::memchr(b'_', word.as_bytes()).is_none()
+    {
+        return false;
+    }
     let mut parts = word.split('_');
     let first_ok = parts.next().is_some_and(|p| {
         p.chars().next().is_some_and(|c| c.is_ascii_lowercase())
