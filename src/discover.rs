@@ -44,6 +44,14 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
 /// A relative, `/`-separated path for output, computed lexically (no file system access).
 pub fn relative_path(root: &Path, path: &Path) -> String {
     let stripped = path.strip_prefix(root).unwrap_or(path);
+    // The walker's paths are already clean (`a/b/SKILL.md`): take them as they are.
+    if std::path::MAIN_SEPARATOR == '/' {
+        if let Some(clean) = stripped.to_str().filter(|s| {
+            !s.is_empty() && s.split('/').all(|p| !p.is_empty() && p != "." && p != "..")
+        }) {
+            return clean.to_string();
+        }
+    }
     let mut parts: Vec<String> = Vec::new();
     for component in stripped.components() {
         match component {
@@ -154,7 +162,15 @@ pub fn discover(
                     );
                     return WalkState::Continue;
                 }
-                push(found, root, entry.into_path(), kind);
+                found
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(Discovered {
+                        rel_path,
+                        abs_path: entry.into_path(),
+                        kind,
+                        problem: None,
+                    });
                 WalkState::Continue
             })
         });

@@ -153,6 +153,8 @@ mod fast {
             pos: 0,
             depth: 0,
             duplicates: Vec::new(),
+            item_stack: Vec::new(),
+            member_stack: Vec::new(),
         };
         parser.skip_whitespace();
         let root = parser.value()?;
@@ -172,6 +174,10 @@ mod fast {
         pos: usize,
         depth: usize,
         duplicates: Vec<DuplicateKey>,
+        /// Values of the arrays and objects being read, innermost last: each collection is
+        /// moved into a vector of exactly its size when it closes, instead of growing its own.
+        item_stack: Vec<Node>,
+        member_stack: Vec<Member>,
     }
 
     impl Parser<'_> {
@@ -326,13 +332,14 @@ mod fast {
             let start = self.pos;
             self.enter()?;
             self.pos += 1;
-            let mut items = Vec::new();
+            let first_item = self.item_stack.len();
             self.skip_whitespace();
             if self.bytes.get(self.pos) == Some(&b']') {
                 self.pos += 1;
             } else {
                 loop {
-                    items.push(self.value()?);
+                    let item = self.value()?;
+                    self.item_stack.push(item);
                     self.skip_whitespace();
                     match *self.bytes.get(self.pos)? {
                         b',' => {
@@ -348,6 +355,7 @@ mod fast {
                 }
             }
             self.depth -= 1;
+            let items = self.item_stack.split_off(first_item);
             Some(Node::new(Span::new(start, self.pos), Value::Array(items)))
         }
 
@@ -355,7 +363,7 @@ mod fast {
             let start = self.pos;
             self.enter()?;
             self.pos += 1;
-            let mut members: Vec<Member> = Vec::new();
+            let first_member = self.member_stack.len();
             self.skip_whitespace();
             if self.bytes.get(self.pos) == Some(&b'}') {
                 self.pos += 1;
@@ -373,7 +381,8 @@ mod fast {
                     }
                     self.pos += 1;
                     self.skip_whitespace();
-                    if let Some(first) = members.iter().find(|m| m.key == key) {
+                    let siblings = &self.member_stack[first_member..];
+                    if let Some(first) = siblings.iter().find(|m| m.key == key) {
                         self.duplicates.push(DuplicateKey {
                             key: key.clone(),
                             first: first.key_span,
@@ -381,7 +390,7 @@ mod fast {
                         });
                     }
                     let value = self.value()?;
-                    members.push(Member {
+                    self.member_stack.push(Member {
                         key,
                         key_span,
                         value,
@@ -403,7 +412,7 @@ mod fast {
             self.depth -= 1;
             Some(Node::new(
                 Span::new(start, self.pos),
-                Value::Object(members),
+                Value::Object(self.member_stack.split_off(first_member)),
             ))
         }
 
