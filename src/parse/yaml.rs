@@ -344,6 +344,16 @@ impl Builder<'_> {
 
 /// Resolves a plain scalar with the YAML 1.2 core schema: null, boolean, number or string.
 pub(crate) fn resolve_plain(text: &str) -> Value {
+    // Most scalars are words or sentences: only these first bytes can start a null, a boolean
+    // or a number.
+    if !matches!(
+        text.as_bytes().first(),
+        None | Some(
+            b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F'
+        )
+    ) {
+        return Value::String(text.to_string());
+    }
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
         "true" | "True" | "TRUE" => return Value::Bool(true),
@@ -464,7 +474,10 @@ mod fast {
         }
         let mut lines = Vec::new();
         let mut line_start = 0;
-        for line in text.split('\n') {
+        let mut breaks = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(text.len()));
+        while line_start <= text.len() {
+            let line_end = breaks.next().unwrap_or(text.len());
+            let line = &text[line_start..line_end];
             let content = line.trim_start_matches(' ');
             let indent = line.len() - content.len();
             let content = content.trim_end_matches(' ');
@@ -482,7 +495,7 @@ mod fast {
                     end: start + content.len(),
                 });
             }
-            line_start += line.len() + 1;
+            line_start = line_end + 1;
         }
         Some(lines)
     }
@@ -653,14 +666,16 @@ mod fast {
 
     /// Splits `key: rest` or `key:`; `None` unless the key is a simple plain word.
     fn split_key(content: &str) -> Option<(&str, &str)> {
-        let (key, rest) = match content.find(": ") {
-            Some(i) => (&content[..i], content[i + 2..].trim_start_matches(' ')),
-            None => (content.strip_suffix(':')?, ""),
-        };
+        let bytes = content.as_bytes();
+        let colon = memchr::memchr_iter(b':', bytes)
+            .find(|&i| matches!(bytes.get(i + 1), None | Some(b' ')))?;
+        let key = &content[..colon];
+        let rest = content[colon + 1..].trim_start_matches(' ');
         let mut bytes = key.bytes();
         let first = bytes.next()?;
         let simple = (first.is_ascii_alphabetic() || first == b'_')
             && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'));
+        // Keys that are not strings (`true`, `null`, ...) are the event parser's business.
         if !simple || !matches!(resolve_plain(key), Value::String(_)) {
             return None;
         }

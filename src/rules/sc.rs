@@ -65,7 +65,7 @@ struct Subject<'a> {
     /// about the schema as a whole points.
     key_span: Span,
     /// "tool `create_event`" or "contract `create-event`".
-    owner: String,
+    owner: Owner<'a>,
     /// "input schema" or "`inputs`".
     schema_word: &'static str,
     /// "parameter" or "input".
@@ -129,8 +129,21 @@ fn schema_member(tool: &Tool) -> Option<&Member> {
     }
 }
 
-fn tool_owner(tool: &Tool) -> String {
-    format!("tool `{}`", tool.display_name())
+/// Whose schema a subject is, as messages name it. Formatted only when a diagnostic needs it:
+/// every rule builds its subjects, few report.
+enum Owner<'a> {
+    Tool(&'a Tool),
+    Contract(Option<&'a str>),
+}
+
+impl std::fmt::Display for Owner<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Owner::Tool(tool) => write!(f, "tool `{}`", tool.display_name()),
+            Owner::Contract(Some(id)) => write!(f, "contract `{id}`"),
+            Owner::Contract(None) => f.write_str("this TOOL.md"),
+        }
+    }
 }
 
 /// The `strict: true` node of an OpenAI tool in strict mode.
@@ -149,7 +162,7 @@ fn tool_subject(file: FileId, tool: &Tool) -> Option<Subject<'_>> {
         file,
         schema,
         key_span: schema_member(tool).map_or(schema.span, |m| m.key_span),
-        owner: tool_owner(tool),
+        owner: Owner::Tool(tool),
         schema_word: "input schema",
         parameter_word: "parameter",
         synthesised_root: tool.dialect == Dialect::Script,
@@ -168,10 +181,7 @@ fn contract_subject<'a>(unit: &Unit<'a>) -> Option<Subject<'a>> {
     let (file, doc) = unit.contract()?;
     let root = &doc.frontmatter()?.root;
     let inputs = root.member("inputs")?;
-    let owner = match root.get("id").and_then(Node::as_str) {
-        Some(id) => format!("contract `{id}`"),
-        None => "this TOOL.md".to_string(),
-    };
+    let owner = Owner::Contract(root.get("id").and_then(Node::as_str));
     Some(Subject {
         file,
         schema: &inputs.value,

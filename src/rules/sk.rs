@@ -137,9 +137,18 @@ fn is_blank(node: &Node) -> bool {
     }
 }
 
+/// NFKC normalisation; ASCII text is already normalised and is copied as it is.
+fn nfkc(text: &str) -> String {
+    if text.is_ascii() {
+        text.to_string()
+    } else {
+        text.nfkc().collect()
+    }
+}
+
 /// Why a skill name breaks the naming rules, if it does.
 fn name_problem(name: &str) -> Option<String> {
-    let normalized: String = name.nfkc().collect();
+    let normalized = nfkc(name);
     let length = chars(&normalized);
     if length > NAME_MAX {
         return Some(format!(
@@ -198,8 +207,8 @@ fn name_folder_mismatch(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(text) = name.as_str().filter(|t| !t.trim().is_empty()) else {
         return;
     };
-    let normalized: String = text.nfkc().collect();
-    let folder: String = skill.folder_name.nfkc().collect();
+    let normalized = nfkc(text);
+    let folder = nfkc(&skill.folder_name);
     if folder.is_empty() || normalized == folder {
         return;
     }
@@ -463,7 +472,7 @@ fn name_duplicate(repo: &Repo, sink: &mut Sink) {
         let Some(text) = name.as_str().filter(|t| !t.trim().is_empty()) else {
             continue;
         };
-        let key: String = text.nfkc().collect();
+        let key = nfkc(text);
         match first_by_name.get(&key) {
             Some((first_file, first_span)) => {
                 sink.report(
