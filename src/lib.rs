@@ -19,3 +19,21 @@ pub mod source;
 pub mod suppress;
 
 pub use engine::{lint, LintError, LintOptions, LintOutcome};
+
+/// Every file under `tests/fixtures`, for unit tests that check a parser against its reference on
+/// real inputs.
+#[cfg(test)]
+pub(crate) fn fixture_files() -> Vec<std::path::PathBuf> {
+    let mut pending = vec![std::path::PathBuf::from("tests/fixtures")];
+    let mut files = Vec::new();
+    while let Some(path) = pending.pop() {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(&path).expect("fixture folder is readable");
+            pending.extend(entries.flatten().map(|e| e.path()));
+        } else {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
+}

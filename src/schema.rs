@@ -517,17 +517,9 @@ mod tests {
         }
         assert!(taken >= 2, "the shortcut took only {taken} samples");
         // Every object in every JSON fixture, read as a schema.
-        let mut files = vec![std::path::PathBuf::from("tests/fixtures")];
         let mut checked = 0;
-        while let Some(path) = files.pop() {
-            if path.is_dir() {
-                files.extend(
-                    std::fs::read_dir(&path)
-                        .expect("fixture dir")
-                        .flatten()
-                        .map(|e| e.path()),
-                );
-            } else if path.extension().is_some_and(|e| e == "json") {
+        for path in crate::fixture_files() {
+            if path.extension().is_some_and(|e| e == "json") {
                 let text = std::fs::read_to_string(&path).unwrap_or_default();
                 if let Ok(node) = crate::parse::json::parse_json(&text) {
                     assert_shortcut_agrees(&node, &path.display().to_string());

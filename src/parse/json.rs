@@ -330,27 +330,13 @@ mod fast {
 
         fn array(&mut self) -> Option<Node> {
             let start = self.pos;
-            self.enter()?;
-            self.pos += 1;
             let first_item = self.item_stack.len();
-            self.skip_whitespace();
-            if self.bytes.get(self.pos) == Some(&b']') {
-                self.pos += 1;
-            } else {
+            if !self.open(b']')? {
                 loop {
                     let item = self.value()?;
                     self.item_stack.push(item);
-                    self.skip_whitespace();
-                    match *self.bytes.get(self.pos)? {
-                        b',' => {
-                            self.pos += 1;
-                            self.skip_whitespace();
-                        }
-                        b']' => {
-                            self.pos += 1;
-                            break;
-                        }
-                        _ => return None,
+                    if self.after_element(b']')? {
+                        break;
                     }
                 }
             }
@@ -361,13 +347,8 @@ mod fast {
 
         fn object(&mut self) -> Option<Node> {
             let start = self.pos;
-            self.enter()?;
-            self.pos += 1;
             let first_member = self.member_stack.len();
-            self.skip_whitespace();
-            if self.bytes.get(self.pos) == Some(&b'}') {
-                self.pos += 1;
-            } else {
+            if !self.open(b'}')? {
                 loop {
                     if self.bytes.get(self.pos) != Some(&b'"') {
                         return None;
@@ -395,17 +376,8 @@ mod fast {
                         key_span,
                         value,
                     });
-                    self.skip_whitespace();
-                    match *self.bytes.get(self.pos)? {
-                        b',' => {
-                            self.pos += 1;
-                            self.skip_whitespace();
-                        }
-                        b'}' => {
-                            self.pos += 1;
-                            break;
-                        }
-                        _ => return None,
+                    if self.after_element(b'}')? {
+                        break;
                     }
                 }
             }
@@ -416,9 +388,36 @@ mod fast {
             ))
         }
 
-        fn enter(&mut self) -> Option<()> {
+        /// After an array item or object member: `Some(true)` when `close` ends the collection,
+        /// `Some(false)` after a comma (whitespace skipped), `None` for anything else.
+        fn after_element(&mut self, close: u8) -> Option<bool> {
+            self.skip_whitespace();
+            let byte = *self.bytes.get(self.pos)?;
+            self.pos += 1;
+            if byte == close {
+                Some(true)
+            } else if byte == b',' {
+                self.skip_whitespace();
+                Some(false)
+            } else {
+                None
+            }
+        }
+
+        /// Steps over an opening bracket: `Some(true)` when `close` follows at once (an empty
+        /// collection, also stepped over), `None` when nesting gets too deep.
+        fn open(&mut self, close: u8) -> Option<bool> {
             self.depth += 1;
-            (self.depth <= MAX_DEPTH).then_some(())
+            if self.depth > MAX_DEPTH {
+                return None;
+            }
+            self.pos += 1;
+            self.skip_whitespace();
+            let empty = self.bytes.get(self.pos) == Some(&close);
+            if empty {
+                self.pos += 1;
+            }
+            Some(empty)
         }
     }
 }

@@ -845,18 +845,8 @@ mod tests {
             assert_fast_agrees(text, Some(false));
         }
         // Whatever the fixtures hold: every YAML file and every Markdown frontmatter.
-        let mut paths = vec![std::path::PathBuf::from("tests/fixtures")];
         let mut checked = 0;
-        while let Some(path) = paths.pop() {
-            if path.is_dir() {
-                paths.extend(
-                    std::fs::read_dir(&path)
-                        .expect("fixtures")
-                        .flatten()
-                        .map(|e| e.path()),
-                );
-                continue;
-            }
+        for path in crate::fixture_files() {
             let Ok(text) = std::fs::read_to_string(&path) else {
                 continue;
             };

@@ -43,26 +43,24 @@ pub fn find_word(text: &str, word: &str) -> Option<usize> {
 
 /// The identifier-like words of `text` with their byte offsets (letters, digits, `_`).
 pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    // ASCII text (nearly all of it) is classified byte by byte, without decoding chars.
+    if text.is_ascii() {
+        let marks = text.bytes().map(|b| b.is_ascii_alphanumeric() || b == b'_');
+        split_words(text, marks.enumerate())
+    } else {
+        split_words(text, text.char_indices().map(|(i, c)| (i, is_word_char(c))))
+    }
+}
+
+/// Cuts `text` into the runs that `marks` (offset, is a word character) flags as words.
+fn split_words(
+    text: &str,
+    marks: impl Iterator<Item = (usize, bool)>,
+) -> std::vec::IntoIter<(usize, &str)> {
     let mut out = Vec::new();
     let mut start = None;
-    if text.is_ascii() {
-        for (i, b) in text.bytes().enumerate() {
-            match (b.is_ascii_alphanumeric() || b == b'_', start) {
-                (true, None) => start = Some(i),
-                (false, Some(s)) => {
-                    out.push((s, &text[s..i]));
-                    start = None;
-                }
-                _ => {}
-            }
-        }
-        if let Some(s) = start {
-            out.push((s, &text[s..]));
-        }
-        return out.into_iter();
-    }
-    for (i, c) in text.char_indices() {
-        match (is_word_char(c), start) {
+    for (i, is_word) in marks {
+        match (is_word, start) {
             (true, None) => start = Some(i),
             (false, Some(s)) => {
                 out.push((s, &text[s..i]));
