@@ -1071,7 +1071,8 @@ fn write_closing_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
 
 /// One sentence holding "write", "confirm" and a negation (never / not / only after).
 fn is_closing_rule(sentence: &str) -> bool {
-    let lower = sentence.to_lowercase();
+    // Only ASCII words are tested below, so ASCII lowercasing is enough for the prefilter.
+    let lower = sentence.to_ascii_lowercase();
     // Cheap substring tests first: most sentences of a section fail them.
     if !(lower.contains("write") && lower.contains("confirm")) {
         return false;
@@ -1121,7 +1122,11 @@ fn lower_words(sentence: &str) -> Vec<Word> {
         let text = raw.trim_matches(['\'', '\u{2019}']);
         if !text.is_empty() {
             out.push(Word {
-                text: text.to_lowercase(),
+                text: if text.is_ascii() {
+                    text.to_ascii_lowercase()
+                } else {
+                    text.to_lowercase()
+                },
                 start: s + trimmed_start,
                 end: s + trimmed_start + text.len(),
             });
