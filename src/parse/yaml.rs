@@ -467,9 +467,17 @@ mod fast {
 
     fn split_lines(text: &str) -> Option<Vec<Line>> {
         let bytes = text.as_bytes();
-        // Tabs and CR change how lines and indentation are read; backslashes may be escapes.
-        if bytes.iter().any(|b| matches!(b, b'\t' | b'\r' | b'\\')) || text.starts_with('\u{feff}')
+        // Tabs and CR change how lines and indentation are read, backslashes may be escapes, and
+        // control characters are not printable YAML.
+        if bytes
+            .iter()
+            .any(|&b| (b < 0x20 && b != b'\n') || b == 0x7f || b == b'\\')
         {
+            return None;
+        }
+        // Outside ASCII, only letters, digits and common punctuation: Unicode spaces, line
+        // separators, byte order marks and format characters are read differently by YAML.
+        if !text.is_ascii() && !text.chars().all(|c| c.is_ascii() || plain_non_ascii(c)) {
             return None;
         }
         let mut lines = Vec::new();
@@ -498,6 +506,34 @@ mod fast {
             line_start = line_end + 1;
         }
         Some(lines)
+    }
+
+    fn plain_non_ascii(c: char) -> bool {
+        c.is_alphanumeric()
+            || matches!(
+                c,
+                '—' | '–'
+                    | '‘'
+                    | '’'
+                    | '“'
+                    | '”'
+                    | '…'
+                    | '•'
+                    | '·'
+                    | '«'
+                    | '»'
+                    | '€'
+                    | '£'
+                    | '¥'
+                    | '©'
+                    | '®'
+                    | '™'
+                    | '°'
+                    | '→'
+                    | '←'
+                    | '×'
+                    | '§'
+            )
     }
 
     struct Parser<'a> {
@@ -801,6 +837,7 @@ mod tests {
             "a: b",
             "a: C# & R&D > 3 | x*y {k} [v] it's \"ok\" 100% @me `t` !x\n",
             "q: \"a # b\"\n",
+            "a: naïve — “quoted” … 日本語 5 ½\n",
         ];
         for text in taken {
             assert_fast_agrees(text, Some(true));
@@ -840,6 +877,14 @@ mod tests {
             "a: @x\n",
             "a: %x\n",
             "a:\n  - [x]\n",
+            "a: x\u{85}\n",
+            "a: x\u{feff}y\n",
+            "k: v\u{3000}\n",
+            "a: x\u{2028}y\n",
+            "a: \u{a0}x\n",
+            "a: x\u{1}y\n",
+            "a: x\u{7f}\n",
+            "a: zero\u{200b}width\n",
         ];
         for text in declined {
             assert_fast_agrees(text, Some(false));
