@@ -1052,20 +1052,9 @@ mod tests {
 
     /// Lints `files` with only `code` selected; (message, primary text, severity) per finding.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String, Severity)> {
-        let outcome = crate::rules::test_support::lint_files(code, files);
-        outcome
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == code)
-            .map(|d| {
-                let text = outcome.repo.text(d.primary.file);
-                let span = d.primary.span;
-                (
-                    d.message.clone(),
-                    text.get(span.start..span.end).unwrap_or("").to_string(),
-                    d.severity,
-                )
-            })
+        crate::rules::test_support::findings(code, files)
+            .into_iter()
+            .map(|(d, text)| (d.message, text, d.severity))
             .collect()
     }
 

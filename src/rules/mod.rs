@@ -164,6 +164,7 @@ impl Sink {
 /// Helpers for the rule modules' unit tests.
 #[cfg(test)]
 pub(crate) mod test_support {
+    use crate::diagnostic::Diagnostic;
     use crate::engine::{lint, LintOptions, LintOutcome};
     use std::path::Path;
 
@@ -178,17 +179,58 @@ pub(crate) mod test_support {
         }
     }
 
+    fn options(root: &Path, codes: &[&str]) -> LintOptions {
+        LintOptions {
+            paths: vec![root.to_path_buf()],
+            select: codes.iter().map(|c| c.to_string()).collect(),
+            threads: Some(1),
+            ..LintOptions::default()
+        }
+    }
+
     /// Lints `files`, written to a temporary folder, with only `code` selected.
     pub fn lint_files(code: &str, files: &[(&str, &str)]) -> LintOutcome {
         let dir = tempfile::tempdir().expect("temp dir");
         write(dir.path(), files);
-        let options = LintOptions {
-            paths: vec![dir.path().to_path_buf()],
-            select: vec![code.to_string()],
-            threads: Some(1),
-            ..LintOptions::default()
-        };
-        lint(&options).expect("lint runs")
+        lint(&options(dir.path(), &[code])).expect("lint runs")
+    }
+
+    /// The findings of `code` on `files`, each with the text under its primary span.
+    pub fn findings(code: &str, files: &[(&str, &str)]) -> Vec<(Diagnostic, String)> {
+        let outcome = lint_files(code, files);
+        outcome
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code == code)
+            .map(|d| {
+                let span = d.primary.span;
+                let text = outcome.repo.text(d.primary.file);
+                let found = text.get(span.start..span.end).unwrap_or_default();
+                let found = found.to_string();
+                (d, found)
+            })
+            .collect()
+    }
+
+    /// Runs the safe fix loop over `files` with `codes` selected; returns the fixed text of the
+    /// file whose path ends with `target` (`original` when it did not change) and the codes that
+    /// still fire. Fails the test if a fix was refused.
+    pub fn fix_files(
+        codes: &[&str],
+        files: &[(&str, &str)],
+        target: &str,
+        original: &str,
+    ) -> (String, Vec<&'static str>) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write(dir.path(), files);
+        let (outcome, run) = crate::fix::fix(&options(dir.path(), codes), false).expect("fix");
+        assert!(run.refused.is_empty(), "{:?}", run.refused);
+        let text = run
+            .changed
+            .iter()
+            .find(|(path, _)| path.ends_with(target))
+            .map_or_else(|| original.to_string(), |(_, (_, fixed))| fixed.clone());
+        (text, outcome.diagnostics.iter().map(|d| d.code).collect())
     }
 }
 

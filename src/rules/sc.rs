@@ -1456,19 +1456,9 @@ mod tests {
 
     /// Lints `files` with only `code` selected and returns (message, primary text) pairs.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-        let outcome = crate::rules::test_support::lint_files(code, files);
-        outcome
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == code)
-            .map(|d| {
-                let text = outcome.repo.text(d.primary.file);
-                let span = d.primary.span;
-                (
-                    d.message.clone(),
-                    text.get(span.start..span.end).unwrap_or("").to_string(),
-                )
-            })
+        crate::rules::test_support::findings(code, files)
+            .into_iter()
+            .map(|(d, text)| (d.message, text))
             .collect()
     }
 

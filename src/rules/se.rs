@@ -744,35 +744,12 @@ fn secret_slug_duplicate(repo: &Repo, sink: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{lint, LintOptions};
 
     /// Lints `files` with only `code` selected; (message, primary text) per finding.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-        let dir = tempfile::tempdir().expect("temp dir");
-        for (path, text) in files {
-            let path = dir.path().join(path);
-            if let Some(parent) = path.parent() {
-                std::fs::create_dir_all(parent).expect("create folder");
-            }
-            std::fs::write(path, text).expect("write file");
-        }
-        let options = LintOptions {
-            paths: vec![dir.path().to_path_buf()],
-            select: vec![code.to_string()],
-            threads: Some(1),
-            ..LintOptions::default()
-        };
-        let outcome = lint(&options).expect("lint runs");
-        outcome
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == code)
-            .map(|d| {
-                let text = outcome.repo.text(d.primary.file);
-                let span = d.primary.span;
-                let found = text.get(span.start..span.end).unwrap_or("").to_string();
-                (d.message.clone(), found)
-            })
+        crate::rules::test_support::findings(code, files)
+            .into_iter()
+            .map(|(d, text)| (d.message, text))
             .collect()
     }
 

@@ -1155,47 +1155,20 @@ fn requirement_invalid(unit: &Unit<'_>, sink: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{lint, LintOptions};
-
-    use crate::rules::test_support::write;
 
     /// Lints `files` with only `code` selected and returns (message, primary text) pairs.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-        let outcome = crate::rules::test_support::lint_files(code, files);
-        outcome
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == code)
-            .map(|d| {
-                let text = outcome.repo.text(d.primary.file);
-                let span = d.primary.span;
-                (
-                    d.message.clone(),
-                    text.get(span.start..span.end).unwrap_or("").to_string(),
-                )
-            })
+        crate::rules::test_support::findings(code, files)
+            .into_iter()
+            .map(|(d, text)| (d.message, text))
             .collect()
     }
 
     /// Runs the fix loop over `s/tools.json` with `codes` selected; returns the fixed file (the
     /// original when nothing changed) and the codes that still fire.
     fn fixed(codes: &[&str], tools: &str) -> (String, Vec<&'static str>) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        write(dir.path(), &[("s/tools.json", tools)]);
-        let options = LintOptions {
-            paths: vec![dir.path().to_path_buf()],
-            select: codes.iter().map(|c| c.to_string()).collect(),
-            threads: Some(1),
-            ..LintOptions::default()
-        };
-        let (outcome, run) = crate::fix::fix(&options, false).expect("fix");
-        assert!(run.refused.is_empty(), "{:?}", run.refused);
-        let text = run
-            .changed
-            .values()
-            .next()
-            .map_or_else(|| tools.to_string(), |(_, fixed)| fixed.clone());
-        (text, outcome.diagnostics.iter().map(|d| d.code).collect())
+        let files = [("s/tools.json", tools)];
+        crate::rules::test_support::fix_files(codes, &files, "tools.json", tools)
     }
 
     const GATES: [&str; 4] = ["TJ003", "TJ004", "TJ005", "TJ006"];
@@ -1203,15 +1176,7 @@ mod tests {
     #[test]
     fn tj003_restores_the_whole_gate_in_one_pass() {
         let tools = r#"[{"name": "a", "type": "write", "description": "d", "inputSchema": {"type": "object"}}]"#;
-        let dir = tempfile::tempdir().expect("temp dir");
-        write(dir.path(), &[("s/tools.json", tools)]);
-        let options = LintOptions {
-            paths: vec![dir.path().to_path_buf()],
-            select: vec!["TJ003".to_string()],
-            threads: Some(1),
-            ..LintOptions::default()
-        };
-        let outcome = lint(&options).expect("lint");
+        let outcome = crate::rules::test_support::lint_files("TJ003", &[("s/tools.json", tools)]);
         let fix = outcome.diagnostics[0].fix.as_ref().expect("a fix");
         let edits: Vec<&Edit> = fix.edits.iter().collect();
         let (text, skipped) = crate::fix::apply_edits(tools, &edits);
@@ -1395,15 +1360,8 @@ mod tests {
             ("[{\"name\": \"a\"}, \n", "["),
             ("[{\"name\": \"abc", "\""),
         ] {
-            let dir = tempfile::tempdir().expect("temp dir");
-            write(dir.path(), &[("s/tools.json", text)]);
-            let options = LintOptions {
-                paths: vec![dir.path().to_path_buf()],
-                select: vec!["TJ001".to_string()],
-                threads: Some(1),
-                ..LintOptions::default()
-            };
-            let outcome = lint(&options).expect("lint runs");
+            let outcome =
+                crate::rules::test_support::lint_files("TJ001", &[("s/tools.json", text)]);
             let [diagnostic] = outcome.diagnostics.as_slice() else {
                 panic!("one TJ001 expected for {text:?}: {:?}", outcome.diagnostics);
             };

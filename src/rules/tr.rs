@@ -1553,8 +1553,6 @@ fn tool_use_rules_without_tools(unit: &Unit<'_>, sink: &mut Sink) {
 mod tests {
     use super::*;
     use crate::diagnostic::Diagnostic;
-    use crate::{lint, LintOptions};
-    use std::fs;
 
     const TOOLS: &str = r#"[
   {"name": "list_events", "type": "read", "description": "List events.", "requiresConfirmation": false, "idempotent": false,
@@ -1581,33 +1579,9 @@ mod tests {
 
     /// Lints one `calendar/` folder with only `code` selected; returns (diagnostic, primary text).
     fn run(code: &str, skill_md: &str, tools: Option<&str>) -> Vec<(Diagnostic, String)> {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let folder = dir.path().join("calendar");
-        fs::create_dir(&folder).expect("folder");
-        fs::write(folder.join("SKILL.md"), skill_md).expect("SKILL.md");
-        if let Some(tools) = tools {
-            fs::write(folder.join("tools.json"), tools).expect("tools.json");
-        }
-        let options = LintOptions {
-            paths: vec![dir.path().to_path_buf()],
-            select: vec![code.to_string()],
-            threads: Some(1),
-            ..LintOptions::default()
-        };
-        let outcome = lint(&options).expect("lint");
-        outcome
-            .diagnostics
-            .into_iter()
-            .filter(|d| d.code == code)
-            .map(|d| {
-                let text = outcome.repo.text(d.primary.file);
-                let slice = text
-                    .get(d.primary.span.start..d.primary.span.end)
-                    .unwrap_or_default()
-                    .to_string();
-                (d, slice)
-            })
-            .collect()
+        let mut files = vec![("calendar/SKILL.md", skill_md)];
+        files.extend(tools.map(|tools| ("calendar/tools.json", tools)));
+        crate::rules::test_support::findings(code, &files)
     }
 
     #[test]
@@ -1744,26 +1718,11 @@ mod tests {
     /// Runs the fix loop over one `calendar/` folder with `codes` selected; returns the fixed
     /// SKILL.md (or the original when nothing changed) and what still fires.
     fn fixed(codes: &[&str], skill_md: &str, tools: &str) -> (String, Vec<&'static str>) {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let folder = dir.path().join("calendar");
-        fs::create_dir(&folder).expect("folder");
-        fs::write(folder.join("SKILL.md"), skill_md).expect("SKILL.md");
-        fs::write(folder.join("tools.json"), tools).expect("tools.json");
-        let options = LintOptions {
-            paths: vec![dir.path().to_path_buf()],
-            select: codes.iter().map(|c| c.to_string()).collect(),
-            threads: Some(1),
-            ..LintOptions::default()
-        };
-        let (outcome, run) = crate::fix::fix(&options, false).expect("fix");
-        assert!(run.refused.is_empty(), "{:?}", run.refused);
-        let text = run
-            .changed
-            .iter()
-            .find(|(path, _)| path.ends_with("SKILL.md"))
-            .map_or_else(|| skill_md.to_string(), |(_, (_, fixed))| fixed.clone());
-        let remaining = outcome.diagnostics.iter().map(|d| d.code).collect();
-        (text, remaining)
+        let files = [
+            ("calendar/SKILL.md", skill_md),
+            ("calendar/tools.json", tools),
+        ];
+        crate::rules::test_support::fix_files(codes, &files, "SKILL.md", skill_md)
     }
 
     const ALL_TR: [&str; 10] = [
