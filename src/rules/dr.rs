@@ -6,7 +6,7 @@
 //! may narrow a tool, never widen it or drop what the tool requires. DR011 follows `auth.ref` to a
 //! SECRETS.md. Every cross-file finding carries a secondary label on the other file.
 
-use super::util::nearest;
+use super::util::{join_path, nearest, normalize_path, parent_dir};
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::Severity;
 use crate::index::{Parsed, Repo, Unit};
@@ -48,8 +48,7 @@ pub(crate) fn file_name(repo: &Repo, id: FileId) -> &str {
 
 /// The folder of a file relative to the lint root (`""` at the root).
 fn folder_of(repo: &Repo, id: FileId) -> &str {
-    let path = repo.file(id).rel_path.as_str();
-    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+    parent_dir(&repo.file(id).rel_path)
 }
 
 /// The first line of a file, where a finding about a file without frontmatter points.
@@ -257,21 +256,6 @@ fn drivers<'a>(unit: &Unit<'a>) -> Vec<Driver<'a>> {
         .collect()
 }
 
-/// Collapses `.` and `..` segments; `None` when the path climbs above the lint root.
-fn normalize_path(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
-        }
-    }
-    Some(parts.join("/"))
-}
-
 /// The repository paths a `tool:` reference may mean: relative to the lint root (the AIP's
 /// "workspace-relative") or to the driver's own folder, naming the TOOL.md or its folder.
 fn candidate_paths(base_dirs: &[&str], reference: &str) -> Vec<String> {
@@ -281,12 +265,7 @@ fn candidate_paths(base_dirs: &[&str], reference: &str) -> Vec<String> {
         return out;
     }
     for base in base_dirs {
-        let joined = if reference.starts_with('/') || base.is_empty() {
-            reference.to_string()
-        } else {
-            format!("{base}/{reference}")
-        };
-        let Some(path) = normalize_path(&joined) else {
+        let Some(path) = normalize_path(&join_path(base, reference)) else {
             continue;
         };
         if path.is_empty() {
@@ -334,6 +313,11 @@ impl<'a> Contract<'a> {
             Some(fm) => fm.root.get("id").map_or(fm.opening, |n| n.span),
             None => Span::empty(0),
         }
+    }
+
+    /// The contract's `inputs` key, else its anchor: where a label about its inputs points.
+    fn inputs_span(&self) -> Span {
+        self.member("inputs").map_or(self.anchor(), |m| m.key_span)
     }
 
     /// How messages name the tool: its id, else the reference the driver used.
@@ -755,9 +739,6 @@ fn drops_required_input(unit: &Unit<'_>, sink: &mut Sink) {
                     continue;
                 };
                 if !properties.iter().any(|m| m.key == input) {
-                    let inputs_span = contract
-                        .member("inputs")
-                        .map_or(contract.anchor(), |m| m.key_span);
                     let diagnostic = sink
                         .report(
                             driver.file,
@@ -766,7 +747,11 @@ fn drops_required_input(unit: &Unit<'_>, sink: &mut Sink) {
                         )
                         .severity(Severity::Warning)
                         .label("not an input of the tool")
-                        .secondary(contract.file, inputs_span, "the contract's inputs");
+                        .secondary(
+                            contract.file,
+                            contract.inputs_span(),
+                            "the contract's inputs",
+                        );
                     match nearest(input, properties.iter().map(|m| m.key.as_str())) {
                         Some(near) => diagnostic.help(format!("did you mean `{near}`?")),
                         None => diagnostic
@@ -879,9 +864,6 @@ fn mapping_unknown_input(unit: &Unit<'_>, sink: &mut Sink) {
                 if properties.iter().any(|m| m.key == input) {
                     continue;
                 }
-                let inputs_span = contract
-                    .member("inputs")
-                    .map_or(contract.anchor(), |m| m.key_span);
                 let diagnostic = sink
                     .report(
                         driver.file,
@@ -889,7 +871,11 @@ fn mapping_unknown_input(unit: &Unit<'_>, sink: &mut Sink) {
                         format!("mapping names `{input}`, which is not an input of `{name}`"),
                     )
                     .label("not an input of the tool")
-                    .secondary(contract.file, inputs_span, "the contract's inputs");
+                    .secondary(
+                        contract.file,
+                        contract.inputs_span(),
+                        "the contract's inputs",
+                    );
                 match nearest(input, properties.iter().map(|m| m.key.as_str())) {
                     Some(near) => diagnostic.help(format!("did you mean `{near}`?")),
                     None => diagnostic.help("map only inputs the contract defines; extra knobs belong in `metadata.<kind>`"),
@@ -959,12 +945,7 @@ fn builtin_has_io(unit: &Unit<'_>, sink: &mut Sink) {
 fn secrets_file(repo: &Repo, driver_file: FileId, reference: &str) -> bool {
     let bases = ["", folder_of(repo, driver_file)];
     bases.iter().any(|base| {
-        let joined = if reference.starts_with('/') || base.is_empty() {
-            reference.to_string()
-        } else {
-            format!("{base}/{reference}")
-        };
-        let Some(path) = normalize_path(&joined) else {
+        let Some(path) = normalize_path(&join_path(base, reference)) else {
             return false;
         };
         let file = if path == "SECRETS.md" || path.ends_with("/SECRETS.md") {

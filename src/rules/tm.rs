@@ -1,5 +1,6 @@
 //! TM: AIP-14 `TOOL.md` tool contracts.
 
+use super::util::{normalize_path, parent_dir};
 use super::{util, Check, RuleImpl, Sink};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::index::{Repo, Unit};
@@ -923,25 +924,6 @@ fn driver_constraints_conflict(unit: &Unit<'_>, sink: &mut Sink) {
 
 // ---------------------------------------------------------------------------------------------
 // TM014, TM015
-
-/// Resolves `.` and `..` in a `/`-separated path; `None` when it climbs above its root.
-fn normalize_path(path: &str) -> Option<String> {
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => {
-                parts.pop()?;
-            }
-            other => parts.push(other),
-        }
-    }
-    Some(parts.join("/"))
-}
-
-fn parent_dir(rel_path: &str) -> &str {
-    rel_path.rsplit_once('/').map_or("", |(dir, _)| dir)
-}
 
 /// Whether an `implements[].tool` reference in the driver at `driver_path` names the TOOL.md at
 /// `tool_path` with id `tool_id`: by id, or by path (workspace-relative or relative to the

@@ -99,6 +99,36 @@ pub fn looks_like_snake_case_identifier(word: &str) -> bool {
     first_ok && rest_ok && rest > 0
 }
 
+/// Collapses `.` and `..` segments of a `/`-separated path; `None` when it climbs above its root.
+pub fn normalize_path(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+/// The folder part of a `/`-separated path (`""` for a bare file name).
+pub fn parent_dir(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// `reference` read from folder `base`: an absolute reference (leading `/`) or an empty base
+/// leaves it as written; normalise the result with [`normalize_path`].
+pub fn join_path(base: &str, reference: &str) -> String {
+    if reference.starts_with('/') || base.is_empty() {
+        reference.to_string()
+    } else {
+        format!("{base}/{reference}")
+    }
+}
+
 /// Levenshtein distance over chars, for "did you mean" suggestions.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
