@@ -85,8 +85,11 @@ pub fn discover(
     for path in paths {
         if path.is_dir() {
             directories.push(path.clone());
-        } else if let Some(kind) = classify(&relative_path(root, path), requirement_files) {
-            push(&found, root, path.clone(), kind);
+        } else {
+            let rel_path = relative_path(root, path);
+            if let Some(kind) = classify(&rel_path, requirement_files) {
+                push(&found, rel_path, path.clone(), kind, None);
+            }
         }
     }
     if let Some((first, rest)) = directories.split_first() {
@@ -131,7 +134,8 @@ pub fn discover(
                     Ok(entry) => entry,
                     Err(error) => {
                         if let Some((path, message)) = walk_problem(&error) {
-                            push_problem(found, root, path, FileKind::Unfollowed, message);
+                            let rel_path = relative_path(root, &path);
+                            push(found, rel_path, path, FileKind::Unfollowed, Some(message));
                         }
                         return WalkState::Continue;
                     }
@@ -152,25 +156,18 @@ pub fn discover(
                         .canonicalize()
                         .is_ok_and(|target| target.starts_with(canonical_root))
                 {
-                    push_problem(
+                    let problem =
+                        "the file is a symlink to a place outside the lint root; it was not read";
+                    push(
                         found,
-                        root,
+                        rel_path,
                         entry.into_path(),
                         kind,
-                        "the file is a symlink to a place outside the lint root; it was not read"
-                            .to_string(),
+                        Some(problem.to_string()),
                     );
                     return WalkState::Continue;
                 }
-                found
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(Discovered {
-                        rel_path,
-                        abs_path: entry.into_path(),
-                        kind,
-                        problem: None,
-                    });
+                push(found, rel_path, entry.into_path(), kind, None);
                 WalkState::Continue
             })
         });
@@ -241,31 +238,19 @@ impl GlobFilter {
     }
 }
 
-fn push(found: &Mutex<Vec<Discovered>>, root: &Path, path: PathBuf, kind: FileKind) {
-    let rel_path = relative_path(root, &path);
-    let mut guard = found.lock().unwrap_or_else(|e| e.into_inner());
-    guard.push(Discovered {
-        rel_path,
-        abs_path: path,
-        kind,
-        problem: None,
-    });
-}
-
-fn push_problem(
+fn push(
     found: &Mutex<Vec<Discovered>>,
-    root: &Path,
-    path: PathBuf,
+    rel_path: String,
+    abs_path: PathBuf,
     kind: FileKind,
-    problem: String,
+    problem: Option<String>,
 ) {
-    let rel_path = relative_path(root, &path);
     let mut guard = found.lock().unwrap_or_else(|e| e.into_inner());
     guard.push(Discovered {
         rel_path,
-        abs_path: path,
+        abs_path,
         kind,
-        problem: Some(problem),
+        problem,
     });
 }
 

@@ -179,7 +179,8 @@ pub(crate) mod test_support {
         }
     }
 
-    fn options(root: &Path, codes: &[&str]) -> LintOptions {
+    /// Options that lint `root` with only `codes` selected, on one thread.
+    pub fn options(root: &Path, codes: &[&str]) -> LintOptions {
         LintOptions {
             paths: vec![root.to_path_buf()],
             select: codes.iter().map(|c| c.to_string()).collect(),

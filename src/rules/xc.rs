@@ -372,11 +372,8 @@ mod tests {
         let dir = tempfile::tempdir().expect("temp dir");
         write(dir.path(), files);
         let options = LintOptions {
-            paths: vec![dir.path().to_path_buf()],
-            select: vec![code.to_string()],
-            threads: Some(1),
             settings,
-            ..LintOptions::default()
+            ..crate::rules::test_support::options(dir.path(), &[code])
         };
         let outcome = lint(&options).expect("lint runs");
         let text = |file, span: crate::source::Span| {
