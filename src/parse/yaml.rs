@@ -679,8 +679,8 @@ mod fast {
             let value = match first {
                 b'"' | b'\'' => {
                     let quote = *first as char;
-                    let inner = raw.get(1..raw.len().checked_sub(1)?)?;
-                    if raw.len() < 2 || !raw.ends_with(quote) || inner.contains(quote) {
+                    let inner = raw.get(1..)?.strip_suffix(quote)?;
+                    if inner.contains(quote) {
                         return None;
                     }
                     Value::String(inner.to_string())
