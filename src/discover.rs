@@ -43,12 +43,26 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
 
 /// A relative, `/`-separated path for output, computed lexically (no file system access).
 pub fn relative_path(root: &Path, path: &Path) -> String {
+    let is_clean =
+        |s: &str| !s.is_empty() && s.split('/').all(|p| !p.is_empty() && p != "." && p != "..");
+    // The walker's paths are the root, a `/` and a clean rest (`a/b/SKILL.md`): take the rest as
+    // it is, without comparing component by component.
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let rest = path
+            .as_os_str()
+            .as_bytes()
+            .strip_prefix(root.as_os_str().as_bytes())
+            .and_then(|rest| rest.strip_prefix(b"/"))
+            .and_then(|rest| std::str::from_utf8(rest).ok());
+        if let Some(clean) = rest.filter(|rest| is_clean(rest)) {
+            return clean.to_string();
+        }
+    }
     let stripped = path.strip_prefix(root).unwrap_or(path);
-    // The walker's paths are already clean (`a/b/SKILL.md`): take them as they are.
     if std::path::MAIN_SEPARATOR == '/' {
-        if let Some(clean) = stripped.to_str().filter(|s| {
-            !s.is_empty() && s.split('/').all(|p| !p.is_empty() && p != "." && p != "..")
-        }) {
+        if let Some(clean) = stripped.to_str().filter(|s| is_clean(s)) {
             return clean.to_string();
         }
     }

@@ -130,6 +130,9 @@ pub fn lint(options: &LintOptions) -> Result<LintOutcome, LintError> {
     pool.install(|| run(options, &enabled, root, threads))
 }
 
+/// A parsed file and the read problem (SL001) found instead, if any.
+type ParsedOrProblem = (Parsed, Option<Box<Diagnostic>>);
+
 fn run(
     options: &LintOptions,
     enabled: &Enabled,
@@ -140,26 +143,29 @@ fn run(
     let base = options.glob_base.clone().unwrap_or_else(|| root.clone());
     let exclude = GlobFilter::new(&base, &root, &options.exclude).map_err(LintError::Selector)?;
     let discovered = discover(&root, &paths, &options.requirement_files, threads, &exclude);
-    let loaded: Vec<(SourceFile, Parsed, Option<Diagnostic>)> = discovered
+    // Unzipped straight into the two vectors the repository keeps (no third copy of every
+    // parsed file at the peak); the rare read problem is boxed so it costs a pointer per file.
+    let (files, loaded): (Vec<SourceFile>, Vec<ParsedOrProblem>) = discovered
         .into_par_iter()
         .enumerate()
         .map(|(index, file)| {
-            load(
+            let (source, parsed, problem) = load(
                 FileId(index as u32),
                 file,
                 options.max_file_size,
                 &options.overlay,
-            )
+            );
+            (source, (parsed, problem.map(Box::new)))
+        })
+        .unzip();
+    let mut diagnostics = Vec::new();
+    let parsed = loaded
+        .into_iter()
+        .map(|(parsed, problem)| {
+            diagnostics.extend(problem.map(|d| *d));
+            parsed
         })
         .collect();
-    let mut files = Vec::with_capacity(loaded.len());
-    let mut parsed = Vec::with_capacity(loaded.len());
-    let mut diagnostics = Vec::new();
-    for (file, model, diagnostic) in loaded {
-        files.push(file);
-        parsed.push(model);
-        diagnostics.extend(diagnostic);
-    }
     analyse(options, enabled, files, parsed, diagnostics, root, &base)
 }
 

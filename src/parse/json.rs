@@ -98,11 +98,11 @@ fn convert(value: &ast::Value<'_>, duplicates: &mut Vec<DuplicateKey>) -> Node {
             let parsed = raw.parse::<f64>().unwrap_or(f64::NAN);
             Node::new(
                 span(&n.range),
-                Value::Number(Number {
+                Value::Number(Box::new(Number {
                     raw,
                     value: parsed,
                     integer,
-                }),
+                })),
             )
         }
         ast::Value::BooleanLit(b) => Node::new(span(&b.range), Value::Bool(b.value)),
@@ -253,11 +253,11 @@ mod fast {
             let value = raw.parse::<f64>().unwrap_or(f64::NAN);
             Some(Node::new(
                 Span::new(start, self.pos),
-                Value::Number(Number {
+                Value::Number(Box::new(Number {
                     raw: raw.to_string(),
                     value,
                     integer,
-                }),
+                })),
             ))
         }
 

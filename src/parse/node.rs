@@ -14,7 +14,9 @@ pub enum Value {
     Null,
     Bool(bool),
     /// The number's source text, kept exactly (e.g. `1e3`, `0x10` in YAML) plus its value.
-    Number(Number),
+    /// Boxed: numbers are rare next to strings and containers, and inline they would make every
+    /// node of the tree larger.
+    Number(Box<Number>),
     String(String),
     Array(Vec<Node>),
     Object(Vec<Member>),

@@ -390,11 +390,11 @@ pub(crate) fn resolve_plain(text: &str) -> Value {
 }
 
 fn number(raw: &str, value: f64, integer: bool) -> Value {
-    Value::Number(Number {
+    Value::Number(Box::new(Number {
         raw: raw.to_string(),
         value,
         integer,
-    })
+    }))
 }
 
 /// `(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?` without a sign.

@@ -3,7 +3,8 @@
 
 use super::edit::{item_end, line_after, ListItem, Marker};
 use super::util::{
-    contains_ignore_case, contains_word, find_word, looks_like_snake_case_identifier,
+    contains_ascii_ignore_case, contains_ignore_case, contains_word, find_word,
+    looks_like_snake_case_identifier,
 };
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix, Severity};
@@ -15,6 +16,8 @@ use crate::parse::markdown::parse_markdown;
 use crate::parse::markdown::{Section, TextBlock};
 use crate::parse::node::{Node, Value};
 use crate::source::{FileId, Span};
+use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::collections::HashSet;
 
 pub const RULES: &[RuleImpl] = &[
@@ -735,21 +738,32 @@ fn tool_phantom(unit: &Unit<'_>, sink: &mut Sink) {
     }
     let tools = named_tools(unit);
     let tool_names: Vec<&str> = tools.iter().map(|(_, _, name)| *name).collect();
-    let mut known: HashSet<&str> = tool_names.iter().copied().collect();
-    for (_, tool, _) in &tools {
-        // The input schema (script parameters converted) and the rest of the definition, which
-        // holds an MCP `outputSchema`.
-        if let Some(schema) = tool.schema() {
-            collect_schema_names(schema, &mut known);
-        }
-        collect_schema_names(tool.definition(), &mut known);
-    }
-    if let Some(name) = skill_name(rules.doc) {
-        known.insert(name);
-    }
+    let skill_name = skill_name(rules.doc);
+    // Names the tools' schemas define, collected only when an item names something that is not
+    // a tool (most sections name tools only).
+    let schema_names: OnceCell<HashSet<&str>> = OnceCell::new();
+    let schema_names = || {
+        schema_names.get_or_init(|| {
+            let mut known = HashSet::new();
+            for (_, tool, _) in &tools {
+                // The input schema (script parameters converted) and the rest of the definition,
+                // which holds an MCP `outputSchema`.
+                if let Some(schema) = tool.schema() {
+                    collect_schema_names(schema, &mut known);
+                }
+                collect_schema_names(tool.definition(), &mut known);
+            }
+            known
+        })
+    };
     let tools_name = tools_file_name(unit);
     for item in &rules.items {
-        let is_known = |name: &str| known.contains(name) || is_vocabulary(name);
+        let is_known = |name: &str| {
+            tool_names.contains(&name)
+                || skill_name == Some(name)
+                || is_vocabulary(name)
+                || schema_names().contains(name)
+        };
         for named in names_in_item(item, rules.text, is_known) {
             let help = match super::util::nearest(named.text, tool_names.iter().copied()) {
                 Some(nearest) => format!(
@@ -864,13 +878,19 @@ fn names_in_item<'a>(
             });
         }
     }
-    for word in plain_words(item) {
-        // Locating a word in the source is the costly part: skip known names first.
-        if looks_like_snake_case_identifier(word) && !skip(word) {
-            out.push(NamedInItem {
-                text: word,
-                span: locate_plain_word(file_text, item, word),
-            });
+    for chunk in plain_chunks(item) {
+        // Only words with an underscore can be snake_case names: most chunks have none.
+        if memchr::memchr(b'_', chunk.as_bytes()).is_none() {
+            continue;
+        }
+        for (_, word) in super::util::words(chunk) {
+            // Locating a word in the source is the costly part: skip known names first.
+            if looks_like_snake_case_identifier(word) && !skip(word) {
+                out.push(NamedInItem {
+                    text: word,
+                    span: locate_plain_word(file_text, item, word),
+                });
+            }
         }
     }
     out.sort_by_key(|n| n.span.start);
@@ -889,9 +909,9 @@ fn inner_span(file_text: &str, code: Span, inner: &str) -> Span {
         })
 }
 
-/// The words of the item's text outside its code spans. The text holds the code verbatim in
+/// The pieces of the item's text outside its code spans. The text holds the code verbatim in
 /// order, so each code span is skipped at its next occurrence.
-fn plain_words(item: &TextBlock) -> Vec<&str> {
+fn plain_chunks(item: &TextBlock) -> Vec<&str> {
     let text = item.text.as_str();
     let mut plain = Vec::new();
     let mut cursor = 0;
@@ -909,9 +929,6 @@ fn plain_words(item: &TextBlock) -> Vec<&str> {
     }
     plain.extend(text.get(cursor..));
     plain
-        .into_iter()
-        .flat_map(|chunk| super::util::words(chunk).map(|(_, w)| w))
-        .collect()
 }
 
 /// The first whole-word occurrence of `word` in the item's source outside its code spans.
@@ -1071,17 +1088,20 @@ fn write_closing_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
 
 /// One sentence holding "write", "confirm" and a negation (never / not / only after).
 fn is_closing_rule(sentence: &str) -> bool {
-    // Only ASCII words are tested below, so ASCII lowercasing is enough for the prefilter.
-    let lower = sentence.to_ascii_lowercase();
+    // Only ASCII words are tested below, so an ASCII case-insensitive prefilter is enough.
     // Cheap substring tests first: most sentences of a section fail them.
-    if !(lower.contains("write") && lower.contains("confirm")) {
+    if !(contains_ascii_ignore_case(sentence, "write")
+        && contains_ascii_ignore_case(sentence, "confirm"))
+    {
         return false;
     }
-    let words: Vec<String> = lower_words(sentence).into_iter().map(|w| w.text).collect();
-    let negated = words.iter().any(|w| w == "never" || is_not(w))
+    let words = lower_words(sentence);
+    let negated = words
+        .iter()
+        .any(|w| w.as_str() == "never" || is_not(w.as_str()))
         || words
             .windows(2)
-            .any(|pair| pair[0] == "only" && pair[1] == "after");
+            .any(|pair| pair[0].as_str() == "only" && pair[1].as_str() == "after");
     negated
 }
 
@@ -1102,36 +1122,77 @@ enum Claim {
     Required,
 }
 
-/// A lowercase word of a sentence with its byte range in the sentence.
+/// A lowercase word of a sentence with its byte range in the sentence. Most words are lowercase
+/// already and borrow from the sentence.
 #[derive(Debug, Clone)]
-struct Word {
-    text: String,
+struct Word<'a> {
+    text: Cow<'a, str>,
     start: usize,
     end: usize,
 }
 
+impl Word<'_> {
+    fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
 /// Lowercased words of a sentence with their byte ranges in it: letters, digits, `_` and inner
 /// apostrophes ("don't", "user's").
-fn lower_words(sentence: &str) -> Vec<Word> {
-    let is_word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '\'' || c == '\u{2019}';
+fn lower_words<'a>(sentence: &'a str) -> Vec<Word<'a>> {
     let mut out = Vec::new();
-    let mut start = None;
-    let push = |s: usize, e: usize, out: &mut Vec<Word>| {
+    if sentence.is_ascii() {
+        // Byte by byte: the same classes as below (an ASCII text has only `'` for apostrophes),
+        // without decoding chars.
+        let bytes = sentence.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if !is_ascii_word_byte(bytes[i]) {
+                i += 1;
+                continue;
+            }
+            let mut end = i;
+            while end < bytes.len() && is_ascii_word_byte(bytes[end]) {
+                end += 1;
+            }
+            let (mut start, mut stop) = (i, end);
+            while start < stop && bytes[start] == b'\'' {
+                start += 1;
+            }
+            while stop > start && bytes[stop - 1] == b'\'' {
+                stop -= 1;
+            }
+            if start < stop {
+                let text = &sentence[start..stop];
+                let text = if text.bytes().any(|b| b.is_ascii_uppercase()) {
+                    Cow::Owned(text.to_ascii_lowercase())
+                } else {
+                    Cow::Borrowed(text)
+                };
+                out.push(Word {
+                    text,
+                    start,
+                    end: stop,
+                });
+            }
+            i = end;
+        }
+        return out;
+    }
+    let push = |s: usize, e: usize, out: &mut Vec<Word<'a>>| {
         let raw = &sentence[s..e];
         let trimmed_start = raw.len() - raw.trim_start_matches(['\'', '\u{2019}']).len();
         let text = raw.trim_matches(['\'', '\u{2019}']);
         if !text.is_empty() {
             out.push(Word {
-                text: if text.is_ascii() {
-                    text.to_ascii_lowercase()
-                } else {
-                    text.to_lowercase()
-                },
                 start: s + trimmed_start,
                 end: s + trimmed_start + text.len(),
+                text: Cow::Owned(text.to_lowercase()),
             });
         }
     };
+    let is_word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '\'' || c == '\u{2019}';
+    let mut start = None;
     for (i, c) in sentence.char_indices() {
         match (is_word_char(c), start) {
             (true, None) => start = Some(i),
@@ -1148,12 +1209,15 @@ fn lower_words(sentence: &str) -> Vec<Word> {
     out
 }
 
+fn is_ascii_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'\''
+}
+
 /// Every claim phrase holds one of these stems; sentences without any are skipped cheaply.
 fn may_claim(sentence: &str) -> bool {
-    let lower = sentence.to_ascii_lowercase();
     ["confirm", "ask", "approval", "permission", "consent"]
         .iter()
-        .any(|stem| lower.contains(stem))
+        .any(|stem| contains_ascii_ignore_case(sentence, stem))
 }
 
 fn is_confirm(word: &str) -> bool {
@@ -1169,7 +1233,7 @@ fn is_negator(word: &str) -> bool {
 /// confirmation").
 fn claims(words: &[Word], sentence: &str) -> Vec<(Claim, usize, usize)> {
     let mut out = Vec::new();
-    let at = |i: usize| words.get(i).map_or("", |w| w.text.as_str());
+    let at = |i: usize| words.get(i).map_or("", Word::as_str);
     let confirm_within = |from: usize, count: usize| {
         (from..from + count)
             .take_while(|j| *j < words.len())
@@ -1214,7 +1278,7 @@ fn claims(words: &[Word], sentence: &str) -> Vec<(Claim, usize, usize)> {
             .get(clause_start..*first)
             .unwrap_or_default()
             .iter()
-            .any(|w| is_negator(&w.text) || w.text == "without")
+            .any(|w| is_negator(w.as_str()) || w.as_str() == "without")
     });
     out
 }
@@ -1855,7 +1919,7 @@ mod tests {
     #[test]
     fn words_and_claims() {
         let words = lower_words("don't ask; the user's ok");
-        let texts: Vec<&str> = words.iter().map(|w| w.text.as_str()).collect();
+        let texts: Vec<&str> = words.iter().map(Word::as_str).collect();
         assert_eq!(texts, vec!["don't", "ask", "the", "user's", "ok"]);
         let sentence = "it requires no confirmation";
         let claims = claims(&lower_words(sentence), sentence);

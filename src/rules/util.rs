@@ -190,7 +190,33 @@ pub fn name_words(name: &str) -> Vec<String> {
 
 /// Case-insensitive substring test.
 pub fn contains_ignore_case(text: &str, needle: &str) -> bool {
+    // ASCII on both sides (nearly always) needs no lowercased copies.
+    if text.is_ascii() && needle.is_ascii() {
+        return contains_ascii_ignore_case(text, needle);
+    }
     text.to_lowercase().contains(&needle.to_lowercase())
+}
+
+/// Whether `needle` occurs in `text` comparing ASCII letters case-insensitively (other bytes
+/// exactly), without allocating.
+pub fn contains_ascii_ignore_case(text: &str, needle: &str) -> bool {
+    let (haystack, needle) = (text.as_bytes(), needle.as_bytes());
+    let Some(&first) = needle.first() else {
+        return true;
+    };
+    let (lower, upper) = (first.to_ascii_lowercase(), first.to_ascii_uppercase());
+    let mut from = 0;
+    while let Some(i) = memchr::memchr2(lower, upper, &haystack[from..]) {
+        let start = from + i;
+        if haystack
+            .get(start..start + needle.len())
+            .is_some_and(|candidate| candidate.eq_ignore_ascii_case(needle))
+        {
+            return true;
+        }
+        from = start + 1;
+    }
+    false
 }
 
 /// Splits `text` into sentences (on `.`, `!`, `?` followed by whitespace, and on line ends).

@@ -12,6 +12,7 @@ use crate::model::skill::Frontmatter;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::Node;
 use crate::source::{FileId, Span};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 #[rustfmt::skip]
@@ -49,15 +50,19 @@ impl Link<'_> {
 }
 
 /// The naming convention that links a tool to a contract: `.` and `-` become `_`.
-fn link_key(name: &str) -> String {
-    name.replace(['.', '-'], "_")
+fn link_key(name: &str) -> Cow<'_, str> {
+    if name.contains(['.', '-']) {
+        Cow::Owned(name.replace(['.', '-'], "_"))
+    } else {
+        Cow::Borrowed(name)
+    }
 }
 
 /// Every linked (tool, contract) pair of the repository, in file and entry order.
 fn links(repo: &Repo) -> Vec<Link<'_>> {
     let by_id = &repo.contracts.tools_by_id;
     // First id (in id order) per convention key, so a clash resolves the same way every run.
-    let mut by_key: BTreeMap<String, &str> = BTreeMap::new();
+    let mut by_key: BTreeMap<Cow<'_, str>, &str> = BTreeMap::new();
     for id in by_id.keys() {
         by_key.entry(link_key(id)).or_insert(id.as_str());
     }
@@ -69,7 +74,7 @@ fn links(repo: &Repo) -> Vec<Link<'_>> {
             };
             let id = match repo.settings.contract_map.get(name) {
                 Some(mapped) => mapped.as_str(),
-                None => match by_key.get(&link_key(name)) {
+                None => match by_key.get(link_key(name).as_ref()) {
                     Some(id) => id,
                     None => continue,
                 },
