@@ -229,6 +229,7 @@ fn analyse(
         units,
         contracts,
         settings: options.settings.clone(),
+        tool_links: std::sync::OnceLock::new(),
     };
 
     let rules: Vec<&Rule> = registry()
@@ -629,18 +630,29 @@ fn read_bounded(mut handle: std::fs::File, size: u64, max_size: u64) -> std::io:
 }
 
 fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
-    let mut by_dir: BTreeMap<String, UnitFiles> = BTreeMap::new();
+    // Files arrive sorted by path, so a folder's files mostly follow each other: remember the
+    // last folder before looking one up.
+    let mut units: Vec<UnitFiles> = Vec::new();
+    let mut by_dir: HashMap<&str, usize> = HashMap::new();
+    let mut last: Option<(&str, usize)> = None;
     for (index, (file, model)) in files.iter().zip(parsed).enumerate() {
         let id = FileId(index as u32);
-        let dir = match file.rel_path.rfind('/') {
-            Some(i) => file.rel_path[..i].to_string(),
-            None => String::new(),
+        let (dir, name) = match file.rel_path.rfind('/') {
+            Some(i) => (&file.rel_path[..i], &file.rel_path[i + 1..]),
+            None => ("", file.rel_path.as_str()),
         };
-        let name = file.rel_path.rsplit('/').next().unwrap_or_default();
-        let unit = by_dir.entry(dir.clone()).or_insert_with(|| UnitFiles {
-            dir,
-            ..UnitFiles::default()
-        });
+        let slot = match last {
+            Some((last_dir, slot)) if last_dir == dir => slot,
+            _ => *by_dir.entry(dir).or_insert_with(|| {
+                units.push(UnitFiles {
+                    dir: dir.to_string(),
+                    ..UnitFiles::default()
+                });
+                units.len() - 1
+            }),
+        };
+        last = Some((dir, slot));
+        let unit = &mut units[slot];
         match model.kind() {
             FileKind::Skill { .. } => {
                 unit.skill.get_or_insert(id);
@@ -665,5 +677,6 @@ fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
             FileKind::Unfollowed => {}
         }
     }
-    by_dir.into_values().collect()
+    units.sort_unstable_by(|a, b| a.dir.cmp(&b.dir));
+    units
 }

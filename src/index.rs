@@ -177,6 +177,20 @@ pub struct Repo {
     pub units: Vec<UnitFiles>,
     pub contracts: ContractIndex,
     pub settings: Settings,
+    /// Every tool linked to a TOOL.md contract, for the four XC rules: computed by the first
+    /// of them that runs.
+    pub tool_links: std::sync::OnceLock<Vec<ToolLink>>,
+}
+
+/// A tools.json tool and the TOOL.md contract it is linked to, by position.
+#[derive(Debug, Clone)]
+pub struct ToolLink {
+    pub tools_file: FileId,
+    /// Index in the tools file's `tools`.
+    pub tool: usize,
+    pub contract_file: FileId,
+    /// The contract `id` the tool resolved to.
+    pub id: String,
 }
 
 impl Repo {

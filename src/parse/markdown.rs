@@ -132,12 +132,12 @@ pub fn parse_markdown(text: &str, base: usize) -> Markdown {
             Event::Start(Tag::CodeBlock(_)) => in_code_block = true,
             Event::End(TagEnd::CodeBlock) => in_code_block = false,
             Event::Text(t) if !in_code_block => append(&mut stack, &t, span, None),
-            Event::Code(t) => append(&mut stack, &t, span, Some(t.to_string())),
+            Event::Code(t) => append(&mut stack, &t, span, Some(String::from(&*t))),
             Event::SoftBreak | Event::HardBreak => append(&mut stack, " ", span, None),
             Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
                 doc.links.push(Link {
                     span: locate_destination(text, base, span, &dest_url),
-                    destination: dest_url.to_string(),
+                    destination: String::from(&*dest_url),
                 });
             }
             Event::Html(html) | Event::InlineHtml(html) => {

@@ -707,12 +707,16 @@ fn hidden_unicode(unit: &Unit<'_>, sink: &mut Sink) {
             let Some(raw) = text.get(node.span.start..node.span.end) else {
                 continue;
             };
+            let runs = hidden_runs(raw, node.span.start, true);
+            if runs.is_empty() {
+                continue;
+            }
             let place = if Some(node.span) == own {
                 format!("the description of tool `{}`", tool.display_name())
             } else {
                 format!("a description inside tool `{}`", tool.display_name())
             };
-            for run in hidden_runs(raw, node.span.start, true) {
+            for run in runs {
                 report_hidden(sink, file, &run, &place);
             }
         }

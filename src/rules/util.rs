@@ -159,6 +159,13 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// Splits a tool name into lowercase words on `_`, `-`, `.`, other punctuation and case changes
 /// (`bulkDelete` → `bulk`, `delete`; `HTTPRequest` → `http`, `request`).
 pub fn name_words(name: &str) -> Vec<String> {
+    if name.is_ascii() {
+        return ascii_name_words(name.as_bytes());
+    }
+    char_name_words(name)
+}
+
+fn char_name_words(name: &str) -> Vec<String> {
     let chars: Vec<char> = name.chars().collect();
     let mut words = Vec::new();
     let mut current = String::new();
@@ -184,6 +191,47 @@ pub fn name_words(name: &str) -> Vec<String> {
     }
     if !current.is_empty() {
         words.push(current);
+    }
+    words
+}
+
+/// `name_words` for ASCII names, byte by byte (the same boundaries, no char decoding).
+fn ascii_name_words(name: &[u8]) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut start: Option<usize> = None;
+    let flush = |from: usize, to: usize, words: &mut Vec<String>| {
+        let word: String = name[from..to]
+            .iter()
+            .map(|b| char::from(b.to_ascii_lowercase()))
+            .collect();
+        words.push(word);
+    };
+    for (i, &b) in name.iter().enumerate() {
+        if !b.is_ascii_alphanumeric() {
+            if let Some(from) = start.take() {
+                flush(from, i, &mut words);
+            }
+            continue;
+        }
+        let previous = i.checked_sub(1).map(|p| name[p]);
+        let next = name.get(i + 1).copied();
+        let boundary = b.is_ascii_uppercase()
+            && previous.is_some_and(|p| {
+                p.is_ascii_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+            });
+        match start {
+            Some(from) if boundary => {
+                flush(from, i, &mut words);
+                start = Some(i);
+            }
+            None => start = Some(i),
+            Some(_) => {}
+        }
+    }
+    if let Some(from) = start {
+        flush(from, name.len(), &mut words);
     }
     words
 }
@@ -246,6 +294,36 @@ pub fn sentences(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_name_words_match_the_char_version() {
+        let names = [
+            "bulkDelete",
+            "HTTPRequest",
+            "list_calendars",
+            "create-event.v2",
+            "getURLForID",
+            "a1B2c3",
+            "ABC",
+            "x",
+            "",
+            "__a__b__",
+            "Tool9Name",
+            "deleteAllV2Items",
+            "aB",
+            "Ab",
+            "AB1c",
+        ];
+        for name in names {
+            assert_eq!(
+                ascii_name_words(name.as_bytes()),
+                char_name_words(name),
+                "{name}"
+            );
+        }
+        assert_eq!(name_words("bulkDelete"), vec!["bulk", "delete"]);
+        assert_eq!(name_words("HTTPRequest"), vec!["http", "request"]);
+    }
 
     #[test]
     fn whole_words_only() {

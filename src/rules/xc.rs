@@ -7,7 +7,7 @@
 //! flag, or the tool's name) with a secondary label on the TOOL.md key they contradict.
 
 use super::{Check, RuleImpl, Sink};
-use crate::index::Repo;
+use crate::index::{Parsed, Repo, ToolLink};
 use crate::model::skill::Frontmatter;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::Node;
@@ -60,6 +60,25 @@ fn link_key(name: &str) -> Cow<'_, str> {
 
 /// Every linked (tool, contract) pair of the repository, in file and entry order.
 fn links(repo: &Repo) -> Vec<Link<'_>> {
+    repo.tool_links
+        .get_or_init(|| find_links(repo))
+        .iter()
+        .filter_map(|link| {
+            let Parsed::Tools(doc) = repo.parsed(link.tools_file) else {
+                return None;
+            };
+            Some(Link {
+                tools_file: link.tools_file,
+                tool: doc.tools.get(link.tool)?,
+                contract_file: link.contract_file,
+                contract: repo.contract(link.contract_file)?.frontmatter()?,
+                id: link.id.as_str(),
+            })
+        })
+        .collect()
+}
+
+fn find_links(repo: &Repo) -> Vec<ToolLink> {
     let by_id = &repo.contracts.tools_by_id;
     // First id (in id order) per convention key, so a clash resolves the same way every run.
     let mut by_key: BTreeMap<Cow<'_, str>, &str> = BTreeMap::new();
@@ -68,33 +87,38 @@ fn links(repo: &Repo) -> Vec<Link<'_>> {
     }
     let mut out = Vec::new();
     for unit in repo.units() {
-        for (tools_file, tool) in unit.tools() {
-            let Some(name) = tool.name() else {
-                continue;
-            };
-            let id = match repo.settings.contract_map.get(name) {
-                Some(mapped) => mapped.as_str(),
-                None => match by_key.get(link_key(name).as_ref()) {
-                    Some(id) => id,
-                    None => continue,
-                },
-            };
-            let Some((id, files)) = by_id.get_key_value(id) else {
-                continue;
-            };
-            let Some(&contract_file) = files.first() else {
-                continue;
-            };
-            let Some(contract) = repo.contract(contract_file).and_then(|d| d.frontmatter()) else {
-                continue;
-            };
-            out.push(Link {
-                tools_file,
-                tool,
-                contract_file,
-                contract,
-                id: id.as_str(),
-            });
+        for (tools_file, doc) in unit.tools_docs() {
+            for (index, tool) in doc.tools.iter().enumerate() {
+                let Some(name) = tool.name() else {
+                    continue;
+                };
+                let id = match repo.settings.contract_map.get(name) {
+                    Some(mapped) => mapped.as_str(),
+                    None => match by_key.get(link_key(name).as_ref()) {
+                        Some(id) => id,
+                        None => continue,
+                    },
+                };
+                let Some((id, files)) = by_id.get_key_value(id) else {
+                    continue;
+                };
+                let Some(&contract_file) = files.first() else {
+                    continue;
+                };
+                if repo
+                    .contract(contract_file)
+                    .and_then(|d| d.frontmatter())
+                    .is_none()
+                {
+                    continue;
+                }
+                out.push(ToolLink {
+                    tools_file,
+                    tool: index,
+                    contract_file,
+                    id: id.clone(),
+                });
+            }
         }
     }
     out
