@@ -1140,45 +1140,55 @@ impl Word<'_> {
 /// Lowercased words of a sentence with their byte ranges in it: letters, digits, `_` and inner
 /// apostrophes ("don't", "user's").
 fn lower_words<'a>(sentence: &'a str) -> Vec<Word<'a>> {
-    let mut out = Vec::new();
     if sentence.is_ascii() {
-        // Byte by byte: the same classes as below (an ASCII text has only `'` for apostrophes),
-        // without decoding chars.
-        let bytes = sentence.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            if !is_ascii_word_byte(bytes[i]) {
-                i += 1;
-                continue;
-            }
-            let mut end = i;
-            while end < bytes.len() && is_ascii_word_byte(bytes[end]) {
-                end += 1;
-            }
-            let (mut start, mut stop) = (i, end);
-            while start < stop && bytes[start] == b'\'' {
-                start += 1;
-            }
-            while stop > start && bytes[stop - 1] == b'\'' {
-                stop -= 1;
-            }
-            if start < stop {
-                let text = &sentence[start..stop];
-                let text = if text.bytes().any(|b| b.is_ascii_uppercase()) {
-                    Cow::Owned(text.to_ascii_lowercase())
-                } else {
-                    Cow::Borrowed(text)
-                };
-                out.push(Word {
-                    text,
-                    start,
-                    end: stop,
-                });
-            }
-            i = end;
-        }
-        return out;
+        ascii_lower_words(sentence)
+    } else {
+        char_lower_words(sentence)
     }
+}
+
+/// `lower_words` for ASCII text, byte by byte: the same classes as `char_lower_words` (ASCII
+/// text has only `'` for apostrophes), without decoding chars.
+fn ascii_lower_words(sentence: &str) -> Vec<Word<'_>> {
+    let mut out = Vec::new();
+    let bytes = sentence.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if !is_ascii_word_byte(bytes[i]) {
+            i += 1;
+            continue;
+        }
+        let mut end = i;
+        while end < bytes.len() && is_ascii_word_byte(bytes[end]) {
+            end += 1;
+        }
+        let (mut start, mut stop) = (i, end);
+        while start < stop && bytes[start] == b'\'' {
+            start += 1;
+        }
+        while stop > start && bytes[stop - 1] == b'\'' {
+            stop -= 1;
+        }
+        if start < stop {
+            let text = &sentence[start..stop];
+            let text = if text.bytes().any(|b| b.is_ascii_uppercase()) {
+                Cow::Owned(text.to_ascii_lowercase())
+            } else {
+                Cow::Borrowed(text)
+            };
+            out.push(Word {
+                text,
+                start,
+                end: stop,
+            });
+        }
+        i = end;
+    }
+    out
+}
+
+fn char_lower_words<'a>(sentence: &'a str) -> Vec<Word<'a>> {
+    let mut out = Vec::new();
     let push = |s: usize, e: usize, out: &mut Vec<Word<'a>>| {
         let raw = &sentence[s..e];
         let trimmed_start = raw.len() - raw.trim_start_matches(['\'', '\u{2019}']).len();
@@ -1914,6 +1924,31 @@ mod tests {
         );
         let (text, _) = fixed(&["TR003"], &skill("", &body), &tools);
         assert!(text.contains("- `list_events` is read-only.\n"), "{text}");
+    }
+
+    #[test]
+    fn ascii_lower_words_match_the_char_version() {
+        let sentences = [
+            "don't ask; the user's ok",
+            "'quoted' words'' and ''leading",
+            "Never call `create_event` WITHOUT Confirmation.",
+            "  spaces\tand\ttabs  ",
+            "",
+            "'",
+            "a'b'c 12ab_CD x",
+            "Only after the user confirms: call it.",
+        ];
+        for sentence in sentences {
+            let ascii: Vec<(String, usize, usize)> = ascii_lower_words(sentence)
+                .iter()
+                .map(|w| (w.as_str().to_string(), w.start, w.end))
+                .collect();
+            let chars: Vec<(String, usize, usize)> = char_lower_words(sentence)
+                .iter()
+                .map(|w| (w.as_str().to_string(), w.start, w.end))
+                .collect();
+            assert_eq!(ascii, chars, "{sentence:?}");
+        }
     }
 
     #[test]
