@@ -2,6 +2,7 @@
 
 use crate::model::FileKind;
 use ignore::{WalkBuilder, WalkState};
+use rayon::slice::ParallelSliceMut;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
@@ -187,7 +188,8 @@ pub fn discover(
         });
     }
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    files.sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
+    // Inside the lint's thread pool, so the sort uses its threads.
+    files.par_sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
     files.dedup_by(|a, b| a.rel_path == b.rel_path);
     files
 }

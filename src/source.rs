@@ -94,10 +94,7 @@ impl<'a> LineIndex<'a> {
 }
 
 fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
-    text.bytes()
-        .enumerate()
-        .filter(|(_, b)| *b == b'\n')
-        .map(|(i, _)| i + 1)
+    memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)
 }
 
 /// Rounds an offset down to a char boundary inside `text`, so slicing never panics even when a span
