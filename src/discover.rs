@@ -44,13 +44,13 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
 
 /// A relative, `/`-separated path for output, computed lexically (no file system access).
 pub fn relative_path(root: &Path, path: &Path) -> String {
-    let is_clean =
-        |s: &str| !s.is_empty() && s.split('/').all(|p| !p.is_empty() && p != "." && p != "..");
     // The walker's paths are the root, a `/` and a clean rest (`a/b/SKILL.md`): take the rest as
     // it is, without comparing component by component.
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
+        let is_clean =
+            |s: &str| !s.is_empty() && s.split('/').all(|p| !p.is_empty() && p != "." && p != "..");
         let rest = path
             .as_os_str()
             .as_bytes()
@@ -62,11 +62,6 @@ pub fn relative_path(root: &Path, path: &Path) -> String {
         }
     }
     let stripped = path.strip_prefix(root).unwrap_or(path);
-    if std::path::MAIN_SEPARATOR == '/' {
-        if let Some(clean) = stripped.to_str().filter(|s| is_clean(s)) {
-            return clean.to_string();
-        }
-    }
     let mut parts: Vec<String> = Vec::new();
     for component in stripped.components() {
         match component {

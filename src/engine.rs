@@ -149,13 +149,12 @@ fn run(
         .into_par_iter()
         .enumerate()
         .map(|(index, file)| {
-            let (source, parsed, problem) = load(
+            load(
                 FileId(index as u32),
                 file,
                 options.max_file_size,
                 &options.overlay,
-            );
-            (source, (parsed, problem.map(Box::new)))
+            )
         })
         .unzip();
     let mut diagnostics = Vec::new();
@@ -466,7 +465,7 @@ fn load(
     file: Discovered,
     max_size: u64,
     overlay: &HashMap<PathBuf, String>,
-) -> (SourceFile, Parsed, Option<Diagnostic>) {
+) -> (SourceFile, ParsedOrProblem) {
     let mut source = SourceFile {
         rel_path: file.rel_path,
         abs_path: file.abs_path,
@@ -490,14 +489,14 @@ fn load(
                 if !problem.span.is_empty() {
                     diagnostic.label("not valid UTF-8");
                 }
-                diagnostic
+                Box::new(diagnostic)
             });
             source.text = problem.display_text;
-            return (source, Parsed::Unreadable(file.kind), diagnostic);
+            return (source, (Parsed::Unreadable(file.kind), diagnostic));
         }
     }
     let parsed = parse_file(file.kind, &source);
-    (source, parsed, None)
+    (source, (parsed, None))
 }
 
 /// Parses one file's text according to its kind.

@@ -4,7 +4,7 @@
 use super::edit::{item_end, line_after, ListItem, Marker};
 use super::util::{
     contains_ascii_ignore_case, contains_ignore_case, contains_word, find_word,
-    looks_like_snake_case_identifier,
+    looks_like_snake_case_identifier, split_words,
 };
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix, Severity};
@@ -1147,82 +1147,49 @@ fn lower_words<'a>(sentence: &'a str) -> Vec<Word<'a>> {
     }
 }
 
-/// `lower_words` for ASCII text, byte by byte: the same classes as `char_lower_words` (ASCII
-/// text has only `'` for apostrophes), without decoding chars.
+/// `lower_words` for ASCII text, classified byte by byte (ASCII text has only `'` for
+/// apostrophes).
 fn ascii_lower_words(sentence: &str) -> Vec<Word<'_>> {
-    // About one word per six bytes of prose: sized up front, the vector is not regrown and
-    // copied four or five times per sentence.
-    let mut out = Vec::with_capacity(sentence.len() / 6 + 1);
-    let bytes = sentence.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if !is_ascii_word_byte(bytes[i]) {
-            i += 1;
-            continue;
-        }
-        let mut end = i;
-        while end < bytes.len() && is_ascii_word_byte(bytes[end]) {
-            end += 1;
-        }
-        let (mut start, mut stop) = (i, end);
-        while start < stop && bytes[start] == b'\'' {
-            start += 1;
-        }
-        while stop > start && bytes[stop - 1] == b'\'' {
-            stop -= 1;
-        }
-        if start < stop {
-            let text = &sentence[start..stop];
-            let text = if text.bytes().any(|b| b.is_ascii_uppercase()) {
-                Cow::Owned(text.to_ascii_lowercase())
-            } else {
-                Cow::Borrowed(text)
-            };
-            out.push(Word {
-                text,
-                start,
-                end: stop,
-            });
-        }
-        i = end;
-    }
-    out
+    let marks = sentence
+        .bytes()
+        .map(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'\'');
+    lowered(split_words(sentence, marks.enumerate()))
 }
 
-fn char_lower_words<'a>(sentence: &'a str) -> Vec<Word<'a>> {
-    let mut out = Vec::new();
-    let push = |s: usize, e: usize, out: &mut Vec<Word<'a>>| {
-        let raw = &sentence[s..e];
+fn char_lower_words(sentence: &str) -> Vec<Word<'_>> {
+    let marks = sentence.char_indices().map(|(i, c)| {
+        (
+            i,
+            c.is_alphanumeric() || c == '_' || c == '\'' || c == '\u{2019}',
+        )
+    });
+    lowered(split_words(sentence, marks))
+}
+
+/// Word runs (offset, text) without their outer apostrophes, lowercased; a word that is
+/// lowercase already borrows from the sentence.
+fn lowered<'a>(runs: impl ExactSizeIterator<Item = (usize, &'a str)>) -> Vec<Word<'a>> {
+    let mut out = Vec::with_capacity(runs.len());
+    for (start, raw) in runs {
         let trimmed_start = raw.len() - raw.trim_start_matches(['\'', '\u{2019}']).len();
         let text = raw.trim_matches(['\'', '\u{2019}']);
-        if !text.is_empty() {
-            out.push(Word {
-                start: s + trimmed_start,
-                end: s + trimmed_start + text.len(),
-                text: Cow::Owned(text.to_lowercase()),
-            });
+        if text.is_empty() {
+            continue;
         }
-    };
-    let is_word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '\'' || c == '\u{2019}';
-    let mut start = None;
-    for (i, c) in sentence.char_indices() {
-        match (is_word_char(c), start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                push(s, i, &mut out);
-                start = None;
-            }
-            _ => {}
-        }
-    }
-    if let Some(s) = start {
-        push(s, sentence.len(), &mut out);
+        let lower = if !text.is_ascii() {
+            Cow::Owned(text.to_lowercase())
+        } else if text.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(text.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(text)
+        };
+        out.push(Word {
+            text: lower,
+            start: start + trimmed_start,
+            end: start + trimmed_start + text.len(),
+        });
     }
     out
-}
-
-fn is_ascii_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'\''
 }
 
 /// Every claim phrase holds one of these stems; sentences without any are skipped cheaply.

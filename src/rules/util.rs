@@ -53,7 +53,7 @@ pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
 }
 
 /// Cuts `text` into the runs that `marks` (offset, is a word character) flags as words.
-fn split_words(
+pub fn split_words(
     text: &str,
     marks: impl Iterator<Item = (usize, bool)>,
 ) -> std::vec::IntoIter<(usize, &str)> {

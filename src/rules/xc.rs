@@ -102,16 +102,10 @@ fn find_links(repo: &Repo) -> Vec<ToolLink> {
                 let Some((id, files)) = by_id.get_key_value(id) else {
                     continue;
                 };
+                // A contract without valid frontmatter links nothing: `links` drops it.
                 let Some(&contract_file) = files.first() else {
                     continue;
                 };
-                if repo
-                    .contract(contract_file)
-                    .and_then(|d| d.frontmatter())
-                    .is_none()
-                {
-                    continue;
-                }
                 out.push(ToolLink {
                     tools_file,
                     tool: index,
