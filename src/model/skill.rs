@@ -50,7 +50,19 @@ impl MarkdownDoc {
 
 /// Parses a Markdown file with YAML frontmatter (SKILL.md, TOOL.md, DRIVER.md, SECRETS.md).
 pub fn parse_markdown_doc(text: &str) -> MarkdownDoc {
-    let (frontmatter, body_span) = match frontmatter::split(text) {
+    let (frontmatter, body_span) = parse_frontmatter(text);
+    let body = parse_markdown(&text[body_span.start..body_span.end], body_span.start);
+    MarkdownDoc {
+        frontmatter,
+        body,
+        body_span,
+    }
+}
+
+/// The frontmatter of a Markdown file and the span of the body after it, without parsing the
+/// body.
+pub fn parse_frontmatter(text: &str) -> (FrontmatterState, Span) {
+    match frontmatter::split(text) {
         Split::Missing => (FrontmatterState::Missing, Span::new(0, text.len())),
         Split::Unterminated { opening } => (
             FrontmatterState::Unterminated { opening },
@@ -87,12 +99,6 @@ pub fn parse_markdown_doc(text: &str) -> MarkdownDoc {
             };
             (state, found.body)
         }
-    };
-    let body = parse_markdown(&text[body_span.start..body_span.end], body_span.start);
-    MarkdownDoc {
-        frontmatter,
-        body,
-        body_span,
     }
 }
 

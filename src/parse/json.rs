@@ -265,29 +265,17 @@ mod fast {
         fn string(&mut self) -> Option<String> {
             self.pos += 1;
             let start = self.pos;
-            loop {
-                match *self.bytes.get(self.pos)? {
-                    b'"' => {
-                        let text = self.text[start..self.pos].to_string();
-                        self.pos += 1;
-                        return Some(text);
-                    }
-                    b'\\' => break,
-                    0..=0x1f => return None,
-                    _ => self.pos += 1,
-                }
+            self.skip_plain_run()?;
+            if self.bytes[self.pos] == b'"' {
+                let text = self.text[start..self.pos].to_string();
+                self.pos += 1;
+                return Some(text);
             }
             let mut out = String::with_capacity(self.pos - start + 16);
             out.push_str(&self.text[start..self.pos]);
             loop {
                 let run_start = self.pos;
-                loop {
-                    match *self.bytes.get(self.pos)? {
-                        b'"' | b'\\' => break,
-                        0..=0x1f => return None,
-                        _ => self.pos += 1,
-                    }
-                }
+                self.skip_plain_run()?;
                 out.push_str(&self.text[run_start..self.pos]);
                 if self.bytes[self.pos] == b'"' {
                     self.pos += 1;
@@ -316,6 +304,18 @@ mod fast {
                 self.pos += 1;
                 out.push(escaped);
             }
+        }
+
+        /// Moves to the next `"` or `\\` of a string; `None` at a control character or the end
+        /// of the text (both invalid inside a string).
+        fn skip_plain_run(&mut self) -> Option<()> {
+            let rest = &self.bytes[self.pos..];
+            let run = memchr::memchr2(b'"', b'\\', rest)?;
+            if rest[..run].iter().any(|b| *b < 0x20) {
+                return None;
+            }
+            self.pos += run;
+            Some(())
         }
 
         /// Reads the four hex digits after `\u`, leaving `pos` on the last of them.

@@ -1,7 +1,7 @@
 //! Rule metadata, read from the `rules/*.md` files embedded at build time.
 
 use crate::diagnostic::Severity;
-use crate::model::skill::{parse_markdown_doc, FrontmatterState};
+use crate::model::skill::{parse_frontmatter, FrontmatterState};
 use crate::parse::Node;
 
 include!(concat!(env!("OUT_DIR"), "/rule_docs.rs"));
@@ -86,8 +86,10 @@ impl RuleMeta {
 
 /// Parses one embedded rule document. Errors name the problem; a test runs this over every file.
 pub fn parse_rule_doc(code: &'static str, text: &'static str) -> Result<RuleMeta, String> {
-    let doc = parse_markdown_doc(text);
-    let FrontmatterState::Valid(frontmatter) = &doc.frontmatter else {
+    // Only the frontmatter and where the body starts: every run builds the registry, and the
+    // explanations are shown whole, never parsed.
+    let (state, body_span) = parse_frontmatter(text);
+    let FrontmatterState::Valid(frontmatter) = &state else {
         return Err(format!("rules/{code}.md: missing or invalid frontmatter"));
     };
     let field = |key: &str| -> Result<String, String> {
@@ -112,7 +114,7 @@ pub fn parse_rule_doc(code: &'static str, text: &'static str) -> Result<RuleMeta
         other => return Err(format!("rules/{code}.md: unknown fix `{other}`")),
     };
     let explanation = text
-        .get(doc.body_span.start..)
+        .get(body_span.start..)
         .unwrap_or_default()
         .trim_start_matches(['\n', '\r']);
     Ok(RuleMeta {
