@@ -34,11 +34,25 @@ for count in "${counts[@]}"; do
   target/release/examples/gen_corpus "$count" "$corpus" >/dev/null
   files=$(find "$corpus" -type f | wc -l)
   find "$corpus" -type f > "$work/list"
-  floor=$(for _ in $(seq "$runs"); do time_it sh -c "xargs cat < '$work/list'"; done | median)
-  lint=$(for _ in $(seq "$runs"); do time_it "$bin" "$corpus" --format concise; done | median)
+  # The corpus was just written: flush it to disk so background writeback does not slow the
+  # timed runs, and warm the caches with one untimed run of each command.
+  sync
+  sh -c "xargs cat < '$work/list'" >/dev/null 2>&1 || true
+  "$bin" "$corpus" --format concise >/dev/null 2>&1 || true
+  [ -z "$agnix" ] || "$agnix" "$corpus" --format json --max-files 0 >/dev/null 2>&1 || true
+  # The commands take turns run by run, so a machine that speeds up or slows down during the
+  # benchmark affects them alike.
+  : > "$work/floor"; : > "$work/lint"; : > "$work/peer"
+  for _ in $(seq "$runs"); do
+    time_it sh -c "xargs cat < '$work/list'" >> "$work/floor"
+    time_it "$bin" "$corpus" --format concise >> "$work/lint"
+    [ -z "$agnix" ] || time_it "$agnix" "$corpus" --format json --max-files 0 >> "$work/peer"
+  done
+  floor=$(median < "$work/floor")
+  lint=$(median < "$work/lint")
   lint_mb=$(peak_mb "$bin" "$corpus" --format concise)
   if [ -n "$agnix" ]; then
-    peer=$(for _ in $(seq "$runs"); do time_it "$agnix" "$corpus" --format json --max-files 0; done | median)
+    peer=$(median < "$work/peer")
     peer_mb=$(peak_mb "$agnix" "$corpus" --format json --max-files 0)
     faster=$(echo "$peer / $lint" | bc -l)
   else

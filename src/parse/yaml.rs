@@ -451,6 +451,7 @@ mod fast {
             lines,
             next: 0,
             depth: 0,
+            flow_collections: Vec::new(),
         };
         if parser.is_item(0) {
             return None;
@@ -461,7 +462,10 @@ mod fast {
         }
         Some(YamlDocument {
             root: Some(root),
-            features: YamlFeatures::default(),
+            features: YamlFeatures {
+                flow_collections: parser.flow_collections,
+                ..YamlFeatures::default()
+            },
         })
     }
 
@@ -542,6 +546,8 @@ mod fast {
         lines: Vec<Line>,
         next: usize,
         depth: usize,
+        /// Where each flow collection opens, as the event parser records it.
+        flow_collections: Vec<Span>,
     }
 
     impl<'a> Parser<'a> {
@@ -672,11 +678,12 @@ mod fast {
         }
 
         /// A one-line scalar in `[start, end)` of the text.
-        fn scalar(&self, start: usize, end: usize) -> Option<Node> {
+        fn scalar(&mut self, start: usize, end: usize) -> Option<Node> {
             let raw = &self.text[start..end];
             let span = self.span(start, end);
             let first = raw.as_bytes().first()?;
             let value = match first {
+                b'[' | b'{' => return self.flow(start, end),
                 b'"' | b'\'' => {
                     let quote = *first as char;
                     let inner = raw.get(1..)?.strip_suffix(quote)?;
@@ -687,8 +694,8 @@ mod fast {
                 }
                 // Indicators: sequences, keys, flow collections, comments, anchors, aliases,
                 // tags, block scalars, directives and reserved characters.
-                b'-' | b'?' | b':' | b',' | b'[' | b']' | b'{' | b'}' | b'#' | b'&' | b'*'
-                | b'!' | b'|' | b'>' | b'%' | b'@' | b'`' => return None,
+                b'-' | b'?' | b':' | b',' | b']' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|'
+                | b'>' | b'%' | b'@' | b'`' => return None,
                 _ => {
                     if raw.contains(": ") || raw.contains(" #") || raw.ends_with(':') {
                         return None;
@@ -697,6 +704,121 @@ mod fast {
                 }
             };
             Some(Node::new(span, value))
+        }
+    }
+
+    impl Parser<'_> {
+        /// A flow sequence or mapping of scalars that fills `[start, end)` of one line:
+        /// `[a, "b c"]`, `{ k: v, n: 1 }`. Nested collections, comments, trailing commas and
+        /// anything else unusual go to the event parser.
+        fn flow(&mut self, start: usize, end: usize) -> Option<Node> {
+            let bytes = self.text.as_bytes();
+            let mapping = bytes[start] == b'{';
+            let close = if mapping { b'}' } else { b']' };
+            let skip_spaces = |mut at: usize| {
+                while at < end && bytes[at] == b' ' {
+                    at += 1;
+                }
+                at
+            };
+            let mut items: Vec<Node> = Vec::new();
+            let mut members: Vec<Member> = Vec::new();
+            let mut at = skip_spaces(start + 1);
+            if bytes.get(at) == Some(&close) {
+                at += 1;
+            } else {
+                loop {
+                    let key = if mapping {
+                        let key_end = (at..end)
+                            .find(|&i| {
+                                !(bytes[i].is_ascii_alphanumeric()
+                                    || matches!(bytes[i], b'_' | b'-' | b'.' | b'/'))
+                            })
+                            .unwrap_or(end);
+                        let key = &self.text[at..key_end];
+                        let first = *key.as_bytes().first()?;
+                        if !(first.is_ascii_alphabetic() || first == b'_')
+                            || !matches!(resolve_plain(key), Value::String(_))
+                            || bytes.get(key_end..key_end + 2) != Some(b": ")
+                            || members.iter().any(|m| m.key == key)
+                        {
+                            return None;
+                        }
+                        let key_span = self.span(at, key_end);
+                        at = skip_spaces(key_end + 1);
+                        Some((key, key_span))
+                    } else {
+                        None
+                    };
+                    let (value, after) = self.flow_scalar(at, end)?;
+                    match key {
+                        Some((key, key_span)) => members.push(Member {
+                            key: key.to_string(),
+                            key_span,
+                            value,
+                        }),
+                        None => items.push(value),
+                    }
+                    at = skip_spaces(after);
+                    match bytes.get(at) {
+                        Some(b',') => at = skip_spaces(at + 1),
+                        Some(&b) if b == close => {
+                            at += 1;
+                            break;
+                        }
+                        _ => return None,
+                    }
+                    if at >= end || bytes[at] == close {
+                        return None;
+                    }
+                }
+            }
+            if at != end {
+                return None;
+            }
+            self.flow_collections.push(self.span(start, start + 1));
+            let value = if mapping {
+                Value::Object(members)
+            } else {
+                Value::Array(items)
+            };
+            Some(Node::new(self.span(start, end), value))
+        }
+
+        /// A quoted scalar, or a plain one of letters, digits, spaces and `_-./`, starting at
+        /// `at` inside a flow collection; with the position after it.
+        fn flow_scalar(&self, at: usize, end: usize) -> Option<(Node, usize)> {
+            let bytes = self.text.as_bytes();
+            match *bytes.get(at)? {
+                quote @ (b'"' | b'\'') => {
+                    let close = at + 1 + memchr::memchr(quote, bytes.get(at + 1..end)?)?;
+                    // `''` is an escaped quote inside a single-quoted scalar.
+                    if bytes.get(close + 1) == Some(&quote) {
+                        return None;
+                    }
+                    let inner = &self.text[at + 1..close];
+                    let node = Node::new(self.span(at, close + 1), Value::String(inner.into()));
+                    Some((node, close + 1))
+                }
+                b'-' => None,
+                _ => {
+                    let run_end = (at..end)
+                        .find(|&i| {
+                            !(bytes[i].is_ascii_alphanumeric()
+                                || matches!(bytes[i], b'_' | b'-' | b'.' | b'/' | b' '))
+                        })
+                        .unwrap_or(end);
+                    let raw = self.text[at..run_end].trim_end_matches(' ');
+                    if raw.is_empty() {
+                        return None;
+                    }
+                    let raw_end = at + raw.len();
+                    Some((
+                        Node::new(self.span(at, raw_end), resolve_plain(raw)),
+                        raw_end,
+                    ))
+                }
+            }
         }
     }
 
@@ -843,14 +965,37 @@ mod tests {
             "a: C# & R&D > 3 | x*y {k} [v] it's \"ok\" 100% @me `t` !x\n",
             "q: \"a # b\"\n",
             "a: naïve — “quoted” … 日本語 5 ½\n",
+            "a: [1, 2]\n",
+            "a:\n  - [x]\n",
+            "a: [x, y]\nb: {k: v, k2: \"q\"}\n",
+            "a: []\nb: {}\nc: [ ]\n",
+            "a: [ \"x\" , 'y' ]\n",
+            "a:\n  - { k: v }\n  - [1, 2.5, true, null, hello world, a-b, x/y.z]\n",
+            "mutates: [\"database:reports\"]\nrequired: [title, idempotency_key]\n",
+            "examples:\n  - name: a\n    input: { title: \"Quarterly review\", idempotency_key: \"k-1\" }\n",
+            "a: ['it is', \"C# & {x}, [y]\"]\n",
         ];
         for text in taken {
             assert_fast_agrees(text, Some(true));
         }
         let declined = [
             "a: 1 # comment\n",
-            "a: [1, 2]\n",
             "a: &x 1\nb: *x\n",
+            "a: [1, [2]]\n",
+            "a: [1, 2,]\n",
+            "a: [1, 2] # c\n",
+            "a: [1,\n  2]\n",
+            "a: {k: v, k: w}\n",
+            "a: {k:v}\n",
+            "a: {\"k\": v}\n",
+            "a: ['it''s']\n",
+            "a: [-1, x]\n",
+            "a: [x #y]\n",
+            "a: [~]\n",
+            "a: {true: 1}\n",
+            "a: [x] y\n",
+            "a: [, x]\n",
+            "a: {k: }\n",
             "a: !!str 1\n",
             "a: |\n  text\n",
             "a: multi\n  line\n",
@@ -881,7 +1026,6 @@ mod tests {
             "a: 1\n  # indented comment\nb: 2\n",
             "a: @x\n",
             "a: %x\n",
-            "a:\n  - [x]\n",
             "a: x\u{85}\n",
             "a: x\u{feff}y\n",
             "k: v\u{3000}\n",
