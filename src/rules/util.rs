@@ -41,6 +41,24 @@ pub fn find_word(text: &str, word: &str) -> Option<usize> {
     None
 }
 
+/// The first occurrence of `needle` in `text`, like `str::find`, for the short texts of rules:
+/// a first-byte scan and a compare, without a substring searcher to set up.
+pub fn find_substring(text: &str, needle: &str) -> Option<usize> {
+    let (haystack, needle) = (text.as_bytes(), needle.as_bytes());
+    let Some(&first) = needle.first() else {
+        return Some(0);
+    };
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(first, haystack.get(from..)?) {
+        let start = from + i;
+        if haystack[start..].starts_with(needle) {
+            return Some(start);
+        }
+        from = start + 1;
+    }
+    None
+}
+
 /// The identifier-like words of `text` with their byte offsets (letters, digits, `_`).
 pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
     // ASCII text (nearly all of it) is classified byte by byte, without decoding chars.
@@ -294,6 +312,21 @@ pub fn sentences(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn find_substring_matches_str_find() {
+        let texts = ["", "a", "abc", "xabcabc", "日本語 abc", "aaab", "ab"];
+        let needles = ["", "a", "b", "abc", "ab", "aab", "語", "z", "abcd"];
+        for text in texts {
+            for needle in needles {
+                assert_eq!(
+                    find_substring(text, needle),
+                    text.find(needle),
+                    "{text:?} {needle:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn ascii_name_words_match_the_char_version() {
