@@ -9,7 +9,6 @@ use crate::parse::Node;
 use crate::source::Span;
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The embedded schemas, written for skilllint from the agentproto AIP facts.
@@ -50,17 +49,17 @@ fn compile_embedded(text: &str) -> Result<Validator, String> {
         .map_err(|e| e.to_string())
 }
 
-/// The compiled embedded schema called `name`. Compiled on first use, once per process.
+/// The compiled embedded schema called `name`. Each is compiled on its first use, once per
+/// process: a run without drivers never compiles theirs, and threads that need different
+/// schemas compile them at the same time.
 pub fn embedded(name: &str) -> Option<&'static Validator> {
-    static COMPILED: OnceLock<HashMap<&'static str, Validator>> = OnceLock::new();
-    COMPILED
-        .get_or_init(|| {
-            EMBEDDED
-                .iter()
-                .filter_map(|(n, text)| compile_embedded(text).ok().map(|v| (*n, v)))
-                .collect()
-        })
-        .get(name)
+    static COMPILED: [OnceLock<Option<Validator>>; EMBEDDED.len()] =
+        [const { OnceLock::new() }; EMBEDDED.len()];
+    let index = EMBEDDED.iter().position(|(n, _)| *n == name)?;
+    let (_, text) = EMBEDDED[index];
+    COMPILED[index]
+        .get_or_init(|| compile_embedded(text).ok())
+        .as_ref()
 }
 
 fn last_keyword(schema_path: &str) -> String {

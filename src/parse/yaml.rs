@@ -344,6 +344,24 @@ impl Builder<'_> {
 
 /// Resolves a plain scalar with the YAML 1.2 core schema: null, boolean, number or string.
 pub(crate) fn resolve_plain(text: &str) -> Value {
+    match classify_plain(text) {
+        Plain::Null => Value::Null,
+        Plain::Bool(b) => Value::Bool(b),
+        Plain::Number { value, integer } => number(text, value, integer),
+        Plain::String => Value::String(text.to_string()),
+    }
+}
+
+/// What a plain scalar resolves to, without copying its text.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Plain {
+    Null,
+    Bool(bool),
+    Number { value: f64, integer: bool },
+    String,
+}
+
+pub(crate) fn classify_plain(text: &str) -> Plain {
     // Most scalars are words or sentences: only these first bytes can start a null, a boolean
     // or a number.
     if !matches!(
@@ -352,41 +370,42 @@ pub(crate) fn resolve_plain(text: &str) -> Value {
             b'0'..=b'9' | b'+' | b'-' | b'.' | b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F'
         )
     ) {
-        return Value::String(text.to_string());
+        return Plain::String;
     }
+    let number = |value: f64, integer: bool| Plain::Number { value, integer };
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
+        "" | "~" | "null" | "Null" | "NULL" => return Plain::Null,
+        "true" | "True" | "TRUE" => return Plain::Bool(true),
+        "false" | "False" | "FALSE" => return Plain::Bool(false),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return number(text, f64::INFINITY, false)
+            return number(f64::INFINITY, false)
         }
-        "-.inf" | "-.Inf" | "-.INF" => return number(text, f64::NEG_INFINITY, false),
-        ".nan" | ".NaN" | ".NAN" => return number(text, f64::NAN, false),
+        "-.inf" | "-.Inf" | "-.INF" => return number(f64::NEG_INFINITY, false),
+        ".nan" | ".NaN" | ".NAN" => return number(f64::NAN, false),
         _ => {}
     }
     if let Some(hex) = text.strip_prefix("0x") {
         if let Ok(v) = i64::from_str_radix(hex, 16) {
-            return number(text, v as f64, true);
+            return number(v as f64, true);
         }
     }
     if let Some(oct) = text.strip_prefix("0o") {
         if let Ok(v) = i64::from_str_radix(oct, 8) {
-            return number(text, v as f64, true);
+            return number(v as f64, true);
         }
     }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
         if let Ok(v) = text.parse::<f64>() {
-            return number(text, v, true);
+            return number(v, true);
         }
     }
     if is_core_float(digits) {
         if let Ok(v) = text.parse::<f64>() {
-            return number(text, v, false);
+            return number(v, false);
         }
     }
-    Value::String(text.to_string())
+    Plain::String
 }
 
 fn number(raw: &str, value: f64, integer: bool) -> Value {
@@ -424,7 +443,7 @@ fn is_core_float(text: &str) -> bool {
 /// `None` for anything else (comments, flow collections, anchors, tags, block scalars, multi-line
 /// or escaped scalars, tabs, CRLF, empty values, duplicate keys, ...), so the caller falls back.
 mod fast {
-    use super::{resolve_plain, YamlDocument, YamlFeatures};
+    use super::{classify_plain, resolve_plain, Plain, YamlDocument, YamlFeatures};
     use crate::parse::node::{Member, Node, Value};
     use crate::source::Span;
 
@@ -697,7 +716,7 @@ mod fast {
                 b'-' | b'?' | b':' | b',' | b']' | b'}' | b'#' | b'&' | b'*' | b'!' | b'|'
                 | b'>' | b'%' | b'@' | b'`' => return None,
                 _ => {
-                    if raw.contains(": ") || raw.contains(" #") || raw.ends_with(':') {
+                    if has_comment_or_key(raw) || raw.ends_with(':') {
                         return None;
                     }
                     resolve_plain(raw)
@@ -738,7 +757,7 @@ mod fast {
                         let key = &self.text[at..key_end];
                         let first = *key.as_bytes().first()?;
                         if !(first.is_ascii_alphabetic() || first == b'_')
-                            || !matches!(resolve_plain(key), Value::String(_))
+                            || classify_plain(key) != Plain::String
                             || bytes.get(key_end..key_end + 2) != Some(b": ")
                             || members.iter().any(|m| m.key == key)
                         {
@@ -822,6 +841,15 @@ mod fast {
         }
     }
 
+    /// Whether a plain scalar holds `: ` (a key) or ` #` (a comment), which end it early.
+    fn has_comment_or_key(raw: &str) -> bool {
+        let bytes = raw.as_bytes();
+        memchr::memchr2_iter(b':', b'#', bytes).any(|i| match bytes[i] {
+            b':' => bytes.get(i + 1) == Some(&b' '),
+            _ => i > 0 && bytes[i - 1] == b' ',
+        })
+    }
+
     /// Splits `key: rest` or `key:`; `None` unless the key is a simple plain word.
     fn split_key(content: &str) -> Option<(&str, &str)> {
         let bytes = content.as_bytes();
@@ -834,7 +862,7 @@ mod fast {
         let simple = (first.is_ascii_alphabetic() || first == b'_')
             && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'));
         // Keys that are not strings (`true`, `null`, ...) are the event parser's business.
-        if !simple || !matches!(resolve_plain(key), Value::String(_)) {
+        if !simple || classify_plain(key) != Plain::String {
             return None;
         }
         Some((key, rest))
