@@ -487,13 +487,17 @@ fn input_schema_not_object(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         }
         let schema = subject.schema;
-        let what = format!("{} of {}", subject.schema_word, subject.owner);
+        // Formatted only for a finding.
+        let what = || format!("{} of {}", subject.schema_word, subject.owner);
         match &schema.value {
             Value::Bool(b) => {
                 sink.report(
                     subject.file,
                     schema.span,
-                    format!("{what} is the boolean schema `{b}`, not an object schema"),
+                    format!(
+                        "{} is the boolean schema `{b}`, not an object schema",
+                        what()
+                    ),
                 )
                 .label("expected an object with `type: object`")
                 .help(HELP);
@@ -503,7 +507,7 @@ fn input_schema_not_object(unit: &Unit<'_>, sink: &mut Sink) {
                     sink.report(
                         subject.file,
                         subject.key_span,
-                        format!("{what} does not declare `type: object`"),
+                        format!("{} does not declare `type: object`", what()),
                     )
                     .label("no `type` at the root of this schema")
                     .help(HELP);
@@ -513,7 +517,11 @@ fn input_schema_not_object(unit: &Unit<'_>, sink: &mut Sink) {
                     sink.report(
                         subject.file,
                         kind.span,
-                        format!("{what} has root type {}, not `object`", describe_type(kind)),
+                        format!(
+                            "{} has root type {}, not `object`",
+                            what(),
+                            describe_type(kind)
+                        ),
                     )
                     .label("must be exactly `object`")
                     .help(HELP);
@@ -634,7 +642,7 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
             if !applies {
                 continue;
             }
-            let what = subject.describe(site, &sites);
+            let what = || subject.describe(site, &sites);
             let text = unit.text(subject.file);
             // Built only for a finding: it scans the file for its indentation.
             let json = || {
@@ -666,7 +674,7 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
                     let diagnostic = sink.report(
                         subject.file,
                         object_anchor(site, &subject),
-                        format!("{what} accepts undeclared properties"),
+                        format!("{} accepts undeclared properties", what()),
                     );
                     diagnostic
                         .label("object without `additionalProperties: false`")
@@ -684,7 +692,7 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
                     let diagnostic = sink.report(
                         subject.file,
                         value.span,
-                        format!("{what} accepts undeclared properties"),
+                        format!("{} accepts undeclared properties", what()),
                     );
                     diagnostic
                         .label("undeclared properties allowed here")
@@ -862,7 +870,7 @@ fn parameter_unbounded(unit: &Unit<'_>, sink: &mut Sink) {
                 continue;
             }
             let types = declared_types(node);
-            let what = subject.describe(site, &sites);
+            let what = || subject.describe(site, &sites);
             let numeric = types.iter().find(|t| matches!(**t, "integer" | "number"));
             if let Some(kind) = numeric {
                 let low = ["minimum", "exclusiveMinimum"]
@@ -881,7 +889,7 @@ fn parameter_unbounded(unit: &Unit<'_>, sink: &mut Sink) {
                     sink.report(
                         subject.file,
                         key_span,
-                        format!("{what} is an unbounded {kind}: {missing}"),
+                        format!("{} is an unbounded {kind}: {missing}", what()),
                     )
                     .label("unbounded number")
                     .help("give the range the tool really accepts with `minimum` and `maximum` (or an `enum`), so an out-of-range value fails validation");
@@ -896,7 +904,7 @@ fn parameter_unbounded(unit: &Unit<'_>, sink: &mut Sink) {
                 sink.report(
                     subject.file,
                     key_span,
-                    format!("{what} is a free-form string"),
+                    format!("{} is a free-form string", what()),
                 )
                 .label("no `enum`, `pattern`, `format` or `maxLength`")
                 .help("constrain it with an `enum`, a `pattern`, a `format` (date-time, uri, …) or at least a `maxLength`");
@@ -1336,7 +1344,7 @@ fn openai_strict_violation(unit: &Unit<'_>, sink: &mut Sink) {
             if !is_object_schema(site.node) {
                 continue;
             }
-            let what = subject.describe(site, &sites);
+            let what = || subject.describe(site, &sites);
             if site
                 .node
                 .get("additionalProperties")
@@ -1350,7 +1358,7 @@ fn openai_strict_violation(unit: &Unit<'_>, sink: &mut Sink) {
                 sink.report(
                     file,
                     span,
-                    format!("{what} lacks `additionalProperties: false`, which strict mode requires"),
+                    format!("{} lacks `additionalProperties: false`, which strict mode requires", what()),
                 )
                 .label("strict mode needs `additionalProperties: false` here")
                 .secondary(file, strict.span, "strict mode enabled here")
@@ -1390,7 +1398,7 @@ fn openai_strict_violation(unit: &Unit<'_>, sink: &mut Sink) {
                 file,
                 span,
                 format!(
-                    "{what} does not require {}; strict mode requires every property",
+                    "{} does not require {}; strict mode requires every property", what(),
                     join_and(&list)
                 ),
             )
