@@ -491,16 +491,20 @@ mod fast {
     fn split_lines(text: &str) -> Option<Vec<Line>> {
         let bytes = text.as_bytes();
         // Tabs and CR change how lines and indentation are read, backslashes may be escapes, and
-        // control characters are not printable YAML.
-        if bytes
-            .iter()
-            .any(|&b| (b < 0x20 && b != b'\n') || b == 0x7f || b == b'\\')
-        {
+        // control characters are not printable YAML. One branch-free pass (the compiler
+        // vectorises a fold, not an early-exit `any`) finds those and non-ASCII bytes.
+        let (refused, non_ascii) = bytes.iter().fold((false, false), |(refused, high), &b| {
+            (
+                refused | ((b < 0x20) & (b != b'\n')) | (b == 0x7f) | (b == b'\\'),
+                high | (b >= 0x80),
+            )
+        });
+        if refused {
             return None;
         }
         // Outside ASCII, only letters, digits and common punctuation: Unicode spaces, line
         // separators, byte order marks and format characters are read differently by YAML.
-        if !text.is_ascii() && !text.chars().all(|c| c.is_ascii() || plain_non_ascii(c)) {
+        if non_ascii && !text.chars().all(|c| c.is_ascii() || plain_non_ascii(c)) {
             return None;
         }
         let mut lines = Vec::new();
