@@ -237,29 +237,36 @@ fn analyse(
         .filter(|r| enabled.contains(r.meta.code))
         .collect();
     let panic_in = options.panic_in_rule.as_deref();
-    let unit_diagnostics: Vec<Diagnostic> = repo
-        .units
-        .par_iter()
-        .flat_map_iter(|files| {
-            let unit = crate::index::Unit { repo: &repo, files };
-            let mut out = Vec::new();
-            for rule in &rules {
-                if let Check::Unit(check) = rule.check {
-                    let primary = files.primary_file();
-                    out.extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
-                }
-            }
-            out
-        })
-        .collect();
+    // Repository-wide rules (a few, each over every file) run beside the per-unit ones instead
+    // of after them, so no thread idles while the last units finish. Findings are sorted below.
+    let (unit_diagnostics, repo_diagnostics): (Vec<Diagnostic>, Vec<Diagnostic>) = rayon::join(
+        || {
+            repo.units
+                .par_iter()
+                .flat_map_iter(|files| {
+                    let unit = crate::index::Unit { repo: &repo, files };
+                    let mut out = Vec::new();
+                    for rule in &rules {
+                        if let Check::Unit(check) = rule.check {
+                            let primary = files.primary_file();
+                            out.extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
+                        }
+                    }
+                    out
+                })
+                .collect()
+        },
+        || {
+            rules
+                .par_iter()
+                .flat_map_iter(|rule| match rule.check {
+                    Check::Repo(check) => guarded(rule, None, panic_in, |sink| check(&repo, sink)),
+                    _ => Vec::new(),
+                })
+                .collect()
+        },
+    );
     diagnostics.extend(unit_diagnostics);
-    let repo_diagnostics: Vec<Diagnostic> = rules
-        .par_iter()
-        .flat_map_iter(|rule| match rule.check {
-            Check::Repo(check) => guarded(rule, None, panic_in, |sink| check(&repo, sink)),
-            _ => Vec::new(),
-        })
-        .collect();
     diagnostics.extend(repo_diagnostics);
 
     diagnostics.retain(|d| enabled.contains(d.code));

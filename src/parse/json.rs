@@ -312,7 +312,10 @@ mod fast {
             let rest = &self.bytes[self.pos..];
             let run = memchr::memchr2(b'"', b'\\', rest)?;
             // A fold, unlike an early-exit `any`, is vectorised.
-            if rest[..run].iter().fold(false, |control, &b| control | (b < 0x20)) {
+            if rest[..run]
+                .iter()
+                .fold(false, |control, &b| control | (b < 0x20))
+            {
                 return None;
             }
             self.pos += run;
