@@ -59,7 +59,7 @@ pub fn split(text: &str) -> Split {
 }
 
 fn line_end(text: &str, from: usize) -> Option<usize> {
-    text[from..].find('\n').map(|i| from + i)
+    memchr::memchr(b'\n', &text.as_bytes()[from..]).map(|i| from + i)
 }
 
 fn next_line(text: &str, line_end: usize) -> usize {
