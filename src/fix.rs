@@ -50,7 +50,9 @@ pub fn indentation_at(text: &str, offset: usize) -> &str {
 
 /// The file's newline style, so inserted lines match it.
 pub fn newline(text: &str) -> &'static str {
-    if text.contains("\r\n") {
+    // Most files have no `\r` at all: a SIMD scan for it, not a two-byte substring search.
+    let bytes = text.as_bytes();
+    if memchr::memchr_iter(b'\r', bytes).any(|i| bytes.get(i + 1) == Some(&b'\n')) {
         "\r\n"
     } else {
         "\n"
