@@ -245,10 +245,10 @@ fn analyse(
                 .par_iter()
                 .flat_map_iter(|files| {
                     let unit = crate::index::Unit { repo: &repo, files };
+                    let primary = files.primary_file();
                     let mut out = Vec::new();
                     for rule in &rules {
                         if let Check::Unit(check) = rule.check {
-                            let primary = files.primary_file();
                             out.extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
                         }
                     }

@@ -752,16 +752,9 @@ mod fast {
             } else {
                 loop {
                     let key = if mapping {
-                        let key_end = (at..end)
-                            .find(|&i| {
-                                !(bytes[i].is_ascii_alphanumeric()
-                                    || matches!(bytes[i], b'_' | b'-' | b'.' | b'/'))
-                            })
-                            .unwrap_or(end);
+                        let key_end = (at..end).find(|&i| !is_key_byte(bytes[i])).unwrap_or(end);
                         let key = &self.text[at..key_end];
-                        let first = *key.as_bytes().first()?;
-                        if !(first.is_ascii_alphabetic() || first == b'_')
-                            || classify_plain(key) != Plain::String
+                        if !is_simple_key(key)
                             || bytes.get(key_end..key_end + 2) != Some(b": ")
                             || members.iter().any(|m| m.key == key)
                         {
@@ -861,15 +854,23 @@ mod fast {
             .find(|&i| matches!(bytes.get(i + 1), None | Some(b' ')))?;
         let key = &content[..colon];
         let rest = content[colon + 1..].trim_start_matches(' ');
-        let mut bytes = key.bytes();
-        let first = bytes.next()?;
-        let simple = (first.is_ascii_alphabetic() || first == b'_')
-            && bytes.all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/'));
-        // Keys that are not strings (`true`, `null`, ...) are the event parser's business.
-        if !simple || classify_plain(key) != Plain::String {
-            return None;
-        }
-        Some((key, rest))
+        is_simple_key(key).then_some((key, rest))
+    }
+
+    fn is_key_byte(b: u8) -> bool {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'/')
+    }
+
+    /// A plain word the fast pass takes as a key (block or flow): a letter or `_`, then letters,
+    /// digits and `_-./`. Keys that are not strings (`true`, `null`, ...) are the event parser's
+    /// business.
+    fn is_simple_key(key: &str) -> bool {
+        let bytes = key.as_bytes();
+        bytes
+            .first()
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            && bytes.iter().all(|b| is_key_byte(*b))
+            && classify_plain(key) == Plain::String
     }
 }
 

@@ -1358,7 +1358,10 @@ fn openai_strict_violation(unit: &Unit<'_>, sink: &mut Sink) {
                 sink.report(
                     file,
                     span,
-                    format!("{} lacks `additionalProperties: false`, which strict mode requires", what()),
+                    format!(
+                        "{} lacks `additionalProperties: false`, which strict mode requires",
+                        what()
+                    ),
                 )
                 .label("strict mode needs `additionalProperties: false` here")
                 .secondary(file, strict.span, "strict mode enabled here")
@@ -1398,7 +1401,8 @@ fn openai_strict_violation(unit: &Unit<'_>, sink: &mut Sink) {
                 file,
                 span,
                 format!(
-                    "{} does not require {}; strict mode requires every property", what(),
+                    "{} does not require {}; strict mode requires every property",
+                    what(),
                     join_and(&list)
                 ),
             )

@@ -1179,12 +1179,11 @@ fn ascii_lower_words(sentence: &str) -> Vec<Word<'_>> {
         let Some(text) = sentence.get(start..end).filter(|t| !t.is_empty()) else {
             continue;
         };
-        let text = if text.bytes().any(|b| b.is_ascii_uppercase()) {
-            Cow::Owned(text.to_ascii_lowercase())
-        } else {
-            Cow::Borrowed(text)
-        };
-        out.push(Word { text, start, end });
+        out.push(Word {
+            text: lowercase(text),
+            start,
+            end,
+        });
     }
     out
 }
@@ -1209,20 +1208,24 @@ fn lowered<'a>(runs: impl ExactSizeIterator<Item = (usize, &'a str)>) -> Vec<Wor
         if text.is_empty() {
             continue;
         }
-        let lower = if !text.is_ascii() {
-            Cow::Owned(text.to_lowercase())
-        } else if text.bytes().any(|b| b.is_ascii_uppercase()) {
-            Cow::Owned(text.to_ascii_lowercase())
-        } else {
-            Cow::Borrowed(text)
-        };
         out.push(Word {
-            text: lower,
+            text: lowercase(text),
             start: start + trimmed_start,
             end: start + trimmed_start + text.len(),
         });
     }
     out
+}
+
+/// A word in lowercase, borrowed when it is lowercase already.
+fn lowercase(word: &str) -> Cow<'_, str> {
+    if !word.is_ascii() {
+        Cow::Owned(word.to_lowercase())
+    } else if word.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(word.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(word)
+    }
 }
 
 /// Every claim phrase holds one of these stems; sentences without any are skipped cheaply.

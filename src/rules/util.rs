@@ -15,18 +15,9 @@ pub fn find_word(text: &str, word: &str) -> Option<usize> {
     if word.is_empty() {
         return None;
     }
-    // Texts and words are short: a first-byte scan plus a compare beats setting up a substring
-    // searcher (`str::find`'s Two-Way set-up dominated the tool-name rules). A match starts on
-    // the needle's first byte, a UTF-8 lead byte, so `start` is always a char boundary.
-    let (haystack, needle) = (text.as_bytes(), word.as_bytes());
-    let first = needle[0];
     let mut from = 0;
-    while let Some(i) = memchr::memchr(first, &haystack[from..]) {
+    while let Some(i) = find_substring(text.get(from..)?, word) {
         let start = from + i;
-        if !haystack[start..].starts_with(needle) {
-            from = start + 1;
-            continue;
-        }
         let end = start + word.len();
         let before_ok = text[..start]
             .chars()
@@ -41,8 +32,10 @@ pub fn find_word(text: &str, word: &str) -> Option<usize> {
     None
 }
 
-/// The first occurrence of `needle` in `text`, like `str::find`, for the short texts of rules:
-/// a first-byte scan and a compare, without a substring searcher to set up.
+/// The first occurrence of `needle` in `text`, like `str::find`. Texts and needles in rules are
+/// short: a first-byte scan plus a compare beats setting up a substring searcher (`str::find`'s
+/// Two-Way set-up dominated the tool-name rules). A match starts on the needle's first byte, a
+/// UTF-8 lead byte, so the offset is always a char boundary.
 pub fn find_substring(text: &str, needle: &str) -> Option<usize> {
     let (haystack, needle) = (text.as_bytes(), needle.as_bytes());
     let Some(&first) = needle.first() else {
