@@ -3,7 +3,7 @@
 use crate::diagnostic::Diagnostic;
 use crate::discover::GlobFilter;
 use crate::discover::{discover, Discovered};
-use crate::index::{ContractIndex, Parsed, Repo, Settings, UnitFiles};
+use crate::index::{ContractIndex, Parsed, Repo, Settings, SkillName, UnitFiles};
 use crate::model::requirement::parse_requirement;
 use crate::model::skill::{find_broken_references, parse_markdown_doc, SkillDoc};
 use crate::model::tools::parse_tools;
@@ -11,7 +11,7 @@ use crate::model::FileKind;
 use crate::rules::{registry, Check, Rule, Sink};
 use crate::selection::{resolve, Enabled};
 use crate::source::{FileId, SourceFile, Span};
-use crate::suppress::{self, Suppressed};
+use crate::suppress::{self, Malformed, Suppressed, Suppression};
 use rayon::prelude::*;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
@@ -195,7 +195,7 @@ pub fn lint_in_memory(
             rel_path,
             text,
         };
-        parsed.push(parse_file(kind, &source));
+        parsed.push(parse_up_front(kind, &source));
         sources.push(source);
     }
     let root = PathBuf::from(".");
@@ -210,7 +210,17 @@ pub fn lint_in_memory(
     )
 }
 
-/// index → check → triage, for files already read and parsed.
+/// What checking one unit leaves behind once its parses are dropped.
+#[derive(Default)]
+struct UnitOutcome {
+    diagnostics: Vec<Diagnostic>,
+    skill_name: Option<SkillName>,
+    /// By file, for the folder's files that have suppression comments.
+    suppressions: Vec<(FileId, Vec<Suppression>, Vec<Malformed>)>,
+}
+
+/// index → check → triage, for files already read (and, for the kinds other folders refer to,
+/// parsed).
 fn analyse(
     options: &LintOptions,
     enabled: &Enabled,
@@ -222,13 +232,13 @@ fn analyse(
 ) -> Result<LintOutcome, LintError> {
     let units = build_units(&files, &parsed);
     let contracts = ContractIndex::build(&parsed);
-    let repo = Repo {
+    let mut repo = Repo {
         files,
         parsed,
         units,
         contracts,
         settings: options.settings.clone(),
-        tool_links: std::sync::OnceLock::new(),
+        skill_names: Vec::new(),
     };
 
     let rules: Vec<&Rule> = registry()
@@ -237,37 +247,35 @@ fn analyse(
         .filter(|r| enabled.contains(r.meta.code))
         .collect();
     let panic_in = options.panic_in_rule.as_deref();
-    // Repository-wide rules (a few, each over every file) run beside the per-unit ones instead
-    // of after them, so no thread idles while the last units finish. Findings are sorted below.
-    let (unit_diagnostics, repo_diagnostics): (Vec<Diagnostic>, Vec<Diagnostic>) = rayon::join(
-        || {
-            repo.units
-                .par_iter()
-                .flat_map_iter(|files| {
-                    let unit = crate::index::Unit { repo: &repo, files };
-                    let primary = files.primary_file();
-                    let mut out = Vec::new();
-                    for rule in &rules {
-                        if let Check::Unit(check) = rule.check {
-                            out.extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
-                        }
-                    }
-                    out
-                })
-                .collect()
-        },
-        || {
-            rules
-                .par_iter()
-                .flat_map_iter(|rule| match rule.check {
-                    Check::Repo(check) => guarded(rule, None, panic_in, |sink| check(&repo, sink)),
-                    _ => Vec::new(),
-                })
-                .collect()
-        },
-    );
-    diagnostics.extend(unit_diagnostics);
-    diagnostics.extend(repo_diagnostics);
+    // Unit by unit: parse the folder's own files, run every unit rule, collect what the
+    // repository-wide rules and the suppressions need, and drop the parses before the next
+    // unit, so the same memory serves unit after unit.
+    let outcomes: Vec<UnitOutcome> = repo
+        .units
+        .par_iter()
+        .map(|files| check_unit(&repo, files, &rules, panic_in, options.inline_ignores))
+        .collect();
+    let mut suppressions = Vec::new();
+    let mut malformed = Vec::new();
+    let mut per_file = Vec::new();
+    for outcome in outcomes {
+        diagnostics.extend(outcome.diagnostics);
+        repo.skill_names.extend(outcome.skill_name);
+        per_file.extend(outcome.suppressions);
+    }
+    repo.skill_names.sort_by_key(|name| name.file);
+    per_file.sort_by_key(|(file, _, _)| *file);
+    for (_, found, broken) in per_file {
+        suppressions.extend(found);
+        malformed.extend(broken);
+    }
+    // The repository-wide rules are few and read only what is left: the up-front parses and
+    // the skills' names.
+    for rule in &rules {
+        if let Check::Repo(check) = rule.check {
+            diagnostics.extend(guarded(rule, None, panic_in, |sink| check(&repo, sink)));
+        }
+    }
 
     diagnostics.retain(|d| enabled.contains(d.code));
     apply_per_file_ignores(
@@ -284,7 +292,6 @@ fn analyse(
     }
     let mut suppressed = Vec::new();
     if options.inline_ignores {
-        let (suppressions, malformed) = suppress::collect(&repo);
         let (kept, silenced, used) = suppress::apply(diagnostics, &suppressions);
         diagnostics = kept;
         suppressed = silenced;
@@ -336,6 +343,56 @@ fn analyse(
         suppressed,
         root,
     })
+}
+
+/// Parses a unit's own files, runs the unit rules on them and keeps what outlives the parses.
+fn check_unit(
+    repo: &Repo,
+    files: &UnitFiles,
+    rules: &[&Rule],
+    panic_in: Option<&str>,
+    inline_ignores: bool,
+) -> UnitOutcome {
+    let members = files.all();
+    let local: Vec<(FileId, Parsed)> = members
+        .iter()
+        .filter_map(|id| match repo.parsed(*id) {
+            Parsed::Pending(kind) => Some((*id, parse_file(*kind, repo.file(*id)))),
+            _ => None,
+        })
+        .collect();
+    let unit = crate::index::Unit {
+        repo,
+        files,
+        local: &local,
+    };
+    let primary = files.primary_file();
+    let mut outcome = UnitOutcome::default();
+    for rule in rules {
+        if let Check::Unit(check) = rule.check {
+            outcome
+                .diagnostics
+                .extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
+        }
+    }
+    outcome.skill_name = unit.skill().and_then(|(file, skill)| {
+        let name = skill.doc.frontmatter()?.root.get("name")?;
+        let text = name.as_str().filter(|t| !t.trim().is_empty())?;
+        Some(SkillName {
+            file,
+            name: text.to_string(),
+            span: name.span,
+        })
+    });
+    if inline_ignores {
+        for id in members {
+            let (found, broken) = suppress::collect_file(id, repo.text(id), unit.parsed(id));
+            if !found.is_empty() || !broken.is_empty() {
+                outcome.suppressions.push((id, found, broken));
+            }
+        }
+    }
+    outcome
 }
 
 /// Drops findings that `per-file-ignores` silences for their primary file.
@@ -502,8 +559,17 @@ fn load(
             return (source, (Parsed::Unreadable(file.kind), diagnostic));
         }
     }
-    let parsed = parse_file(file.kind, &source);
+    let parsed = parse_up_front(file.kind, &source);
     (source, (parsed, None))
+}
+
+/// Parses the kinds other folders refer to; leaves the rest [`Parsed::Pending`] for their unit.
+fn parse_up_front(kind: FileKind, source: &SourceFile) -> Parsed {
+    if kind.parsed_up_front() {
+        parse_file(kind, source)
+    } else {
+        Parsed::Pending(kind)
+    }
 }
 
 /// Parses one file's text according to its kind.
@@ -659,30 +725,102 @@ fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
         };
         last = Some((dir, slot));
         let unit = &mut units[slot];
-        match model.kind() {
-            FileKind::Skill { .. } => {
-                unit.skill.get_or_insert(id);
-            }
+        let role = match model.kind() {
+            FileKind::Skill { .. } => &mut unit.skill,
             FileKind::Tools => {
                 if name == "tools.json" {
                     unit.tools.insert(0, id);
                 } else {
                     unit.tools.push(id);
                 }
+                continue;
             }
-            FileKind::Requirement => {
-                unit.requirement.get_or_insert(id);
+            FileKind::Requirement => &mut unit.requirement,
+            FileKind::Contract => &mut unit.contract,
+            FileKind::Driver { .. } => {
+                unit.drivers.push(id);
+                continue;
             }
-            FileKind::Contract => {
-                unit.contract.get_or_insert(id);
+            FileKind::Secrets => &mut unit.secrets,
+            FileKind::Unfollowed => {
+                unit.others.push(id);
+                continue;
             }
-            FileKind::Driver { .. } => unit.drivers.push(id),
-            FileKind::Secrets => {
-                unit.secrets.get_or_insert(id);
-            }
-            FileKind::Unfollowed => {}
+        };
+        // The first file of a role takes it (`SKILL.md` before `skill.md`).
+        if role.is_none() {
+            *role = Some(id);
+        } else {
+            unit.others.push(id);
         }
     }
     units.sort_unstable_by(|a, b| a.dir.cmp(&b.dir));
     units
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(select: &[&str]) -> LintOptions {
+        LintOptions {
+            select: select.iter().map(|s| s.to_string()).collect(),
+            threads: Some(2),
+            ..LintOptions::default()
+        }
+    }
+
+    #[test]
+    fn cross_folder_rules_see_contracts_while_folder_parses_are_dropped() {
+        let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/XC003/fires");
+        let mut options = options(&["XC003"]);
+        options.paths = vec![fixture.clone()];
+        let outcome = lint(&options).expect("the fixture lints");
+        let tools = outcome
+            .repo
+            .file_by_path("calendar/tools.json")
+            .expect("tools.json is in the run");
+        let contract = outcome
+            .repo
+            .file_by_path(".tools/list-events/TOOL.md")
+            .expect("TOOL.md is in the run");
+        // XC003 links calendar/tools.json to a contract in another folder...
+        assert!(
+            outcome
+                .diagnostics
+                .iter()
+                .any(|d| d.code == "XC003" && d.primary.file == tools),
+            "{:?}",
+            outcome.diagnostics
+        );
+        // ...although only the contract stayed parsed after the units were checked.
+        assert!(matches!(
+            outcome.repo.parsed(tools),
+            Parsed::Pending(FileKind::Tools)
+        ));
+        assert!(matches!(outcome.repo.parsed(contract), Parsed::Contract(_)));
+    }
+
+    #[test]
+    fn suppressions_are_read_from_every_file_of_a_folder() {
+        // `skill.md` beside `SKILL.md` plays no role in its unit; its comments still count.
+        let skill = "---\nname: a\ndescription: Does a. Use when asked.\n---\n\nBody.\n";
+        let files = vec![
+            ("a/SKILL.md".to_string(), skill.to_string()),
+            (
+                "a/skill.md".to_string(),
+                format!("{skill}<!-- skilllint-disable-next-line -->\n"),
+            ),
+        ];
+        let outcome = lint_in_memory(&options(&["SL003"]), files).expect("lints");
+        let second = outcome.repo.file_by_path("a/skill.md").expect("in the run");
+        assert_eq!(
+            outcome
+                .diagnostics
+                .iter()
+                .map(|d| (d.code, d.primary.file))
+                .collect::<Vec<_>>(),
+            vec![("SL003", second)]
+        );
+    }
 }

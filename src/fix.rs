@@ -247,7 +247,17 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
                 abs_path: source.abs_path.clone(),
                 text,
             };
-            match still_parses(repo.parsed(*file), &candidate) {
+            // A folder's own files are no longer parsed once the run is over: parse the
+            // original again (only for files with fixes).
+            let reparsed;
+            let before = match repo.parsed(*file) {
+                Parsed::Pending(kind) => {
+                    reparsed = parse_file(*kind, source);
+                    &reparsed
+                }
+                parsed => parsed,
+            };
+            match still_parses(before, &candidate) {
                 Ok(()) => {
                     new_texts.push((source.abs_path.clone(), candidate.text));
                     for (d, _) in edits {

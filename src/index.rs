@@ -1,5 +1,10 @@
-//! The immutable repository index: every parsed file, grouped into units (one per folder), built
-//! once before any rule runs. Rules read only this.
+//! The immutable repository index: every file, grouped into units (one per folder), built once
+//! before any rule runs. Rules read only this.
+//!
+//! Files other folders refer to (TOOL.md, DRIVER.md / CLI.md, SECRETS.md) are parsed up front and
+//! stay parsed. A folder's own files (SKILL.md, tools files, requirement.yaml) are parsed while
+//! their unit is checked and dropped after it: that keeps the run's peak memory near the size of
+//! the texts instead of every parse tree at once.
 
 use crate::model::requirement::RequirementDoc;
 use crate::model::skill::{MarkdownDoc, SkillDoc};
@@ -26,6 +31,8 @@ pub enum Parsed {
     Secrets(MarkdownDoc),
     /// Could not be read; SL001 was reported.
     Unreadable(FileKind),
+    /// Read, and parsed only while its unit is checked (see [`FileKind::parsed_up_front`]).
+    Pending(FileKind),
 }
 
 impl Parsed {
@@ -39,7 +46,7 @@ impl Parsed {
             Parsed::Contract(_) => FileKind::Contract,
             Parsed::Driver { cli, .. } => FileKind::Driver { cli: *cli },
             Parsed::Secrets(_) => FileKind::Secrets,
-            Parsed::Unreadable(kind) => *kind,
+            Parsed::Unreadable(kind) | Parsed::Pending(kind) => *kind,
         }
     }
 }
@@ -79,6 +86,9 @@ pub struct UnitFiles {
     /// `DRIVER.md` and `CLI.md`.
     pub drivers: Vec<FileId>,
     pub secrets: Option<FileId>,
+    /// The folder's other files: a second spelling (`skill.md` beside `SKILL.md`, both requirement
+    /// names) and paths that could not be followed. No rule reads them; suppressions still do.
+    pub others: Vec<FileId>,
 }
 
 impl UnitFiles {
@@ -92,7 +102,7 @@ impl UnitFiles {
             .or(self.secrets)
     }
 
-    /// Every file of the unit, in path order.
+    /// Every file of the folder, in path order.
     pub fn all(&self) -> Vec<FileId> {
         let mut all: Vec<FileId> = self
             .skill
@@ -102,6 +112,7 @@ impl UnitFiles {
             .chain(self.contract)
             .chain(self.drivers.iter().copied())
             .chain(self.secrets)
+            .chain(self.others.iter().copied())
             .collect();
         all.sort();
         all
@@ -113,6 +124,9 @@ impl UnitFiles {
 pub struct ContractIndex {
     /// TOOL.md files by frontmatter `id`.
     pub tools_by_id: BTreeMap<String, Vec<FileId>>,
+    /// The `id` a tools.json tool name links to by the naming convention ([`link_key`]): the
+    /// first id in id order per key, so a clash resolves the same way every run.
+    pub tools_by_link_key: BTreeMap<String, String>,
     /// DRIVER.md / CLI.md files by frontmatter `id`.
     pub drivers_by_id: BTreeMap<String, Vec<FileId>>,
     /// Every `secrets[].slug` of every SECRETS.md, with where it is declared.
@@ -164,7 +178,23 @@ impl ContractIndex {
                 _ => {}
             }
         }
+        for id in index.tools_by_id.keys() {
+            index
+                .tools_by_link_key
+                .entry(link_key(id).into_owned())
+                .or_insert_with(|| id.clone());
+        }
         index
+    }
+}
+
+/// The naming convention that links a tools.json tool to a TOOL.md contract: `.` and `-` become
+/// `_` (`create_event` ↔ `create-event`).
+pub fn link_key(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.contains(['.', '-']) {
+        std::borrow::Cow::Owned(name.replace(['.', '-'], "_"))
+    } else {
+        std::borrow::Cow::Borrowed(name)
     }
 }
 
@@ -172,25 +202,23 @@ impl ContractIndex {
 pub struct Repo {
     /// Sorted by relative path; `FileId(i)` is `files[i]`.
     pub files: Vec<SourceFile>,
+    /// By file; a folder's own files stay [`Parsed::Pending`] here (their unit holds the parse).
     pub parsed: Vec<Parsed>,
     /// Sorted by folder.
     pub units: Vec<UnitFiles>,
     pub contracts: ContractIndex,
     pub settings: Settings,
-    /// Every tool linked to a TOOL.md contract, for the four XC rules: computed by the first
-    /// of them that runs.
-    pub tool_links: std::sync::OnceLock<Vec<ToolLink>>,
+    /// Every skill's non-empty frontmatter `name`, in file order: what is left of the skills for
+    /// the repository-wide rules, which run after the units.
+    pub skill_names: Vec<SkillName>,
 }
 
-/// A tools.json tool and the TOOL.md contract it is linked to, by position.
+/// A skill's frontmatter `name` and where it is written.
 #[derive(Debug, Clone)]
-pub struct ToolLink {
-    pub tools_file: FileId,
-    /// Index in the tools file's `tools`.
-    pub tool: usize,
-    pub contract_file: FileId,
-    /// The contract `id` the tool resolved to.
-    pub id: String,
+pub struct SkillName {
+    pub file: FileId,
+    pub name: String,
+    pub span: Span,
 }
 
 impl Repo {
@@ -230,26 +258,8 @@ impl Repo {
         }
     }
 
-    pub fn skill(&self, id: FileId) -> Option<&SkillDoc> {
-        match self.parsed(id) {
-            Parsed::Skill(doc) => Some(doc),
-            _ => None,
-        }
-    }
-
-    pub fn skills(&self) -> impl Iterator<Item = (FileId, &SkillDoc)> {
-        self.units
-            .iter()
-            .filter_map(|u| u.skill)
-            .filter_map(|id| self.skill(id).map(|doc| (id, doc)))
-    }
-
     pub fn skill_count(&self) -> usize {
         self.units.iter().filter(|u| u.skill.is_some()).count()
-    }
-
-    pub fn units(&self) -> impl Iterator<Item = Unit<'_>> {
-        self.units.iter().map(|files| Unit { repo: self, files })
     }
 }
 
@@ -258,9 +268,19 @@ impl Repo {
 pub struct Unit<'a> {
     pub repo: &'a Repo,
     pub files: &'a UnitFiles,
+    /// The parses of the folder's own files (those [`Parsed::Pending`] in the repository).
+    pub local: &'a [(FileId, Parsed)],
 }
 
 impl<'a> Unit<'a> {
+    /// A file's parse: the unit's own for its files, the repository's for the others.
+    pub fn parsed(&self, id: FileId) -> &'a Parsed {
+        match self.local.iter().find(|(file, _)| *file == id) {
+            Some((_, parsed)) => parsed,
+            None => self.repo.parsed(id),
+        }
+    }
+
     pub fn dir(&self) -> &'a str {
         &self.files.dir
     }
@@ -275,15 +295,18 @@ impl<'a> Unit<'a> {
 
     pub fn skill(&self) -> Option<(FileId, &'a SkillDoc)> {
         let id = self.files.skill?;
-        self.repo.skill(id).map(|doc| (id, doc))
+        match self.parsed(id) {
+            Parsed::Skill(doc) => Some((id, doc)),
+            _ => None,
+        }
     }
 
     pub fn tools_docs(&self) -> impl Iterator<Item = (FileId, &'a ToolsDoc)> + 'a {
-        let repo = self.repo;
+        let unit = *self;
         self.files
             .tools
             .iter()
-            .filter_map(move |id| match repo.parsed(*id) {
+            .filter_map(move |id| match unit.parsed(*id) {
                 Parsed::Tools(doc) => Some((*id, doc)),
                 _ => None,
             })
@@ -307,22 +330,28 @@ impl<'a> Unit<'a> {
     /// The folder's `TOOL.md`.
     pub fn contract(&self) -> Option<(FileId, &'a MarkdownDoc)> {
         let id = self.files.contract?;
-        self.repo.contract(id).map(|doc| (id, doc))
+        match self.parsed(id) {
+            Parsed::Contract(doc) => Some((id, doc)),
+            _ => None,
+        }
     }
 
     /// The folder's `DRIVER.md` / `CLI.md` files.
     pub fn drivers(&self) -> impl Iterator<Item = (FileId, &'a MarkdownDoc)> + 'a {
-        let repo = self.repo;
+        let unit = *self;
         self.files
             .drivers
             .iter()
-            .filter_map(move |id| repo.driver(*id).map(|doc| (*id, doc)))
+            .filter_map(move |id| match unit.parsed(*id) {
+                Parsed::Driver { doc, .. } => Some((*id, doc)),
+                _ => None,
+            })
     }
 
     /// The folder's `SECRETS.md`.
     pub fn secrets(&self) -> Option<(FileId, &'a MarkdownDoc)> {
         let id = self.files.secrets?;
-        match self.repo.parsed(id) {
+        match self.parsed(id) {
             Parsed::Secrets(doc) => Some((id, doc)),
             _ => None,
         }
@@ -330,7 +359,7 @@ impl<'a> Unit<'a> {
 
     pub fn requirement(&self) -> Option<(FileId, &'a RequirementDoc)> {
         let id = self.files.requirement?;
-        match self.repo.parsed(id) {
+        match self.parsed(id) {
             Parsed::Requirement(doc) => Some((id, doc)),
             _ => None,
         }

@@ -10,7 +10,7 @@
 //! YAML grammar: `# skilllint: ignore[RULES]` optionally followed by a space and a reason.
 
 use crate::diagnostic::Diagnostic;
-use crate::index::{Parsed, Repo};
+use crate::index::Parsed;
 use crate::model::skill::MarkdownDoc;
 use crate::rules::{registry, Registry, RuleMeta};
 use crate::source::{FileId, Span};
@@ -299,52 +299,34 @@ fn yaml_suppressions(collector: &mut Collector<'_>, text: &str, region: Span) {
     }
 }
 
-/// Every suppression comment of every file, and the malformed ones.
-pub fn collect(repo: &Repo) -> (Vec<Suppression>, Vec<Malformed>) {
-    use rayon::prelude::*;
-    let registry = registry();
-    // Every file is scanned: spread the files over the threads, then join their results in
-    // file order.
-    let per_file: Vec<(Vec<Suppression>, Vec<Malformed>)> = repo
-        .parsed
-        .par_iter()
-        .enumerate()
-        .map(|(index, parsed)| {
-            let file = FileId(index as u32);
-            let text = repo.text(file);
-            let mut collector = Collector {
-                registry,
-                file,
-                suppressions: Vec::new(),
-                malformed: Vec::new(),
-            };
-            let doc = match parsed {
-                Parsed::Skill(skill) => Some(&skill.doc),
-                Parsed::Contract(doc) | Parsed::Secrets(doc) | Parsed::Driver { doc, .. } => {
-                    Some(doc)
-                }
-                Parsed::Requirement(_) => {
-                    yaml_suppressions(&mut collector, text, Span::new(0, text.len()));
-                    None
-                }
-                _ => None,
-            };
-            if let Some(doc) = doc {
-                if let Some(frontmatter) = doc.frontmatter() {
-                    yaml_suppressions(&mut collector, text, frontmatter.yaml);
-                }
-                markdown_suppressions(&mut collector, doc, text);
-            }
-            (collector.suppressions, collector.malformed)
-        })
-        .collect();
-    let mut suppressions = Vec::new();
-    let mut malformed = Vec::new();
-    for (found, broken) in per_file {
-        suppressions.extend(found);
-        malformed.extend(broken);
+/// The suppression comments of one file, and the malformed ones, in text order.
+pub fn collect_file(
+    file: FileId,
+    text: &str,
+    parsed: &Parsed,
+) -> (Vec<Suppression>, Vec<Malformed>) {
+    let mut collector = Collector {
+        registry: registry(),
+        file,
+        suppressions: Vec::new(),
+        malformed: Vec::new(),
+    };
+    let doc = match parsed {
+        Parsed::Skill(skill) => Some(&skill.doc),
+        Parsed::Contract(doc) | Parsed::Secrets(doc) | Parsed::Driver { doc, .. } => Some(doc),
+        Parsed::Requirement(_) => {
+            yaml_suppressions(&mut collector, text, Span::new(0, text.len()));
+            None
+        }
+        _ => None,
+    };
+    if let Some(doc) = doc {
+        if let Some(frontmatter) = doc.frontmatter() {
+            yaml_suppressions(&mut collector, text, frontmatter.yaml);
+        }
+        markdown_suppressions(&mut collector, doc, text);
     }
-    (suppressions, malformed)
+    (collector.suppressions, collector.malformed)
 }
 
 /// Splits findings into kept and suppressed; returns the suppressions no finding used.

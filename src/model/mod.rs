@@ -27,6 +27,18 @@ pub enum FileKind {
     Unfollowed,
 }
 
+impl FileKind {
+    /// Whether files of this kind are parsed before any rule runs: the agentproto files that
+    /// rules of other folders resolve references to. The others (skills, tools files,
+    /// requirements) are only ever read by their own folder's rules.
+    pub fn parsed_up_front(self) -> bool {
+        matches!(
+            self,
+            FileKind::Contract | FileKind::Driver { .. } | FileKind::Secrets
+        )
+    }
+}
+
 /// Finds a string member and returns it with the span of its value.
 pub fn string_member<'a>(node: &'a Node, key: &str) -> Option<(&'a str, Span)> {
     let value = node.get(key)?;

@@ -245,7 +245,7 @@ fn drivers<'a>(unit: &Unit<'a>) -> Vec<Driver<'a>> {
     unit.files
         .drivers
         .iter()
-        .filter_map(|id| match unit.repo.parsed(*id) {
+        .filter_map(|id| match unit.parsed(*id) {
             Parsed::Driver { doc, cli } => doc.frontmatter().map(|fm| Driver {
                 file: *id,
                 fm,
@@ -483,7 +483,7 @@ fn constraint_list<'a>(contract: &Contract<'a>, key: &str) -> Option<(&'a Member
 
 fn frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     for id in &unit.files.drivers {
-        if let Parsed::Driver { doc, .. } = unit.repo.parsed(*id) {
+        if let Parsed::Driver { doc, .. } = unit.parsed(*id) {
             report_frontmatter_problem(unit.repo, *id, doc, sink, GENERIC_MISSING_HELP);
         }
     }

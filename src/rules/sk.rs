@@ -472,27 +472,21 @@ fn body_too_long(unit: &Unit<'_>, sink: &mut Sink) {
 
 fn name_duplicate(repo: &Repo, sink: &mut Sink) {
     let mut first_by_name: BTreeMap<String, (FileId, Span)> = BTreeMap::new();
-    for (file, skill) in repo.skills() {
-        let Some(name) = skill.doc.frontmatter().and_then(|fm| fm.root.get("name")) else {
-            continue;
-        };
-        let Some(text) = name.as_str().filter(|t| !t.trim().is_empty()) else {
-            continue;
-        };
-        let key = nfkc(text);
+    for skill in &repo.skill_names {
+        let key = nfkc(&skill.name);
         match first_by_name.get(&key) {
             Some((first_file, first_span)) => {
                 sink.report(
-                    file,
-                    name.span,
-                    format!("another skill is also named `{text}`"),
+                    skill.file,
+                    skill.span,
+                    format!("another skill is also named `{}`", skill.name),
                 )
                 .label("duplicate name")
                 .secondary(*first_file, *first_span, "first skill with this name")
                 .help("skill names must be unique; agents pick skills by name");
             }
             None => {
-                first_by_name.insert(key, (file, name.span));
+                first_by_name.insert(key, (skill.file, skill.span));
             }
         }
     }

@@ -131,7 +131,7 @@ fn tools_files_complete(unit: &Unit<'_>) -> bool {
     unit.files
         .tools
         .iter()
-        .all(|id| matches!(unit.repo.parsed(*id), Parsed::Tools(doc) if doc.parse_error.is_none()))
+        .all(|id| matches!(unit.parsed(*id), Parsed::Tools(doc) if doc.parse_error.is_none()))
 }
 
 /// A defined name close enough to `name` to be a typo or a small rename (stricter than

@@ -464,14 +464,10 @@ fn named_tools<'a>(unit: &Unit<'a>) -> Vec<(FileId, &'a Tool, &'a str)> {
 /// missing from it really is undefined.
 fn tools_are_complete(unit: &Unit<'_>) -> bool {
     unit.has_tools_file()
-        && unit
-            .files
-            .tools
-            .iter()
-            .all(|id| match unit.repo.parsed(*id) {
-                Parsed::Tools(doc) => doc.parse_error.is_none() && doc.problems.is_empty(),
-                _ => false,
-            })
+        && unit.files.tools.iter().all(|id| match unit.parsed(*id) {
+            Parsed::Tools(doc) => doc.parse_error.is_none() && doc.problems.is_empty(),
+            _ => false,
+        })
 }
 
 fn file_name<'a>(unit: &Unit<'a>, file: FileId) -> &'a str {

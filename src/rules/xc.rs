@@ -7,20 +7,18 @@
 //! flag, or the tool's name) with a secondary label on the TOOL.md key they contradict.
 
 use super::{Check, RuleImpl, Sink};
-use crate::index::{Parsed, Repo, ToolLink};
+use crate::index::{link_key, Unit};
 use crate::model::skill::Frontmatter;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::Node;
 use crate::source::{FileId, Span};
-use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "XC001", check: Check::Repo(tool_type_contradicts_contract) },
-    RuleImpl { code: "XC002", check: Check::Repo(confirmation_weaker_than_contract) },
-    RuleImpl { code: "XC003", check: Check::Repo(idempotency_contradicts_contract) },
-    RuleImpl { code: "XC004", check: Check::Repo(contract_input_missing) },
+    RuleImpl { code: "XC001", check: Check::Unit(tool_type_contradicts_contract) },
+    RuleImpl { code: "XC002", check: Check::Unit(confirmation_weaker_than_contract) },
+    RuleImpl { code: "XC003", check: Check::Unit(idempotency_contradicts_contract) },
+    RuleImpl { code: "XC004", check: Check::Unit(contract_input_missing) },
 ];
 
 const CONFIRMATION_FIELD: &str = "user_confirmed";
@@ -49,70 +47,40 @@ impl Link<'_> {
     }
 }
 
-/// The naming convention that links a tool to a contract: `.` and `-` become `_`.
-fn link_key(name: &str) -> Cow<'_, str> {
-    if name.contains(['.', '-']) {
-        Cow::Owned(name.replace(['.', '-'], "_"))
-    } else {
-        Cow::Borrowed(name)
-    }
-}
-
-/// Every linked (tool, contract) pair of the repository, in file and entry order.
-fn links(repo: &Repo) -> Vec<Link<'_>> {
-    repo.tool_links
-        .get_or_init(|| find_links(repo))
-        .iter()
-        .filter_map(|link| {
-            let Parsed::Tools(doc) = repo.parsed(link.tools_file) else {
-                return None;
-            };
-            Some(Link {
-                tools_file: link.tools_file,
-                tool: doc.tools.get(link.tool)?,
-                contract_file: link.contract_file,
-                contract: repo.contract(link.contract_file)?.frontmatter()?,
-                id: link.id.as_str(),
-            })
-        })
-        .collect()
-}
-
-fn find_links(repo: &Repo) -> Vec<ToolLink> {
-    let by_id = &repo.contracts.tools_by_id;
-    // First id (in id order) per convention key, so a clash resolves the same way every run.
-    let mut by_key: BTreeMap<Cow<'_, str>, &str> = BTreeMap::new();
-    for id in by_id.keys() {
-        by_key.entry(link_key(id)).or_insert(id.as_str());
-    }
+/// The unit's linked (tool, contract) pairs, in file and entry order.
+fn links<'a>(unit: &Unit<'a>) -> Vec<Link<'a>> {
+    let repo = unit.repo;
+    let contracts = &repo.contracts;
     let mut out = Vec::new();
-    for unit in repo.units() {
-        for (tools_file, doc) in unit.tools_docs() {
-            for (index, tool) in doc.tools.iter().enumerate() {
-                let Some(name) = tool.name() else {
-                    continue;
-                };
-                let id = match repo.settings.contract_map.get(name) {
-                    Some(mapped) => mapped.as_str(),
-                    None => match by_key.get(link_key(name).as_ref()) {
-                        Some(id) => id,
-                        None => continue,
-                    },
-                };
-                let Some((id, files)) = by_id.get_key_value(id) else {
-                    continue;
-                };
-                // A contract without valid frontmatter links nothing: `links` drops it.
-                let Some(&contract_file) = files.first() else {
-                    continue;
-                };
-                out.push(ToolLink {
-                    tools_file,
-                    tool: index,
-                    contract_file,
-                    id: id.clone(),
-                });
-            }
+    for (tools_file, doc) in unit.tools_docs() {
+        for tool in &doc.tools {
+            let Some(name) = tool.name() else {
+                continue;
+            };
+            let id = match repo.settings.contract_map.get(name) {
+                Some(mapped) => mapped.as_str(),
+                None => match contracts.tools_by_link_key.get(link_key(name).as_ref()) {
+                    Some(id) => id.as_str(),
+                    None => continue,
+                },
+            };
+            let Some((id, files)) = contracts.tools_by_id.get_key_value(id) else {
+                continue;
+            };
+            // A contract without valid frontmatter links nothing.
+            let Some(&contract_file) = files.first() else {
+                continue;
+            };
+            let Some(contract) = repo.contract(contract_file).and_then(|d| d.frontmatter()) else {
+                continue;
+            };
+            out.push(Link {
+                tools_file,
+                tool,
+                contract_file,
+                contract,
+                id: id.as_str(),
+            });
         }
     }
     out
@@ -137,8 +105,8 @@ fn quoted_list(items: &[Node], max: usize) -> String {
 // XC001 tool-type-contradicts-contract
 // ---------------------------------------------------------------------------------------------
 
-fn tool_type_contradicts_contract(repo: &Repo, sink: &mut Sink) {
-    for link in links(repo) {
+fn tool_type_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
+    for link in links(unit) {
         let Some(mutates) = link.get("mutates") else {
             continue;
         };
@@ -223,8 +191,8 @@ fn is_gated(tool: &Tool) -> bool {
     }
 }
 
-fn confirmation_weaker_than_contract(repo: &Repo, sink: &mut Sink) {
-    for link in links(repo) {
+fn confirmation_weaker_than_contract(unit: &Unit<'_>, sink: &mut Sink) {
+    for link in links(unit) {
         let Some((approval, approval_label)) = gating_approval(&link) else {
             continue;
         };
@@ -268,8 +236,8 @@ fn confirmation_weaker_than_contract(repo: &Repo, sink: &mut Sink) {
 // XC003 idempotency-contradicts-contract
 // ---------------------------------------------------------------------------------------------
 
-fn idempotency_contradicts_contract(repo: &Repo, sink: &mut Sink) {
-    for link in links(repo) {
+fn idempotency_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
+    for link in links(unit) {
         let Some((tool_says, span)) = link.tool.idempotent else {
             continue;
         };
@@ -343,8 +311,8 @@ fn properties_anchor(tool: &Tool) -> (Span, &'static str) {
     }
 }
 
-fn contract_input_missing(repo: &Repo, sink: &mut Sink) {
-    for link in links(repo) {
+fn contract_input_missing(unit: &Unit<'_>, sink: &mut Sink) {
+    for link in links(unit) {
         let Some(required) = link
             .get("inputs")
             .and_then(|i| i.get("required"))
