@@ -81,16 +81,30 @@ pub fn relative_path(root: &Path, path: &Path) -> String {
 }
 
 /// Walks `paths` (directories are walked honouring ignore files; files named explicitly are
-/// always taken) and returns the classified files sorted by relative path.
-pub fn discover(
+/// always taken) and returns the classified files sorted by relative path, each with what `load`
+/// made of it. `load` runs on the walking threads as files are found, so reading overlaps the
+/// walk.
+pub fn discover<T: Send>(
     root: &Path,
     paths: &[PathBuf],
     requirement_files: &[String],
     threads: usize,
     exclude: &GlobFilter,
-) -> Vec<Discovered> {
+    load: impl Fn(&Discovered) -> T + Sync,
+) -> Vec<(Discovered, T)> {
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let found: Mutex<Vec<Discovered>> = Mutex::new(Vec::new());
+    let found: Mutex<Vec<(Discovered, T)>> = Mutex::new(Vec::new());
+    let push = |rel_path: String, abs_path: PathBuf, kind: FileKind, problem: Option<String>| {
+        let file = Discovered {
+            rel_path,
+            abs_path,
+            kind,
+            problem,
+        };
+        let loaded = load(&file);
+        let mut guard = found.lock().unwrap_or_else(|e| e.into_inner());
+        guard.push((file, loaded));
+    };
     let mut directories = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -98,7 +112,7 @@ pub fn discover(
         } else {
             let rel_path = relative_path(root, path);
             if let Some(kind) = classify(&rel_path, requirement_files) {
-                push(&found, rel_path, path.clone(), kind, None);
+                push(rel_path, path.clone(), kind, None);
             }
         }
     }
@@ -137,15 +151,15 @@ pub fn discover(
                 true
             });
         let canonical_root = &canonical_root;
+        let push = &push;
         builder.build_parallel().run(|| {
-            let found = &found;
             Box::new(move |entry| {
                 let entry = match entry {
                     Ok(entry) => entry,
                     Err(error) => {
                         if let Some((path, message)) = walk_problem(&error) {
                             let rel_path = relative_path(root, &path);
-                            push(found, rel_path, path, FileKind::Unfollowed, Some(message));
+                            push(rel_path, path, FileKind::Unfollowed, Some(message));
                         }
                         return WalkState::Continue;
                     }
@@ -168,24 +182,18 @@ pub fn discover(
                 {
                     let problem =
                         "the file is a symlink to a place outside the lint root; it was not read";
-                    push(
-                        found,
-                        rel_path,
-                        entry.into_path(),
-                        kind,
-                        Some(problem.to_string()),
-                    );
+                    push(rel_path, entry.into_path(), kind, Some(problem.to_string()));
                     return WalkState::Continue;
                 }
-                push(found, rel_path, entry.into_path(), kind, None);
+                push(rel_path, entry.into_path(), kind, None);
                 WalkState::Continue
             })
         });
     }
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
     // Inside the lint's thread pool, so the sort uses its threads.
-    files.par_sort_by(|a, b| a.rel_path.cmp(&b.rel_path));
-    files.dedup_by(|a, b| a.rel_path == b.rel_path);
+    files.par_sort_by(|a, b| a.0.rel_path.cmp(&b.0.rel_path));
+    files.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
     files
 }
 
@@ -247,22 +255,6 @@ impl GlobFilter {
             None => false,
         }
     }
-}
-
-fn push(
-    found: &Mutex<Vec<Discovered>>,
-    rel_path: String,
-    abs_path: PathBuf,
-    kind: FileKind,
-    problem: Option<String>,
-) {
-    let mut guard = found.lock().unwrap_or_else(|e| e.into_inner());
-    guard.push(Discovered {
-        rel_path,
-        abs_path,
-        kind,
-        problem,
-    });
 }
 
 /// The path and a message for a walk error worth reporting (a symlink loop); other errors, such

@@ -142,20 +142,21 @@ fn run(
     let paths = with_skill_siblings(&options.paths, &options.requirement_files);
     let base = options.glob_base.clone().unwrap_or_else(|| root.clone());
     let exclude = GlobFilter::new(&base, &root, &options.exclude).map_err(LintError::Selector)?;
-    let discovered = discover(&root, &paths, &options.requirement_files, threads, &exclude);
+    let overlay = options.overlay.as_ref();
+    let discovered = discover(
+        &root,
+        &paths,
+        &options.requirement_files,
+        threads,
+        &exclude,
+        |file| read(file, options.max_file_size, overlay),
+    );
     // Unzipped straight into the two vectors the repository keeps (no third copy of every
     // parsed file at the peak); the rare read problem is boxed so it costs a pointer per file.
     let (files, loaded): (Vec<SourceFile>, Vec<ParsedOrProblem>) = discovered
         .into_par_iter()
         .enumerate()
-        .map(|(index, file)| {
-            load(
-                FileId(index as u32),
-                file,
-                options.max_file_size,
-                &options.overlay,
-            )
-        })
+        .map(|(index, (file, read))| load(FileId(index as u32), file, read))
         .unzip();
     let mut diagnostics = Vec::new();
     let parsed = loaded
@@ -523,26 +524,34 @@ fn guarded(
     }
 }
 
-/// Reads and parses one file. Unreadable input yields an SL001 diagnostic, never an abort.
-fn load(
-    id: FileId,
-    file: Discovered,
+/// Reads one discovered file (or takes its text from the overlay).
+fn read(
+    file: &Discovered,
     max_size: u64,
     overlay: &HashMap<PathBuf, String>,
-) -> (SourceFile, ParsedOrProblem) {
-    let mut source = SourceFile {
-        rel_path: file.rel_path,
-        abs_path: file.abs_path,
-        text: String::new(),
-    };
-    let read = match (&file.problem, overlay.get(&source.abs_path)) {
+) -> Result<String, ReadProblem> {
+    match (&file.problem, overlay.get(&file.abs_path)) {
         (Some(problem), _) => Err(ReadProblem {
             message: problem.clone(),
             span: Span::empty(0),
             display_text: String::new(),
         }),
         (None, Some(text)) => Ok(text.clone()),
-        (None, None) => read_text(&source.abs_path, max_size),
+        (None, None) => read_text(&file.abs_path, max_size),
+    }
+}
+
+/// Parses one read file when its kind is parsed up front. Unreadable input yields an SL001
+/// diagnostic, never an abort.
+fn load(
+    id: FileId,
+    file: Discovered,
+    read: Result<String, ReadProblem>,
+) -> (SourceFile, ParsedOrProblem) {
+    let mut source = SourceFile {
+        rel_path: file.rel_path,
+        abs_path: file.abs_path,
+        text: String::new(),
     };
     match read {
         Ok(text) => source.text = text,
