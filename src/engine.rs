@@ -659,7 +659,7 @@ fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProblem> {
             "the file is larger than the {max_size} byte size limit; it was not read"
         )));
     }
-    if let Some(nul) = bytes.iter().position(|b| *b == 0) {
+    if let Some(nul) = memchr::memchr(0, &bytes) {
         return Err(ReadProblem {
             message: format!("the file is binary (a NUL byte at offset {nul}), not text"),
             span: Span::empty(0),
