@@ -592,21 +592,21 @@ pub fn parse_file(kind: FileKind, source: &SourceFile) -> Parsed {
             } else {
                 dir
             };
-            Parsed::Skill(SkillDoc {
+            Parsed::Skill(Box::new(SkillDoc {
                 broken_references: find_broken_references(&doc.body, dir),
                 folder_name: folder_name(dir),
                 doc,
                 lowercase_file_name: lowercase,
-            })
+            }))
         }
-        FileKind::Tools => Parsed::Tools(parse_tools(&source.text)),
-        FileKind::Requirement => Parsed::Requirement(parse_requirement(&source.text)),
-        FileKind::Contract => Parsed::Contract(parse_markdown_doc(&source.text)),
+        FileKind::Tools => Parsed::Tools(Box::new(parse_tools(&source.text))),
+        FileKind::Requirement => Parsed::Requirement(Box::new(parse_requirement(&source.text))),
+        FileKind::Contract => Parsed::Contract(Box::new(parse_markdown_doc(&source.text))),
         FileKind::Driver { cli } => Parsed::Driver {
-            doc: parse_markdown_doc(&source.text),
+            doc: Box::new(parse_markdown_doc(&source.text)),
             cli,
         },
-        FileKind::Secrets => Parsed::Secrets(parse_markdown_doc(&source.text)),
+        FileKind::Secrets => Parsed::Secrets(Box::new(parse_markdown_doc(&source.text))),
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }

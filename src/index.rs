@@ -16,19 +16,21 @@ use crate::source::{FileId, SourceFile};
 use std::collections::BTreeMap;
 
 #[derive(Debug)]
+/// The documents are boxed: the repository keeps one `Parsed` per file, most of them `Pending`,
+/// and inline documents would make each of those hundreds of bytes.
 pub enum Parsed {
-    Skill(SkillDoc),
-    Tools(ToolsDoc),
-    Requirement(RequirementDoc),
+    Skill(Box<SkillDoc>),
+    Tools(Box<ToolsDoc>),
+    Requirement(Box<RequirementDoc>),
     /// AIP-14 `TOOL.md`.
-    Contract(MarkdownDoc),
+    Contract(Box<MarkdownDoc>),
     /// AIP-30 `DRIVER.md` or `CLI.md`.
     Driver {
-        doc: MarkdownDoc,
+        doc: Box<MarkdownDoc>,
         cli: bool,
     },
     /// AIP-19 `SECRETS.md`.
-    Secrets(MarkdownDoc),
+    Secrets(Box<MarkdownDoc>),
     /// Could not be read; SL001 was reported.
     Unreadable(FileKind),
     /// Read, and parsed only while its unit is checked (see [`FileKind::parsed_up_front`]).
@@ -307,7 +309,7 @@ impl<'a> Unit<'a> {
             .tools
             .iter()
             .filter_map(move |id| match unit.parsed(*id) {
-                Parsed::Tools(doc) => Some((*id, doc)),
+                Parsed::Tools(doc) => Some((*id, &**doc)),
                 _ => None,
             })
     }
@@ -343,7 +345,7 @@ impl<'a> Unit<'a> {
             .drivers
             .iter()
             .filter_map(move |id| match unit.parsed(*id) {
-                Parsed::Driver { doc, .. } => Some((*id, doc)),
+                Parsed::Driver { doc, .. } => Some((*id, &**doc)),
                 _ => None,
             })
     }

@@ -313,7 +313,7 @@ pub fn collect_file(
     };
     let doc = match parsed {
         Parsed::Skill(skill) => Some(&skill.doc),
-        Parsed::Contract(doc) | Parsed::Secrets(doc) | Parsed::Driver { doc, .. } => Some(doc),
+        Parsed::Contract(doc) | Parsed::Secrets(doc) | Parsed::Driver { doc, .. } => Some(&**doc),
         Parsed::Requirement(_) => {
             yaml_suppressions(&mut collector, text, Span::new(0, text.len()));
             None
