@@ -192,7 +192,15 @@ pub fn discover<T: Send>(
     }
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
     // Inside the lint's thread pool, so the sort uses its threads.
-    files.par_sort_by(|a, b| a.0.rel_path.cmp(&b.0.rel_path));
+    // Unstable (fewer moves of large elements), so entries for one path are ordered in full:
+    // the one without a problem first, as a file named on the command line is pushed.
+    files.par_sort_unstable_by(|a, b| {
+        (&a.0.rel_path, &a.0.problem, &a.0.abs_path).cmp(&(
+            &b.0.rel_path,
+            &b.0.problem,
+            &b.0.abs_path,
+        ))
+    });
     files.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
     files
 }

@@ -362,10 +362,12 @@ fn check_unit(
             _ => None,
         })
         .collect();
+    let shared = crate::index::UnitShared::default();
     let unit = crate::index::Unit {
         repo,
         files,
         local: &local,
+        shared: &shared,
     };
     let primary = files.primary_file();
     let mut outcome = UnitOutcome::default();

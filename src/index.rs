@@ -272,6 +272,16 @@ pub struct Unit<'a> {
     pub files: &'a UnitFiles,
     /// The parses of the folder's own files (those [`Parsed::Pending`] in the repository).
     pub local: &'a [(FileId, Parsed)],
+    /// What several rules of the unit derive alike, derived once.
+    pub shared: &'a UnitShared,
+}
+
+/// Per-unit results that several rules need, computed by the first of them that runs.
+#[derive(Debug, Default)]
+pub struct UnitShared {
+    /// Every tools-file tool linked to a TOOL.md contract: (tools file, index in its `tools`,
+    /// contract file), in file and entry order.
+    pub tool_links: std::sync::OnceLock<Vec<(FileId, usize, FileId)>>,
 }
 
 impl<'a> Unit<'a> {

@@ -7,7 +7,7 @@
 //! flag, or the tool's name) with a secondary label on the TOOL.md key they contradict.
 
 use super::{Check, RuleImpl, Sink};
-use crate::index::{link_key, Unit};
+use crate::index::{link_key, Parsed, Unit};
 use crate::model::skill::Frontmatter;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::Node;
@@ -50,10 +50,31 @@ impl Link<'_> {
 /// The unit's linked (tool, contract) pairs, in file and entry order.
 fn links<'a>(unit: &Unit<'a>) -> Vec<Link<'a>> {
     let repo = unit.repo;
+    let found = unit.shared.tool_links.get_or_init(|| find_links(unit));
+    found
+        .iter()
+        .filter_map(|&(tools_file, index, contract_file)| {
+            let Parsed::Tools(doc) = unit.parsed(tools_file) else {
+                return None;
+            };
+            let contract = repo.contract(contract_file)?.frontmatter()?;
+            Some(Link {
+                tools_file,
+                tool: doc.tools.get(index)?,
+                contract_file,
+                contract,
+                id: contract.root.get("id")?.as_str()?,
+            })
+        })
+        .collect()
+}
+
+fn find_links(unit: &Unit<'_>) -> Vec<(FileId, usize, FileId)> {
+    let repo = unit.repo;
     let contracts = &repo.contracts;
     let mut out = Vec::new();
     for (tools_file, doc) in unit.tools_docs() {
-        for tool in &doc.tools {
+        for (index, tool) in doc.tools.iter().enumerate() {
             let Some(name) = tool.name() else {
                 continue;
             };
@@ -64,23 +85,10 @@ fn links<'a>(unit: &Unit<'a>) -> Vec<Link<'a>> {
                     None => continue,
                 },
             };
-            let Some((id, files)) = contracts.tools_by_id.get_key_value(id) else {
-                continue;
-            };
-            // A contract without valid frontmatter links nothing.
-            let Some(&contract_file) = files.first() else {
-                continue;
-            };
-            let Some(contract) = repo.contract(contract_file).and_then(|d| d.frontmatter()) else {
-                continue;
-            };
-            out.push(Link {
-                tools_file,
-                tool,
-                contract_file,
-                contract,
-                id: id.as_str(),
-            });
+            // A contract without valid frontmatter links nothing: `links` drops it.
+            if let Some(&contract_file) = contracts.tools_by_id.get(id).and_then(|f| f.first()) {
+                out.push((tools_file, index, contract_file));
+            }
         }
     }
     out
