@@ -10,6 +10,7 @@ use crate::model::requirement::RequirementDoc;
 use crate::model::skill::{MarkdownDoc, SkillDoc};
 use crate::model::tools::{Tool, ToolsDoc};
 use crate::model::FileKind;
+use crate::parse::markdown::{Section, TextBlock};
 use crate::parse::Node;
 use crate::source::Span;
 use crate::source::{FileId, SourceFile};
@@ -273,15 +274,17 @@ pub struct Unit<'a> {
     /// The parses of the folder's own files (those [`Parsed::Pending`] in the repository).
     pub local: &'a [(FileId, Parsed)],
     /// What several rules of the unit derive alike, derived once.
-    pub shared: &'a UnitShared,
+    pub shared: &'a UnitShared<'a>,
 }
 
 /// Per-unit results that several rules need, computed by the first of them that runs.
 #[derive(Debug, Default)]
-pub struct UnitShared {
+pub struct UnitShared<'a> {
     /// Every tools-file tool linked to a TOOL.md contract: (tools file, index in its `tools`,
     /// contract file), in file and entry order.
-    pub tool_links: std::sync::OnceLock<Vec<(FileId, usize, FileId)>>,
+    pub tool_links: std::cell::OnceCell<Vec<(FileId, usize, FileId)>>,
+    /// The SKILL.md's Tool Use Rules section and its items, if it has one.
+    pub tool_use_rules: std::cell::OnceCell<Option<(Section<'a>, Vec<&'a TextBlock>)>>,
 }
 
 impl<'a> Unit<'a> {

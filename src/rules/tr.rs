@@ -116,21 +116,28 @@ struct RulesSection<'a> {
     text: &'a str,
     doc: &'a SkillDoc,
     section: Section<'a>,
-    items: Vec<&'a TextBlock>,
+    items: &'a [&'a TextBlock],
 }
 
 impl<'a> RulesSection<'a> {
     fn of(unit: &Unit<'a>) -> Option<Self> {
         let (file, doc) = unit.skill()?;
         let name = unit.settings().tool_use_rules_heading.as_str();
-        let section = doc.doc.body.section(name)?;
-        let items = doc.doc.body.blocks_in(section.content).collect();
+        // Eight rules read the section: find it and its items once per unit.
+        let (section, items) = unit
+            .shared
+            .tool_use_rules
+            .get_or_init(|| {
+                let section = doc.doc.body.section(name)?;
+                Some((section, doc.doc.body.blocks_in(section.content).collect()))
+            })
+            .as_ref()?;
         Some(RulesSection {
             name,
             file,
             text: unit.text(file),
             doc,
-            section,
+            section: *section,
             items,
         })
     }
@@ -765,7 +772,7 @@ fn tool_phantom(unit: &Unit<'_>, sink: &mut Sink) {
         })
     };
     let tools_name = tools_file_name(unit);
-    for item in &rules.items {
+    for item in rules.items {
         let is_known = |name: &str| {
             tool_names.contains(&name)
                 || skill_name == Some(name)
@@ -1324,7 +1331,7 @@ fn confirmation_rule_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     }
     let tools_name = tools_file_name(unit);
-    for item in &rules.items {
+    for item in rules.items {
         let text = item.text.as_str();
         // No sentence of an item without a claim stem can claim anything (most items).
         if !may_claim(text) {
@@ -1598,7 +1605,7 @@ fn tool_use_rules_without_tools(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     };
     let mut names: Vec<&str> = Vec::new();
-    for item in &rules.items {
+    for item in rules.items {
         for named in names_in_item(item, rules.text, is_vocabulary) {
             if !names.contains(&named.text) {
                 names.push(named.text);
