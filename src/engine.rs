@@ -357,10 +357,7 @@ fn check_unit(
     let members = files.all();
     let local: Vec<(FileId, Parsed)> = members
         .iter()
-        .filter_map(|id| match repo.parsed(*id) {
-            Parsed::Pending(kind) => Some((*id, parse_file(*kind, repo.file(*id)))),
-            _ => None,
-        })
+        .filter_map(|id| parse_pending(repo, *id).map(|parsed| (*id, parsed)))
         .collect();
     let shared = crate::index::UnitShared::default();
     let unit = crate::index::Unit {
@@ -378,15 +375,7 @@ fn check_unit(
                 .extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
         }
     }
-    outcome.skill_name = unit.skill().and_then(|(file, skill)| {
-        let name = skill.doc.frontmatter()?.root.get("name")?;
-        let text = name.as_str().filter(|t| !t.trim().is_empty())?;
-        Some(SkillName {
-            file,
-            name: text.to_string(),
-            span: name.span,
-        })
-    });
+    outcome.skill_name = crate::rules::sk::skill_name(&unit);
     if inline_ignores {
         for id in members {
             let (found, broken) = suppress::collect_file(id, repo.text(id), unit.parsed(id));
@@ -572,6 +561,14 @@ fn load(
     }
     let parsed = parse_up_front(file.kind, &source);
     (source, (parsed, None))
+}
+
+/// The parse of a file the repository holds as [`Parsed::Pending`]; `None` for the others.
+pub(crate) fn parse_pending(repo: &Repo, id: FileId) -> Option<Parsed> {
+    match repo.parsed(id) {
+        Parsed::Pending(kind) => Some(parse_file(*kind, repo.file(id))),
+        _ => None,
+    }
 }
 
 /// Parses the kinds other folders refer to; leaves the rest [`Parsed::Pending`] for their unit.

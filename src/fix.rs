@@ -100,7 +100,7 @@ mod tests {
 }
 
 use crate::diagnostic::{Applicability, Diagnostic};
-use crate::engine::{lint, parse_file, LintError, LintOptions, LintOutcome};
+use crate::engine::{lint, parse_file, parse_pending, LintError, LintOptions, LintOutcome};
 use crate::index::Parsed;
 use crate::model::skill::FrontmatterState;
 use crate::source::{FileId, SourceFile};
@@ -249,14 +249,8 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
             };
             // A folder's own files are no longer parsed once the run is over: parse the
             // original again (only for files with fixes).
-            let reparsed;
-            let before = match repo.parsed(*file) {
-                Parsed::Pending(kind) => {
-                    reparsed = parse_file(*kind, source);
-                    &reparsed
-                }
-                parsed => parsed,
-            };
+            let reparsed = parse_pending(repo, *file);
+            let before = reparsed.as_ref().unwrap_or_else(|| repo.parsed(*file));
             match still_parses(before, &candidate) {
                 Ok(()) => {
                     new_texts.push((source.abs_path.clone(), candidate.text));

@@ -2,7 +2,7 @@
 
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
-use crate::index::{Repo, Unit};
+use crate::index::{Repo, SkillName, Unit};
 use crate::model::skill::{Frontmatter, FrontmatterState, ReferenceProblem, SkillDoc};
 use crate::parse::{Node, Value};
 use crate::source::{FileId, Span};
@@ -468,6 +468,19 @@ fn body_too_long(unit: &Unit<'_>, sink: &mut Sink) {
     )
     .label(format!("line {} of the body", BODY_MAX_LINES + 1))
     .help("move reference material into separate files that the body links to");
+}
+
+/// The skill's non-empty frontmatter `name`, which each unit leaves behind for SK014 (the
+/// parses are gone by the time repository-wide rules run).
+pub(crate) fn skill_name(unit: &Unit<'_>) -> Option<SkillName> {
+    let (file, skill) = unit.skill()?;
+    let name = skill.doc.frontmatter()?.root.get("name")?;
+    let text = name.as_str().filter(|t| !t.trim().is_empty())?;
+    Some(SkillName {
+        file,
+        name: text.to_string(),
+        span: name.span,
+    })
 }
 
 fn name_duplicate(repo: &Repo, sink: &mut Sink) {
