@@ -88,6 +88,16 @@ enum Open {
 
 /// Parses `text`, a slice of a file starting at byte `base`.
 pub fn parse_markdown(text: &str, base: usize) -> Markdown {
+    // Skill and contract bodies are mostly headings, paragraphs, lists, inline code and fences.
+    // A line-based pass builds exactly what pulldown-cmark's events give for that subset, several
+    // times faster (pulldown-cmark was a sixth of all instructions); anything else goes to it.
+    fast::parse(text, base).unwrap_or_else(|| parse_markdown_with_pulldown(text, base))
+}
+
+/// The reference parser (pulldown-cmark events). Public so tests and the fuzz target can check
+/// that the line-based pass agrees with it.
+#[doc(hidden)]
+pub fn parse_markdown_with_pulldown(text: &str, base: usize) -> Markdown {
     let mut doc = Markdown {
         end: base + text.len(),
         ..Markdown::default()
@@ -203,6 +213,427 @@ fn locate_destination(text: &str, base: usize, link: Span, destination: &str) ->
     }
 }
 
+/// A line-based pass for the plain Markdown that skill bodies are made of: ATX headings,
+/// paragraphs, `-`, `+` and ordered lists (nested, loose or tight, with lazy continuation lines),
+/// single-backtick code spans and top-level backtick fences. It returns `None` for anything it does
+/// not model (emphasis, links, HTML, escapes, entities, block quotes, setext headings, thematic
+/// breaks, indented code, fences in lists, tabs, ...), so the caller falls back to pulldown-cmark.
+/// Where it returns a document, it is the one pulldown-cmark's events build (see the tests).
+mod fast {
+    use super::{CodeSpan, Heading, Markdown, TextBlock};
+    use crate::source::Span;
+
+    /// Lists nested deeper than this go to pulldown-cmark.
+    const MAX_DEPTH: usize = 16;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum Marker {
+        /// `-` or `+`.
+        Bullet(u8),
+        /// `.` or `)` after the number.
+        Ordered(u8),
+    }
+
+    struct Item {
+        /// Column where the item's content starts; lines indented this far continue it.
+        content_indent: usize,
+        marker: Marker,
+        block: TextBlock,
+    }
+
+    struct Parser<'a> {
+        text: &'a str,
+        base: usize,
+        doc: Markdown,
+        items: Vec<Item>,
+        /// The open top-level paragraph (only while no list is open).
+        paragraph: Option<TextBlock>,
+        /// Whether the innermost container (the last item, else the top level) has an open
+        /// paragraph that a plain line continues.
+        paragraph_open: bool,
+        /// Backticks of the open fence.
+        fence: Option<usize>,
+    }
+
+    pub fn parse(text: &str, base: usize) -> Option<Markdown> {
+        let bytes = text.as_bytes();
+        // Bytes that start constructs this pass leaves to pulldown-cmark: escapes, entities, HTML
+        // and autolinks, links and images, `*` emphasis and bullets, tabs, CR and other controls.
+        // One branch-free pass (a fold vectorises, an early-exit `any` does not).
+        let (refused, non_ascii) = bytes.iter().fold((false, false), |(refused, high), &b| {
+            (
+                refused
+                    | ((b < 0x20) & (b != b'\n'))
+                    | matches!(b, b'\\' | b'&' | b'<' | b'[' | b']' | b'*' | 0x7f),
+                high | (b >= 0x80),
+            )
+        });
+        if refused {
+            return None;
+        }
+        // Unicode spaces are trimmed by some steps and kept by others.
+        if non_ascii
+            && text
+                .chars()
+                .any(|c| c.is_whitespace() && c != ' ' && c != '\n')
+        {
+            return None;
+        }
+        let mut parser = Parser {
+            text,
+            base,
+            doc: Markdown {
+                end: base + text.len(),
+                ..Markdown::default()
+            },
+            items: Vec::new(),
+            paragraph: None,
+            paragraph_open: false,
+            fence: None,
+        };
+        let mut line_start = 0;
+        while line_start < text.len() {
+            let line_end =
+                memchr::memchr(b'\n', &bytes[line_start..]).map_or(text.len(), |i| line_start + i);
+            parser.line(line_start, line_end)?;
+            line_start = line_end + 1;
+        }
+        parser.close_paragraph();
+        parser.close_items(0);
+        parser.doc.blocks.sort_by_key(|b| b.span.start);
+        Some(parser.doc)
+    }
+
+    impl Parser<'_> {
+        fn line(&mut self, line_start: usize, line_end: usize) -> Option<()> {
+            let line = &self.text[line_start..line_end];
+            let content = line.trim_start_matches(' ');
+            let indent = line.len() - content.len();
+            let content = content.trim_end_matches(' ');
+            let at = line_start + indent;
+            if let Some(open) = self.fence {
+                if indent <= 3 && content.len() >= open && content.bytes().all(|b| b == b'`') {
+                    self.fence = None;
+                }
+                return Some(());
+            }
+            if content.is_empty() {
+                self.close_paragraph();
+                return Some(());
+            }
+            // The open items whose content this line's indentation reaches.
+            let matched = self
+                .items
+                .iter()
+                .take_while(|item| indent >= item.content_indent)
+                .count();
+            let container = matched
+                .checked_sub(1)
+                .map_or(0, |i| self.items[i].content_indent);
+            if indent - container >= 4 {
+                // Indented code cannot interrupt a paragraph: the line continues it.
+                if !self.paragraph_open {
+                    return None;
+                }
+                return self.continue_paragraph(content, at);
+            }
+            if content.starts_with('#') {
+                // A heading inside a list item is left to pulldown-cmark.
+                if matched > 0 {
+                    return None;
+                }
+                let level = heading_level(content)?;
+                self.close_paragraph();
+                self.close_items(0);
+                return self.heading(content, at, level);
+            }
+            if content.starts_with("```") {
+                let ticks = content.bytes().take_while(|b| *b == b'`').count();
+                if matched > 0 || content[ticks..].contains('`') {
+                    return None;
+                }
+                self.close_paragraph();
+                self.close_items(0);
+                self.fence = Some(ticks);
+                return Some(());
+            }
+            if content.starts_with(['>', '~']) || is_rule_like(content) || is_bare_marker(content) {
+                return None;
+            }
+            if let Some((marker, number, marker_len)) = list_marker(content) {
+                return self.item(content, at, indent, matched, (marker, number, marker_len));
+            }
+            if self.paragraph_open {
+                // Also a lazy continuation line, indented less than the item it continues.
+                return self.continue_paragraph(content, at);
+            }
+            self.close_items(matched);
+            if self.items.is_empty() {
+                self.paragraph = Some(new_block(at, false));
+            }
+            self.paragraph_open = true;
+            self.inline(content, at)
+        }
+
+        fn item(
+            &mut self,
+            content: &str,
+            at: usize,
+            indent: usize,
+            matched: usize,
+            (marker, number, marker_len): (Marker, u64, usize),
+        ) -> Option<()> {
+            let after = &content[marker_len..];
+            let text = after.trim_start_matches(' ');
+            let spaces = after.len() - text.len();
+            // An empty item, or one whose text is indented code.
+            if text.is_empty() || spaces > 4 {
+                return None;
+            }
+            let sibling = self.items.get(matched).is_some_and(|i| i.marker == marker);
+            // Only a list starting at 1 may interrupt a paragraph.
+            if self.paragraph_open
+                && !sibling
+                && matches!(marker, Marker::Ordered(_))
+                && number != 1
+            {
+                return None;
+            }
+            // The item's text must be a plain paragraph line, not another block.
+            if text.starts_with(['#', '>', '~']) || text.starts_with("```") || starts_block(text) {
+                return None;
+            }
+            if matched >= MAX_DEPTH {
+                return None;
+            }
+            self.close_paragraph();
+            self.close_items(matched);
+            self.items.push(Item {
+                content_indent: indent + marker_len + spaces,
+                marker,
+                block: new_block(at, true),
+            });
+            self.paragraph_open = true;
+            self.inline(text, at + marker_len + spaces)
+        }
+
+        fn heading(&mut self, content: &str, at: usize, level: u8) -> Option<()> {
+            let inner = content[usize::from(level)..].trim_start_matches(' ');
+            // A closing `#` sequence is left to pulldown-cmark.
+            if inner.contains('#') {
+                return None;
+            }
+            let mut heading = Heading {
+                level,
+                text: String::new(),
+                span: Span::new(self.base + at, self.base + at + content.trim_end().len()),
+            };
+            pieces(inner, |piece| heading.text.push_str(piece.text(inner)))?;
+            self.doc.headings.push(heading);
+            Some(())
+        }
+
+        fn continue_paragraph(&mut self, content: &str, at: usize) -> Option<()> {
+            let break_at = self.base + at;
+            add(
+                self.open_block()?,
+                " ",
+                Span::new(break_at, break_at),
+                false,
+            );
+            self.inline(content, at)
+        }
+
+        /// Appends a paragraph line's text and code spans to the open block.
+        fn inline(&mut self, content: &str, at: usize) -> Option<()> {
+            let base = self.base + at;
+            let block = self.open_block()?;
+            block.text.reserve(content.len() + 1);
+            pieces(content, |piece| {
+                let span = Span::new(base + piece.start, base + piece.end);
+                add(block, piece.text(content), span, piece.code);
+            })
+        }
+
+        fn open_block(&mut self) -> Option<&mut TextBlock> {
+            match self.items.last_mut() {
+                Some(item) => Some(&mut item.block),
+                None => self.paragraph.as_mut(),
+            }
+        }
+
+        fn close_paragraph(&mut self) {
+            self.paragraph_open = false;
+            if let Some(block) = self.paragraph.take() {
+                push_block(&mut self.doc, block);
+            }
+        }
+
+        /// Closes the items from depth `from` on.
+        fn close_items(&mut self, from: usize) {
+            while self.items.len() > from {
+                if let Some(item) = self.items.pop() {
+                    push_block(&mut self.doc, item.block);
+                }
+                self.paragraph_open = false;
+            }
+        }
+    }
+
+    fn new_block(at: usize, is_list_item: bool) -> TextBlock {
+        TextBlock {
+            span: Span::new(at, at),
+            text: String::new(),
+            code: Vec::new(),
+            is_list_item,
+        }
+    }
+
+    fn push_block(doc: &mut Markdown, block: TextBlock) {
+        if !block.text.trim().is_empty() {
+            doc.blocks.push(block);
+        }
+    }
+
+    /// What `super::append` does with one text or code event.
+    fn add(block: &mut TextBlock, text: &str, span: Span, code: bool) {
+        if block.text.is_empty() && block.code.is_empty() {
+            block.span.start = span.start;
+        }
+        block.text.push_str(text);
+        block.span.end = block.span.end.max(span.end);
+        if code {
+            block.code.push(CodeSpan {
+                text: text.to_string(),
+                span,
+            });
+        }
+    }
+
+    /// A run of a line: plain text, or a code span (`start..end` covers the backticks).
+    struct Piece {
+        start: usize,
+        end: usize,
+        code: bool,
+    }
+
+    impl Piece {
+        fn text<'a>(&self, line: &'a str) -> &'a str {
+            if self.code {
+                &line[self.start + 1..self.end - 1]
+            } else {
+                &line[self.start..self.end]
+            }
+        }
+    }
+
+    /// Splits a line into text and single-backtick code spans, in order; `None` (possibly after
+    /// some pieces) for what pulldown-cmark reads differently: longer backtick runs, an unclosed
+    /// span, a span with outer spaces (they are stripped) and `_` that could open or close
+    /// emphasis.
+    fn pieces(line: &str, mut visit: impl FnMut(Piece)) -> Option<()> {
+        let bytes = line.as_bytes();
+        let mut from = 0;
+        loop {
+            let open = memchr::memchr(b'`', &bytes[from..]).map(|i| from + i);
+            let text_end = open.unwrap_or(bytes.len());
+            check_underscores(bytes, from, text_end)?;
+            if text_end > from {
+                visit(Piece {
+                    start: from,
+                    end: text_end,
+                    code: false,
+                });
+            }
+            let Some(open) = open else {
+                return Some(());
+            };
+            let close = open + 1 + memchr::memchr(b'`', &bytes[open + 1..])?;
+            let inner = &bytes[open + 1..close];
+            if inner.is_empty()
+                || inner[0] == b' '
+                || inner[inner.len() - 1] == b' '
+                || bytes.get(close + 1) == Some(&b'`')
+            {
+                return None;
+            }
+            visit(Piece {
+                start: open,
+                end: close + 1,
+                code: true,
+            });
+            from = close + 1;
+        }
+    }
+
+    /// `_` between two ASCII letters or digits is literal; anywhere else it may be emphasis.
+    fn check_underscores(bytes: &[u8], from: usize, to: usize) -> Option<()> {
+        for i in memchr::memchr_iter(b'_', &bytes[from..to]).map(|i| from + i) {
+            let before = i.checked_sub(1).and_then(|j| bytes.get(j));
+            let after = bytes.get(i + 1);
+            if !(before.is_some_and(u8::is_ascii_alphanumeric)
+                && after.is_some_and(u8::is_ascii_alphanumeric))
+            {
+                return None;
+            }
+        }
+        Some(())
+    }
+
+    /// The level of an ATX heading line (`#` to `######`, then a space or the end).
+    fn heading_level(content: &str) -> Option<u8> {
+        let hashes = content.bytes().take_while(|b| *b == b'#').count();
+        let level = u8::try_from(hashes).ok().filter(|l| (1..=6).contains(l))?;
+        match content.as_bytes().get(hashes) {
+            None | Some(b' ') => Some(level),
+            _ => None,
+        }
+    }
+
+    /// A line of only `-`, `=`, `_`, `*` and spaces: a thematic break, a setext underline or an
+    /// empty item.
+    fn is_rule_like(content: &str) -> bool {
+        content
+            .bytes()
+            .all(|b| matches!(b, b'-' | b'=' | b'_' | b'*' | b' '))
+    }
+
+    /// Whether a list item's text would itself open a block: a rule-like line or another list
+    /// item (even an empty one).
+    fn starts_block(text: &str) -> bool {
+        is_rule_like(text) || list_marker(text).is_some() || is_bare_marker(text)
+    }
+
+    /// A list marker with nothing after it: an empty list item.
+    fn is_bare_marker(content: &str) -> bool {
+        let digits = content.bytes().take_while(u8::is_ascii_digit).count();
+        matches!(content, "-" | "+")
+            || ((1..=9).contains(&digits)
+                && content.len() == digits + 1
+                && content.ends_with(['.', ')']))
+    }
+
+    /// A list marker at the start of `content` followed by a space: the marker, the ordered
+    /// list's number (0 for bullets) and the marker's length.
+    fn list_marker(content: &str) -> Option<(Marker, u64, usize)> {
+        let bytes = content.as_bytes();
+        let (marker, number, len) = match bytes.first()? {
+            b @ (b'-' | b'+') => (Marker::Bullet(*b), 0, 1),
+            b'0'..=b'9' => {
+                let digits = bytes.iter().take_while(|b| b.is_ascii_digit()).count();
+                if digits > 9 {
+                    return None;
+                }
+                let delimiter = *bytes.get(digits).filter(|b| matches!(b, b'.' | b')'))?;
+                let number = content[..digits].parse().ok()?;
+                (Marker::Ordered(delimiter), number, digits + 1)
+            }
+            _ => return None,
+        };
+        (bytes.get(len) == Some(&b' ')).then_some((marker, number, len))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,6 +657,150 @@ mod tests {
     fn headings_inside_code_fences_are_not_sections() {
         let text = "```\n## Tool Use Rules\n```\n";
         assert!(parse_markdown(text, 0).section("Tool Use Rules").is_none());
+    }
+
+    /// Whether the line-based pass took `text`; when it did, its document must be pulldown-cmark's.
+    fn fast_agrees(text: &str) -> bool {
+        let Some(fast) = fast::parse(text, 7) else {
+            return false;
+        };
+        assert_eq!(fast, parse_markdown_with_pulldown(text, 7), "{text:?}");
+        true
+    }
+
+    #[test]
+    fn fast_pass_takes_plain_bodies_and_agrees() {
+        let taken = [
+            "\n# booking assistant\n\nHelp the user.  Ask first.\n\n## Steps\n\n1. Find `list_bookings`.\n2. Summarise\n   in a table.\n\n## Tool Use Rules\n\n- Only the tools below.\n- `create_booking` changes data: confirm first, pass `user_confirmed: true`.\n",
+            "para one\ntwo  \nthree \nfour\n\n- item `a` x\n  cont\n- b\n  - nested\n\n1. x\n2. y\n",
+            "  ## Head `x` y  \n# \npara\n\n- a\n\n  second para\n- b\nlazy\n  - c\n    cont\n\n```sh\n## not\n```\ntext `b`\n1) one\n2) two\n\n3. three\n",
+            "- a\n+ b\n- c\n",
+            "para\n- interrupts\n1. also\n",
+            "- a\n      indented continuation\n",
+            "text\n```\nunclosed fence\n- not an item",
+            "- a\n - b\n  - c\n   - d\n",
+            "10. ten\n    more\n11. eleven\n",
+            "# Ünïcödé — “quotes” déjà\n\n- naïve `código`\n",
+            "snake_case and v1_2 stay literal\n",
+            "|a|b|\n|-|-|\n|c|d|\n",
+            "",
+            "\n\n",
+        ];
+        for text in taken {
+            assert!(fast_agrees(text), "not taken: {text:?}");
+        }
+        let refused = [
+            "**bold**",
+            "a [link](x.md)",
+            "<!-- skilllint: ignore -->",
+            "_emphasis_",
+            "para\n===\n",
+            "para\n---\n",
+            "> quote",
+            "    indented code",
+            "- ```\n  fence in item\n  ```",
+            "- # heading in item",
+            "para\n2. cannot interrupt",
+            "-\n  empty item",
+            "a\\\nb",
+            "``double``",
+            "` spaced `",
+            "odd `backtick",
+            "tab\there",
+            "# closed #",
+            "#hashtag",
+        ];
+        for text in refused {
+            assert!(fast::parse(text, 0).is_none(), "taken: {text:?}");
+        }
+    }
+
+    #[test]
+    fn fast_pass_agrees_on_generated_documents() {
+        // Lines that exercise every branch of the pass, with and without indentation, joined at
+        // random; the pass may refuse a document, but what it takes must match pulldown-cmark.
+        const LINES: &[&str] = &[
+            "",
+            "",
+            "# Title",
+            "## Tool Use Rules",
+            "### `code` head",
+            "#",
+            "plain text",
+            "more text here",
+            "text with `code` inside",
+            "`start` code",
+            "ends `code`",
+            "trailing  ",
+            "- bullet",
+            "- bullet `x`",
+            "+ plus",
+            "1. one",
+            "2. two",
+            "1) paren",
+            "3. three",
+            "10. ten",
+            "- - nested",
+            "-",
+            "1.",
+            "```",
+            "```sh",
+            "````",
+            "~~~",
+            "> quote",
+            "---",
+            "===",
+            "snake_case",
+            "a_b_c x",
+            "_under",
+            "1.5 not a list",
+            "-not a list",
+            "## Heading  ",
+            "continued line",
+            "| a | b |",
+        ];
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        let mut taken = 0;
+        for _ in 0..20_000 {
+            let mut text = String::new();
+            for _ in 0..1 + next(12) {
+                text.push_str(&" ".repeat([0, 0, 0, 1, 2, 3, 4, 5, 6][next(9)]));
+                text.push_str(LINES[next(LINES.len())]);
+                text.push('\n');
+            }
+            if next(4) == 0 {
+                text.pop();
+            }
+            taken += usize::from(fast_agrees(&text));
+        }
+        assert!(taken > 4_000, "the pass took only {taken} documents");
+    }
+
+    #[test]
+    fn fast_pass_agrees_on_the_fixtures() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut stack = vec![root];
+        let mut taken = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|e| e == "md") {
+                    if let Ok(text) = std::fs::read_to_string(&path) {
+                        let (_, body) = crate::model::skill::parse_frontmatter(&text);
+                        taken += usize::from(fast_agrees(&text[body.start..body.end]));
+                    }
+                }
+            }
+        }
+        assert!(taken > 10, "the pass took only {taken} fixture files");
     }
 
     #[test]
