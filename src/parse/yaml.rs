@@ -384,6 +384,10 @@ pub(crate) fn classify_plain(text: &str) -> Plain {
         ".nan" | ".NaN" | ".NAN" => return number(f64::NAN, false),
         _ => {}
     }
+    // Past the words above, a letter cannot start a null, a boolean or a number (most keys).
+    if text.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+        return Plain::String;
+    }
     if let Some(hex) = text.strip_prefix("0x") {
         if let Ok(v) = i64::from_str_radix(hex, 16) {
             return number(v as f64, true);

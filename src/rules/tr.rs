@@ -1182,11 +1182,13 @@ fn ascii_lower_words(sentence: &str) -> Vec<Word<'_>> {
         let Some(text) = sentence.get(start..end).filter(|t| !t.is_empty()) else {
             continue;
         };
-        out.push(Word {
-            text: lowercase(text),
-            start,
-            end,
-        });
+        // ASCII already: only an uppercase letter needs a copy.
+        let text = if text.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(text.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(text)
+        };
+        out.push(Word { text, start, end });
     }
     out
 }
