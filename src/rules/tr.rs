@@ -3,7 +3,7 @@
 
 use super::edit::{item_end, line_after, ListItem, Marker};
 use super::util::{
-    contains_ascii_ignore_case, contains_ignore_case, contains_word, find_word,
+    contains_ascii_ignore_case, contains_ignore_case, contains_word, find_substring, find_word,
     looks_like_snake_case_identifier, split_words,
 };
 use super::{Check, RuleImpl, Sink};
@@ -624,7 +624,9 @@ fn tool_allowlist_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
             return false;
         }
         let normalised = normalise(&item.text);
-        ALLOWLIST_PHRASES.iter().any(|p| normalised.contains(p))
+        ALLOWLIST_PHRASES
+            .iter()
+            .any(|p| find_substring(&normalised, p).is_some())
     });
     if has_allowlist {
         return;
@@ -653,10 +655,19 @@ fn tool_allowlist_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
 
 /// Lowercase with every run of whitespace collapsed to one space.
 fn normalise(text: &str) -> String {
-    text.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.is_ascii() {
+        out.make_ascii_lowercase();
+        out
+    } else {
+        out.to_lowercase()
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
