@@ -155,6 +155,9 @@ fn run(
     // parsed file at the peak); the rare read problem is boxed so it costs a pointer per file.
     let (files, loaded): (Vec<SourceFile>, Vec<ParsedOrProblem>) = discovered
         .into_par_iter()
+        // The files parsed here (TOOL.md, DRIVER.md, ...) sort together, often all at the start:
+        // small pieces let both threads share them instead of one taking the first half.
+        .with_max_len(64)
         .enumerate()
         .map(|(index, (file, read))| load(FileId(index as u32), file, read))
         .unzip();
@@ -712,8 +715,10 @@ fn read_bounded(mut handle: std::fs::File, size: u64, max_size: u64) -> std::io:
 fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
     // Files arrive sorted by path, so a folder's files mostly follow each other: remember the
     // last folder before looking one up.
-    let mut units: Vec<UnitFiles> = Vec::new();
-    let mut by_dir: HashMap<&str, usize> = HashMap::new();
+    // Sized for the worst case (a folder per file): memory reserved but never written costs
+    // nothing, while growing by doubling copies every unit and touches fresh pages each time.
+    let mut units: Vec<UnitFiles> = Vec::with_capacity(files.len());
+    let mut by_dir: HashMap<&str, usize> = HashMap::with_capacity(files.len());
     let mut last: Option<(&str, usize)> = None;
     for (index, (file, model)) in files.iter().zip(parsed).enumerate() {
         let id = FileId(index as u32);

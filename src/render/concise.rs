@@ -1,17 +1,25 @@
 //! `path:line:col: severity CODE [name] message`, one line per diagnostic.
 
-use super::Positions;
 use crate::diagnostic::Diagnostic;
 use crate::index::Repo;
 use crate::rules::registry;
+use crate::source::{FileId, LineIndex};
 use std::fmt::Write as _;
 
 pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
-    let positions = Positions::new(repo, diagnostics);
     let registry = registry();
-    let mut out = String::new();
+    // About a line's worth per diagnostic up front, so the output is not copied as it grows.
+    let mut out = String::with_capacity(diagnostics.len() * 128);
+    // Only primary positions are printed, and diagnostics come sorted by file: one line index
+    // at a time, for the file being printed (not one per file any label names).
+    let mut index: Option<(FileId, LineIndex)> = None;
     for d in diagnostics {
-        let start = positions.start(d.primary.file, d.primary.span);
+        let file = d.primary.file;
+        let lines = match &mut index {
+            Some((indexed, lines)) if *indexed == file => lines,
+            slot => &slot.insert((file, LineIndex::new(repo.text(file)))).1,
+        };
+        let start = lines.line_col(d.primary.span.start);
         let name = registry.meta(d.code).map_or("", |m| m.name.as_str());
         let _ = writeln!(
             out,
