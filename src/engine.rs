@@ -262,6 +262,7 @@ fn analyse(
     let mut suppressions = Vec::new();
     let mut malformed = Vec::new();
     let mut per_file = Vec::new();
+    diagnostics.reserve(outcomes.iter().map(|o| o.diagnostics.len()).sum());
     for outcome in outcomes {
         diagnostics.extend(outcome.diagnostics);
         repo.skill_names.extend(outcome.skill_name);

@@ -6,7 +6,7 @@ use crate::index::{Repo, SkillName, Unit};
 use crate::model::skill::{Frontmatter, FrontmatterState, ReferenceProblem, SkillDoc};
 use crate::parse::{Node, Value};
 use crate::source::{FileId, Span};
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use unicode_normalization::UnicodeNormalization;
 
 #[rustfmt::skip]
@@ -484,7 +484,9 @@ pub(crate) fn skill_name(unit: &Unit<'_>) -> Option<SkillName> {
 }
 
 fn name_duplicate(repo: &Repo, sink: &mut Sink) {
-    let mut first_by_name: BTreeMap<String, (FileId, Span)> = BTreeMap::new();
+    // Only looked up, never iterated: a hash map, sized once.
+    let mut first_by_name: HashMap<String, (FileId, Span)> =
+        HashMap::with_capacity(repo.skill_names.len());
     for skill in &repo.skill_names {
         let key = nfkc(&skill.name);
         match first_by_name.get(&key) {
