@@ -141,9 +141,9 @@ pub fn parse_markdown_with_pulldown(text: &str, base: usize) -> Markdown {
             Event::End(TagEnd::Paragraph) if item_depth == 0 => close_block(&mut stack, &mut doc),
             Event::Start(Tag::CodeBlock(_)) => in_code_block = true,
             Event::End(TagEnd::CodeBlock) => in_code_block = false,
-            Event::Text(t) if !in_code_block => append(&mut stack, &t, span, None),
-            Event::Code(t) => append(&mut stack, &t, span, Some(String::from(&*t))),
-            Event::SoftBreak | Event::HardBreak => append(&mut stack, " ", span, None),
+            Event::Text(t) if !in_code_block => append(&mut stack, &t, span, false),
+            Event::Code(t) => append(&mut stack, &t, span, true),
+            Event::SoftBreak | Event::HardBreak => append(&mut stack, " ", span, false),
             Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
                 doc.links.push(Link {
                     span: locate_destination(text, base, span, &dest_url),
@@ -168,29 +168,42 @@ pub fn parse_markdown_with_pulldown(text: &str, base: usize) -> Markdown {
     doc
 }
 
-fn append(stack: &mut [Open], text: &str, span: Span, code: Option<String>) {
+fn append(stack: &mut [Open], text: &str, span: Span, code: bool) {
     match stack.last_mut() {
         Some(Open::Heading(h)) => h.text.push_str(text),
-        Some(Open::Block(b)) => {
-            if b.text.is_empty() && b.code.is_empty() {
-                b.span.start = span.start;
-            }
-            b.text.push_str(text);
-            b.span.end = b.span.end.max(span.end);
-            if let Some(code_text) = code {
-                b.code.push(CodeSpan {
-                    text: code_text,
-                    span,
-                });
-            }
-        }
+        Some(Open::Block(b)) => b.push_event(text, span, code),
         None => {}
+    }
+}
+
+impl TextBlock {
+    /// Adds one text or code event (code spans: their text, `span` covering the backticks). The
+    /// first event moves the block's start to it; every event may extend its end.
+    fn push_event(&mut self, text: &str, span: Span, code: bool) {
+        if self.text.is_empty() && self.code.is_empty() {
+            self.span.start = span.start;
+        }
+        self.text.push_str(text);
+        self.span.end = self.span.end.max(span.end);
+        if code {
+            self.code.push(CodeSpan {
+                text: text.to_string(),
+                span,
+            });
+        }
+    }
+}
+
+/// Keeps a finished block unless it holds only whitespace.
+fn keep_block(doc: &mut Markdown, block: TextBlock) {
+    if !block.text.trim().is_empty() {
+        doc.blocks.push(block);
     }
 }
 
 fn close_block(stack: &mut Vec<Open>, doc: &mut Markdown) {
     match stack.pop() {
-        Some(Open::Block(b)) if !b.text.trim().is_empty() => doc.blocks.push(b),
+        Some(Open::Block(b)) => keep_block(doc, b),
         Some(Open::Heading(h)) => doc.headings.push(h),
         _ => {}
     }
@@ -220,7 +233,7 @@ fn locate_destination(text: &str, base: usize, link: Span, destination: &str) ->
 /// breaks, indented code, fences in lists, tabs, ...), so the caller falls back to pulldown-cmark.
 /// Where it returns a document, it is the one pulldown-cmark's events build (see the tests).
 mod fast {
-    use super::{CodeSpan, Heading, Markdown, TextBlock};
+    use super::{keep_block, Heading, Markdown, TextBlock};
     use crate::source::Span;
 
     /// Lists nested deeper than this go to pulldown-cmark.
@@ -435,12 +448,8 @@ mod fast {
 
         fn continue_paragraph(&mut self, content: &str, at: usize) -> Option<()> {
             let break_at = self.base + at;
-            add(
-                self.open_block()?,
-                " ",
-                Span::new(break_at, break_at),
-                false,
-            );
+            self.open_block()?
+                .push_event(" ", Span::new(break_at, break_at), false);
             self.inline(content, at)
         }
 
@@ -451,7 +460,7 @@ mod fast {
             block.text.reserve(content.len() + 1);
             pieces(content, |piece| {
                 let span = Span::new(base + piece.start, base + piece.end);
-                add(block, piece.text(content), span, piece.code);
+                block.push_event(piece.text(content), span, piece.code);
             })
         }
 
@@ -465,7 +474,7 @@ mod fast {
         fn close_paragraph(&mut self) {
             self.paragraph_open = false;
             if let Some(block) = self.paragraph.take() {
-                push_block(&mut self.doc, block);
+                keep_block(&mut self.doc, block);
             }
         }
 
@@ -473,7 +482,7 @@ mod fast {
         fn close_items(&mut self, from: usize) {
             while self.items.len() > from {
                 if let Some(item) = self.items.pop() {
-                    push_block(&mut self.doc, item.block);
+                    keep_block(&mut self.doc, item.block);
                 }
                 self.paragraph_open = false;
             }
@@ -486,27 +495,6 @@ mod fast {
             text: String::new(),
             code: Vec::new(),
             is_list_item,
-        }
-    }
-
-    fn push_block(doc: &mut Markdown, block: TextBlock) {
-        if !block.text.trim().is_empty() {
-            doc.blocks.push(block);
-        }
-    }
-
-    /// What `super::append` does with one text or code event.
-    fn add(block: &mut TextBlock, text: &str, span: Span, code: bool) {
-        if block.text.is_empty() && block.code.is_empty() {
-            block.span.start = span.start;
-        }
-        block.text.push_str(text);
-        block.span.end = block.span.end.max(span.end);
-        if code {
-            block.code.push(CodeSpan {
-                text: text.to_string(),
-                span,
-            });
         }
     }
 
