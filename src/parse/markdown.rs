@@ -1,5 +1,6 @@
 //! Markdown structure with byte offsets: headings, text blocks (list items and paragraphs), inline
-//! code, links and HTML comments. Built once per file with pulldown-cmark; rules only read it.
+//! code, links and HTML comments. Built once per file, by a line-based pass for plain bodies and by
+//! pulldown-cmark for the rest (both give the same value); rules only read it.
 
 use crate::source::Span;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
