@@ -280,9 +280,8 @@ pub struct Unit<'a> {
 /// Per-unit results that several rules need, computed by the first of them that runs.
 #[derive(Debug, Default)]
 pub struct UnitShared<'a> {
-    /// Every tools-file tool linked to a TOOL.md contract: (tools file, index in its `tools`,
-    /// contract file), in file and entry order.
-    pub tool_links: std::cell::OnceCell<Vec<(FileId, usize, FileId)>>,
+    /// Every tools-file tool linked to a TOOL.md contract, in file and entry order (XC rules).
+    pub(crate) tool_links: std::cell::OnceCell<Vec<crate::rules::xc::Link<'a>>>,
     /// The SKILL.md's Tool Use Rules section and its items, if it has one.
     pub tool_use_rules: std::cell::OnceCell<Option<(Section<'a>, Vec<&'a TextBlock>)>>,
 }

@@ -7,7 +7,7 @@
 //! flag, or the tool's name) with a secondary label on the TOOL.md key they contradict.
 
 use super::{Check, RuleImpl, Sink};
-use crate::index::{link_key, Parsed, Unit};
+use crate::index::{link_key, Unit};
 use crate::model::skill::Frontmatter;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::Node;
@@ -24,7 +24,8 @@ pub const RULES: &[RuleImpl] = &[
 const CONFIRMATION_FIELD: &str = "user_confirmed";
 
 /// A tools.json tool and the TOOL.md contract it is linked to.
-struct Link<'a> {
+#[derive(Debug)]
+pub(crate) struct Link<'a> {
     tools_file: FileId,
     tool: &'a Tool,
     contract_file: FileId,
@@ -47,34 +48,18 @@ impl Link<'_> {
     }
 }
 
-/// The unit's linked (tool, contract) pairs, in file and entry order.
-fn links<'a>(unit: &Unit<'a>) -> Vec<Link<'a>> {
-    let repo = unit.repo;
-    let found = unit.shared.tool_links.get_or_init(|| find_links(unit));
-    found
-        .iter()
-        .filter_map(|&(tools_file, index, contract_file)| {
-            let Parsed::Tools(doc) = unit.parsed(tools_file) else {
-                return None;
-            };
-            let contract = repo.contract(contract_file)?.frontmatter()?;
-            Some(Link {
-                tools_file,
-                tool: doc.tools.get(index)?,
-                contract_file,
-                contract,
-                id: contract.root.get("id")?.as_str()?,
-            })
-        })
-        .collect()
+/// The unit's linked (tool, contract) pairs, in file and entry order; found once per unit, by
+/// the first of the four rules that asks.
+fn links<'a>(unit: &Unit<'a>) -> &'a [Link<'a>] {
+    unit.shared.tool_links.get_or_init(|| find_links(unit))
 }
 
-fn find_links(unit: &Unit<'_>) -> Vec<(FileId, usize, FileId)> {
+fn find_links<'a>(unit: &Unit<'a>) -> Vec<Link<'a>> {
     let repo = unit.repo;
     let contracts = &repo.contracts;
     let mut out = Vec::new();
     for (tools_file, doc) in unit.tools_docs() {
-        for (index, tool) in doc.tools.iter().enumerate() {
+        for tool in &doc.tools {
             let Some(name) = tool.name() else {
                 continue;
             };
@@ -85,10 +70,23 @@ fn find_links(unit: &Unit<'_>) -> Vec<(FileId, usize, FileId)> {
                     None => continue,
                 },
             };
-            // A contract without valid frontmatter links nothing: `links` drops it.
-            if let Some(&contract_file) = contracts.tools_by_id.get(id).and_then(|f| f.first()) {
-                out.push((tools_file, index, contract_file));
-            }
+            let Some((id, files)) = contracts.tools_by_id.get_key_value(id) else {
+                continue;
+            };
+            // A contract without valid frontmatter links nothing.
+            let Some(&contract_file) = files.first() else {
+                continue;
+            };
+            let Some(contract) = repo.contract(contract_file).and_then(|d| d.frontmatter()) else {
+                continue;
+            };
+            out.push(Link {
+                tools_file,
+                tool,
+                contract_file,
+                contract,
+                id: id.as_str(),
+            });
         }
     }
     out
@@ -201,7 +199,7 @@ fn is_gated(tool: &Tool) -> bool {
 
 fn confirmation_weaker_than_contract(unit: &Unit<'_>, sink: &mut Sink) {
     for link in links(unit) {
-        let Some((approval, approval_label)) = gating_approval(&link) else {
+        let Some((approval, approval_label)) = gating_approval(link) else {
             continue;
         };
         let tool = link.tool;
