@@ -22,9 +22,8 @@ const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
 /// Classifies a file by its `/`-separated path (relative to the lint root, or as given): the name
 /// decides, and for agentproto files also the folder they sit in (`.tools/`, `.drivers/`, `.cli/`).
 pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
-    let mut parts = path.rsplit('/');
-    let file_name = parts.next().unwrap_or(path);
-    let mut folders = parts;
+    let (folder, file_name) = crate::source::split_path(path);
+    let mut folders = folder.split('/');
     match file_name {
         "SKILL.md" => Some(FileKind::Skill { lowercase: false }),
         "skill.md" => Some(FileKind::Skill { lowercase: true }),
@@ -49,15 +48,21 @@ pub fn relative_path(root: &Path, path: &Path) -> String {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
-        let is_clean =
-            |s: &str| !s.is_empty() && s.split('/').all(|p| !p.is_empty() && p != "." && p != "..");
+        // Split on bytes: a closure split is a plain loop, where `str::split('/')` sets up a
+        // searcher per call (once per file walked).
+        let is_clean = |s: &[u8]| {
+            !s.is_empty()
+                && s.split(|b| *b == b'/')
+                    .all(|p| !p.is_empty() && p != b"." && p != b"..")
+        };
         let rest = path
             .as_os_str()
             .as_bytes()
             .strip_prefix(root.as_os_str().as_bytes())
             .and_then(|rest| rest.strip_prefix(b"/"))
+            .filter(|rest| is_clean(rest))
             .and_then(|rest| std::str::from_utf8(rest).ok());
-        if let Some(clean) = rest.filter(|rest| is_clean(rest)) {
+        if let Some(clean) = rest {
             return clean.to_string();
         }
     }

@@ -723,10 +723,7 @@ fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
     let mut last: Option<(&str, usize)> = None;
     for (index, (file, model)) in files.iter().zip(parsed).enumerate() {
         let id = FileId(index as u32);
-        let (dir, name) = match file.rel_path.rfind('/') {
-            Some(i) => (&file.rel_path[..i], &file.rel_path[i + 1..]),
-            None => ("", file.rel_path.as_str()),
-        };
+        let (dir, name) = crate::source::split_path(&file.rel_path);
         let slot = match last {
             Some((last_dir, slot)) if last_dir == dir => slot,
             _ => *by_dir.entry(dir).or_insert_with(|| {

@@ -54,6 +54,24 @@ pub struct SourceFile {
     pub text: String,
 }
 
+impl SourceFile {
+    /// The last segment of the relative path (`SKILL.md`, `calendar.tools.json`).
+    pub fn file_name(&self) -> &str {
+        split_path(&self.rel_path).1
+    }
+}
+
+/// A `/`-separated path cut at its last `/`: (folder, file name), the folder `""` when there is
+/// none. A byte scan: rules ask this of short paths thousands of times, and `rsplit`/`rfind`
+/// set up a searcher on every call.
+pub fn split_path(path: &str) -> (&str, &str) {
+    match path.bytes().rposition(|b| b == b'/') {
+        // `/` is ASCII, so both cuts fall on char boundaries.
+        Some(i) => (&path[..i], &path[i + 1..]),
+        None => ("", path),
+    }
+}
+
 /// 1-based line and column; the column counts Unicode scalar values, as SARIF and editors expect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineCol {

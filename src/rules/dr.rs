@@ -42,8 +42,7 @@ const IDEMPOTENCY_FIELD: &str = "idempotency_key";
 
 /// The last path segment of a file (`DRIVER.md`, `CLI.md`, `SECRETS.md`).
 pub(crate) fn file_name(repo: &Repo, id: FileId) -> &str {
-    let path = repo.file(id).rel_path.as_str();
-    path.rsplit('/').next().unwrap_or(path)
+    repo.file(id).file_name()
 }
 
 /// The folder of a file relative to the lint root (`""` at the root).

@@ -117,8 +117,7 @@ const IDEMPOTENCY: GateField = GateField {
 
 /// The last path segment of a file (`tools.json`, `calendar.tools.json`, `requirement.yaml`).
 fn file_name<'a>(unit: &Unit<'a>, id: FileId) -> &'a str {
-    let path = unit.repo.file(id).rel_path.as_str();
-    path.rsplit('/').next().unwrap_or(path)
+    unit.repo.file(id).file_name()
 }
 
 /// The forge tools of the folder, in document order.
@@ -1062,7 +1061,12 @@ fn multi_capability_tool(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         };
         for property in properties {
-            if !SELECTOR_PARAMETERS.contains(&property.key.to_lowercase().as_str()) {
+            // The selector names are ASCII without a `k` (which the Kelvin sign lowercases to),
+            // so an ASCII comparison matches exactly what a Unicode lowercase would.
+            if !SELECTOR_PARAMETERS
+                .iter()
+                .any(|p| property.key.eq_ignore_ascii_case(p))
+            {
                 continue;
             }
             let Some(values) = property.value.get("enum") else {

@@ -478,8 +478,7 @@ fn tools_are_complete(unit: &Unit<'_>) -> bool {
 }
 
 fn file_name<'a>(unit: &Unit<'a>, file: FileId) -> &'a str {
-    let path = unit.repo.file(file).rel_path.as_str();
-    path.rsplit('/').next().unwrap_or(path)
+    unit.repo.file(file).file_name()
 }
 
 /// The first tools file's name (`tools.json`, `calendar.tools.json`) for messages.
@@ -1170,20 +1169,33 @@ fn lower_words<'a>(sentence: &'a str) -> Vec<Word<'a>> {
 /// `lower_words` for ASCII text, in one pass over the bytes (ASCII text has only `'` for
 /// apostrophes). The hottest loop of the TR rules, so it skips the run list `lowered` takes.
 fn ascii_lower_words(sentence: &str) -> Vec<Word<'_>> {
+    /// The bytes of an ASCII word: letters, digits, `_` and `'`. A table lookup per byte is the
+    /// whole cost of the scan.
+    const WORD_BYTE: [bool; 256] = {
+        let mut table = [false; 256];
+        let mut byte = 0;
+        while byte < 256 {
+            let b = byte as u8;
+            table[byte] = b.is_ascii_alphanumeric() || b == b'_' || b == b'\'';
+            byte += 1;
+        }
+        table
+    };
     let bytes = sentence.as_bytes();
-    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'\'';
     let mut out = Vec::with_capacity(bytes.len() / 6 + 1);
     let mut i = 0;
-    while i < bytes.len() {
-        if !is_word(bytes[i]) {
-            i += 1;
-            continue;
+    while let Some(skip) = bytes[i..].iter().position(|&b| WORD_BYTE[usize::from(b)]) {
+        let mut start = i + skip;
+        let mut upper = false;
+        let mut end = start;
+        for &b in &bytes[start..] {
+            if !WORD_BYTE[usize::from(b)] {
+                break;
+            }
+            upper |= b.is_ascii_uppercase();
+            end += 1;
         }
-        let mut start = i;
-        while i < bytes.len() && is_word(bytes[i]) {
-            i += 1;
-        }
-        let mut end = i;
+        i = end;
         while start < end && bytes[start] == b'\'' {
             start += 1;
         }
@@ -1194,7 +1206,7 @@ fn ascii_lower_words(sentence: &str) -> Vec<Word<'_>> {
             continue;
         };
         // ASCII already: only an uppercase letter needs a copy.
-        let text = if text.bytes().any(|b| b.is_ascii_uppercase()) {
+        let text = if upper {
             Cow::Owned(text.to_ascii_lowercase())
         } else {
             Cow::Borrowed(text)

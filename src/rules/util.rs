@@ -171,7 +171,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// (`bulkDelete` → `bulk`, `delete`; `HTTPRequest` → `http`, `request`).
 pub fn name_words(name: &str) -> Vec<String> {
     if name.is_ascii() {
-        return ascii_name_words(name.as_bytes());
+        return ascii_name_words(name);
     }
     char_name_words(name)
 }
@@ -207,15 +207,13 @@ fn char_name_words(name: &str) -> Vec<String> {
 }
 
 /// `name_words` for ASCII names, byte by byte (the same boundaries, no char decoding).
-fn ascii_name_words(name: &[u8]) -> Vec<String> {
+fn ascii_name_words(text: &str) -> Vec<String> {
+    let name = text.as_bytes();
     let mut words = Vec::new();
     let mut start: Option<usize> = None;
+    // Every cut is between ASCII bytes, so slicing the text stays on char boundaries.
     let flush = |from: usize, to: usize, words: &mut Vec<String>| {
-        let word: String = name[from..to]
-            .iter()
-            .map(|b| char::from(b.to_ascii_lowercase()))
-            .collect();
-        words.push(word);
+        words.push(text[from..to].to_ascii_lowercase());
     };
     for (i, &b) in name.iter().enumerate() {
         if !b.is_ascii_alphanumeric() {
@@ -280,13 +278,23 @@ pub fn contains_ascii_ignore_case(text: &str, needle: &str) -> bool {
 
 /// Splits `text` into sentences (on `.`, `!`, `?` followed by whitespace, and on line ends).
 pub fn sentences(text: &str) -> Vec<&str> {
+    /// The bytes that can end a sentence: one table lookup per byte rejects all the others.
+    const MARK: [bool; 256] = {
+        let mut table = [false; 256];
+        table[b'.' as usize] = true;
+        table[b'!' as usize] = true;
+        table[b'?' as usize] = true;
+        table[b'\n' as usize] = true;
+        table
+    };
     let mut out = Vec::new();
     let mut start = 0;
     let bytes = text.as_bytes();
     for (i, b) in bytes.iter().enumerate() {
-        let boundary = matches!(b, b'.' | b'!' | b'?')
-            && bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace())
-            || *b == b'\n';
+        if !MARK[usize::from(*b)] {
+            continue;
+        }
+        let boundary = *b == b'\n' || bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace());
         if boundary {
             let sentence = text[start..=i].trim();
             if !sentence.is_empty() {
@@ -341,11 +349,7 @@ mod tests {
             "AB1c",
         ];
         for name in names {
-            assert_eq!(
-                ascii_name_words(name.as_bytes()),
-                char_name_words(name),
-                "{name}"
-            );
+            assert_eq!(ascii_name_words(name), char_name_words(name), "{name}");
         }
         assert_eq!(name_words("bulkDelete"), vec!["bulk", "delete"]);
         assert_eq!(name_words("HTTPRequest"), vec!["http", "request"]);
