@@ -139,11 +139,12 @@ pub fn discover<T: Send>(
             .threads(threads)
             .filter_entry(move |entry| {
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-                if is_dir
-                    && entry.depth() > 0
-                    && SKIPPED_DIRS.iter().any(|d| entry.file_name() == *d)
-                {
-                    return false;
+                if is_dir && entry.depth() > 0 {
+                    // `file_name()` parses the path from its end: once, not once per name.
+                    let name = entry.file_name();
+                    if SKIPPED_DIRS.iter().any(|d| name == *d) {
+                        return false;
+                    }
                 }
                 // A symlinked folder is followed only while it stays inside the lint root.
                 // (Symlinked files are checked by the visitor, which can report them.)

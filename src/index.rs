@@ -282,6 +282,8 @@ pub struct Unit<'a> {
 pub struct UnitShared<'a> {
     /// Every tools-file tool linked to a TOOL.md contract, in file and entry order (XC rules).
     pub(crate) tool_links: std::cell::OnceCell<Vec<crate::rules::xc::Link<'a>>>,
+    /// Every driver of the unit with the contracts its entries resolve to (DR rules).
+    pub(crate) driver_bindings: std::cell::OnceCell<Vec<crate::rules::dr::DriverBindings<'a>>>,
     /// The SKILL.md's Tool Use Rules section and its items, if it has one.
     pub tool_use_rules: std::cell::OnceCell<Option<(Section<'a>, Vec<&'a TextBlock>)>>,
 }

@@ -197,7 +197,8 @@ pub(crate) fn report_schema_errors(
 }
 
 /// A driver file of the unit with a valid frontmatter.
-struct Driver<'a> {
+#[derive(Debug)]
+pub(crate) struct Driver<'a> {
     file: FileId,
     fm: &'a Frontmatter,
     /// A `CLI.md` (AIP-29), which is a `kind: cli` driver even when it omits `kind`.
@@ -283,6 +284,7 @@ fn candidate_paths(base_dirs: &[&str], reference: &str) -> Vec<String> {
 }
 
 /// A TOOL.md an `implements[]` entry resolved to.
+#[derive(Debug)]
 struct Contract<'a> {
     file: FileId,
     /// `None` when the TOOL.md's frontmatter could not be read (TM001 reports it).
@@ -390,15 +392,26 @@ fn resolve<'a>(repo: &'a Repo, driver_file: FileId, entry: &Node) -> Option<Cont
 }
 
 /// One `implements[]` entry with the contract it resolved to.
-struct Binding<'a> {
+#[derive(Debug)]
+pub(crate) struct Binding<'a> {
     entry: &'a Node,
     reference: &'a str,
     contract: Contract<'a>,
 }
 
+/// A driver of the unit with the bindings of its `implements[]` entries.
+pub(crate) type DriverBindings<'a> = (Driver<'a>, Vec<Binding<'a>>);
+
 /// The unit's drivers, each with its resolved bindings (entries that resolve to no TOOL.md, or
-/// have no string `tool`, are left out: DR003 and DR002 report those).
-fn bindings<'a>(unit: &Unit<'a>) -> Vec<(Driver<'a>, Vec<Binding<'a>>)> {
+/// have no string `tool`, are left out: DR003 and DR002 report those). Six rules read them:
+/// resolved once per unit.
+fn bindings<'a>(unit: &Unit<'a>) -> &'a [DriverBindings<'a>] {
+    unit.shared
+        .driver_bindings
+        .get_or_init(|| resolve_bindings(unit))
+}
+
+fn resolve_bindings<'a>(unit: &Unit<'a>) -> Vec<DriverBindings<'a>> {
     drivers(unit)
         .into_iter()
         .map(|driver| {
@@ -794,7 +807,7 @@ fn drops_idempotency_key(unit: &Unit<'_>, sink: &mut Sink) {
 fn widens_timeout(unit: &Unit<'_>, sink: &mut Sink) {
     for (driver, bindings) in bindings(unit) {
         let driver_level = driver.fm.root.get("timeout_override_ms");
-        for binding in &bindings {
+        for binding in bindings {
             let contract = &binding.contract;
             if contract.fm.is_none() {
                 continue;
