@@ -111,6 +111,46 @@ impl<'a> LineIndex<'a> {
     }
 }
 
+/// Line and column of offsets in one text, each counted on from the one before: for a file with
+/// a few positions to place in increasing order (a concise report places one per diagnostic,
+/// sorted), cheaper than a [`LineIndex`] of every line. Same answers as [`LineIndex::line_col`].
+pub struct LineCursor<'a> {
+    text: &'a str,
+    /// The offset counted up to, the 0-based line it is on and where that line starts.
+    offset: usize,
+    line: usize,
+    line_start: usize,
+}
+
+impl<'a> LineCursor<'a> {
+    pub fn new(text: &'a str) -> Self {
+        LineCursor {
+            text,
+            offset: 0,
+            line: 0,
+            line_start: 0,
+        }
+    }
+
+    pub fn line_col(&mut self, offset: usize) -> LineCol {
+        let offset = clamp_to_char_boundary(self.text, offset);
+        if offset < self.offset {
+            *self = LineCursor::new(self.text);
+        }
+        let skipped = &self.text.as_bytes()[self.offset..offset];
+        // memchr counts with vector instructions; then one search back for the line start.
+        self.line += memchr::memchr_iter(b'\n', skipped).count();
+        if let Some(last) = memchr::memrchr(b'\n', skipped) {
+            self.line_start = self.offset + last + 1;
+        }
+        self.offset = offset;
+        LineCol {
+            line: self.line + 1,
+            column: self.text[self.line_start..offset].chars().count() + 1,
+        }
+    }
+}
+
 fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
     memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)
 }
@@ -145,6 +185,23 @@ mod tests {
         // "çé " is 5 bytes, 3 chars: the `x` is at column 4.
         assert_eq!(index.line_col(8), LineCol { line: 2, column: 4 });
         assert_eq!(index.line_col(text.len()), LineCol { line: 3, column: 1 });
+    }
+
+    #[test]
+    fn line_cursor_agrees_with_the_line_index() {
+        let text = "ab\nc\u{e9}d\n\n\u{1f600}x\ny\n";
+        let index = LineIndex::new(text);
+        let mut cursor = LineCursor::new(text);
+        let mut offsets: Vec<usize> = (0..=text.len() + 2).collect();
+        // Increasing, then from the start again, then repeated and backwards.
+        offsets.extend([3, 3, 0, 9, 4, text.len() + 5, 1]);
+        for offset in offsets {
+            assert_eq!(
+                cursor.line_col(offset),
+                index.line_col(offset),
+                "offset {offset}"
+            );
+        }
     }
 
     #[test]

@@ -3,21 +3,21 @@
 use crate::diagnostic::Diagnostic;
 use crate::index::Repo;
 use crate::rules::registry;
-use crate::source::{FileId, LineIndex};
+use crate::source::{FileId, LineCursor};
 use std::fmt::Write as _;
 
 pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
     let registry = registry();
     // About a line's worth per diagnostic up front, so the output is not copied as it grows.
     let mut out = String::with_capacity(diagnostics.len() * 128);
-    // Only primary positions are printed, and diagnostics come sorted by file: one line index
-    // at a time, for the file being printed (not one per file any label names).
-    let mut index: Option<(FileId, LineIndex)> = None;
+    // Only primary positions are printed, and diagnostics come sorted by file and offset: a
+    // cursor counts lines on through the file being printed (no index of every line).
+    let mut cursor: Option<(FileId, LineCursor)> = None;
     for d in diagnostics {
         let file = d.primary.file;
-        let lines = match &mut index {
-            Some((indexed, lines)) if *indexed == file => lines,
-            slot => &slot.insert((file, LineIndex::new(repo.text(file)))).1,
+        let lines = match &mut cursor {
+            Some((counted, lines)) if *counted == file => lines,
+            slot => &mut slot.insert((file, LineCursor::new(repo.text(file)))).1,
         };
         let start = lines.line_col(d.primary.span.start);
         let name = registry.meta(d.code).map_or("", |m| m.name.as_str());
