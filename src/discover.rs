@@ -89,7 +89,7 @@ pub fn relative_path(root: &Path, path: &Path) -> String {
 /// always taken) and returns the classified files sorted by relative path, each with what `load`
 /// made of it. `load` runs on the walking threads as files are found, so reading overlaps the
 /// walk.
-pub fn discover<T: Send>(
+pub fn discover<T: Send + Sync>(
     root: &Path,
     paths: &[PathBuf],
     requirement_files: &[String],
@@ -197,18 +197,36 @@ pub fn discover<T: Send>(
         });
     }
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
-    // Inside the lint's thread pool, so the sort uses its threads.
-    // Unstable (fewer moves of large elements), so entries for one path are ordered in full:
-    // the one without a problem first, as a file named on the command line is pushed.
-    files.par_sort_unstable_by(|a, b| {
-        (&a.0.rel_path, &a.0.problem, &a.0.abs_path).cmp(&(
-            &b.0.rel_path,
-            &b.0.problem,
-            &b.0.abs_path,
-        ))
-    });
+    // Sorted through a permutation: the entries are large, and a sort moves each one many
+    // times, where the permutation then moves each once. Inside the lint's thread pool, so the
+    // sort uses its threads. Entries for one path are ordered in full: the one without a
+    // problem first, as a file named on the command line is pushed.
+    fn key<T>(file: &(Discovered, T)) -> (&String, &Option<String>, &PathBuf) {
+        (&file.0.rel_path, &file.0.problem, &file.0.abs_path)
+    }
+    let mut order: Vec<usize> = (0..files.len()).collect();
+    order.par_sort_unstable_by(|a, b| key(&files[*a]).cmp(&key(&files[*b])));
+    permute(&mut files, order);
     files.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
     files
+}
+
+/// Rearranges `items` so that position `i` holds the item that was at `order[i]` (`order` a
+/// permutation of the positions), following each cycle with swaps.
+fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
+    for start in 0..order.len() {
+        let mut current = start;
+        // A position whose item is in place points at itself.
+        while order[current] != current {
+            let next = order[current];
+            order[current] = current;
+            if next == start {
+                break;
+            }
+            items.swap(current, next);
+            current = next;
+        }
+    }
 }
 
 /// Globs written relative to one folder (the config file's), matched against paths relative to
@@ -292,6 +310,17 @@ fn walk_problem(error: &ignore::Error) -> Option<(PathBuf, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn permute_places_each_item_where_the_order_says() {
+        let orders: [&[usize]; 5] = [&[], &[0], &[1, 0], &[2, 0, 1], &[3, 1, 4, 0, 2, 5]];
+        for order in orders {
+            let mut items: Vec<usize> = (10..10 + order.len()).collect();
+            permute(&mut items, order.to_vec());
+            let expected: Vec<usize> = order.iter().map(|i| i + 10).collect();
+            assert_eq!(items, expected, "order {order:?}");
+        }
+    }
 
     #[test]
     fn classifies_known_files() {

@@ -714,27 +714,36 @@ fn read_bounded(mut handle: std::fs::File, size: u64, max_size: u64) -> std::io:
 }
 
 fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
-    // Files arrive sorted by path, so a folder's files mostly follow each other: remember the
-    // last folder before looking one up.
     // Sized for the worst case (a folder per file): memory reserved but never written costs
     // nothing, while growing by doubling copies every unit and touches fresh pages each time.
     let mut units: Vec<UnitFiles> = Vec::with_capacity(files.len());
-    let mut by_dir: HashMap<&str, usize> = HashMap::with_capacity(files.len());
-    let mut last: Option<(&str, usize)> = None;
+    // Files arrive sorted by path, and the paths under a folder sort into one run, where the
+    // folder's own files mix only with its subfolders' files. So the folders enclosing the last
+    // file (outermost first, each with its unit) are the only ones a later file can be in.
+    let mut open: Vec<(&str, usize)> = Vec::new();
+    let encloses = |outer: &str, dir: &str| {
+        outer.is_empty()
+            || dir
+                .strip_prefix(outer)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    };
     for (index, (file, model)) in files.iter().zip(parsed).enumerate() {
         let id = FileId(index as u32);
         let (dir, name) = crate::source::split_path(&file.rel_path);
-        let slot = match last {
-            Some((last_dir, slot)) if last_dir == dir => slot,
-            _ => *by_dir.entry(dir).or_insert_with(|| {
+        while open.last().is_some_and(|(outer, _)| !encloses(outer, dir)) {
+            open.pop();
+        }
+        let slot = match open.last() {
+            Some((outer, slot)) if *outer == dir => *slot,
+            _ => {
                 units.push(UnitFiles {
                     dir: dir.to_string(),
                     ..UnitFiles::default()
                 });
+                open.push((dir, units.len() - 1));
                 units.len() - 1
-            }),
+            }
         };
-        last = Some((dir, slot));
         let unit = &mut units[slot];
         let role = match model.kind() {
             FileKind::Skill { .. } => &mut unit.skill,
@@ -779,6 +788,61 @@ mod tests {
             threads: Some(2),
             ..LintOptions::default()
         }
+    }
+
+    #[test]
+    fn units_gather_a_folders_files_between_its_subfolders_files() {
+        // Sorted by path, as the engine hands them over: `a`'s files sit on both sides of
+        // `a/b`'s, and `a.b` and `a-b` sort around `a/` as byte order has it.
+        let mut paths = vec![
+            "SKILL.md",
+            "a-b/SKILL.md",
+            "a.b/tools.json",
+            "a/SKILL.md",
+            "a/b/SKILL.md",
+            "a/b/c/tools.json",
+            "a/b/tools.json",
+            "a/requirement.yaml",
+            "a/tools.json",
+            "a0/SKILL.md",
+            "tools.json",
+        ];
+        paths.sort();
+        let files: Vec<SourceFile> = paths
+            .iter()
+            .map(|p| SourceFile {
+                rel_path: p.to_string(),
+                abs_path: PathBuf::from(p),
+                text: String::new(),
+            })
+            .collect();
+        let parsed: Vec<Parsed> = paths
+            .iter()
+            .map(|p| {
+                let kind = crate::discover::classify(p, &["requirement.yaml".to_string()]);
+                Parsed::Pending(kind.expect("a known file name"))
+            })
+            .collect();
+        let grouped: Vec<(String, Vec<&str>)> = build_units(&files, &parsed)
+            .iter()
+            .map(|unit| {
+                let members = unit.all().iter().map(|id| paths[id.0 as usize]).collect();
+                (unit.dir.clone(), members)
+            })
+            .collect();
+        let expected: Vec<(String, Vec<&str>)> = vec![
+            ("".into(), vec!["SKILL.md", "tools.json"]),
+            (
+                "a".into(),
+                vec!["a/SKILL.md", "a/requirement.yaml", "a/tools.json"],
+            ),
+            ("a-b".into(), vec!["a-b/SKILL.md"]),
+            ("a.b".into(), vec!["a.b/tools.json"]),
+            ("a/b".into(), vec!["a/b/SKILL.md", "a/b/tools.json"]),
+            ("a/b/c".into(), vec!["a/b/c/tools.json"]),
+            ("a0".into(), vec!["a0/SKILL.md"]),
+        ];
+        assert_eq!(grouped, expected);
     }
 
     #[test]
