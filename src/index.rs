@@ -286,6 +286,9 @@ pub struct UnitShared<'a> {
     pub(crate) driver_bindings: std::cell::OnceCell<Vec<crate::rules::dr::DriverBindings<'a>>>,
     /// The SKILL.md's Tool Use Rules section and its items, if it has one.
     pub tool_use_rules: std::cell::OnceCell<Option<(Section<'a>, Vec<&'a TextBlock>)>>,
+    /// For each tool name a TR rule asked about, the positions of the section's items that name
+    /// it as a whole word.
+    pub(crate) rule_mentions: std::cell::RefCell<Vec<(&'a str, std::rc::Rc<[usize]>)>>,
 }
 
 impl<'a> Unit<'a> {

@@ -17,8 +17,9 @@ use crate::parse::markdown::{Section, TextBlock};
 use crate::parse::node::{Node, Value};
 use crate::source::{FileId, Span};
 use std::borrow::Cow;
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashSet;
+use std::rc::Rc;
 
 pub const RULES: &[RuleImpl] = &[
     RuleImpl {
@@ -117,6 +118,8 @@ struct RulesSection<'a> {
     doc: &'a SkillDoc,
     section: Section<'a>,
     items: &'a [&'a TextBlock],
+    /// The unit's cache of which items name which tool.
+    mentions: &'a RefCell<Vec<(&'a str, Rc<[usize]>)>>,
 }
 
 impl<'a> RulesSection<'a> {
@@ -139,6 +142,7 @@ impl<'a> RulesSection<'a> {
             doc,
             section: *section,
             items,
+            mentions: &unit.shared.rule_mentions,
         })
     }
 
@@ -150,20 +154,30 @@ impl<'a> RulesSection<'a> {
         self.name
     }
 
+    /// The positions of the items that name `name` as a whole word. Several rules ask this of
+    /// every tool: each name's items are searched for once per unit.
+    fn items_naming(&self, name: &'a str) -> Rc<[usize]> {
+        let mut cache = self.mentions.borrow_mut();
+        if let Some((_, found)) = cache.iter().find(|(cached, _)| *cached == name) {
+            return Rc::clone(found);
+        }
+        let found: Rc<[usize]> = (0..self.items.len())
+            .filter(|i| contains_word(&self.items[*i].text, name))
+            .collect();
+        cache.push((name, Rc::clone(&found)));
+        found
+    }
+
     /// Where a new item about `name` goes: after the last item that mentions it.
-    fn last_mention(&self, name: &str) -> Slot<'a> {
-        self.items
-            .iter()
-            .rev()
-            .find(|item| contains_word(&item.text, name))
-            .map_or(Slot::End, |item| Slot::After(item))
+    fn last_mention(&self, name: &'a str) -> Slot<'a> {
+        self.items_naming(name)
+            .last()
+            .map_or(Slot::End, |i| Slot::After(self.items[*i]))
     }
 
     /// True when some item of the section mentions `name` and satisfies `also`.
-    fn any_item(&self, name: &str, also: impl Fn(&TextBlock) -> bool) -> bool {
-        self.items
-            .iter()
-            .any(|item| contains_word(&item.text, name) && also(item))
+    fn any_item(&self, name: &'a str, also: impl Fn(&TextBlock) -> bool) -> bool {
+        self.items_naming(name).iter().any(|i| also(self.items[*i]))
     }
 }
 
@@ -1356,16 +1370,22 @@ fn confirmation_rule_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     }
     let tools_name = tools_file_name(unit);
-    for item in rules.items {
+    let naming: Vec<Rc<[usize]>> = tools
+        .iter()
+        .map(|(_, _, name)| rules.items_naming(name))
+        .collect();
+    for (position, item) in rules.items.iter().enumerate() {
         let text = item.text.as_str();
         // No sentence of an item without a claim stem can claim anything (most items).
         if !may_claim(text) {
             continue;
         }
-        // (offset in the item text, tool index) of every mention, in text order.
+        // (offset in the item text, tool index) of every mention, in text order; only the
+        // tools the item names are searched for.
         let mut mentions: Vec<(usize, usize)> = tools
             .iter()
             .enumerate()
+            .filter(|(index, _)| naming[*index].contains(&position))
             .flat_map(|(index, (_, _, name))| {
                 word_positions(text, name)
                     .into_iter()
