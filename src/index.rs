@@ -288,7 +288,7 @@ pub struct UnitShared<'a> {
     pub tool_use_rules: std::cell::OnceCell<Option<(Section<'a>, Vec<&'a TextBlock>)>>,
     /// For each tool name a TR rule asked about, the positions of the section's items that name
     /// it as a whole word.
-    pub(crate) rule_mentions: std::cell::RefCell<Vec<(&'a str, std::rc::Rc<[usize]>)>>,
+    pub(crate) rule_mentions: std::cell::RefCell<crate::rules::tr::Mentions<'a>>,
 }
 
 impl<'a> Unit<'a> {

@@ -109,6 +109,9 @@ const FILE_EXTENSIONS: &[&str] = &[
     "md", "json", "yaml", "yml", "toml", "txt", "sh", "py", "js", "ts", "csv", "html",
 ];
 
+/// Tool names with the positions of the Tool Use Rules items that name them.
+pub(crate) type Mentions<'a> = Vec<(&'a str, Rc<[usize]>)>;
+
 /// The SKILL.md of a unit with its Tool Use Rules section and the section's items.
 struct RulesSection<'a> {
     /// The configured heading text ("Tool Use Rules"), for messages.
@@ -119,7 +122,7 @@ struct RulesSection<'a> {
     section: Section<'a>,
     items: &'a [&'a TextBlock],
     /// The unit's cache of which items name which tool.
-    mentions: &'a RefCell<Vec<(&'a str, Rc<[usize]>)>>,
+    mentions: &'a RefCell<Mentions<'a>>,
 }
 
 impl<'a> RulesSection<'a> {
