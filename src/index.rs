@@ -289,6 +289,10 @@ pub struct UnitShared<'a> {
     /// For each tool name a TR rule asked about, the positions of the section's items that name
     /// it as a whole word.
     pub(crate) rule_mentions: std::cell::RefCell<crate::rules::tr::Mentions<'a>>,
+    /// The object subschemas of each schema an SC rule walked.
+    pub(crate) schema_sites: std::cell::RefCell<crate::rules::sc::SiteCache<'a>>,
+    /// The schemas the SC rules check: the tools' input schemas, then the TOOL.md `inputs`.
+    pub(crate) schema_subjects: std::cell::OnceCell<Vec<crate::rules::sc::Subject<'a>>>,
 }
 
 impl<'a> Unit<'a> {

@@ -19,6 +19,7 @@ use crate::parse::node::{pointer_token, Member, Node, Value};
 use crate::schema;
 use crate::source::{FileId, Span};
 use std::collections::BTreeSet;
+use std::rc::Rc;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -58,7 +59,8 @@ const DESTRUCTIVE_VERBS: [&str; 5] = ["delete", "remove", "drop", "purge", "dest
 // ---------------------------------------------------------------------------------------------
 
 /// One input schema to check: a tool's, or a TOOL.md's `inputs`.
-struct Subject<'a> {
+#[derive(Debug)]
+pub(crate) struct Subject<'a> {
     file: FileId,
     schema: &'a Node,
     /// The key holding the schema (`"inputSchema"`, `"parameters"`, `inputs`): where a diagnostic
@@ -131,6 +133,7 @@ fn schema_member(tool: &Tool) -> Option<&Member> {
 
 /// Whose schema a subject is, as messages name it. Formatted only when a diagnostic needs it:
 /// every rule builds its subjects, few report.
+#[derive(Debug)]
 enum Owner<'a> {
     Tool(&'a Tool),
     Contract(Option<&'a str>),
@@ -196,10 +199,13 @@ fn contract_subject<'a>(unit: &Unit<'a>) -> Option<Subject<'a>> {
 }
 
 /// Every schema SC002–SC006 and SC013 check: the tools' input schemas, then the TOOL.md `inputs`.
-fn all_subjects<'a>(unit: &Unit<'a>) -> Vec<Subject<'a>> {
-    let mut subjects = tool_subjects(unit);
-    subjects.extend(contract_subject(unit));
-    subjects
+/// Found once per unit, for the six rules that read them.
+fn all_subjects<'a>(unit: &Unit<'a>) -> &'a [Subject<'a>] {
+    unit.shared.schema_subjects.get_or_init(|| {
+        let mut subjects = tool_subjects(unit);
+        subjects.extend(contract_subject(unit));
+        subjects
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -225,7 +231,8 @@ enum Via {
     Other,
 }
 
-struct Site<'a> {
+#[derive(Debug)]
+pub(crate) struct Site<'a> {
     node: &'a Node,
     /// The keyword of the parent that holds this subschema (`properties`, `items`, `allOf`, …).
     keyword: &'a str,
@@ -271,6 +278,24 @@ const LIST_KEYWORDS: [(&str, Via); 5] = [
     // Draft 4–2019-09 tuple form.
     ("items", Via::Items),
 ];
+
+/// Schemas with their object subschemas, as [`unit_sites`] keeps them for a unit.
+pub(crate) type SiteCache<'a> = Vec<(&'a Node, Rc<[Site<'a>]>)>;
+
+/// The object subschemas of a schema of the unit. Six rules walk each input schema: walked once
+/// per unit, looked up by the schema's address.
+fn unit_sites<'a>(unit: &Unit<'a>, schema: &'a Node) -> Rc<[Site<'a>]> {
+    let mut cache = unit.shared.schema_sites.borrow_mut();
+    if let Some((_, found)) = cache
+        .iter()
+        .find(|(walked, _)| std::ptr::eq(*walked, schema))
+    {
+        return Rc::clone(found);
+    }
+    let found: Rc<[Site<'a>]> = sites(schema).into();
+    cache.push((schema, Rc::clone(&found)));
+    found
+}
 
 /// Every object subschema of `root` (the root first), in document order of discovery.
 fn sites(root: &Node) -> Vec<Site<'_>> {
@@ -621,8 +646,8 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
         if subject.strict {
             continue;
         }
-        let sites = sites(subject.schema);
-        for site in &sites {
+        let sites = unit_sites(unit, subject.schema);
+        for site in sites.iter() {
             if site.in_condition || !is_object_schema(site.node) {
                 continue;
             }
@@ -673,7 +698,7 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
                     let fix = close(edit);
                     let diagnostic = sink.report(
                         subject.file,
-                        object_anchor(site, &subject),
+                        object_anchor(site, subject),
                         format!("{} accepts undeclared properties", what()),
                     );
                     diagnostic
@@ -779,7 +804,7 @@ fn names_in_scope<'a>(
 
 fn required_property_undefined(unit: &Unit<'_>, sink: &mut Sink) {
     for subject in all_subjects(unit) {
-        let sites = sites(subject.schema);
+        let sites = unit_sites(unit, subject.schema);
         for (index, site) in sites.iter().enumerate() {
             let Some(required) = site.node.get("required").and_then(Node::as_array) else {
                 continue;
@@ -831,7 +856,7 @@ fn parameters<'s, 'a>(sites: &'s [Site<'a>]) -> impl Iterator<Item = (&'s Site<'
 
 fn parameter_undescribed(unit: &Unit<'_>, sink: &mut Sink) {
     for subject in all_subjects(unit) {
-        let sites = sites(subject.schema);
+        let sites = unit_sites(unit, subject.schema);
         for (site, key_span) in parameters(&sites) {
             let described = |node: &Node| {
                 node.get("description")
@@ -861,7 +886,7 @@ fn parameter_undescribed(unit: &Unit<'_>, sink: &mut Sink) {
 
 fn parameter_unbounded(unit: &Unit<'_>, sink: &mut Sink) {
     for subject in all_subjects(unit) {
-        let sites = sites(subject.schema);
+        let sites = unit_sites(unit, subject.schema);
         for (site, key_span) in parameters(&sites) {
             let Some(node) = resolve(subject.schema, site.node) else {
                 continue;
@@ -1292,7 +1317,7 @@ fn remote_scheme(reference: &str) -> Option<&'static str> {
 
 fn remote_schema_ref(unit: &Unit<'_>, sink: &mut Sink) {
     for subject in all_subjects(unit) {
-        for site in sites(subject.schema) {
+        for site in unit_sites(unit, subject.schema).iter() {
             for keyword in ["$ref", "$dynamicRef"] {
                 let Some(node) = site.node.get(keyword) else {
                     continue;
@@ -1339,8 +1364,8 @@ fn openai_strict_violation(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         };
         let schema = subject.schema;
-        let sites = sites(schema);
-        for site in &sites {
+        let sites = unit_sites(unit, schema);
+        for site in sites.iter() {
             if !is_object_schema(site.node) {
                 continue;
             }
