@@ -263,6 +263,7 @@ fn analyse(
     let mut malformed = Vec::new();
     let mut per_file = Vec::new();
     diagnostics.reserve(outcomes.iter().map(|o| o.diagnostics.len()).sum());
+    repo.skill_names.reserve(outcomes.len());
     for outcome in outcomes {
         diagnostics.extend(outcome.diagnostics);
         repo.skill_names.extend(outcome.skill_name);

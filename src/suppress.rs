@@ -334,6 +334,10 @@ pub fn apply(
     diagnostics: Vec<Diagnostic>,
     suppressions: &[Suppression],
 ) -> (Vec<Diagnostic>, Vec<Suppressed>, Vec<bool>) {
+    // Most runs have no suppression comments: keep the diagnostics where they are.
+    if suppressions.is_empty() {
+        return (diagnostics, Vec::new(), Vec::new());
+    }
     let mut used = vec![false; suppressions.len()];
     let mut kept = Vec::with_capacity(diagnostics.len());
     let mut suppressed = Vec::new();
