@@ -288,11 +288,40 @@ pub struct UnitShared<'a> {
     pub tool_use_rules: std::cell::OnceCell<Option<(Section<'a>, Vec<&'a TextBlock>)>>,
     /// For each tool name a TR rule asked about, the positions of the section's items that name
     /// it as a whole word.
-    pub(crate) rule_mentions: std::cell::RefCell<crate::rules::tr::Mentions<'a>>,
-    /// The object subschemas of each schema an SC rule walked.
-    pub(crate) schema_sites: std::cell::RefCell<crate::rules::sc::SiteCache<'a>>,
+    pub(crate) rule_mentions: UnitMemo<&'a str, usize>,
+    /// The object subschemas of each schema an SC rule walked, by the schema's address.
+    pub(crate) schema_sites: UnitMemo<&'a Node, crate::rules::sc::Site<'a>>,
     /// The schemas the SC rules check: the tools' input schemas, then the TOOL.md `inputs`.
     pub(crate) schema_subjects: std::cell::OnceCell<Vec<crate::rules::sc::Subject<'a>>>,
+}
+
+/// Lists that rules of a unit ask for by key: the first to ask computes one, the others share it.
+/// A unit is checked on one thread, so a `RefCell` serves.
+#[derive(Debug)]
+pub(crate) struct UnitMemo<K, V>(std::cell::RefCell<Vec<(K, std::rc::Rc<[V]>)>>);
+
+impl<K, V> Default for UnitMemo<K, V> {
+    fn default() -> Self {
+        UnitMemo(std::cell::RefCell::new(Vec::new()))
+    }
+}
+
+impl<K: Copy, V> UnitMemo<K, V> {
+    /// The list for `key` (matched with `same`), computed by `compute` the first time.
+    pub(crate) fn get(
+        &self,
+        key: K,
+        same: impl Fn(K, K) -> bool,
+        compute: impl FnOnce() -> Vec<V>,
+    ) -> std::rc::Rc<[V]> {
+        if let Some((_, found)) = self.0.borrow().iter().find(|(k, _)| same(*k, key)) {
+            return std::rc::Rc::clone(found);
+        }
+        // Computed without holding the borrow, so a computation may itself ask the memo.
+        let found: std::rc::Rc<[V]> = compute().into();
+        self.0.borrow_mut().push((key, std::rc::Rc::clone(&found)));
+        found
+    }
 }
 
 impl<'a> Unit<'a> {

@@ -279,22 +279,12 @@ const LIST_KEYWORDS: [(&str, Via); 5] = [
     ("items", Via::Items),
 ];
 
-/// Schemas with their object subschemas, as [`unit_sites`] keeps them for a unit.
-pub(crate) type SiteCache<'a> = Vec<(&'a Node, Rc<[Site<'a>]>)>;
-
 /// The object subschemas of a schema of the unit. Six rules walk each input schema: walked once
 /// per unit, looked up by the schema's address.
 fn unit_sites<'a>(unit: &Unit<'a>, schema: &'a Node) -> Rc<[Site<'a>]> {
-    let mut cache = unit.shared.schema_sites.borrow_mut();
-    if let Some((_, found)) = cache
-        .iter()
-        .find(|(walked, _)| std::ptr::eq(*walked, schema))
-    {
-        return Rc::clone(found);
-    }
-    let found: Rc<[Site<'a>]> = sites(schema).into();
-    cache.push((schema, Rc::clone(&found)));
-    found
+    unit.shared
+        .schema_sites
+        .get(schema, |a, b| std::ptr::eq(a, b), || sites(schema))
 }
 
 /// Every object subschema of `root` (the root first), in document order of discovery.

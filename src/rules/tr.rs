@@ -9,7 +9,7 @@ use super::util::{
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix, Severity};
 use crate::fix::{apply_edits, newline};
-use crate::index::{Parsed, Unit};
+use crate::index::{Parsed, Unit, UnitMemo};
 use crate::model::skill::SkillDoc;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::markdown::parse_markdown;
@@ -17,7 +17,7 @@ use crate::parse::markdown::{Section, TextBlock};
 use crate::parse::node::{Node, Value};
 use crate::source::{FileId, Span};
 use std::borrow::Cow;
-use std::cell::{OnceCell, RefCell};
+use std::cell::OnceCell;
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -109,9 +109,6 @@ const FILE_EXTENSIONS: &[&str] = &[
     "md", "json", "yaml", "yml", "toml", "txt", "sh", "py", "js", "ts", "csv", "html",
 ];
 
-/// Tool names with the positions of the Tool Use Rules items that name them.
-pub(crate) type Mentions<'a> = Vec<(&'a str, Rc<[usize]>)>;
-
 /// The SKILL.md of a unit with its Tool Use Rules section and the section's items.
 struct RulesSection<'a> {
     /// The configured heading text ("Tool Use Rules"), for messages.
@@ -121,8 +118,8 @@ struct RulesSection<'a> {
     doc: &'a SkillDoc,
     section: Section<'a>,
     items: &'a [&'a TextBlock],
-    /// The unit's cache of which items name which tool.
-    mentions: &'a RefCell<Mentions<'a>>,
+    /// The unit's record of which items name which tool.
+    mentions: &'a UnitMemo<&'a str, usize>,
 }
 
 impl<'a> RulesSection<'a> {
@@ -160,15 +157,15 @@ impl<'a> RulesSection<'a> {
     /// The positions of the items that name `name` as a whole word. Several rules ask this of
     /// every tool: each name's items are searched for once per unit.
     fn items_naming(&self, name: &'a str) -> Rc<[usize]> {
-        let mut cache = self.mentions.borrow_mut();
-        if let Some((_, found)) = cache.iter().find(|(cached, _)| *cached == name) {
-            return Rc::clone(found);
-        }
-        let found: Rc<[usize]> = (0..self.items.len())
-            .filter(|i| contains_word(&self.items[*i].text, name))
-            .collect();
-        cache.push((name, Rc::clone(&found)));
-        found
+        self.mentions.get(
+            name,
+            |a, b| a == b,
+            || {
+                (0..self.items.len())
+                    .filter(|i| contains_word(&self.items[*i].text, name))
+                    .collect()
+            },
+        )
     }
 
     /// Where a new item about `name` goes: after the last item that mentions it.
