@@ -229,6 +229,11 @@ impl Repo {
         &self.files[id.0 as usize]
     }
 
+    /// The last segment of a file's path (`SKILL.md`, `calendar.tools.json`), for messages.
+    pub fn file_name(&self, id: FileId) -> &str {
+        crate::source::split_path(&self.file(id).rel_path).1
+    }
+
     pub fn text(&self, id: FileId) -> &str {
         &self.file(id).text
     }

@@ -54,13 +54,6 @@ pub struct SourceFile {
     pub text: String,
 }
 
-impl SourceFile {
-    /// The last segment of the relative path (`SKILL.md`, `calendar.tools.json`).
-    pub fn file_name(&self) -> &str {
-        split_path(&self.rel_path).1
-    }
-}
-
 /// A `/`-separated path cut at its last `/`: (folder, file name), the folder `""` when there is
 /// none. A byte scan: rules ask this of short paths thousands of times, and `rsplit`/`rfind`
 /// set up a searcher on every call.

@@ -40,11 +40,6 @@ const IDEMPOTENCY_FIELD: &str = "idempotency_key";
 // Shared helpers (also used by the SE family)
 // ---------------------------------------------------------------------------------------------
 
-/// The last path segment of a file (`DRIVER.md`, `CLI.md`, `SECRETS.md`).
-pub(crate) fn file_name(repo: &Repo, id: FileId) -> &str {
-    repo.file(id).file_name()
-}
-
 /// The folder of a file relative to the lint root (`""` at the root).
 fn folder_of(repo: &Repo, id: FileId) -> &str {
     parent_dir(&repo.file(id).rel_path)
@@ -68,7 +63,7 @@ pub(crate) fn report_frontmatter_problem(
     sink: &mut Sink,
     missing_help: &str,
 ) {
-    let name = file_name(repo, file);
+    let name = repo.file_name(file);
     match &doc.frontmatter {
         FrontmatterState::Valid(_) => {}
         FrontmatterState::Missing => {

@@ -6,7 +6,7 @@
 //! agent reads but a reviewer cannot see: bidi controls, zero-width characters and Unicode tags.
 
 use super::dr::{
-    display_path, file_name, report_frontmatter_problem, report_schema_errors, GENERIC_MISSING_HELP,
+    display_path, report_frontmatter_problem, report_schema_errors, GENERIC_MISSING_HELP,
 };
 use super::{Check, RuleImpl, Sink};
 use crate::index::{Repo, Unit};
@@ -411,7 +411,7 @@ fn secret_value_in_manifest(unit: &Unit<'_>, sink: &mut Sink) {
                 credential.span,
                 format!(
                     "{} contains a literal {} (`{}`)",
-                    file_name(unit.repo, file),
+                    unit.repo.file_name(file),
                     credential.what,
                     credential.shown
                 ),
@@ -693,7 +693,7 @@ fn hidden_unicode(unit: &Unit<'_>, sink: &mut Sink) {
     let whole_files = unit.files.skill.into_iter().chain(unit.files.contract);
     for file in whole_files {
         let text = unit.text(file);
-        let name = file_name(unit.repo, file);
+        let name = unit.repo.file_name(file);
         for run in hidden_runs(text, 0, false) {
             report_hidden(sink, file, &run, name);
         }

@@ -115,11 +115,6 @@ const IDEMPOTENCY: GateField = GateField {
 // Shared helpers
 // ---------------------------------------------------------------------------------------------
 
-/// The last path segment of a file (`tools.json`, `calendar.tools.json`, `requirement.yaml`).
-fn file_name<'a>(unit: &Unit<'a>, id: FileId) -> &'a str {
-    unit.repo.file(id).file_name()
-}
-
 /// The forge tools of the folder, in document order.
 fn forge_tools<'a>(unit: &Unit<'a>) -> impl Iterator<Item = (FileId, &'a Tool)> + 'a {
     unit.tools().filter(|(_, t)| t.dialect == Dialect::Forge)
@@ -373,7 +368,7 @@ fn tools_json_invalid(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         };
         let text = unit.text(id);
-        let file = file_name(unit, id);
+        let file = unit.repo.file_name(id);
         let message = format!(
             "`{file}` is not valid JSON: {}",
             lowercase_first(&error.message)
@@ -814,7 +809,7 @@ fn requirement_tool_undefined(unit: &Unit<'_>, sink: &mut Sink) {
         .files
         .tools
         .first()
-        .map(|id| file_name(unit, *id).to_string());
+        .map(|id| unit.repo.file_name(*id).to_string());
     for required in &requirement.tools {
         if defined.contains(&required.name.as_str()) {
             continue;
@@ -874,7 +869,7 @@ fn requirement_obligation_dropped(unit: &Unit<'_>, sink: &mut Sink) {
         let (SideEffect::Read, Some(span)) = (tool.side_effect, tool.side_effect_span) else {
             continue;
         };
-        let file = file_name(unit, tid);
+        let file = unit.repo.file_name(tid);
         sink.report(
             tid,
             span,
@@ -944,7 +939,7 @@ fn tool_not_in_requirement(unit: &Unit<'_>, sink: &mut Sink) {
     if requirement.parse_error.is_some() {
         return;
     }
-    let requirement_file = file_name(unit, rid);
+    let requirement_file = unit.repo.file_name(rid);
     let listed: Vec<&str> = requirement.tools.iter().map(|t| t.name.as_str()).collect();
     for (tid, tool) in unit.tools() {
         let Some(name) = tool.name() else {
@@ -1127,7 +1122,7 @@ fn requirement_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((rid, requirement)) = unit.requirement() else {
         return;
     };
-    let file = file_name(unit, rid);
+    let file = unit.repo.file_name(rid);
     if let Some(error) = &requirement.parse_error {
         let diagnostic = sink.report(
             rid,

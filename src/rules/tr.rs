@@ -491,16 +491,12 @@ fn tools_are_complete(unit: &Unit<'_>) -> bool {
         })
 }
 
-fn file_name<'a>(unit: &Unit<'a>, file: FileId) -> &'a str {
-    unit.repo.file(file).file_name()
-}
-
 /// The first tools file's name (`tools.json`, `calendar.tools.json`) for messages.
 fn tools_file_name<'a>(unit: &Unit<'a>) -> &'a str {
     unit.files
         .tools
         .first()
-        .map_or("tools.json", |id| file_name(unit, *id))
+        .map_or("tools.json", |id| unit.repo.file_name(*id))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -517,7 +513,7 @@ fn tool_use_rules_missing(unit: &Unit<'_>, sink: &mut Sink) {
     if doc.doc.body.section(heading).is_some() {
         return;
     }
-    let skill_name = file_name(unit, file);
+    let skill_name = unit.repo.file_name(file);
     let tools_name = tools_file_name(unit);
     let diagnostic = sink
         .report(
