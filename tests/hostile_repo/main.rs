@@ -1,0 +1,9 @@
+//! A repository written by an attacker: each attack is built in a temporary folder and the
+//! outcome asserted (nothing written or read outside the root, no forged output lines, linear
+//! time, nothing skipped silently). One module per class of attack.
+
+mod common;
+mod fix;
+mod input;
+mod output;
+mod scale;
