@@ -3,6 +3,7 @@
 //! time, nothing skipped silently). One module per class of attack.
 
 mod common;
+mod config;
 mod fix;
 mod input;
 mod output;
