@@ -112,12 +112,31 @@ pub fn discover<T: Send + Sync>(
     };
     let mut directories = Vec::new();
     for path in paths {
-        if path.is_dir() {
-            directories.push(path.clone());
-        } else {
-            let rel_path = relative_path(root, path);
-            if let Some(kind) = classify(&rel_path, requirement_files) {
-                push(rel_path, path.clone(), kind, None);
+        // `metadata` follows a link the user named (an explicit path wins) but opens nothing:
+        // the type is known before anything is read.
+        match std::fs::metadata(path) {
+            Ok(metadata) if metadata.is_dir() => directories.push(path.clone()),
+            Ok(metadata) => {
+                let rel_path = relative_path(root, path);
+                let kind = classify(&rel_path, requirement_files);
+                let problem = if !metadata.is_file() {
+                    Some(not_regular(metadata.file_type()))
+                } else if kind.is_none() {
+                    Some(NOT_READ_WHEN_NAMED.to_string())
+                } else {
+                    None
+                };
+                push(
+                    rel_path,
+                    path.clone(),
+                    kind.unwrap_or(FileKind::Unfollowed),
+                    problem,
+                );
+            }
+            Err(error) => {
+                let rel_path = relative_path(root, path);
+                let kind = classify(&rel_path, requirement_files).unwrap_or(FileKind::Unfollowed);
+                push(rel_path, path.clone(), kind, Some(unreadable(&error)));
             }
         }
     }
@@ -126,7 +145,6 @@ pub fn discover<T: Send + Sync>(
         for dir in rest {
             builder.add(dir);
         }
-        let filter_root = canonical_root.clone();
         builder
             .hidden(false)
             .git_ignore(true)
@@ -135,7 +153,11 @@ pub fn discover<T: Send + Sync>(
             .ignore(true)
             .parents(true)
             .require_git(false)
-            .follow_links(true)
+            // Links are never followed by the walker: a folder symlink is not walked at all (its
+            // target inside the root is walked under its own name; one outside is not ours to
+            // read), and a file symlink is resolved by the visitor, which can report it.
+            .follow_links(false)
+            .max_depth(Some(MAX_DEPTH))
             .threads(threads)
             .filter_entry(move |entry| {
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
@@ -145,14 +167,6 @@ pub fn discover<T: Send + Sync>(
                     if SKIPPED_DIRS.iter().any(|d| name == *d) {
                         return false;
                     }
-                }
-                // A symlinked folder is followed only while it stays inside the lint root.
-                // (Symlinked files are checked by the visitor, which can report them.)
-                if is_dir && entry.path_is_symlink() {
-                    return entry
-                        .path()
-                        .canonicalize()
-                        .is_ok_and(|target| target.starts_with(&filter_root));
                 }
                 true
             });
@@ -165,33 +179,49 @@ pub fn discover<T: Send + Sync>(
                     Err(error) => {
                         if let Some((path, message)) = walk_problem(&error) {
                             let rel_path = relative_path(root, &path);
-                            push(rel_path, path, FileKind::Unfollowed, Some(message));
+                            if !exclude.matches(&rel_path) {
+                                push(rel_path, path, FileKind::Unfollowed, Some(message));
+                            }
                         }
                         return WalkState::Continue;
                     }
                 };
-                if !entry.file_type().is_some_and(|t| t.is_file()) {
+                let Some(file_type) = entry.file_type() else {
+                    return WalkState::Continue;
+                };
+                if file_type.is_dir() {
+                    if entry.depth() == MAX_DEPTH {
+                        let rel_path = relative_path(root, entry.path());
+                        if !exclude.matches(&rel_path) {
+                            push(
+                                rel_path,
+                                entry.into_path(),
+                                FileKind::Unfollowed,
+                                Some(too_deep()),
+                            );
+                        }
+                    }
                     return WalkState::Continue;
                 }
                 let rel_path = relative_path(root, entry.path());
                 if exclude.matches(&rel_path) {
                     return WalkState::Continue;
                 }
+                if file_type.is_symlink() {
+                    if let Some((kind, problem)) =
+                        resolve_symlink(entry.path(), &rel_path, canonical_root, requirement_files)
+                    {
+                        push(rel_path, entry.into_path(), kind, problem);
+                    }
+                    return WalkState::Continue;
+                }
                 let Some(kind) = classify(&rel_path, requirement_files) else {
                     return WalkState::Continue;
                 };
-                if entry.path_is_symlink()
-                    && !entry
-                        .path()
-                        .canonicalize()
-                        .is_ok_and(|target| target.starts_with(canonical_root))
-                {
-                    let problem =
-                        "the file is a symlink to a place outside the lint root; it was not read";
-                    push(rel_path, entry.into_path(), kind, Some(problem.to_string()));
-                    return WalkState::Continue;
-                }
-                push(rel_path, entry.into_path(), kind, None);
+                // A FIFO, socket or device under a name we read: opening it could block or
+                // have side effects, so it is reported from its type alone.
+                let problem = (!file_type.is_file()).then(|| not_regular(file_type));
+                push(rel_path, entry.into_path(), kind, problem);
                 WalkState::Continue
             })
         });
@@ -289,22 +319,127 @@ impl GlobFilter {
     }
 }
 
-/// The path and a message for a walk error worth reporting (a symlink loop); other errors, such
-/// as a folder that cannot be listed, are reported when a file in it cannot be read.
-fn walk_problem(error: &ignore::Error) -> Option<(PathBuf, String)> {
-    match error {
-        ignore::Error::Loop { child, ancestor } => Some((
-            child.clone(),
-            format!(
-                "symlink loop: this folder leads back to {}; it was not followed",
-                ancestor.display()
-            ),
-        )),
-        ignore::Error::WithPath { err, .. }
-        | ignore::Error::WithDepth { err, .. }
-        | ignore::Error::WithLineNumber { err, .. } => walk_problem(err),
-        _ => None,
+/// Folders nested deeper than this below a walked folder are reported, not walked: far beyond
+/// any real repository, and it bounds the walker's per-entry cost, which grows with the depth.
+pub const MAX_DEPTH: usize = 256;
+
+/// Why a file named on the command line is not read.
+const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it reads SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md and SECRETS.md";
+
+fn too_deep() -> String {
+    format!("this folder is nested deeper than {MAX_DEPTH} folders; nothing in it was linted")
+}
+
+fn unreadable(error: &std::io::Error) -> String {
+    format!("this path cannot be read ({error}); nothing in it was linted")
+}
+
+/// The problem with a path that is neither a regular file nor a folder; it is never opened.
+fn not_regular(file_type: std::fs::FileType) -> String {
+    #[cfg(unix)]
+    let what = {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            "a FIFO"
+        } else if file_type.is_socket() {
+            "a socket"
+        } else if file_type.is_char_device() || file_type.is_block_device() {
+            "a device"
+        } else {
+            "not a file"
+        }
+    };
+    #[cfg(not(unix))]
+    let what = {
+        let _ = file_type;
+        "not a file"
+    };
+    format!("not a regular file ({what}); it was not read")
+}
+
+/// What to do with a symlink the walk met (links are never followed by the walker): `None` to
+/// pass over it, else the kind to record and the problem that stops it being read, if any.
+///
+/// A link to a folder is not walked: a target inside the root is walked under its own name (an
+/// alias would lint it twice, and give a fix a second path to the same file), and one outside is
+/// not ours to read. A link used from a SKILL.md is checked where it is used (SK011). Only a loop
+/// is reported, as before. A link to a file is read when its target stays inside the root.
+fn resolve_symlink(
+    path: &Path,
+    rel_path: &str,
+    canonical_root: &Path,
+    requirement_files: &[String],
+) -> Option<(FileKind, Option<String>)> {
+    let kind = classify(rel_path, requirement_files);
+    let target = match std::fs::metadata(path) {
+        Ok(target) => target,
+        // A dangling link is reported only under a name we read: `build -> out/` in a fresh
+        // checkout is common and skips nothing we would read.
+        Err(error) => {
+            return kind.map(|kind| {
+                (
+                    kind,
+                    Some(format!(
+                        "the file is a symlink that cannot be followed ({error}); it was not read"
+                    )),
+                )
+            })
+        }
+    };
+    if target.is_dir() {
+        let leads_back = path.canonicalize().is_ok_and(|target| {
+            path.parent()
+                .and_then(|parent| parent.canonicalize().ok())
+                .is_some_and(|parent| parent.starts_with(&target))
+        });
+        return leads_back.then(|| {
+            (
+                FileKind::Unfollowed,
+                Some(
+                    "symlink loop: this folder leads back to a folder that encloses it; it was not followed"
+                        .to_string(),
+                ),
+            )
+        });
     }
+    let kind = kind?;
+    let inside = path
+        .canonicalize()
+        .is_ok_and(|target| target.starts_with(canonical_root));
+    if !inside {
+        let problem = "the file is a symlink to a place outside the lint root; it was not read";
+        return Some((kind, Some(problem.to_string())));
+    }
+    if !target.is_file() {
+        return Some((kind, Some(not_regular(target.file_type()))));
+    }
+    Some((kind, None))
+}
+
+/// The path and a message for a walk error: a folder or entry that could not be read (nothing
+/// under it was linted), or a symlink loop. Errors loading an ignore file (`Partial`, a bad glob
+/// in a `.gitignore`) are not reported: they make the walk exclude less, never skip a file.
+fn walk_problem(error: &ignore::Error) -> Option<(PathBuf, String)> {
+    fn innermost(error: &ignore::Error, path: Option<&Path>) -> Option<(PathBuf, String)> {
+        match error {
+            ignore::Error::Loop { child, ancestor } => Some((
+                child.clone(),
+                format!(
+                    "symlink loop: this folder leads back to {}; it was not followed",
+                    ancestor.display()
+                ),
+            )),
+            ignore::Error::WithPath { path, err } => innermost(err, Some(path)),
+            ignore::Error::WithDepth { err, .. } => innermost(err, path),
+            ignore::Error::Io(io) => path.map(|path| (path.to_path_buf(), unreadable(io))),
+            ignore::Error::Partial(_)
+            | ignore::Error::WithLineNumber { .. }
+            | ignore::Error::Glob { .. }
+            | ignore::Error::UnrecognizedFileType(_)
+            | ignore::Error::InvalidDefinition => None,
+        }
+    }
+    innermost(error, None)
 }
 
 #[cfg(test)]
@@ -355,6 +490,68 @@ mod tests {
         );
         assert_eq!(classify("CLI.md", &req), None);
         assert_eq!(classify("ops/SECRETS.md", &req), Some(FileKind::Secrets));
+    }
+
+    fn io_error_at(path: &str, depth: usize, kind: std::io::ErrorKind) -> ignore::Error {
+        ignore::Error::WithPath {
+            path: PathBuf::from(path),
+            err: Box::new(ignore::Error::WithDepth {
+                depth,
+                err: Box::new(ignore::Error::Io(std::io::Error::from(kind))),
+            }),
+        }
+    }
+
+    #[test]
+    fn a_folder_the_walk_cannot_read_is_a_problem_at_that_folder() {
+        // As the walker reports a folder it cannot list.
+        for kind in [
+            std::io::ErrorKind::PermissionDenied,
+            std::io::ErrorKind::InvalidFilename,
+            std::io::ErrorKind::Other,
+        ] {
+            let (path, message) =
+                walk_problem(&io_error_at("root/locked", 1, kind)).expect("reported");
+            assert_eq!(path, PathBuf::from("root/locked"));
+            assert!(message.contains("cannot be read"), "{message}");
+            assert!(message.contains("nothing in it was linted"), "{message}");
+        }
+        // Loops keep their own message.
+        let (path, message) = walk_problem(&ignore::Error::WithDepth {
+            depth: 2,
+            err: Box::new(ignore::Error::Loop {
+                ancestor: PathBuf::from("root"),
+                child: PathBuf::from("root/a/back"),
+            }),
+        })
+        .expect("reported");
+        assert_eq!(path, PathBuf::from("root/a/back"));
+        assert!(message.contains("symlink loop"), "{message}");
+    }
+
+    #[test]
+    fn ignore_file_problems_skip_nothing_and_are_not_reported() {
+        // An unreadable `.gitignore` or a bad glob in one makes the walk exclude less.
+        let partial = ignore::Error::Partial(vec![io_error_at(
+            "root/.gitignore",
+            1,
+            std::io::ErrorKind::PermissionDenied,
+        )]);
+        assert_eq!(walk_problem(&partial), None);
+        let bad_glob = ignore::Error::WithPath {
+            path: PathBuf::from("root/.gitignore"),
+            err: Box::new(ignore::Error::WithLineNumber {
+                line: 3,
+                err: Box::new(ignore::Error::Glob {
+                    glob: Some("[".to_string()),
+                    err: "unclosed character class".to_string(),
+                }),
+            }),
+        };
+        assert_eq!(walk_problem(&bad_glob), None);
+        // An I/O error with no path names nothing to put the diagnostic on.
+        let pathless = ignore::Error::Io(std::io::Error::from(std::io::ErrorKind::Other));
+        assert_eq!(walk_problem(&pathless), None);
     }
 
     #[test]

@@ -426,7 +426,16 @@ fn with_skill_siblings(paths: &[PathBuf], requirement_files: &[String]) -> Vec<P
     let mut out = Vec::new();
     for path in paths {
         out.push(path.clone());
-        if path.is_file() {
+        // Only a file skilllint reads needs its folder's context; anything else named is reported
+        // on its own.
+        let read = || {
+            crate::discover::classify(
+                &crate::discover::relative_path(Path::new("."), path),
+                requirement_files,
+            )
+            .is_some()
+        };
+        if path.is_file() && read() {
             let dir = path.parent().unwrap_or(Path::new("."));
             let dir = if dir.as_os_str().is_empty() {
                 Path::new(".")
@@ -647,10 +656,18 @@ fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProblem> {
         display_text: String::new(),
     };
     let handle =
-        std::fs::File::open(path).map_err(|e| problem(format!("cannot read the file: {e}")))?;
-    // The size from the open handle (no second path lookup) sizes the buffer exactly; the read
-    // itself stays bounded because the file may grow after this call.
-    let size = handle.metadata().map_or(0, |m| m.len());
+        open_without_blocking(path).map_err(|e| problem(format!("cannot read the file: {e}")))?;
+    // The metadata of the open handle (no second path lookup): the type, checked again here
+    // because the path may have changed since the walk saw a regular file, and the size, which
+    // sizes the buffer exactly; the read itself stays bounded because the file may grow after
+    // this call.
+    let metadata = handle
+        .metadata()
+        .map_err(|e| problem(format!("cannot read the file: {e}")))?;
+    if !metadata.is_file() {
+        return Err(problem("not a regular file; it was not read".to_string()));
+    }
+    let size = metadata.len();
     if size > max_size {
         return Err(problem(format!(
             "the file is {size} bytes, over the {max_size} byte size limit; it was not read"
@@ -663,7 +680,17 @@ fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProblem> {
             "the file is larger than the {max_size} byte size limit; it was not read"
         )));
     }
-    if let Some(nul) = memchr::memchr(0, &bytes) {
+    let first_nul = memchr::memchr(0, &bytes);
+    // UTF-16 has a NUL in any ASCII character, or starts with its byte order mark (never valid
+    // UTF-8): a text file is not looked at twice.
+    if first_nul.is_some() || matches!(bytes.first(), Some(0xFE | 0xFF)) {
+        if let Some(order) = utf16_byte_order(&bytes) {
+            return Err(problem(format!(
+                "the file is UTF-16 ({order}), not UTF-8; re-save it as UTF-8"
+            )));
+        }
+    }
+    if let Some(nul) = first_nul {
         return Err(ReadProblem {
             message: format!("the file is binary (a NUL byte at offset {nul}), not text"),
             span: Span::empty(0),
@@ -680,6 +707,52 @@ fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProblem> {
             display_text,
         }
     })
+}
+
+/// Opens `path` for reading without ever blocking: a FIFO put in place of a file since the walk
+/// looked would otherwise block the open until a writer comes, which is forever.
+fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // No effect on reads from a regular file; the caller refuses anything else.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// Bytes looked at to tell UTF-16 without a byte order mark from other text.
+const UTF16_SNIFF_LEN: usize = 512;
+
+/// The byte order, when `bytes` look like UTF-16: a byte order mark, or (mostly ASCII text in
+/// UTF-16) NUL bytes at nearly every odd or every even position and at none of the others.
+fn utf16_byte_order(bytes: &[u8]) -> Option<&'static str> {
+    match bytes {
+        [0xFF, 0xFE, ..] => return Some("little-endian"),
+        [0xFE, 0xFF, ..] => return Some("big-endian"),
+        _ => {}
+    }
+    let sample = &bytes[..bytes.len().min(UTF16_SNIFF_LEN) & !1];
+    let pairs = sample.len() / 2;
+    if pairs < 2 {
+        return None;
+    }
+    let (mut even_nuls, mut odd_nuls) = (0, 0);
+    for pair in sample.chunks_exact(2) {
+        even_nuls += usize::from(pair[0] == 0);
+        odd_nuls += usize::from(pair[1] == 0);
+    }
+    // Three in four: room for some non-ASCII characters, far from what binary data looks like.
+    let mostly = |nuls: usize| nuls * 4 >= pairs * 3;
+    if mostly(odd_nuls) && even_nuls == 0 {
+        Some("little-endian")
+    } else if mostly(even_nuls) && odd_nuls == 0 {
+        Some("big-endian")
+    } else {
+        None
+    }
 }
 
 /// Reads at most `max_size + 1` bytes. A regular file that delivers exactly the size its metadata
