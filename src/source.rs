@@ -92,7 +92,8 @@ impl<'a> LineIndex<'a> {
             Err(i) => i - 1,
         };
         let line_start = self.line_starts[line];
-        let column = self.text[line_start..offset].chars().count() + 1;
+        let column = self.text[line_start..offset].chars().count() + 1
+            - leading_bom(self.text, line_start, offset);
         LineCol {
             line: line + 1,
             column,
@@ -139,10 +140,19 @@ impl<'a> LineCursor<'a> {
         self.offset = offset;
         LineCol {
             line: self.line + 1,
-            column: self.text[self.line_start..offset].chars().count() + 1,
+            column: self.text[self.line_start..offset].chars().count() + 1
+                - leading_bom(self.text, self.line_start, offset),
         }
     }
 }
+
+/// 1 when the span from `line_start` to `offset` begins with the file's byte order mark, which
+/// editors do not show and do not count as a column; else 0.
+fn leading_bom(text: &str, line_start: usize, offset: usize) -> usize {
+    usize::from(line_start == 0 && offset >= BOM.len() && text.starts_with(BOM))
+}
+
+const BOM: &str = "\u{feff}";
 
 fn memchr_newlines(text: &str) -> impl Iterator<Item = usize> + '_ {
     memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)

@@ -43,6 +43,16 @@ fn strict_options() -> ParseOptions {
 
 /// Parses strict JSON (RFC 8259). Nesting deeper than 512 levels is an error, not a stack overflow.
 pub fn parse_json_document(text: &str) -> Result<JsonDocument, JsonError> {
+    // A UTF-8 byte order mark is not JSON, but editors on Windows write one. Read as the three
+    // bytes of whitespace it occupies, every span stays an offset into the file as it is.
+    let spaced;
+    let text = match text.strip_prefix('\u{feff}') {
+        Some(rest) => {
+            spaced = format!("   {rest}");
+            spaced.as_str()
+        }
+        None => text,
+    };
     // Almost every file is plain valid JSON: a direct pass builds the tree without jsonc-parser's
     // intermediate AST (which cost a third of JSON time and most of its allocations). Anything the
     // direct pass does not accept goes to jsonc-parser, whose messages the diagnostics rely on.
