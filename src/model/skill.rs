@@ -140,6 +140,18 @@ fn has_scheme(destination: &str) -> bool {
     }
 }
 
+/// Whether `target` (which exists) resolves, through symlinks, to a place outside the skill
+/// folder `canonical_dir` (`None` when the folder itself cannot be resolved: nothing to compare).
+fn leaves_through_symlink(
+    target: &std::path::Path,
+    canonical_dir: &Option<std::path::PathBuf>,
+) -> bool {
+    match (canonical_dir, target.canonicalize()) {
+        (Some(dir), Ok(resolved)) => !resolved.starts_with(dir),
+        _ => false,
+    }
+}
+
 /// Checks the body's relative links against the skill folder. This is the only rule input that
 /// needs the file system, so it runs in the read stage, not in a rule.
 pub fn find_broken_references(
@@ -147,6 +159,9 @@ pub fn find_broken_references(
     skill_dir: &std::path::Path,
 ) -> Vec<BrokenReference> {
     let mut broken = Vec::new();
+    // Resolved once, and only for a skill whose links exist: the folder a link must stay in once
+    // symlinks are followed.
+    let mut canonical_dir: Option<Option<std::path::PathBuf>> = None;
     for link in &body.links {
         let destination = link.destination.trim();
         if destination.is_empty() || destination.starts_with('#') || has_scheme(destination) {
@@ -172,10 +187,18 @@ pub fn find_broken_references(
                 escapes = true;
             }
         }
+        let target = skill_dir.join(&path_part);
         let problem = if escapes {
             Some(ReferenceProblem::EscapesSkillFolder)
-        } else if !skill_dir.join(&path_part).exists() {
+        } else if !target.exists() {
             Some(ReferenceProblem::Missing)
+        } else if leaves_through_symlink(
+            &target,
+            canonical_dir.get_or_insert_with(|| skill_dir.canonicalize().ok()),
+        ) {
+            // `shared/x.md` where `shared` (or `x.md`) is a symlink to a place outside: the
+            // installed skill would not carry the file. The target is resolved, never read.
+            Some(ReferenceProblem::EscapesSkillFolder)
         } else {
             None
         };
