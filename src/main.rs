@@ -295,14 +295,17 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         if let Some(line) = &fixed_line {
             eprintln!("{line}");
         }
-        eprintln!(
-            "{}",
+        // A run that read nothing has nothing that passed: say where it looked instead.
+        let line = if outcome.repo.files.is_empty() {
+            render::nothing_found(&options.paths)
+        } else {
             render::summary(
                 &outcome.repo,
                 &outcome.diagnostics,
-                outcome.suppressed.len()
+                outcome.suppressed.len(),
             )
-        );
+        };
+        eprintln!("{line}");
     }
     let threshold = match args.fail_on {
         Some(FailOn::Error) => Severity::Error,

@@ -131,6 +131,16 @@ pub fn summary(repo: &Repo, diagnostics: &[Diagnostic], suppressed: usize) -> St
     line
 }
 
+/// The summary of a run that found no file to read, naming the paths it looked under, e.g.
+/// `No skill or tool files found under . (SKILL.md, tools.json, …).`
+pub fn nothing_found(paths: &[std::path::PathBuf]) -> String {
+    let places: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    format!(
+        "No skill or tool files found under {} (SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md).",
+        join_and(&places)
+    )
+}
+
 fn join_and(parts: &[String]) -> String {
     match parts {
         [] => String::new(),
