@@ -865,6 +865,23 @@ mod tests {
     }
 
     #[test]
+    fn utf16_is_told_from_binary_and_from_text() {
+        let text = "{\"tools\": []}";
+        let little: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let big: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(utf16_byte_order(&little), Some("little-endian"));
+        assert_eq!(utf16_byte_order(&big), Some("big-endian"));
+        assert_eq!(utf16_byte_order(&[0xFF, 0xFE]), Some("little-endian"));
+        assert_eq!(utf16_byte_order(&[0xFE, 0xFF, b'x']), Some("big-endian"));
+        assert_eq!(utf16_byte_order(text.as_bytes()), None);
+        assert_eq!(
+            utf16_byte_order(b"\x7fELF\x02\x01\x01\x00\x00\x00\x00"),
+            None
+        );
+        assert_eq!(utf16_byte_order(&[0; 64]), None);
+    }
+
+    #[test]
     fn units_gather_a_folders_files_between_its_subfolders_files() {
         // Sorted by path, as the engine hands them over: `a`'s files sit on both sides of
         // `a/b`'s, and `a.b` and `a-b` sort around `a/` as byte order has it.

@@ -191,6 +191,19 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_order_mark_is_not_a_column() {
+        let text = "\u{feff}ab\ncd";
+        let index = LineIndex::new(text);
+        let mut cursor = LineCursor::new(text);
+        // (offset, column): the BOM itself, the `a` after it, the `b`, and line 2 untouched.
+        for (offset, line, column) in [(0, 1, 1), (3, 1, 1), (4, 1, 2), (7, 2, 2)] {
+            let expected = LineCol { line, column };
+            assert_eq!(index.line_col(offset), expected, "offset {offset}");
+            assert_eq!(cursor.line_col(offset), expected, "offset {offset}");
+        }
+    }
+
+    #[test]
     fn line_cursor_agrees_with_the_line_index() {
         let text = "ab\nc\u{e9}d\n\n\u{1f600}x\ny\n";
         let index = LineIndex::new(text);
