@@ -198,6 +198,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         ExitCode::from(EXIT_USAGE)
     };
     let mut fixed_line = None;
+    let mut write_failed = false;
     if args.fix || args.diff {
         let (outcome, run) = match fix::fix(&options, args.unsafe_fixes) {
             Ok(result) => result,
@@ -257,19 +258,14 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 ExitCode::from(EXIT_FINDINGS)
             };
         }
-        for (path, (_, fixed)) in &run.changed {
-            if let Err(error) = fix::write_atomically(path, fixed) {
-                eprintln!("skilllint: cannot write {}: {error}", path.display());
-                return ExitCode::from(EXIT_USAGE);
-            }
+        // Each file on its own: one that cannot be written leaves the others fixed.
+        let scope = fix::WriteScope::new(&start, &options.paths);
+        let applied = fix::apply(&run, &scope);
+        for (path, why) in &applied.not_fixed {
+            eprintln!("skilllint: {path} not fixed: {why}");
         }
-        for (from, to) in &run.renames {
-            if let Err(error) = std::fs::rename(from, to) {
-                eprintln!("skilllint: cannot rename {}: {error}", from.display());
-                return ExitCode::from(EXIT_USAGE);
-            }
-        }
-        fixed_line = Some(format!("Fixed {}.", plural(run.fixed, "finding")));
+        write_failed = !applied.not_fixed.is_empty();
+        fixed_line = Some(applied.summary());
     }
     let outcome = match lint(&options) {
         Ok(outcome) => outcome,
@@ -313,7 +309,9 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     let failing = outcome.diagnostics.iter().any(|d| d.severity >= threshold);
     // The process ends here; freeing every parsed file first would only cost time.
     std::mem::forget(outcome);
-    if failing && !args.exit_zero {
+    if write_failed {
+        ExitCode::from(EXIT_USAGE)
+    } else if failing && !args.exit_zero {
         ExitCode::from(EXIT_FINDINGS)
     } else {
         ExitCode::SUCCESS
