@@ -265,3 +265,112 @@ fn a_folder_alias_of_a_linted_skill_renames_it_once() {
     assert!(!stderr.contains("not fixed") && !stderr.contains("cannot"), "{stderr}");
     assert_ne!(output.status.code(), Some(2), "{stderr}");
 }
+
+/// A lint root holding `calendar/tools.json` with the fixture's text, and its write scope.
+fn library_root() -> (tempfile::TempDir, PathBuf, skilllint::fix::WriteScope) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("repo");
+    write_skill(&root, "calendar");
+    let scope = skilllint::fix::WriteScope::new(&root, std::slice::from_ref(&root));
+    (dir, root, scope)
+}
+
+fn fixture_text() -> String {
+    String::from_utf8(fixture("tools.json")).expect("UTF-8 fixture")
+}
+
+#[test]
+fn the_writer_keeps_a_file_that_changed_since_it_was_linted() {
+    let (_dir, root, scope) = library_root();
+    let tools = root.join("calendar/tools.json");
+    // The user saved an edit after the lint read the file.
+    let edited = fixture_text().replace("List the events", "List the user's events");
+    std::fs::write(&tools, &edited).expect("edit");
+
+    let result = skilllint::fix::write_fixed(&tools, &fixture_text(), "fixed\n", &scope);
+
+    assert!(
+        matches!(result, Err(skilllint::fix::NotFixed::ChangedSinceLinted)),
+        "{result:?}"
+    );
+    assert_eq!(read_text(&tools), edited, "the concurrent edit was lost");
+    let entries = std::fs::read_dir(root.join("calendar")).expect("list").count();
+    assert_eq!(entries, 2, "a temp file was left behind");
+}
+
+#[test]
+fn the_writer_refuses_a_target_replaced_by_a_folder() {
+    let (_dir, root, scope) = library_root();
+    let tools = root.join("calendar/tools.json");
+    std::fs::remove_file(&tools).expect("remove");
+    std::fs::create_dir(&tools).expect("a folder where the file was");
+
+    let result = skilllint::fix::write_fixed(&tools, &fixture_text(), "fixed\n", &scope);
+
+    assert!(
+        matches!(result, Err(skilllint::fix::NotFixed::NotRegularFile)),
+        "{result:?}"
+    );
+    assert!(tools.is_dir());
+}
+
+#[test]
+fn the_writer_refuses_a_link_that_leaves_the_root() {
+    let (dir, root, scope) = library_root();
+    let outside = dir.path().join("outside.json");
+    std::fs::write(&outside, fixture("tools.json")).expect("write outside");
+    let tools = root.join("calendar/tools.json");
+    std::fs::remove_file(&tools).expect("remove");
+    symlink(&outside, &tools);
+
+    let result = skilllint::fix::write_fixed(&tools, &fixture_text(), "fixed\n", &scope);
+
+    assert!(
+        matches!(result, Err(skilllint::fix::NotFixed::OutsideRoot)),
+        "{result:?}"
+    );
+    assert_eq!(std::fs::read(&outside).expect("read"), fixture("tools.json"));
+    assert!(std::fs::symlink_metadata(&tools)
+        .expect("stat")
+        .file_type()
+        .is_symlink());
+}
+
+#[test]
+fn the_renamer_never_replaces_an_existing_file() {
+    let (_dir, root, scope) = library_root();
+    write_lowercase_skill(&root, "pdf-forms");
+    let from = root.join("pdf-forms/skill.md");
+    let taken = root.join("pdf-forms/SKILL.md");
+    std::fs::write(&taken, b"the user's own SKILL.md\n").expect("write");
+
+    let result = skilllint::fix::rename_fixed(&from, "pdf-forms/skill.md", "SKILL.md", &scope);
+
+    assert!(
+        matches!(result, Err(skilllint::fix::NotFixed::TargetExists(_))),
+        "{result:?}"
+    );
+    assert_eq!(read_text(&taken), "the user's own SKILL.md\n");
+    assert!(from.exists());
+}
+
+#[test]
+fn the_renamer_refuses_a_symlinked_skill_file() {
+    let (_dir, root, scope) = library_root();
+    write_lowercase_skill(&root, "real");
+    std::fs::create_dir_all(root.join("pdf-forms")).expect("mkdir");
+    let from = root.join("pdf-forms/skill.md");
+    symlink("../real/skill.md", &from);
+
+    let result = skilllint::fix::rename_fixed(&from, "pdf-forms/skill.md", "SKILL.md", &scope);
+
+    assert!(
+        matches!(result, Err(skilllint::fix::NotFixed::Symlink)),
+        "{result:?}"
+    );
+    assert!(std::fs::symlink_metadata(&from)
+        .expect("stat")
+        .file_type()
+        .is_symlink());
+    assert!(!root.join("pdf-forms/SKILL.md").exists());
+}
