@@ -332,12 +332,46 @@ fn finish(
         .iter()
         .map(|f| (f.abs_path.as_path(), f.rel_path.as_str()))
         .collect();
-    let touched = run.changed.keys().chain(run.renames.iter().map(|(from, _)| from));
+    let touched = run
+        .changed
+        .keys()
+        .chain(run.renames.iter().map(|(from, _)| from));
     for path in touched {
         if let Some(rel) = rel_paths.get(path.as_path()) {
             run.rel_paths.insert(path.clone(), rel.to_string());
         }
     }
+}
+
+/// What `--diff` prints for a run: a unified diff per changed file, sorted by relative path,
+/// then a `rename from`/`rename to` pair per rename.
+pub fn diff(run: &FixRun) -> String {
+    let rel = |path: &std::path::Path| {
+        run.rel_paths
+            .get(path)
+            .cloned()
+            .unwrap_or_else(|| path.display().to_string())
+    };
+    let mut changes: Vec<(String, &(String, String))> =
+        run.changed.iter().map(|(p, c)| (rel(p), c)).collect();
+    changes.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut diff = String::new();
+    for (path, (original, fixed)) in changes {
+        diff.push_str(&unified_diff(&path, original, fixed));
+    }
+    for (from, to) in &run.renames {
+        let from_rel = rel(from);
+        let to_name = to
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let to_rel = match from_rel.rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/{to_name}"),
+            None => to_name,
+        };
+        diff.push_str(&format!("rename from {from_rel}\nrename to {to_rel}\n"));
+    }
+    diff
 }
 
 /// A unified diff of one file's change, with paths relative to the lint root.

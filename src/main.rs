@@ -207,34 +207,8 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         for (path, rule, why) in &run.refused {
             eprintln!("skilllint: {rule} fix not applied to {path}: {why}");
         }
-        let rel = |path: &std::path::Path| {
-            outcome
-                .repo
-                .files
-                .iter()
-                .find(|f| f.abs_path == path)
-                .map_or_else(|| path.display().to_string(), |f| f.rel_path.clone())
-        };
         if args.diff {
-            let mut diff = String::new();
-            let mut changes: Vec<(String, &(String, String))> =
-                run.changed.iter().map(|(p, c)| (rel(p), c)).collect();
-            changes.sort_by(|a, b| a.0.cmp(&b.0));
-            for (path, (original, fixed)) in changes {
-                diff.push_str(&fix::unified_diff(&path, original, fixed));
-            }
-            for (from, to) in &run.renames {
-                let from_rel = rel(from);
-                let to_name = to
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let to_rel = match from_rel.rsplit_once('/') {
-                    Some((dir, _)) => format!("{dir}/{to_name}"),
-                    None => to_name,
-                };
-                diff.push_str(&format!("rename from {from_rel}\nrename to {to_rel}\n"));
-            }
+            let diff = fix::diff(&run);
             if let Err(error) = write_report(args.output.as_deref(), &diff) {
                 eprintln!("skilllint: cannot write the diff: {error}");
                 return ExitCode::from(EXIT_USAGE);

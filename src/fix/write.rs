@@ -21,7 +21,6 @@ use super::FixRun;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{Read, Write};
-use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
 
 /// The folders fixes may write into: the lint root and the paths named on the command line, each
@@ -57,7 +56,10 @@ impl WriteScope {
     }
 
     fn contains(&self, canonical: &Path) -> bool {
-        self.root.iter().chain(&self.named).any(|folder| canonical.starts_with(folder))
+        self.root
+            .iter()
+            .chain(&self.named)
+            .any(|folder| canonical.starts_with(folder))
     }
 }
 
@@ -126,10 +128,63 @@ impl fmt::Display for NotFixed {
     }
 }
 
-/// The identity of a file on disk: what a rename or a link swap changes.
-fn identity(metadata: &std::fs::Metadata) -> (u64, u64) {
-    (metadata.dev(), metadata.ino())
+/// What the checks need from the platform: a file's identity, its link count, its owner.
+#[cfg(unix)]
+mod platform {
+    use super::NotFixed;
+    use std::os::unix::fs::MetadataExt;
+
+    /// The identity of a file on disk (device, inode): what a rename or a link swap changes.
+    pub fn identity(metadata: &std::fs::Metadata) -> Option<(u64, u64)> {
+        Some((metadata.dev(), metadata.ino()))
+    }
+
+    pub fn link_count(metadata: &std::fs::Metadata) -> u64 {
+        metadata.nlink()
+    }
+
+    /// Gives `temp` the owner of `target` when running as root, on the open handle.
+    pub fn copy_owner(temp: &std::fs::File, target: &std::fs::Metadata) -> Result<(), NotFixed> {
+        let created = temp
+            .metadata()
+            .map_err(|error| NotFixed::Io("write", error))?;
+        if (created.uid(), created.gid()) == (target.uid(), target.gid()) {
+            return Ok(());
+        }
+        if created.uid() == 0 {
+            // Root fixing another user's file hands it back to that user: fail rather than
+            // leave a root-owned file in their repository.
+            std::os::unix::fs::fchown(temp, Some(target.uid()), Some(target.gid()))
+                .map_err(|error| NotFixed::Io("keep the owner of", error))
+        } else {
+            // Another user keeps the group when they belong to it; when they do not, the file
+            // is theirs with their group, as any editor would leave it.
+            let _ = std::os::unix::fs::fchown(temp, None, Some(target.gid()));
+            Ok(())
+        }
+    }
 }
+
+/// Elsewhere std offers no stable file identity, link count nor owner: the content check still
+/// guards against a concurrent edit, but a swapped file or a hard link is not detected.
+#[cfg(not(unix))]
+mod platform {
+    use super::NotFixed;
+
+    pub fn identity(_metadata: &std::fs::Metadata) -> Option<(u64, u64)> {
+        None
+    }
+
+    pub fn link_count(_metadata: &std::fs::Metadata) -> u64 {
+        1
+    }
+
+    pub fn copy_owner(_temp: &std::fs::File, _target: &std::fs::Metadata) -> Result<(), NotFixed> {
+        Ok(())
+    }
+}
+
+use platform::{identity, link_count};
 
 /// Resolves `path` to the real file it names, and checks it may be written: inside the scope, a
 /// regular file, with a single link. Returns the canonical path and the file's metadata.
@@ -143,13 +198,13 @@ fn resolve_target(
     if !scope.contains(&canonical) {
         return Err(NotFixed::OutsideRoot);
     }
-    let metadata = std::fs::symlink_metadata(&canonical)
-        .map_err(|error| NotFixed::Io("inspect", error))?;
+    let metadata =
+        std::fs::symlink_metadata(&canonical).map_err(|error| NotFixed::Io("inspect", error))?;
     if !metadata.file_type().is_file() {
         return Err(NotFixed::NotRegularFile);
     }
-    if metadata.nlink() > 1 {
-        return Err(NotFixed::HardLinked(metadata.nlink()));
+    if link_count(&metadata) > 1 {
+        return Err(NotFixed::HardLinked(link_count(&metadata)));
     }
     Ok((canonical, metadata))
 }
@@ -166,8 +221,8 @@ fn still_as_linted(
     if !now.file_type().is_file() || identity(&now) != identity(expected) {
         return Err(NotFixed::Replaced);
     }
-    if now.nlink() > 1 {
-        return Err(NotFixed::HardLinked(now.nlink()));
+    if link_count(&now) > 1 {
+        return Err(NotFixed::HardLinked(link_count(&now)));
     }
     let handle = std::fs::File::open(canonical).map_err(|error| NotFixed::Io("read", error))?;
     let opened = handle
@@ -193,22 +248,7 @@ fn still_as_linted(
 /// Gives the temporary file the target's owner (when running as root) and mode, on the open
 /// handle: never by path, which a link could redirect.
 fn copy_owner_and_mode(temp: &std::fs::File, target: &std::fs::Metadata) -> Result<(), NotFixed> {
-    let created = temp
-        .metadata()
-        .map_err(|error| NotFixed::Io("write", error))?;
-    let same_owner = (created.uid(), created.gid()) == (target.uid(), target.gid());
-    if !same_owner {
-        if created.uid() == 0 {
-            // Root fixing another user's file hands it back to that user: fail rather than leave
-            // a root-owned file in their repository.
-            std::os::unix::fs::fchown(temp, Some(target.uid()), Some(target.gid()))
-                .map_err(|error| NotFixed::Io("keep the owner of", error))?;
-        } else if created.gid() != target.gid() {
-            // Another user may keep the group when they belong to it; when they do not, the
-            // file is theirs with their group, as any editor would leave it.
-            let _ = std::os::unix::fs::fchown(temp, None, Some(target.gid()));
-        }
-    }
+    platform::copy_owner(temp, target)?;
     // After the ownership change, which clears set-id bits.
     temp.set_permissions(target.permissions())
         .map_err(|error| NotFixed::Io("keep the mode of", error))
@@ -271,7 +311,8 @@ fn clean_folder(rel_path: &str) -> Option<PathBuf> {
 /// Where the rename of `from` (found at `rel_path` below the lint root) may happen: its real
 /// folder, checked to be inside the scope and reached without a symlinked folder.
 fn rename_folder(from: &Path, rel_path: &str, scope: &WriteScope) -> Result<PathBuf, NotFixed> {
-    let metadata = std::fs::symlink_metadata(from).map_err(|error| NotFixed::Io("rename", error))?;
+    let metadata =
+        std::fs::symlink_metadata(from).map_err(|error| NotFixed::Io("rename", error))?;
     if metadata.file_type().is_symlink() {
         return Err(NotFixed::Symlink);
     }
@@ -327,8 +368,9 @@ pub fn rename_fixed(
                 std::fs::symlink_metadata(&target),
             );
             match linked {
-                (Ok(a), Ok(b)) if identity(&a) == identity(&b) => std::fs::remove_file(&source)
-                    .map_err(|error| NotFixed::Io("rename", error)),
+                (Ok(a), Ok(b)) if identity(&a) == identity(&b) => {
+                    std::fs::remove_file(&source).map_err(|error| NotFixed::Io("rename", error))
+                }
                 _ => Err(NotFixed::Replaced),
             }
         }
@@ -390,114 +432,140 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
+/// One discovered path to a file the run changes.
+#[derive(Clone)]
+struct Reached<'a> {
+    /// Relative to the lint root, for messages.
+    rel_path: String,
+    path: &'a Path,
+}
+
+/// Collects the outcome of each file, and the findings of the files that were not written.
+struct Outcome<'a> {
+    run: &'a FixRun,
+    applied: Applied,
+    unfixed_findings: usize,
+}
+
+impl<'a> Outcome<'a> {
+    fn reached(&self, path: &'a Path) -> Reached<'a> {
+        let rel_path = self
+            .run
+            .rel_paths
+            .get(path)
+            .cloned()
+            .unwrap_or_else(|| path.display().to_string());
+        Reached { rel_path, path }
+    }
+
+    fn fixed(&mut self, paths: &[Reached]) {
+        self.applied
+            .fixed
+            .extend(paths.iter().map(|p| p.rel_path.clone()));
+    }
+
+    fn not_fixed(&mut self, reached: &Reached, why: NotFixed) {
+        self.unfixed_findings += self
+            .run
+            .fixed_by_file
+            .get(reached.path)
+            .copied()
+            .unwrap_or(0);
+        self.applied.not_fixed.push((reached.rel_path.clone(), why));
+    }
+
+    /// `first` failed for `why`; the other paths to the same file point at it.
+    fn not_fixed_all(&mut self, first: &Reached, others: &[Reached], why: NotFixed) {
+        self.not_fixed(first, why);
+        for other in others {
+            self.not_fixed(other, NotFixed::SameFileAs(first.rel_path.clone()));
+        }
+    }
+
+    /// Groups `paths` by the real file each resolves to, each group sorted by relative path. A
+    /// path that does not resolve is a group of its own (writing it then says why).
+    fn by_file<T>(
+        &self,
+        paths: impl Iterator<Item = (&'a Path, T)>,
+    ) -> BTreeMap<PathBuf, Vec<(Reached<'a>, T)>> {
+        let mut groups: BTreeMap<PathBuf, Vec<(Reached<'a>, T)>> = BTreeMap::new();
+        for (path, item) in paths {
+            let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+            groups
+                .entry(key)
+                .or_default()
+                .push((self.reached(path), item));
+        }
+        for group in groups.values_mut() {
+            group.sort_by(|a, b| a.0.rel_path.cmp(&b.0.rel_path));
+        }
+        groups
+    }
+}
+
 /// Writes the changed files and does the renames of `run`, each file on its own: one that cannot
 /// be written is reported and the others are still fixed. Two paths that resolve to the same
 /// file write it once.
 pub fn apply(run: &FixRun, scope: &WriteScope) -> Applied {
-    let mut applied = Applied::default();
-    let rel = |path: &Path| {
-        run.rel_paths
-            .get(path)
-            .cloned()
-            .unwrap_or_else(|| path.display().to_string())
+    let mut outcome = Outcome {
+        run,
+        applied: Applied::default(),
+        unfixed_findings: 0,
     };
-    let findings_in = |path: &Path| run.fixed_by_file.get(path).copied().unwrap_or(0);
-    let mut unfixed_findings = 0;
-
-    // Group the changed files by the real file they resolve to; paths that do not resolve are
-    // reported on their own.
-    let mut by_target: BTreeMap<PathBuf, Vec<(String, &Path, &(String, String))>> =
-        BTreeMap::new();
-    for (path, change) in &run.changed {
-        match path.canonicalize() {
-            Ok(canonical) => by_target
-                .entry(canonical)
-                .or_default()
-                .push((rel(path), path, change)),
-            Err(error) => {
-                unfixed_findings += findings_in(path);
-                applied
-                    .not_fixed
-                    .push((rel(path), NotFixed::Io("resolve", error)));
-            }
-        }
-    }
-    for mut paths in by_target.into_values() {
-        paths.sort_by(|a, b| a.0.cmp(&b.0));
-        let Some((first_rel, first_path, (original, text))) = paths.first().cloned() else {
+    let changes = outcome.by_file(run.changed.iter().map(|(p, c)| (p.as_path(), c)));
+    for group in changes.into_values() {
+        let paths: Vec<Reached> = group.iter().map(|(r, _)| r.clone()).collect();
+        let Some((first, change)) = group.first() else {
             continue;
         };
-        let differ = paths
-            .iter()
-            .any(|(_, _, change)| change.0 != *original || change.1 != *text);
-        if differ {
-            for (index, (rel_path, path, _)) in paths.iter().enumerate() {
-                // Each path names another one of the same file.
+        let (original, text) = *change;
+        if group.iter().any(|(_, other)| other != change) {
+            // Linted twice and fixed differently: which text is right is not ours to pick.
+            for (index, reached) in paths.iter().enumerate() {
                 let other = paths
-                    .get(if index == 0 { 1 } else { 0 })
-                    .map_or_else(String::new, |p| p.0.clone());
-                unfixed_findings += findings_in(path);
-                applied
-                    .not_fixed
-                    .push((rel_path.clone(), NotFixed::FixedDifferentlyAs(other)));
+                    .get(usize::from(index == 0))
+                    .map_or_else(String::new, |p| p.rel_path.clone());
+                outcome.not_fixed(reached, NotFixed::FixedDifferentlyAs(other));
             }
             continue;
         }
-        match write_fixed(first_path, original, text, scope) {
-            Ok(_) => applied.fixed.extend(paths.iter().map(|p| p.0.clone())),
-            Err(why) => {
-                unfixed_findings += paths.iter().map(|p| findings_in(p.1)).sum::<usize>();
-                applied.not_fixed.push((first_rel.clone(), why));
-                for (rel_path, _, _) in paths.iter().skip(1) {
-                    applied
-                        .not_fixed
-                        .push((rel_path.clone(), NotFixed::SameFileAs(first_rel.clone())));
-                }
-            }
+        match write_fixed(first.path, original, text, scope) {
+            Ok(_) => outcome.fixed(&paths),
+            Err(why) => outcome.not_fixed_all(first, &paths[1..], why),
         }
     }
 
-    // Renames: a file reached by several paths (a folder alias) is renamed once, through the
-    // path that reaches it without a symlinked folder.
-    let mut renames: BTreeMap<PathBuf, Vec<(String, &Path, String)>> = BTreeMap::new();
-    for (from, to) in &run.renames {
+    // A file reached by several paths (a folder alias) is renamed once, through the path that
+    // reaches it without a symlinked folder; the aliases are the same file, renamed with it.
+    let renames = outcome.by_file(run.renames.iter().map(|(from, to)| (from.as_path(), to)));
+    for group in renames.into_values() {
+        let mut paths: Vec<Reached> = group.iter().map(|(r, _)| r.clone()).collect();
+        let plain = paths
+            .iter()
+            .position(|p| rename_folder(p.path, &p.rel_path, scope).is_ok())
+            .unwrap_or(0);
+        let Some((_, to)) = group.get(plain) else {
+            continue;
+        };
+        let first = paths.remove(plain);
         let new_name = to
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let key = from.canonicalize().unwrap_or_else(|_| from.clone());
-        renames
-            .entry(key)
-            .or_default()
-            .push((rel(from), from.as_path(), new_name));
-    }
-    for mut paths in renames.into_values() {
-        paths.sort_by(|a, b| a.0.cmp(&b.0));
-        // The plain path first: the aliases are then the same file, renamed with it.
-        let plain = paths
-            .iter()
-            .position(|(rel_path, from, _)| rename_folder(from, rel_path, scope).is_ok());
-        if let Some(index) = plain {
-            let chosen = paths.remove(index);
-            paths.insert(0, chosen);
-        }
-        let Some((rel_path, from, new_name)) = paths.first().cloned() else {
-            continue;
-        };
-        match rename_fixed(from, &rel_path, &new_name, scope) {
-            Ok(()) => applied.fixed.extend(paths.iter().map(|p| p.0.clone())),
-            Err(why) => {
-                unfixed_findings += paths.iter().map(|p| findings_in(p.1)).sum::<usize>();
-                for (alias, _, _) in paths.iter().skip(1) {
-                    applied
-                        .not_fixed
-                        .push((alias.clone(), NotFixed::SameFileAs(rel_path.clone())));
-                }
-                applied.not_fixed.push((rel_path, why));
+        match rename_fixed(first.path, &first.rel_path, &new_name, scope) {
+            Ok(()) => {
+                outcome.fixed(&paths);
+                outcome.fixed(std::slice::from_ref(&first));
             }
+            Err(why) => outcome.not_fixed_all(&first, &paths, why),
         }
     }
 
+    let Outcome {
+        mut applied,
+        unfixed_findings,
+        ..
+    } = outcome;
     // A file both edited and renamed is one fixed file.
     applied.fixed.sort();
     applied.fixed.dedup();

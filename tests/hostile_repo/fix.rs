@@ -76,15 +76,34 @@ fn predictable_temp_names_planted_as_symlinks_do_not_redirect_the_write() {
         "the file outside the root was written: {}",
         common::stderr(&output)
     );
-    let outside_mode = std::fs::metadata(&outside).expect("stat").permissions().mode();
-    assert_eq!(outside_mode & 0o7777, 0o600, "the outside file's mode changed");
+    let outside_mode = std::fs::metadata(&outside)
+        .expect("stat")
+        .permissions()
+        .mode();
+    assert_eq!(
+        outside_mode & 0o7777,
+        0o600,
+        "the outside file's mode changed"
+    );
     let tools_meta = std::fs::symlink_metadata(&tools).expect("stat tools.json");
-    assert!(tools_meta.file_type().is_file(), "tools.json is no longer a regular file");
-    assert_eq!(tools_meta.permissions().mode() & 0o7777, 0o640, "tools.json lost its mode");
-    assert!(is_fixed_tools_json(&read_text(&tools)), "tools.json was not fixed");
+    assert!(
+        tools_meta.file_type().is_file(),
+        "tools.json is no longer a regular file"
+    );
+    assert_eq!(
+        tools_meta.permissions().mode() & 0o7777,
+        0o640,
+        "tools.json lost its mode"
+    );
+    assert!(
+        is_fixed_tools_json(&read_text(&tools)),
+        "tools.json was not fixed"
+    );
     assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
     // No temp file is left behind: the folder holds the two files and the planted links.
-    let entries = std::fs::read_dir(root.join("calendar")).expect("list").count();
+    let entries = std::fs::read_dir(root.join("calendar"))
+        .expect("list")
+        .count();
     assert_eq!(entries, planted + 2, "a temp file was left in the folder");
 }
 
@@ -129,7 +148,9 @@ fn two_discovered_paths_to_one_file_are_written_once() {
 
     let stderr = common::stderr(&output);
     assert!(!stderr.contains("not fixed"), "{stderr}");
-    assert!(is_fixed_tools_json(&read_text(&root.join("calendar/tools.json"))));
+    assert!(is_fixed_tools_json(&read_text(
+        &root.join("calendar/tools.json")
+    )));
     assert!(std::fs::symlink_metadata(root.join("agenda/tools.json"))
         .expect("stat link")
         .file_type()
@@ -152,7 +173,11 @@ fn a_hard_linked_file_is_refused_and_the_other_files_are_still_fixed() {
     let output = common::skilllint(&["--fix", "--format", "concise"], &root);
 
     let stderr = common::stderr(&output);
-    assert_eq!(std::fs::read(&outside).expect("read"), fixture("tools.json"), "{stderr}");
+    assert_eq!(
+        std::fs::read(&outside).expect("read"),
+        fixture("tools.json"),
+        "{stderr}"
+    );
     let (outside_meta, linked_meta) = (
         std::fs::metadata(&outside).expect("stat"),
         std::fs::metadata(&linked).expect("stat"),
@@ -162,7 +187,9 @@ fn a_hard_linked_file_is_refused_and_the_other_files_are_still_fixed() {
         (linked_meta.ino(), 2),
         "the hard link was broken"
     );
-    assert!(is_fixed_tools_json(&read_text(&root.join("calendar-a/tools.json"))));
+    assert!(is_fixed_tools_json(&read_text(
+        &root.join("calendar-a/tools.json")
+    )));
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains("calendar-b/tools.json not fixed") && stderr.contains("hard link"),
@@ -190,10 +217,19 @@ fn an_unwritable_folder_does_not_stop_the_other_files() {
 
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).expect("chmod");
     let stderr = common::stderr(&output);
-    assert_eq!(read_text(&root.join("calendar-a/tools.json")).as_bytes(), fixture("tools.json"));
-    assert!(is_fixed_tools_json(&read_text(&root.join("calendar-b/tools.json"))), "{stderr}");
+    assert_eq!(
+        read_text(&root.join("calendar-a/tools.json")).as_bytes(),
+        fixture("tools.json")
+    );
+    assert!(
+        is_fixed_tools_json(&read_text(&root.join("calendar-b/tools.json"))),
+        "{stderr}"
+    );
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("calendar-a/tools.json not fixed"), "{stderr}");
+    assert!(
+        stderr.contains("calendar-a/tools.json not fixed"),
+        "{stderr}"
+    );
     assert!(stderr.contains("calendar-b/tools.json"), "{stderr}");
 }
 
@@ -212,7 +248,11 @@ fn the_fixed_file_keeps_its_owner_when_root_fixes_it() {
     let output = common::skilllint(&["--fix", "--format", "concise"], &root);
 
     let meta = std::fs::metadata(&tools).expect("stat");
-    assert!(is_fixed_tools_json(&read_text(&tools)), "{}", common::stderr(&output));
+    assert!(
+        is_fixed_tools_json(&read_text(&tools)),
+        "{}",
+        common::stderr(&output)
+    );
     assert_eq!((meta.uid(), meta.gid()), (4321, 4322), "the owner changed");
 }
 
@@ -262,7 +302,10 @@ fn a_folder_alias_of_a_linted_skill_renames_it_once() {
         .expect("stat alias")
         .file_type()
         .is_symlink());
-    assert!(!stderr.contains("not fixed") && !stderr.contains("cannot"), "{stderr}");
+    assert!(
+        !stderr.contains("not fixed") && !stderr.contains("cannot"),
+        "{stderr}"
+    );
     assert_ne!(output.status.code(), Some(2), "{stderr}");
 }
 
@@ -294,7 +337,9 @@ fn the_writer_keeps_a_file_that_changed_since_it_was_linted() {
         "{result:?}"
     );
     assert_eq!(read_text(&tools), edited, "the concurrent edit was lost");
-    let entries = std::fs::read_dir(root.join("calendar")).expect("list").count();
+    let entries = std::fs::read_dir(root.join("calendar"))
+        .expect("list")
+        .count();
     assert_eq!(entries, 2, "a temp file was left behind");
 }
 
@@ -329,7 +374,10 @@ fn the_writer_refuses_a_link_that_leaves_the_root() {
         matches!(result, Err(skilllint::fix::NotFixed::OutsideRoot)),
         "{result:?}"
     );
-    assert_eq!(std::fs::read(&outside).expect("read"), fixture("tools.json"));
+    assert_eq!(
+        std::fs::read(&outside).expect("read"),
+        fixture("tools.json")
+    );
     assert!(std::fs::symlink_metadata(&tools)
         .expect("stat")
         .file_type()
