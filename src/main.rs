@@ -233,7 +233,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             };
         }
         // Each file on its own: one that cannot be written leaves the others fixed.
-        let scope = fix::WriteScope::new(&start, &options.paths);
+        let scope = fix::WriteScope::new(&start);
         let applied = fix::apply(&run, &scope);
         for (path, why) in &applied.not_fixed {
             eprintln!("skilllint: {path} not fixed: {why}");

@@ -62,7 +62,7 @@ fn every_fix_repairs_its_fixture_and_converges() {
         if !run.refused.is_empty() {
             problems.push(format!("{code}: fixes refused: {:?}", run.refused));
         }
-        let applied = apply(&run, &WriteScope::new(&root, &options.paths));
+        let applied = apply(&run, &WriteScope::new(&root));
         if !applied.not_fixed.is_empty() {
             problems.push(format!("{code}: not written: {:?}", applied.not_fixed));
         }

@@ -23,43 +23,27 @@ use std::fmt;
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 
-/// The folders fixes may write into: the lint root and the paths named on the command line, each
-/// canonical (links resolved), so a path is inside when its canonical form starts with one.
+/// Where fixes may write: inside the lint root (a single folder argument, else the current
+/// folder), taken canonical (links resolved), so a path is inside when its canonical form
+/// starts with it. Files named on the command line outside the root are linted but not fixed:
+/// a name the shell expanded from the repository (`skills/*`) may be a link leading anywhere.
 #[derive(Debug, Clone)]
 pub struct WriteScope {
-    /// The canonical lint root, which relative paths start from.
+    /// The canonical lint root; `None` when it cannot be resolved, and then nothing is written.
     root: Option<PathBuf>,
-    /// Folders named on the command line (or holding a file named there), canonical.
-    named: Vec<PathBuf>,
 }
 
 impl WriteScope {
-    /// The scope of a run over `named_paths` reported relative to `lint_root`. A named folder is
-    /// taken as it resolves (the user chose it); a named file vouches only for its own folder,
-    /// not for where a link at its name points.
-    pub fn new(lint_root: &Path, named_paths: &[PathBuf]) -> Self {
-        let named = named_paths
-            .iter()
-            .filter_map(|path| {
-                if path.is_dir() {
-                    path.canonicalize().ok()
-                } else {
-                    let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
-                    parent.unwrap_or(Path::new(".")).canonicalize().ok()
-                }
-            })
-            .collect();
+    pub fn new(lint_root: &Path) -> Self {
         WriteScope {
             root: lint_root.canonicalize().ok(),
-            named,
         }
     }
 
     fn contains(&self, canonical: &Path) -> bool {
         self.root
-            .iter()
-            .chain(&self.named)
-            .any(|folder| canonical.starts_with(folder))
+            .as_ref()
+            .is_some_and(|root| canonical.starts_with(root))
     }
 }
 
@@ -333,8 +317,8 @@ fn rename_folder(from: &Path, rel_path: &str, scope: &WriteScope) -> Result<Path
     // symlinked folder on the way makes them differ.
     let reached_plainly = match (&scope.root, clean_folder(rel_path)) {
         (Some(root), Some(rel_folder)) => root.join(rel_folder) == folder,
-        // Outside the root (a file named on the command line): its own folder must not be a link.
-        _ => std::fs::symlink_metadata(parent).is_ok_and(|m| !m.file_type().is_symlink()),
+        // A path with `..` in it is not reached plainly from the root.
+        _ => false,
     };
     if !reached_plainly {
         return Err(NotFixed::SymlinkedFolder);

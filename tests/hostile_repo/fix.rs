@@ -256,6 +256,41 @@ fn the_fixed_file_keeps_its_owner_when_root_fixes_it() {
     assert_eq!((meta.uid(), meta.gid()), (4321, 4322), "the owner changed");
 }
 
+#[test]
+fn a_file_named_outside_the_lint_root_is_linted_but_not_written() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("repo");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    write_skill(dir.path(), "elsewhere/calendar");
+
+    let output = common::skilllint(
+        &[
+            "--fix",
+            "--format",
+            "concise",
+            "../elsewhere/calendar/tools.json",
+        ],
+        &root,
+    );
+
+    let stderr = common::stderr(&output);
+    let outside = dir.path().join("elsewhere/calendar/tools.json");
+    assert_eq!(
+        std::fs::read(&outside).expect("read"),
+        fixture("tools.json"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("tools.json not fixed: it leads outside the lint root"),
+        "{stderr}"
+    );
+    assert!(
+        common::stdout(&output).contains("TJ003"),
+        "the file was not linted"
+    );
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+}
+
 /// A skill whose file is named `skill.md`: SK012's unsafe fix renames it to `SKILL.md`.
 fn write_lowercase_skill(root: &Path, rel: &str) {
     let text = std::fs::read(
@@ -314,7 +349,7 @@ fn library_root() -> (tempfile::TempDir, PathBuf, skilllint::fix::WriteScope) {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().join("repo");
     write_skill(&root, "calendar");
-    let scope = skilllint::fix::WriteScope::new(&root, std::slice::from_ref(&root));
+    let scope = skilllint::fix::WriteScope::new(&root);
     (dir, root, scope)
 }
 
