@@ -249,9 +249,11 @@ pub fn write_fixed(
 ) -> Result<PathBuf, NotFixed> {
     let (canonical, target) = resolve_target(path, scope)?;
     let folder = canonical.parent().ok_or(NotFixed::NotRegularFile)?;
-    let name = canonical
+    // The target's name in the temporary one only helps a person tell what it was; cut short so
+    // a long name cannot push the temporary one over the file system's limit.
+    let name: String = canonical
         .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
+        .map(|n| n.to_string_lossy().chars().take(48).collect())
         .unwrap_or_default();
     // Created with O_EXCL under a random name: an existing name, link or not, is never opened.
     let mut temp = tempfile::Builder::new()
