@@ -1,6 +1,6 @@
 //! Applying fixes: minimal text edits at spans, non-overlapping, in one pass per file. The CLI's
 //! `--fix` loop (re-lint until stable, refuse edits that break parsing, atomic writes) builds on
-//! [`apply_edits`].
+//! [`apply_edits`]; [`write`] puts the result on disk, safely in a hostile repository.
 
 use crate::diagnostic::Edit;
 use crate::source::Span;
@@ -108,6 +108,9 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+mod write;
+pub use write::{apply, rename_fixed, write_fixed, Applied, NotFixed, WriteScope};
+
 /// Passes of "lint, apply what fixes allow, lint again" before giving up on convergence.
 const MAX_PASSES: usize = 10;
 
@@ -122,6 +125,11 @@ pub struct FixRun {
     pub renames: Vec<(PathBuf, PathBuf)>,
     /// Fixes that were dropped because the file would no longer parse: (path, rule, why).
     pub refused: Vec<(String, &'static str, String)>,
+    /// The path relative to the lint root of each file in `changed` and `renames`, for messages.
+    pub rel_paths: BTreeMap<PathBuf, String>,
+    /// Findings fixed per file (counted at the file of a fix's first edit, or the renamed file),
+    /// so the findings of a file that cannot be written are not reported as fixed.
+    pub fixed_by_file: BTreeMap<PathBuf, usize>,
 }
 
 fn applies(diagnostic: &Diagnostic, unsafe_fixes: bool) -> bool {
@@ -191,6 +199,7 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
                 let from = repo.file(diagnostic.primary.file).abs_path.clone();
                 let to = from.with_file_name(new_name);
                 if !to.exists() && !renames.contains_key(&from) {
+                    *run.fixed_by_file.entry(from.clone()).or_default() += 1;
                     renames.insert(from, to);
                     run.fixed += 1;
                 }
@@ -213,14 +222,7 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
             accepted.push(diagnostic);
         }
         if accepted.is_empty() {
-            run.renames = renames.into_iter().collect();
-            for (path, original) in originals {
-                if let Some(fixed) = overlay.get(&path) {
-                    if *fixed != original {
-                        run.changed.insert(path, (original, fixed.clone()));
-                    }
-                }
-            }
+            finish(&mut run, renames, originals, &overlay, &outcome);
             return Ok((outcome, run));
         }
         // Apply per file, checking that each file still parses.
@@ -235,7 +237,8 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
                 }
             }
         }
-        let mut applied_diagnostics: HashSet<*const Diagnostic> = HashSet::new();
+        // Each applied fix with the file of its first edit, where it is counted.
+        let mut applied_diagnostics: HashMap<*const Diagnostic, PathBuf> = HashMap::new();
         let mut failed_diagnostics: HashSet<*const Diagnostic> = HashSet::new();
         let mut new_texts: Vec<(PathBuf, String)> = Vec::new();
         for (file, edits) in &by_file {
@@ -255,7 +258,9 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
                 Ok(()) => {
                     new_texts.push((source.abs_path.clone(), candidate.text));
                     for (d, _) in edits {
-                        applied_diagnostics.insert(*d as *const Diagnostic);
+                        applied_diagnostics
+                            .entry(*d as *const Diagnostic)
+                            .or_insert_with(|| source.abs_path.clone());
                     }
                 }
                 Err(why) => {
@@ -284,10 +289,12 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
             overlay.insert(path, text);
             progressed = true;
         }
-        run.fixed += applied_diagnostics
-            .iter()
-            .filter(|d| !failed_diagnostics.contains(d))
-            .count();
+        for (diagnostic, path) in applied_diagnostics {
+            if !failed_diagnostics.contains(&diagnostic) {
+                *run.fixed_by_file.entry(path).or_default() += 1;
+                run.fixed += 1;
+            }
+        }
         if !progressed {
             // Everything this pass was refused: lint once more for the final picture.
             pass_options.overlay = Arc::new(overlay.clone());
@@ -295,6 +302,19 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
     }
     pass_options.overlay = Arc::new(overlay.clone());
     let outcome = lint(&pass_options)?;
+    finish(&mut run, renames, originals, &overlay, &outcome);
+    Ok((outcome, run))
+}
+
+/// Fills in what the run changed: the files whose text differs from the original, the renames,
+/// and the relative path of each for messages.
+fn finish(
+    run: &mut FixRun,
+    renames: BTreeMap<PathBuf, PathBuf>,
+    originals: HashMap<PathBuf, String>,
+    overlay: &HashMap<PathBuf, String>,
+    outcome: &LintOutcome,
+) {
     run.renames = renames.into_iter().collect();
     for (path, original) in originals {
         if let Some(fixed) = overlay.get(&path) {
@@ -303,35 +323,55 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
             }
         }
     }
-    Ok((outcome, run))
+    if run.changed.is_empty() && run.renames.is_empty() {
+        return;
+    }
+    let rel_paths: HashMap<&std::path::Path, &str> = outcome
+        .repo
+        .files
+        .iter()
+        .map(|f| (f.abs_path.as_path(), f.rel_path.as_str()))
+        .collect();
+    let touched = run
+        .changed
+        .keys()
+        .chain(run.renames.iter().map(|(from, _)| from));
+    for path in touched {
+        if let Some(rel) = rel_paths.get(path.as_path()) {
+            run.rel_paths.insert(path.clone(), rel.to_string());
+        }
+    }
 }
 
-/// Writes `text` to `path` atomically: a temporary file in the same folder, then a rename, so a
-/// crash never leaves a half-written file. Keeps the file's permissions.
-pub fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let temp = dir.join(format!(".{name}.skilllint-{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&temp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        if let Ok(metadata) = std::fs::metadata(path) {
-            std::fs::set_permissions(&temp, metadata.permissions())?;
-        }
-        std::fs::rename(&temp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&temp);
+/// What `--diff` prints for a run: a unified diff per changed file, sorted by relative path,
+/// then a `rename from`/`rename to` pair per rename.
+pub fn diff(run: &FixRun) -> String {
+    let rel = |path: &std::path::Path| {
+        run.rel_paths
+            .get(path)
+            .cloned()
+            .unwrap_or_else(|| path.display().to_string())
+    };
+    let mut changes: Vec<(String, &(String, String))> =
+        run.changed.iter().map(|(p, c)| (rel(p), c)).collect();
+    changes.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut diff = String::new();
+    for (path, (original, fixed)) in changes {
+        diff.push_str(&unified_diff(&path, original, fixed));
     }
-    result
+    for (from, to) in &run.renames {
+        let from_rel = rel(from);
+        let to_name = to
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let to_rel = match from_rel.rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/{to_name}"),
+            None => to_name,
+        };
+        diff.push_str(&format!("rename from {from_rel}\nrename to {to_rel}\n"));
+    }
+    diff
 }
 
 /// A unified diff of one file's change, with paths relative to the lint root.

@@ -198,6 +198,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         ExitCode::from(EXIT_USAGE)
     };
     let mut fixed_line = None;
+    let mut write_failed = false;
     if args.fix || args.diff {
         let (outcome, run) = match fix::fix(&options, args.unsafe_fixes) {
             Ok(result) => result,
@@ -206,34 +207,8 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         for (path, rule, why) in &run.refused {
             eprintln!("skilllint: {rule} fix not applied to {path}: {why}");
         }
-        let rel = |path: &std::path::Path| {
-            outcome
-                .repo
-                .files
-                .iter()
-                .find(|f| f.abs_path == path)
-                .map_or_else(|| path.display().to_string(), |f| f.rel_path.clone())
-        };
         if args.diff {
-            let mut diff = String::new();
-            let mut changes: Vec<(String, &(String, String))> =
-                run.changed.iter().map(|(p, c)| (rel(p), c)).collect();
-            changes.sort_by(|a, b| a.0.cmp(&b.0));
-            for (path, (original, fixed)) in changes {
-                diff.push_str(&fix::unified_diff(&path, original, fixed));
-            }
-            for (from, to) in &run.renames {
-                let from_rel = rel(from);
-                let to_name = to
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let to_rel = match from_rel.rsplit_once('/') {
-                    Some((dir, _)) => format!("{dir}/{to_name}"),
-                    None => to_name,
-                };
-                diff.push_str(&format!("rename from {from_rel}\nrename to {to_rel}\n"));
-            }
+            let diff = fix::diff(&run);
             if let Err(error) = write_report(args.output.as_deref(), &diff) {
                 eprintln!("skilllint: cannot write the diff: {error}");
                 return ExitCode::from(EXIT_USAGE);
@@ -257,19 +232,14 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 ExitCode::from(EXIT_FINDINGS)
             };
         }
-        for (path, (_, fixed)) in &run.changed {
-            if let Err(error) = fix::write_atomically(path, fixed) {
-                eprintln!("skilllint: cannot write {}: {error}", path.display());
-                return ExitCode::from(EXIT_USAGE);
-            }
+        // Each file on its own: one that cannot be written leaves the others fixed.
+        let scope = fix::WriteScope::new(&start);
+        let applied = fix::apply(&run, &scope);
+        for (path, why) in &applied.not_fixed {
+            eprintln!("skilllint: {path} not fixed: {why}");
         }
-        for (from, to) in &run.renames {
-            if let Err(error) = std::fs::rename(from, to) {
-                eprintln!("skilllint: cannot rename {}: {error}", from.display());
-                return ExitCode::from(EXIT_USAGE);
-            }
-        }
-        fixed_line = Some(format!("Fixed {}.", plural(run.fixed, "finding")));
+        write_failed = !applied.not_fixed.is_empty();
+        fixed_line = Some(applied.summary());
     }
     let outcome = match lint(&options) {
         Ok(outcome) => outcome,
@@ -316,7 +286,9 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     let failing = outcome.diagnostics.iter().any(|d| d.severity >= threshold);
     // The process ends here; freeing every parsed file first would only cost time.
     std::mem::forget(outcome);
-    if failing && !args.exit_zero {
+    if write_failed {
+        ExitCode::from(EXIT_USAGE)
+    } else if failing && !args.exit_zero {
         ExitCode::from(EXIT_FINDINGS)
     } else {
         ExitCode::SUCCESS

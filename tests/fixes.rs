@@ -1,7 +1,7 @@
 //! Every rule with a fix: applied to its `fires` fixture, the fixed files still parse, the rule no
 //! longer fires, and a second run changes nothing (convergence).
 
-use skilllint::fix::{fix, write_atomically};
+use skilllint::fix::{apply, fix, WriteScope};
 use skilllint::rules::{registry, FixAvailability};
 use skilllint::{lint, LintOptions};
 use std::path::{Path, PathBuf};
@@ -62,11 +62,9 @@ fn every_fix_repairs_its_fixture_and_converges() {
         if !run.refused.is_empty() {
             problems.push(format!("{code}: fixes refused: {:?}", run.refused));
         }
-        for (path, (_, text)) in &run.changed {
-            write_atomically(path, text).expect("write fixed file");
-        }
-        for (from, to) in &run.renames {
-            std::fs::rename(from, to).expect("rename");
+        let applied = apply(&run, &WriteScope::new(&root));
+        if !applied.not_fixed.is_empty() {
+            problems.push(format!("{code}: not written: {:?}", applied.not_fixed));
         }
 
         let after = lint(&options).expect("lint after fix");
