@@ -317,8 +317,9 @@ fn a_folder_alias_does_not_let_unsafe_fixes_rename_the_real_skill() {
             && !root.join("vendor/pdf-forms/SKILL.md").exists(),
         "the real skill was renamed through the alias: {stderr}"
     );
-    assert!(stderr.contains("pdf-forms/skill.md not fixed"), "{stderr}");
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    // The walk follows no folder symlink, so the alias leads nowhere: nothing was linted.
+    assert!(stderr.contains("No skill or tool files found"), "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
 
 #[test]
