@@ -119,7 +119,12 @@ pub fn discover<T: Send + Sync>(
             Ok(metadata) => {
                 let rel_path = relative_path(root, path);
                 let kind = classify(&rel_path, requirement_files);
-                let problem = if !metadata.is_file() {
+                let problem = if named_link_leaves_root(path, &canonical_root) {
+                    // `skilllint skills/*/SKILL.md` names whatever the repository put there: a
+                    // link in the repository to a file outside it is the repository's, not the
+                    // user's choice, and is not read (its snippets could print a secret).
+                    Some(LINK_OUT_OF_ROOT.to_string())
+                } else if !metadata.is_file() {
                     Some(not_regular(metadata.file_type()))
                 } else if kind.is_none() {
                     Some(NOT_READ_WHEN_NAMED.to_string())
@@ -357,6 +362,34 @@ fn not_regular(file_type: std::fs::FileType) -> String {
     format!("not a regular file ({what}); it was not read")
 }
 
+const LINK_OUT_OF_ROOT: &str =
+    "the file is a symlink to a place outside the lint root; it was not read";
+
+/// Whether `path`, named on the command line, is a symlink that sits inside the lint root but
+/// leads out of it. A path that is itself outside the root (`skilllint /elsewhere/SKILL.md`) is
+/// the user's own choice and is read.
+fn named_link_leaves_root(path: &Path, canonical_root: &Path) -> bool {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return false;
+    }
+    let link_inside = path
+        .parent()
+        .map(|parent| {
+            if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            }
+        })
+        .and_then(|parent| parent.canonicalize().ok())
+        .is_some_and(|parent| parent.starts_with(canonical_root));
+    let target_inside = path
+        .canonicalize()
+        .is_ok_and(|target| target.starts_with(canonical_root));
+    link_inside && !target_inside
+}
+
 /// What to do with a symlink the walk met (links are never followed by the walker): `None` to
 /// pass over it, else the kind to record and the problem that stops it being read, if any.
 ///
@@ -407,8 +440,7 @@ fn resolve_symlink(
         .canonicalize()
         .is_ok_and(|target| target.starts_with(canonical_root));
     if !inside {
-        let problem = "the file is a symlink to a place outside the lint root; it was not read";
-        return Some((kind, Some(problem.to_string())));
+        return Some((kind, Some(LINK_OUT_OF_ROOT.to_string())));
     }
     if !target.is_file() {
         return Some((kind, Some(not_regular(target.file_type()))));

@@ -447,7 +447,12 @@ fn with_skill_siblings(paths: &[PathBuf], requirement_files: &[String]) -> Vec<P
             };
             let mut siblings: Vec<PathBuf> = entries
                 .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                // A linked sibling is taken when it leads to a file (discovery then checks where
+                // it leads); a link to a folder is never walked from here.
+                .filter(|e| {
+                    e.file_type()
+                        .is_ok_and(|t| t.is_file() || (t.is_symlink() && e.path().is_file()))
+                })
                 .filter(|e| {
                     let sibling = e.path();
                     crate::discover::classify(

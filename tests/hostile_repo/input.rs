@@ -390,3 +390,34 @@ fn folders_nested_past_the_depth_limit_are_reported_not_dropped() {
     assert!(sl001[0].starts_with("d/d/"), "{stdout}");
     assert_eq!(output.status.code(), Some(1), "{stdout}");
 }
+
+#[test]
+fn a_named_symlink_in_the_repository_to_a_file_outside_is_not_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let outside = tempfile::tempdir().expect("outside dir");
+    // Broken frontmatter: were the file read, the full report would quote its lines.
+    common::write(
+        outside.path(),
+        "secret.md",
+        b"---\nname: [unterminated\nTOKEN=hunter2-outside\n",
+    );
+    let root = dir.path();
+    common::write(root, "real/SKILL.md", CLEAN_SKILL.as_bytes());
+    std::fs::create_dir_all(root.join("evil")).expect("folder");
+    std::os::unix::fs::symlink(outside.path().join("secret.md"), root.join("evil/SKILL.md"))
+        .expect("file link");
+    // What a shell makes of `skilllint */SKILL.md` in the repository.
+    let output = common::skilllint(&["evil/SKILL.md", "real/SKILL.md"], root);
+    let stdout = common::stdout(&output);
+    let stderr = common::stderr(&output);
+    assert!(
+        !stdout.contains("hunter2") && !stderr.contains("hunter2"),
+        "{stdout}{stderr}"
+    );
+    assert!(stdout.contains("SL001"), "{stdout}");
+    assert!(stdout.contains("outside the lint root"), "{stdout}");
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    // The same link found as a sibling of a named file is not read either.
+    let output = common::skilllint(&["--format", "concise", "real/SKILL.md"], root);
+    assert!(!common::stdout(&output).contains("hunter2"));
+}
