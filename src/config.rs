@@ -756,6 +756,15 @@ mod schema_sync {
         if property.get("$ref").and_then(Value::as_str) == Some("#/$defs/severity") {
             return "\"error\"".to_string();
         }
+        // A size (`max-file-size`) is an integer or a string with a unit.
+        let types = match property.get("type") {
+            Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).collect(),
+            Some(Value::String(one)) => vec![one.as_str()],
+            _ => Vec::new(),
+        };
+        if types.contains(&"integer") {
+            return "4194304".to_string();
+        }
         match property.get("type").and_then(Value::as_str) {
             Some("array") => {
                 let items = &property["items"];
