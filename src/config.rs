@@ -83,7 +83,7 @@ pub struct ConfigError {
     pub span: Option<Range<usize>>,
     /// The one line of the file an error may show (never more: the file is repository data and
     /// may be a link to anything, `/proc/self/environ` included).
-    pub quote: Option<Quote>,
+    pub quote: Option<Box<Quote>>,
     pub message: String,
 }
 
@@ -447,7 +447,10 @@ pub fn parse(
 ) -> Result<Config, ConfigError> {
     let error = |span: Option<Range<usize>>, message: String| ConfigError {
         path: path.to_path_buf(),
-        quote: span.as_ref().and_then(|span| Quote::of(text, span)),
+        quote: span
+            .as_ref()
+            .and_then(|span| Quote::of(text, span))
+            .map(Box::new),
         span,
         message: escape_controls(&message),
     };

@@ -178,7 +178,7 @@ fn report_config_error(error: &ConfigError) {
         )
         .with_source_code(QuotedLine {
             name,
-            quote: quote.clone(),
+            quote: (**quote).clone(),
         }),
         None => miette::miette!("{name}: {}", error.message),
     };
