@@ -133,6 +133,11 @@ pub struct LintArgs {
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 
+    /// Files larger than SIZE are reported (SL001), not read: bytes, or with a unit (512KiB,
+    /// 8MiB, 4MB) [default: 4MiB, or the config's `max-file-size`].
+    #[arg(long, value_name = "SIZE", value_parser = parse_max_file_size)]
+    pub max_file_size: Option<u64>,
+
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -140,4 +145,8 @@ pub struct LintArgs {
     /// Do not print the summary line on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+fn parse_max_file_size(text: &str) -> Result<u64, String> {
+    skilllint::config::parse_size(text)
 }

@@ -51,6 +51,7 @@ struct LintSection {
     severity: BTreeMap<Spanned<String>, Spanned<String>>,
     #[serde(default)]
     per_file_ignores: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
+    max_file_size: Option<Spanned<toml::Value>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -78,9 +79,122 @@ struct ContractsSection {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigError {
     pub path: PathBuf,
-    pub text: String,
+    /// Byte range of the offending key or value in the file.
     pub span: Option<Range<usize>>,
+    /// The one line of the file an error may show (never more: the file is repository data and
+    /// may be a link to anything, `/proc/self/environ` included).
+    pub quote: Option<Box<Quote>>,
     pub message: String,
+}
+
+/// The part of one line of a config file that an error message quotes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Quote {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// Bytes from the start of the line to the start of `text` (non-zero when a long line is cut).
+    pub column_offset: usize,
+    /// Byte offset of `text` in the file.
+    pub offset: usize,
+    /// The quoted text, with control characters replaced (same byte length, so spans still fit).
+    pub text: String,
+    /// The offending range in file offsets, within `offset..offset + text.len()`.
+    pub span: Range<usize>,
+}
+
+/// The longest stretch of one line a config error quotes; a longer line is cut around the span.
+const QUOTE_MAX: usize = 240;
+
+impl Quote {
+    /// The line of `text` holding `span.start`, cut to [`QUOTE_MAX`] bytes around the span, with
+    /// the span clamped to it. `None` when the span is not inside the text.
+    fn of(text: &str, span: &Range<usize>) -> Option<Quote> {
+        let start = span.start.min(text.len());
+        if !text.is_char_boundary(start) {
+            return None;
+        }
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..]
+            .find(['\n', '\r'])
+            .map_or(text.len(), |i| start + i);
+        let mut from = line_start.max(start.saturating_sub(QUOTE_MAX / 3));
+        while !text.is_char_boundary(from) {
+            from -= 1;
+        }
+        let mut to = line_end.min(from + QUOTE_MAX);
+        while !text.is_char_boundary(to) {
+            to -= 1;
+        }
+        let end = span.end.clamp(start, to);
+        let mut quoted = replace_controls(&text[from..to]);
+        let mut span = start..end;
+        if start == to {
+            // At the end of the line (an unclosed array, a missing value): a blank stands for
+            // the line break so the label has a column to point at.
+            quoted.push(' ');
+            span = start..start + 1;
+        }
+        Some(Quote {
+            line: text[..line_start].matches('\n').count() + 1,
+            column_offset: from - line_start,
+            offset: from,
+            text: quoted,
+            span,
+        })
+    }
+}
+
+/// `text` with every control or bidi-override character replaced by a placeholder of the same
+/// byte length, so a quoted line can neither drive the terminal nor shift the spans into it.
+fn replace_controls(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c != '\t' && is_hidden_control(c) {
+            match c.len_utf8() {
+                1 => out.push('?'),
+                2 => out.push_str("??"),
+                3 => out.push('\u{fffd}'),
+                _ => out.push_str("????"),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// C0/C1 controls, DEL and the bidi embedding, override and isolate characters.
+fn is_hidden_control(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` with control and bidi characters written as `\u{..}` escapes, for messages that
+/// repeat a key or value from the file.
+pub fn escape_controls(text: &str) -> String {
+    if !text.chars().any(is_hidden_control) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if is_hidden_control(c) {
+                format!("\\u{{{:x}}}", c as u32)
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+impl ConfigError {
+    /// An error about the file as a whole (unreadable, too large, a link out), quoting nothing.
+    fn whole_file(path: &Path, message: String) -> ConfigError {
+        ConfigError {
+            path: path.to_path_buf(),
+            span: None,
+            quote: None,
+            message,
+        }
+    }
 }
 
 impl std::fmt::Display for ConfigError {
@@ -110,39 +224,94 @@ pub struct Config {
     pub requirement_files: Option<Vec<String>>,
     pub tool_use_rules_heading: Option<String>,
     pub contract_map: BTreeMap<String, String>,
+    /// `[lint] max-file-size`: files larger than this many bytes are SL001, not read.
+    pub max_file_size: Option<u64>,
 }
 
 /// Looks for a config file from `start` upwards, stopping at the repository root (the first
 /// folder holding `.git`) or the file system root.
-pub fn discover(start: &Path) -> Option<PathBuf> {
-    let start = start.canonicalize().ok()?;
+///
+/// What it finds is repository data. A config that is a symbolic link must resolve to a file
+/// inside the folder the link is in (that folder is inside the walked range, so at or above the
+/// lint root): a link leaving it, or one that does not resolve, is an error naming the link, and
+/// the target is never read. Anything that is not a regular file (a FIFO, a device, a socket) is
+/// an error too, never opened; a folder with a config's name is passed over.
+pub fn discover(start: &Path) -> Result<Option<PathBuf>, ConfigError> {
+    let Ok(start) = start.canonicalize() else {
+        return Ok(None);
+    };
     let start = if start.is_file() {
-        start.parent()?.to_path_buf()
+        match start.parent() {
+            Some(parent) => parent.to_path_buf(),
+            None => return Ok(None),
+        }
     } else {
         start
     };
     for dir in start.ancestors() {
         for name in CONFIG_NAMES {
             let candidate = dir.join(name);
-            if candidate.is_file() {
-                return Some(candidate);
+            if check_candidate(dir, &candidate)? {
+                return Ok(Some(candidate));
             }
         }
         if dir.join(".git").exists() {
             break;
         }
     }
-    None
+    Ok(None)
 }
 
-/// Reads and validates a config file.
-pub fn load(path: &Path, registry: &Registry) -> Result<Config, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
-        path: path.to_path_buf(),
-        text: String::new(),
-        span: None,
-        message: format!("cannot read the configuration: {e}"),
-    })?;
+/// Whether `candidate` (in the canonical folder `dir`) is a config file to read; an error for
+/// one that must not be read.
+fn check_candidate(dir: &Path, candidate: &Path) -> Result<bool, ConfigError> {
+    let refuse = |why: &str| Err(ConfigError::whole_file(candidate, why.to_string()));
+    let metadata = match std::fs::symlink_metadata(candidate) {
+        Ok(metadata) => metadata,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => {
+            return Err(ConfigError::whole_file(
+                candidate,
+                format!("cannot read the configuration: {e}"),
+            ))
+        }
+    };
+    let file_type = if metadata.file_type().is_symlink() {
+        let Ok(target) = candidate.canonicalize() else {
+            return refuse(
+                "the configuration is a symbolic link that does not resolve; it was not read",
+            );
+        };
+        if !target.starts_with(dir) {
+            return refuse("the configuration is a symbolic link to a file outside the folder it is in; it was not read (name the file with --config to use it)");
+        }
+        match std::fs::metadata(&target) {
+            Ok(metadata) => metadata.file_type(),
+            Err(e) => {
+                return Err(ConfigError::whole_file(
+                    candidate,
+                    format!("cannot read the configuration: {e}"),
+                ))
+            }
+        }
+    } else {
+        metadata.file_type()
+    };
+    if file_type.is_dir() {
+        return Ok(false);
+    }
+    if !file_type.is_file() {
+        return refuse(
+            "the configuration is not a regular file (a FIFO, socket or device); it was not opened",
+        );
+    }
+    Ok(true)
+}
+
+/// Reads and validates a config file. It is read only if it is a regular file of at most
+/// `max_size` bytes, and must be UTF-8 text.
+pub fn load(path: &Path, registry: &Registry, max_size: u64) -> Result<Config, ConfigError> {
+    let text = read_config_text(path, max_size)?;
     let base = path
         .parent()
         .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
@@ -154,6 +323,121 @@ pub fn load(path: &Path, registry: &Registry) -> Result<Config, ConfigError> {
     parse(&text, path, base, registry)
 }
 
+/// The text of a config file, bounded by `max_size`. Nothing of the content goes into an error.
+fn read_config_text(path: &Path, max_size: u64) -> Result<String, ConfigError> {
+    use std::io::Read;
+    let fail = |message: String| ConfigError::whole_file(path, message);
+    let not_regular = || {
+        fail(
+            "the configuration is not a regular file (a FIFO, socket or device); it was not opened"
+                .to_string(),
+        )
+    };
+    let too_large = |size: String| {
+        fail(format!(
+            "the configuration is {size}, over the {max_size} byte size limit; it was not read (--max-file-size sets the limit)"
+        ))
+    };
+    // Checked before opening: opening a FIFO blocks until a writer comes.
+    let metadata =
+        std::fs::metadata(path).map_err(|e| fail(format!("cannot read the configuration: {e}")))?;
+    if !metadata.is_file() {
+        return Err(not_regular());
+    }
+    let handle = std::fs::File::open(path)
+        .map_err(|e| fail(format!("cannot read the configuration: {e}")))?;
+    // The open handle may not be what the path named a moment ago.
+    let metadata = handle
+        .metadata()
+        .map_err(|e| fail(format!("cannot read the configuration: {e}")))?;
+    if !metadata.is_file() {
+        return Err(not_regular());
+    }
+    if metadata.len() > max_size {
+        return Err(too_large(format!("{} bytes", metadata.len())));
+    }
+    // Bounded even when the size announced is wrong (`/proc` files announce 0) or grows.
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    handle
+        .take(max_size.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(format!("cannot read the configuration: {e}")))?;
+    if bytes.len() as u64 > max_size {
+        return Err(too_large("larger than that".to_string()));
+    }
+    if let Some(nul) = memchr::memchr(0, &bytes) {
+        return Err(fail(format!(
+            "the configuration is binary (a NUL byte at offset {nul}), not TOML text"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        fail(format!(
+            "the configuration is not valid UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// The largest size cap accepted: the largest file offset every platform can represent.
+const MAX_SIZE_LIMIT: u64 = i64::MAX as u64;
+
+/// A size: a byte count, optionally followed by a unit: `B`, `KB`/`MB`/`GB` (powers of 1000) or
+/// `KiB`/`MiB`/`GiB` (powers of 1024), case-insensitive, with or without a space: `4194304`,
+/// `"512KiB"`, `"8 MiB"`, `"4MB"`. Zero, negatives, fractions and other units are refused.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let digits_end = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (digits, unit) = text.split_at(digits_end);
+    let expected = "expected a byte count such as 4194304, \"512KiB\", \"8MiB\" or \"4MB\"";
+    if digits.is_empty() {
+        return Err(format!(
+            "invalid size `{}`: {expected}",
+            escape_controls(text)
+        ));
+    }
+    let multiplier: u64 = match unit.trim_start().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "kb" => 1000,
+        "mb" => 1000 * 1000,
+        "gb" => 1000 * 1000 * 1000,
+        "kib" => 1024,
+        "mib" => 1024 * 1024,
+        "gib" => 1024 * 1024 * 1024,
+        _ => {
+            return Err(format!(
+                "invalid size `{}`: {expected}",
+                escape_controls(text)
+            ))
+        }
+    };
+    let size = digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(multiplier))
+        .filter(|n| *n <= MAX_SIZE_LIMIT)
+        .ok_or_else(|| format!("size `{}` is too large", escape_controls(text)))?;
+    if size == 0 {
+        return Err("the size limit must be at least 1 byte".to_string());
+    }
+    Ok(size)
+}
+
+/// `max-file-size` from TOML: an integer byte count or a string [`parse_size`] accepts.
+fn size_value(value: &toml::Value) -> Result<u64, String> {
+    let size = match value {
+        toml::Value::Integer(n) if *n > 0 => Ok(*n as u64),
+        toml::Value::Integer(_) => Err("the size limit must be at least 1 byte".to_string()),
+        toml::Value::String(text) => parse_size(text),
+        other => Err(format!(
+            "expected a byte count (an integer) or a string such as \"8MiB\", found {}",
+            other.type_str()
+        )),
+    };
+    size.map_err(|m| format!("invalid `max-file-size`: {m}"))
+}
+
 /// Parses config text (the path is only for messages).
 pub fn parse(
     text: &str,
@@ -163,9 +447,12 @@ pub fn parse(
 ) -> Result<Config, ConfigError> {
     let error = |span: Option<Range<usize>>, message: String| ConfigError {
         path: path.to_path_buf(),
-        text: text.to_string(),
+        quote: span
+            .as_ref()
+            .and_then(|span| Quote::of(text, span))
+            .map(Box::new),
         span,
-        message,
+        message: escape_controls(&message),
     };
     let file: ConfigFile =
         toml::from_str(text).map_err(|e| error(e.span(), e.message().trim().to_string()))?;
@@ -206,6 +493,10 @@ pub fn parse(
             check_glob(glob).map_err(|m| error(Some(glob.span()), m))?;
         }
         config.exclude = exclude.iter().map(|g| g.get_ref().clone()).collect();
+    }
+    if let Some(size) = &lint.max_file_size {
+        config.max_file_size =
+            Some(size_value(size.get_ref()).map_err(|m| error(Some(size.span()), m))?);
     }
     if let Some(fail_on) = &lint.fail_on {
         config.fail_on = Some(severity_of(fail_on)?);
@@ -370,6 +661,62 @@ create_event = "calendar.event.create"
     }
 
     #[test]
+    fn sizes_are_byte_counts_with_optional_units() {
+        for (text, bytes) in [
+            ("4194304", 4_194_304),
+            ("1", 1),
+            ("512KiB", 512 * 1024),
+            ("8 MiB", 8 * 1024 * 1024),
+            ("4MB", 4_000_000),
+            ("2gib", 2 * 1024 * 1024 * 1024),
+            ("100b", 100),
+        ] {
+            assert_eq!(parse_size(text), Ok(bytes), "{text}");
+        }
+        for text in [
+            "",
+            "0",
+            "0KiB",
+            "-1",
+            "1.5MiB",
+            "MiB",
+            "12 parsecs",
+            "99999999999GiB",
+        ] {
+            assert!(parse_size(text).is_err(), "{text} accepted");
+        }
+        let config = parse_text("[lint]\nmax-file-size = \"8MiB\"\n").expect("valid");
+        assert_eq!(config.max_file_size, Some(8 * 1024 * 1024));
+        let config = parse_text("[lint]\nmax-file-size = 1000\n").expect("valid");
+        assert_eq!(config.max_file_size, Some(1000));
+        assert_eq!(error_at("[lint]\nmax-file-size = 0\n").0, "0");
+        assert_eq!(error_at("[lint]\nmax-file-size = [1]\n").0, "[1]");
+    }
+
+    #[test]
+    fn an_error_quotes_only_its_line_with_controls_replaced() {
+        // TOML refuses the raw ESC: the error is at it, and the quote must not carry it.
+        let text = "[lint]\n# secret above\nselect = \"\u{1b}[31m\"\n# secret below\n";
+        let error = parse_text(text).expect_err("control character");
+        let quote = error.quote.expect("quoted");
+        assert_eq!(quote.line, 3);
+        assert_eq!(quote.text, "select = \"?[31m\"");
+        assert_eq!(quote.text.len(), text.lines().nth(2).map_or(0, str::len));
+        assert_eq!(&text[quote.span.clone()], "\u{1b}");
+        // A long line is cut around the span; offsets stay the file's.
+        let long = format!("[lint]\nselect = [{}\"XX9\"]\n", "\"SK\", ".repeat(500));
+        let error = parse_text(&long).expect_err("unknown selector");
+        let quote = error.quote.expect("quoted");
+        assert!(quote.text.len() <= QUOTE_MAX);
+        assert_eq!(&long[quote.span.clone()], "\"XX9\"");
+        assert_eq!(
+            &quote.text[quote.span.start - quote.offset..quote.span.end - quote.offset],
+            "\"XX9\""
+        );
+        assert_eq!(escape_controls("a\u{7}b\u{202e}"), "a\\u{7}b\\u{202e}");
+    }
+
+    #[test]
     fn discovery_walks_up_to_the_repository_root() {
         let dir = tempfile::tempdir().expect("temp dir");
         let root = dir.path();
@@ -377,12 +724,16 @@ create_event = "calendar.event.create"
         std::fs::create_dir_all(root.join("repo/skills/a")).expect("skill dir");
         // Above the repository: never used.
         std::fs::write(root.join("skilllint.toml"), "").expect("outer config");
-        assert_eq!(discover(&root.join("repo/skills/a")), None);
+        assert_eq!(discover(&root.join("repo/skills/a")), Ok(None));
         std::fs::write(root.join("repo/.skilllint.toml"), "").expect("repo config");
-        let found = discover(&root.join("repo/skills/a")).expect("found");
+        let found = discover(&root.join("repo/skills/a"))
+            .expect("no error")
+            .expect("found");
         assert!(found.ends_with("repo/.skilllint.toml"));
         std::fs::write(root.join("repo/skills/skilllint.toml"), "").expect("nested config");
-        let nearest = discover(&root.join("repo/skills/a")).expect("found");
+        let nearest = discover(&root.join("repo/skills/a"))
+            .expect("no error")
+            .expect("found");
         assert!(nearest.ends_with("repo/skills/skilllint.toml"));
     }
 }
@@ -407,6 +758,15 @@ mod schema_sync {
         }
         if property.get("$ref").and_then(Value::as_str) == Some("#/$defs/severity") {
             return "\"error\"".to_string();
+        }
+        // A size (`max-file-size`) is an integer or a string with a unit.
+        let types = match property.get("type") {
+            Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).collect(),
+            Some(Value::String(one)) => vec![one.as_str()],
+            _ => Vec::new(),
+        };
+        if types.contains(&"integer") {
+            return "4194304".to_string();
         }
         match property.get("type").and_then(Value::as_str) {
             Some("array") => {

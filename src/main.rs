@@ -68,14 +68,39 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-fn write_report(output: Option<&std::path::Path>, report: &str) -> std::io::Result<()> {
+/// Why `-o FILE` (or standard output) could not take the report.
+struct WriteError {
+    /// The `-o` file; `None` for standard output.
+    path: Option<std::path::PathBuf>,
+    error: std::io::Error,
+}
+
+impl WriteError {
+    /// `cannot write the report to out/x.sarif: No such file or directory (os error 2)`.
+    fn describe(&self, what: &str) -> String {
+        match &self.path {
+            Some(path) => format!(
+                "cannot write {what} to {}: {}",
+                config::escape_controls(&path.display().to_string()),
+                self.error
+            ),
+            None => format!("cannot write {what}: {}", self.error),
+        }
+    }
+}
+
+fn write_report(output: Option<&std::path::Path>, report: &str) -> Result<(), WriteError> {
     match output {
-        Some(path) => std::fs::write(path, report.as_bytes()),
+        Some(path) => std::fs::write(path, report.as_bytes()).map_err(|error| WriteError {
+            path: Some(path.to_path_buf()),
+            error,
+        }),
         None => {
             let mut stdout = std::io::stdout().lock();
             stdout
                 .write_all(report.as_bytes())
                 .and_then(|()| stdout.flush())
+                .map_err(|error| WriteError { path: None, error })
         }
     }
 }
@@ -104,32 +129,78 @@ fn explain_rule(code: &str) -> ExitCode {
     }
 }
 
-/// Prints a configuration error with the TOML snippet, pointing at the offending key or value.
+/// The one quoted line of a config error, as miette source code: line numbers and columns are
+/// the file's, but nothing else of the file is there to show.
+struct QuotedLine {
+    name: String,
+    quote: config::Quote,
+}
+
+impl miette::SourceCode for QuotedLine {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let local_start = span
+            .offset()
+            .checked_sub(self.quote.offset)
+            .ok_or(miette::MietteError::OutOfBounds)?;
+        let local = miette::SourceSpan::new(local_start.into(), span.len());
+        let inner = self
+            .quote
+            .text
+            .read_span(&local, context_lines_before, context_lines_after)?;
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            miette::SourceSpan::new(
+                (inner.span().offset() + self.quote.offset).into(),
+                inner.span().len(),
+            ),
+            inner.line() + self.quote.line - 1,
+            inner.column() + self.quote.column_offset,
+            inner.line_count(),
+        )))
+    }
+}
+
+/// Prints a configuration error pointing at the offending key or value, quoting that one line
+/// of the file and nothing else (the file may be a link to a secret).
 fn report_config_error(error: &ConfigError) {
-    let name = error.path.display().to_string();
-    let report = match &error.span {
-        Some(span) => miette::miette!(
-            labels = vec![miette::LabeledSpan::at(span.clone(), "here")],
+    let name = config::escape_controls(&error.path.display().to_string());
+    let report = match &error.quote {
+        Some(quote) => miette::miette!(
+            labels = vec![miette::LabeledSpan::at(quote.span.clone(), "here")],
             "invalid configuration: {}",
             error.message
         )
-        .with_source_code(miette::NamedSource::new(name, error.text.clone())),
+        .with_source_code(QuotedLine {
+            name,
+            quote: (**quote).clone(),
+        }),
         None => miette::miette!("{name}: {}", error.message),
     };
     eprintln!("{report:?}");
 }
 
 /// The configuration in force: `--config FILE`, else the nearest skilllint.toml, unless isolated.
+/// A config file is read under the command line's size cap (or the default): the file cannot
+/// raise its own cap before it is read.
 fn load_config(args: &cli::LintArgs, start: &std::path::Path) -> Result<Config, ConfigError> {
     if args.isolated {
         return Ok(Config::default());
     }
     let path = match &args.config {
         Some(path) => Some(path.clone()),
-        None => config::discover(start),
+        None => config::discover(start)?,
     };
+    let cap = args
+        .max_file_size
+        .unwrap_or(skilllint::engine::DEFAULT_MAX_FILE_SIZE);
     match path {
-        Some(path) => config::load(&path, registry()),
+        Some(path) => config::load(&path, registry(), cap),
         None => Ok(Config::default()),
     }
 }
@@ -161,6 +232,10 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     }
     options.ignore.extend(args.ignore.iter().cloned());
     options.threads = args.threads;
+    options.max_file_size = args
+        .max_file_size
+        .or(config.max_file_size)
+        .unwrap_or(skilllint::engine::DEFAULT_MAX_FILE_SIZE);
     options.inline_ignores = !args.no_inline_ignores;
     options.glob_base = Some(config.base.clone());
     options.exclude = config.exclude.clone();
@@ -193,7 +268,9 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         // Code scanning still gets a log that says why the run did not happen.
         if format == Format::Sarif {
             let log = render::sarif::render_failure(&error.to_string());
-            let _ = write_report(args.output.as_deref(), &log);
+            if let Err(error) = write_report(args.output.as_deref(), &log) {
+                eprintln!("skilllint: {}", error.describe("the report"));
+            }
         }
         ExitCode::from(EXIT_USAGE)
     };
@@ -210,7 +287,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         if args.diff {
             let diff = fix::diff(&run);
             if let Err(error) = write_report(args.output.as_deref(), &diff) {
-                eprintln!("skilllint: cannot write the diff: {error}");
+                eprintln!("skilllint: {}", error.describe("the diff"));
                 return ExitCode::from(EXIT_USAGE);
             }
             if !args.quiet {
@@ -256,8 +333,8 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     let report = render::render(format, &outcome, color);
     if let Err(error) = write_report(args.output.as_deref(), &report) {
         // A closed pipe (`skilllint . | head`) is not a failure of the lint.
-        if error.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("skilllint: cannot write the report: {error}");
+        if error.error.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("skilllint: {}", error.describe("the report"));
             return ExitCode::from(EXIT_USAGE);
         }
     }

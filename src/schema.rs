@@ -398,6 +398,239 @@ fn own(e: jsonschema::ValidationError<'_>) -> SchemaError {
     }
 }
 
+/// A `pattern` value or `patternProperties` key that the validator's regex engine cannot
+/// compile: no value is ever checked against it, so the schema cannot be checked as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadPattern {
+    /// JSON pointer to the `pattern` value or the `patternProperties` key.
+    pub pointer: String,
+    /// The string itself: the `pattern` value or the key.
+    pub span: Span,
+    /// `pattern` or `patternProperties`.
+    pub keyword: &'static str,
+}
+
+/// How deep [`uncompilable_patterns`] walks: as deep as the JSON and YAML parsers nest.
+const MAX_PATTERN_DEPTH: usize = 128;
+
+/// For each schema of `schemas`, every `pattern` and `patternProperties` key (in schema
+/// positions only, so an `enum` or `default` value is never mistaken for one) that the
+/// `jsonschema` crate's regex engine (fancy-regex, after translating ECMA 262 syntax) refuses, in
+/// document order. The compiler is the judge: a pattern it compiles is one it checks values
+/// against. All the schemas of a unit are judged together, each distinct pattern once.
+pub fn uncompilable_patterns(schemas: &[&Node]) -> Vec<Vec<BadPattern>> {
+    let mut found: Vec<Vec<Occurrence<'_>>> = Vec::with_capacity(schemas.len());
+    for schema in schemas {
+        let mut occurrences = Vec::new();
+        walk_patterns(schema, String::new(), 0, &mut occurrences);
+        found.push(occurrences);
+    }
+    let mut distinct: Vec<(&'static str, &str)> = found
+        .iter()
+        .flatten()
+        .map(|o| (o.keyword, o.pattern))
+        .collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let refused = refused_patterns(&distinct);
+    found
+        .into_iter()
+        .map(|occurrences| {
+            occurrences
+                .into_iter()
+                .filter(|o| refused.contains(&(o.keyword, o.pattern)))
+                .map(|o| BadPattern {
+                    pointer: o.pointer,
+                    span: o.span,
+                    keyword: o.keyword,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A `pattern` value or `patternProperties` key found in a schema, not yet judged.
+struct Occurrence<'a> {
+    keyword: &'static str,
+    pattern: &'a str,
+    pointer: String,
+    span: Span,
+}
+
+/// Verdicts already reached in this process, by (keyword, pattern): the same patterns come back
+/// tool after tool and file after file. Bounded by the input: every key is a string read from it.
+fn known_verdicts(
+) -> &'static std::sync::Mutex<std::collections::HashMap<(&'static str, String), bool>> {
+    static KNOWN: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<(&'static str, String), bool>>,
+    > = std::sync::OnceLock::new();
+    KNOWN.get_or_init(Default::default)
+}
+
+/// The patterns of `distinct` (sorted, distinct) that do not compile.
+fn refused_patterns<'a>(
+    distinct: &[(&'static str, &'a str)],
+) -> std::collections::HashSet<(&'static str, &'a str)> {
+    let mut refused = std::collections::HashSet::new();
+    let mut unknown = Vec::new();
+    {
+        // A poisoned lock only means another thread panicked mid-insert: the map is still usable.
+        let known = known_verdicts()
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        for &(keyword, pattern) in distinct {
+            match known.get(&(keyword, pattern.to_string())) {
+                Some(true) => {}
+                Some(false) => {
+                    refused.insert((keyword, pattern));
+                }
+                None => unknown.push((keyword, pattern)),
+            }
+        }
+    }
+    if unknown.is_empty() {
+        return refused;
+    }
+    let mut verdicts = Vec::with_capacity(unknown.len());
+    judge(&unknown, &mut verdicts);
+    let mut known = known_verdicts()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    for (&(keyword, pattern), compiles) in unknown.iter().zip(verdicts) {
+        known.insert((keyword, pattern.to_string()), compiles);
+        if !compiles {
+            refused.insert((keyword, pattern));
+        }
+    }
+    refused
+}
+
+/// Pushes onto `verdicts` whether each pattern compiles. One schema holding them all is compiled
+/// first (one compiler set-up for the lot); only when it fails are the halves tried, down to
+/// the patterns at fault, so k bad patterns among n cost O(k log n) compilations more.
+fn judge(patterns: &[(&'static str, &str)], verdicts: &mut Vec<bool>) {
+    let all_compile = match patterns {
+        [] => return,
+        [(keyword, pattern)] => pattern_compiles(keyword, pattern),
+        _ => {
+            let branches: Vec<Value> = patterns
+                .iter()
+                .map(|(keyword, pattern)| pattern_schema(keyword, pattern))
+                .collect();
+            compiles(&serde_json::json!({ "allOf": branches }))
+        }
+    };
+    if all_compile || patterns.len() == 1 {
+        verdicts.extend(std::iter::repeat_n(all_compile, patterns.len()));
+        return;
+    }
+    let (left, right) = patterns.split_at(patterns.len() / 2);
+    judge(left, verdicts);
+    judge(right, verdicts);
+}
+
+/// The smallest schema that puts `pattern` where `keyword` does.
+fn pattern_schema(keyword: &str, pattern: &str) -> Value {
+    if keyword == "pattern" {
+        serde_json::json!({ "pattern": pattern })
+    } else {
+        serde_json::json!({ "patternProperties": { pattern: true } })
+    }
+}
+
+/// Whether `schema` compiles with the options [`compile_user_schema`] uses.
+fn compiles(schema: &Value) -> bool {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(false)
+        .build(schema)
+        .is_ok()
+}
+
+fn walk_patterns<'a>(
+    node: &'a Node,
+    pointer: String,
+    depth: usize,
+    found: &mut Vec<Occurrence<'a>>,
+) {
+    use crate::parse::node::pointer_token;
+    const SINGLE: [&str; 12] = [
+        "items",
+        "additionalItems",
+        "unevaluatedItems",
+        "additionalProperties",
+        "unevaluatedProperties",
+        "contains",
+        "propertyNames",
+        "if",
+        "then",
+        "else",
+        "not",
+        "contentSchema",
+    ];
+    const LISTS: [&str; 5] = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+    const MAPS: [&str; 6] = [
+        "properties",
+        "patternProperties",
+        "$defs",
+        "definitions",
+        "dependentSchemas",
+        "dependencies",
+    ];
+    if depth >= MAX_PATTERN_DEPTH {
+        return;
+    }
+    let Some(members) = node.as_object() else {
+        return;
+    };
+    let mut check = |keyword: &'static str, pattern: &'a str, span: Span, pointer: String| {
+        found.push(Occurrence {
+            keyword,
+            pattern,
+            pointer,
+            span,
+        });
+    };
+    for member in members {
+        let key = member.key.as_str();
+        let here = format!("{pointer}/{}", pointer_token(key));
+        if key == "pattern" {
+            if let Some(pattern) = member.value.as_str() {
+                check("pattern", pattern, member.value.span, here.clone());
+            }
+        }
+        if key == "patternProperties" {
+            for entry in member.value.as_object().unwrap_or_default() {
+                let at = format!("{here}/{}", pointer_token(&entry.key));
+                check("patternProperties", entry.key.as_str(), entry.key_span, at);
+            }
+        }
+    }
+    for member in members {
+        let key = member.key.as_str();
+        let here = format!("{pointer}/{}", pointer_token(key));
+        let value = &member.value;
+        if MAPS.contains(&key) {
+            for entry in value.as_object().unwrap_or_default() {
+                let at = format!("{here}/{}", pointer_token(&entry.key));
+                walk_patterns(&entry.value, at, depth + 1, found);
+            }
+        } else if value.is_object() && SINGLE.contains(&key) {
+            walk_patterns(value, here, depth + 1, found);
+        } else if let Some(items) = value.as_array().filter(|_| LISTS.contains(&key)) {
+            for (index, item) in items.iter().enumerate() {
+                walk_patterns(item, format!("{here}/{index}"), depth + 1, found);
+            }
+        }
+    }
+}
+
+/// Whether the validator compiles `pattern` where `keyword` puts it (a `pattern` value or a
+/// `patternProperties` key).
+fn pattern_compiles(keyword: &str, pattern: &str) -> bool {
+    compiles(&pattern_schema(keyword, pattern))
+}
+
 /// Whether a `$ref` points outside the document (a URL or a file); such refs are never followed.
 pub fn is_remote_ref(reference: &str) -> bool {
     !reference.starts_with('#')
@@ -601,6 +834,78 @@ mod tests {
             ]
         );
         assert!(errors.iter().all(|e| !e.message.contains("s3cr3t")));
+    }
+
+    #[test]
+    fn patterns_the_regex_engine_refuses_are_found_where_they_are() {
+        for (pattern, compiles) in [
+            ("[", false),
+            ("a(b", false),
+            ("(?<name", false),
+            ("x{2,1}", false),
+            ("^[a-z0-9-]+\\.md$", true),
+            ("^\\d{4}-\\d{2}$", true),
+            ("\\p{L}+", true),
+            ("(?<=a)b", true),
+            ("", true),
+        ] {
+            assert_eq!(pattern_compiles("pattern", pattern), compiles, "{pattern}");
+            assert_eq!(
+                pattern_compiles("patternProperties", pattern),
+                compiles,
+                "{pattern} as a key"
+            );
+        }
+        let text = r#"{"properties": {"a": {"pattern": "["}, "b": {"enum": [{"pattern": "["}]},
+            "c": {"items": {"patternProperties": {"(": {}, "^ok$": {"pattern": "ok"}}}},
+            "pattern": {"type": "string"}}, "anyOf": [{"pattern": "a(b"}, {"pattern": "["}]}"#;
+        let root = crate::parse::json::parse_json(text).expect("valid");
+        let found = uncompilable_patterns(&[&root, &root]);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0], found[1]);
+        let summary: Vec<(&str, &str)> = found[0]
+            .iter()
+            .map(|b| (b.pointer.as_str(), &text[b.span.start..b.span.end]))
+            .collect();
+        assert_eq!(
+            summary,
+            vec![
+                ("/properties/a/pattern", "\"[\""),
+                ("/properties/c/items/patternProperties/(", "\"(\""),
+                ("/anyOf/0/pattern", "\"a(b\""),
+                ("/anyOf/1/pattern", "\"[\""),
+            ]
+        );
+        // Judged in one batch, the bad ones among many good ones are still found exactly.
+        let many: Vec<String> = (0..40)
+            .map(|i| match i % 13 {
+                5 => format!("\"{i}(\""),
+                _ => format!("\"^x{i}[a-z]*$\""),
+            })
+            .collect();
+        let text = format!(
+            "{{\"properties\": {{{}}}}}",
+            many.iter()
+                .enumerate()
+                .map(|(i, p)| format!("\"p{i}\": {{\"pattern\": {p}}}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let batch = crate::parse::json::parse_json(&text).expect("valid");
+        let pointers: Vec<String> = uncompilable_patterns(&[&batch])[0]
+            .iter()
+            .map(|b| b.pointer.clone())
+            .collect();
+        assert_eq!(
+            pointers,
+            [
+                "/properties/p5/pattern",
+                "/properties/p18/pattern",
+                "/properties/p31/pattern"
+            ]
+        );
+        // The meta-schema treats `format: regex` as an annotation: only this check sees it.
+        assert!(meta_validate(&root.to_json()).is_empty());
     }
 
     #[test]

@@ -439,10 +439,14 @@ fn object_anchor(site: &Site<'_>, subject: &Subject<'_>) -> Span {
 // ---------------------------------------------------------------------------------------------
 
 fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
-    for subject in tool_subjects(unit) {
-        if subject.forge_non_object() {
-            continue;
-        }
+    let subjects: Vec<Subject<'_>> = tool_subjects(unit)
+        .into_iter()
+        .filter(|subject| !subject.forge_non_object())
+        .collect();
+    // Every pattern of the unit judged at once: one compilation for all that are valid.
+    let schemas: Vec<&Node> = subjects.iter().map(|subject| subject.schema).collect();
+    let bad_patterns = schema::uncompilable_patterns(&schemas);
+    for (subject, bad_patterns) in subjects.iter().zip(bad_patterns) {
         // A converted script schema keeps the parameters' own spans, so failures inside a
         // parameter point at it.
         let errors = if schema::certainly_valid_2020_12(subject.schema) {
@@ -477,6 +481,35 @@ fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
             .label(short_message(&error.message))
             .help("fix the schema so it follows JSON Schema draft 2020-12 (or the draft its `$schema` names); clients that validate tool definitions reject the whole tool");
         }
+        // The meta-schema only annotates `format: regex`: a pattern no engine compiles passes
+        // it, and a validator would then check nothing (or refuse the whole schema).
+        for bad in bad_patterns {
+            if seen.contains(bad.pointer.as_str()) {
+                continue;
+            }
+            sink.report(
+                subject.file,
+                bad.span,
+                format!(
+                    "{} of {} is not a valid JSON Schema at `{}`: {}",
+                    subject.schema_word,
+                    subject.owner,
+                    bad.pointer,
+                    pattern_problem(bad.keyword)
+                ),
+            )
+            .label("not a regular expression the validator can compile")
+            .help("write an ECMA 262 regular expression (escape `[`, `(` and `{` meant literally); until it compiles, no value can be checked against it");
+        }
+    }
+}
+
+/// What is wrong with an uncompilable pattern, by where it is.
+pub(crate) fn pattern_problem(keyword: &str) -> &'static str {
+    if keyword == "pattern" {
+        "the `pattern` is not a regular expression the validator can compile"
+    } else {
+        "this `patternProperties` key is not a regular expression the validator can compile"
     }
 }
 

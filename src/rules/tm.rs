@@ -712,6 +712,7 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         let Some(node) = fm.root.get(key).filter(|n| n.is_object()) else {
             continue;
         };
+        let mut reported = Vec::new();
         for failure in meta_failures(&node.to_json()) {
             let pointer = failure.pointer.as_str();
             let path = display_path(key, pointer);
@@ -745,6 +746,25 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
                 .help(format!(
                     "`{key}` must be a valid JSON Schema (draft 2020-12 unless `$schema` says otherwise); correct this keyword"
                 ));
+            reported.push(failure.pointer);
+        }
+        // The meta-schema only annotates `format: regex`: a pattern no engine compiles passes it,
+        // and examples could then never be checked (TM010 skips a schema that does not compile).
+        for bad in schema::uncompilable_patterns(&[node]).into_iter().flatten() {
+            if reported.contains(&bad.pointer) {
+                continue;
+            }
+            let path = display_path(key, &bad.pointer);
+            sink.report(
+                file,
+                bad.span,
+                format!(
+                    "invalid JSON Schema: `{path}`: {}",
+                    super::sc::pattern_problem(bad.keyword)
+                ),
+            )
+            .label("not a regular expression the validator can compile")
+            .help("write an ECMA 262 regular expression (escape `[`, `(` and `{` meant literally); until it compiles, no example can be checked against it");
         }
     }
 }
