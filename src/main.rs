@@ -1,6 +1,8 @@
 use clap::Parser;
 use skilllint::config::{self, Config, ConfigError};
 use skilllint::diagnostic::Severity;
+// Paths and messages on stderr quote the repository: printed escaped, as in the reports.
+use skilllint::escape::{display_path, escape_text};
 use skilllint::fix;
 use skilllint::render::{self, Format};
 use skilllint::rules::registry;
@@ -189,7 +191,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         OutputFormat::Sarif => Format::Sarif,
     };
     let fail = |error: skilllint::LintError| {
-        eprintln!("skilllint: {error}");
+        eprintln!("skilllint: {}", escape_text(&error.to_string()));
         // Code scanning still gets a log that says why the run did not happen.
         if format == Format::Sarif {
             let log = render::sarif::render_failure(&error.to_string());
@@ -204,7 +206,10 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             Err(error) => return fail(error),
         };
         for (path, rule, why) in &run.refused {
-            eprintln!("skilllint: {rule} fix not applied to {path}: {why}");
+            eprintln!(
+                "skilllint: {rule} fix not applied to {path}: {}",
+                escape_text(why)
+            );
         }
         let rel = |path: &std::path::Path| {
             outcome
@@ -259,13 +264,13 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         }
         for (path, (_, fixed)) in &run.changed {
             if let Err(error) = fix::write_atomically(path, fixed) {
-                eprintln!("skilllint: cannot write {}: {error}", path.display());
+                eprintln!("skilllint: cannot write {}: {error}", display_path(path));
                 return ExitCode::from(EXIT_USAGE);
             }
         }
         for (from, to) in &run.renames {
             if let Err(error) = std::fs::rename(from, to) {
-                eprintln!("skilllint: cannot rename {}: {error}", from.display());
+                eprintln!("skilllint: cannot rename {}: {error}", display_path(from));
                 return ExitCode::from(EXIT_USAGE);
             }
         }
