@@ -108,15 +108,21 @@ fn explain_rule(code: &str) -> ExitCode {
 
 /// Prints a configuration error with the TOML snippet, pointing at the offending key or value.
 fn report_config_error(error: &ConfigError) {
-    let name = error.path.display().to_string();
+    // The configuration is the repository's: its path, the message quoting it and the snippet
+    // are escaped, the label mapped onto the escaped snippet.
+    let name = display_path(&error.path).into_owned();
+    let message = escape_text(&error.message);
     let report = match &error.span {
-        Some(span) => miette::miette!(
-            labels = vec![miette::LabeledSpan::at(span.clone(), "here")],
-            "invalid configuration: {}",
-            error.message
-        )
-        .with_source_code(miette::NamedSource::new(name, error.text.clone())),
-        None => miette::miette!("{name}: {}", error.message),
+        Some(span) => {
+            let snippet = skilllint::escape::Snippet::new(&error.text);
+            let (start, end) = (snippet.offset(span.start), snippet.offset(span.end));
+            miette::miette!(
+                labels = vec![miette::LabeledSpan::at(start..end, "here")],
+                "invalid configuration: {message}"
+            )
+            .with_source_code(miette::NamedSource::new(name, snippet.text.into_owned()))
+        }
+        None => miette::miette!("{name}: {message}"),
     };
     eprintln!("{report:?}");
 }

@@ -273,3 +273,19 @@ fn stderr_names_a_path_escaped() {
     assert_eq!(raw_controls(&stderr), vec![], "{stderr}");
     assert!(stderr.contains(r"gone\u{1b}]0;owned\u{7}\xff"), "{stderr}");
 }
+
+#[test]
+fn a_configuration_error_quotes_the_configuration_escaped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    common::write(
+        root,
+        "skilllint.toml",
+        b"[lint]\nselect = [\"ALL\"\x1b[2J\x1b]0;owned\x07\n",
+    );
+    let output = common::skilllint(&["."], root);
+    let stderr = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(raw_controls(&stderr), vec![], "{stderr}");
+    assert!(stderr.contains(r"\u{1b}[2J"), "{stderr}");
+}
