@@ -87,8 +87,14 @@ fn a_forged_annotation_in_a_tool_name_stays_on_its_finding_line() {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path();
     hostile_skill(root);
+    // A folder whose name reads as more workflow-command properties.
+    common::write(root, "x,line=1::y%/SKILL.md", b"no frontmatter\n");
     let count = findings(root).len();
-    assert!(count >= 2, "TJ003 and SC007 should quote the tool name");
+    assert!(
+        count >= 3,
+        "TJ003 and SC007 quote the tool name, SK001 the folder"
+    );
+    let own_paths = ["demo/", "x,line=1::y%/"];
 
     let concise = report(&run(root, "concise"));
     assert_eq!(
@@ -96,10 +102,10 @@ fn a_forged_annotation_in_a_tool_name_stays_on_its_finding_line() {
         count,
         "one line per finding:\n{concise}"
     );
-    assert!(
-        concise.lines().all(|line| line.starts_with("demo/")),
-        "a line that is not a finding:\n{concise}"
-    );
+    for line in concise.lines() {
+        let own = own_paths.iter().any(|path| line.starts_with(path));
+        assert!(own, "not a finding: {line}");
+    }
     assert!(concise.contains(r"create\u{a}::error file=README.md,line=1::forged\u{1b}[31m"));
 
     let github = report(&run(root, "github"));
@@ -108,17 +114,17 @@ fn a_forged_annotation_in_a_tool_name_stays_on_its_finding_line() {
         count,
         "one line per finding:\n{github}"
     );
+    // Paths are workflow-command properties: `,` and `:` escaped too.
+    let own_properties = ["file=demo/", "file=x%2Cline=1%3A%3Ay%25/"];
     for line in github.lines() {
-        assert!(
-            [
-                "::error file=demo/",
-                "::warning file=demo/",
-                "::notice file=demo/"
-            ]
+        let own = ["::error ", "::warning ", "::notice "]
             .iter()
-            .any(|own| line.starts_with(own)),
-            "not one of skilllint's annotations: {line}"
-        );
+            .any(|command| {
+                own_properties
+                    .iter()
+                    .any(|path| line.starts_with(&format!("{command}{path}")))
+            });
+        assert!(own, "not one of skilllint's annotations: {line}");
     }
     assert!(!github.contains("\n::error file=README.md"));
 }
