@@ -35,6 +35,11 @@ fn may_hold_unsafe(text: &str) -> bool {
         .any(|b| (b < 0x20 && b != b'\t') || matches!(b, 0x7f | 0xc2 | 0xd8 | 0xe2))
 }
 
+/// Whether `text` holds an unsafe character.
+fn holds_unsafe(text: &str) -> bool {
+    may_hold_unsafe(text) && text.chars().any(is_unsafe_char)
+}
+
 fn push_escaped(out: &mut String, c: char) {
     let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
 }
@@ -42,7 +47,7 @@ fn push_escaped(out: &mut String, c: char) {
 /// `text` with every unsafe character (line feeds included: one finding, one line) written as
 /// `\u{1b}`; borrowed when there is none.
 pub fn escape_text(text: &str) -> Cow<'_, str> {
-    if !may_hold_unsafe(text) || !text.chars().any(is_unsafe_char) {
+    if !holds_unsafe(text) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 16);
@@ -124,9 +129,7 @@ fn has_escape_sequence(text: &str) -> bool {
 /// back.
 pub fn path_form(bytes: &[u8]) -> Cow<'_, str> {
     if let Ok(text) = std::str::from_utf8(bytes) {
-        if !has_escape_sequence(text)
-            && !(may_hold_unsafe(text) && text.chars().any(is_unsafe_char))
-        {
+        if !has_escape_sequence(text) && !holds_unsafe(text) {
             return Cow::Borrowed(text);
         }
     }
@@ -210,7 +213,7 @@ fn decode_escape(after: &str) -> (Vec<u8>, usize) {
 /// separators written as `\uXXXX`, which serde_json leaves raw. JSON structure is ASCII, so these
 /// can only sit inside strings, where the escape means the same character.
 pub fn escape_json_text(json: String) -> String {
-    if !may_hold_unsafe(&json) || !json.chars().any(is_unsafe_char) {
+    if !holds_unsafe(&json) {
         return json;
     }
     let mut out = String::with_capacity(json.len() + 16);
