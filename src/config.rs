@@ -149,7 +149,7 @@ impl Quote {
 fn replace_controls(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c != '\t' && is_hidden_control(c) {
+        if c != '\t' && crate::escape::is_unsafe_char(c) {
             match c.len_utf8() {
                 1 => out.push('?'),
                 2 => out.push_str("??"),
@@ -163,26 +163,10 @@ fn replace_controls(text: &str) -> String {
     out
 }
 
-/// C0/C1 controls, DEL and the bidi embedding, override and isolate characters.
-fn is_hidden_control(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
 /// `text` with control and bidi characters written as `\u{..}` escapes, for messages that
-/// repeat a key or value from the file.
+/// repeat a key or value from the file (the same escaping as every human output format).
 pub fn escape_controls(text: &str) -> String {
-    if !text.chars().any(is_hidden_control) {
-        return text.to_string();
-    }
-    text.chars()
-        .map(|c| {
-            if is_hidden_control(c) {
-                format!("\\u{{{:x}}}", c as u32)
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    crate::escape::escape_text(text).into_owned()
 }
 
 impl ConfigError {

@@ -60,9 +60,10 @@ pub fn relative_path(root: &Path, path: &Path) -> String {
             .as_bytes()
             .strip_prefix(root.as_os_str().as_bytes())
             .and_then(|rest| rest.strip_prefix(b"/"))
-            .filter(|rest| is_clean(rest))
-            .and_then(|rest| std::str::from_utf8(rest).ok());
-        if let Some(clean) = rest {
+            .filter(|rest| is_clean(rest));
+        // A name that needs its escaped form takes the component walk below, so that every
+        // path is escaped name by name, however it reaches this function.
+        if let Some(std::borrow::Cow::Borrowed(clean)) = rest.map(crate::escape::path_form) {
             return clean.to_string();
         }
     }
@@ -71,18 +72,23 @@ pub fn relative_path(root: &Path, path: &Path) -> String {
     for component in stripped.components() {
         match component {
             Component::CurDir => {}
-            Component::Normal(part) => parts.push(part.to_string_lossy().into_owned()),
+            Component::Normal(part) => parts.push(name_form(part)),
             Component::ParentDir => parts.push("..".to_string()),
             Component::RootDir | Component::Prefix(_) => parts.clear(),
         }
     }
     if parts.is_empty() {
-        path.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        path.file_name().map(name_form).unwrap_or_default()
     } else {
         parts.join("/")
     }
+}
+
+/// One file or folder name in the form paths are shown in. Names are the repository's: in their
+/// lossless escaped form, a name that is not UTF-8 or holds control characters neither collides
+/// with another (as a lossy decoding would) nor reaches the terminal raw.
+fn name_form(name: &std::ffi::OsStr) -> String {
+    crate::escape::display_path(Path::new(name)).into_owned()
 }
 
 /// Walks `paths` (directories are walked honouring ignore files; files named explicitly are
@@ -595,6 +601,22 @@ mod tests {
         assert_eq!(
             relative_path(Path::new("root"), Path::new("root/x.json")),
             "x.json"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn relative_paths_escape_each_name_the_same_way_on_every_route() {
+        use std::ffi::OsStr;
+        use std::os::unix::ffi::OsStrExt;
+        let path = Path::new(OsStr::from_bytes(b"root/a\\b/c\xff\x1b/SKILL.md"));
+        let expected = r"a\b/c\xff\u{1b}/SKILL.md";
+        // The walker's clean paths and a path that needs the component walk (`./`).
+        assert_eq!(relative_path(Path::new("root"), path), expected);
+        let dotted = Path::new(OsStr::from_bytes(b"./root/a\\b/c\xff\x1b/SKILL.md"));
+        assert_eq!(
+            relative_path(Path::new("."), dotted),
+            format!("root/{expected}")
         );
     }
 }

@@ -83,7 +83,11 @@ pub enum LintError {
 impl std::fmt::Display for LintError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LintError::NoSuchPath(p) => write!(f, "no such file or directory: {}", p.display()),
+            LintError::NoSuchPath(p) => write!(
+                f,
+                "no such file or directory: {}",
+                crate::escape::display_path(p)
+            ),
             LintError::Selector(message) => f.write_str(message),
             LintError::ThreadPool(message) => write!(f, "cannot start worker threads: {message}"),
         }

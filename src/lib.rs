@@ -7,6 +7,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod engine;
+pub mod escape;
 pub mod fix;
 pub mod index;
 pub mod model;

@@ -1,6 +1,8 @@
 use clap::Parser;
 use skilllint::config::{self, Config, ConfigError};
 use skilllint::diagnostic::Severity;
+// Paths and messages on stderr quote the repository: printed escaped, as in the reports.
+use skilllint::escape::{display_path, escape_text};
 use skilllint::fix;
 use skilllint::render::{self, Format};
 use skilllint::rules::registry;
@@ -81,7 +83,7 @@ impl WriteError {
         match &self.path {
             Some(path) => format!(
                 "cannot write {what} to {}: {}",
-                config::escape_controls(&path.display().to_string()),
+                display_path(path),
                 self.error
             ),
             None => format!("cannot write {what}: {}", self.error),
@@ -169,18 +171,20 @@ impl miette::SourceCode for QuotedLine {
 /// Prints a configuration error pointing at the offending key or value, quoting that one line
 /// of the file and nothing else (the file may be a link to a secret).
 fn report_config_error(error: &ConfigError) {
-    let name = config::escape_controls(&error.path.display().to_string());
+    // The configuration is the repository's: its path and the message quoting it are escaped,
+    // and the one quoted line has its controls replaced (same length, so the label still fits).
+    let name = display_path(&error.path).into_owned();
+    let message = escape_text(&error.message);
     let report = match &error.quote {
         Some(quote) => miette::miette!(
             labels = vec![miette::LabeledSpan::at(quote.span.clone(), "here")],
-            "invalid configuration: {}",
-            error.message
+            "invalid configuration: {message}"
         )
         .with_source_code(QuotedLine {
             name,
             quote: (**quote).clone(),
         }),
-        None => miette::miette!("{name}: {}", error.message),
+        None => miette::miette!("{name}: {message}"),
     };
     eprintln!("{report:?}");
 }
@@ -264,7 +268,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         OutputFormat::Sarif => Format::Sarif,
     };
     let fail = |error: skilllint::LintError| {
-        eprintln!("skilllint: {error}");
+        eprintln!("skilllint: {}", escape_text(&error.to_string()));
         // Code scanning still gets a log that says why the run did not happen.
         if format == Format::Sarif {
             let log = render::sarif::render_failure(&error.to_string());
@@ -282,7 +286,10 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             Err(error) => return fail(error),
         };
         for (path, rule, why) in &run.refused {
-            eprintln!("skilllint: {rule} fix not applied to {path}: {why}");
+            eprintln!(
+                "skilllint: {rule} fix not applied to {path}: {}",
+                escape_text(why)
+            );
         }
         if args.diff {
             let diff = fix::diff(&run);
@@ -313,7 +320,10 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         let scope = fix::WriteScope::new(&start);
         let applied = fix::apply(&run, &scope);
         for (path, why) in &applied.not_fixed {
-            eprintln!("skilllint: {path} not fixed: {why}");
+            eprintln!(
+                "skilllint: {path} not fixed: {}",
+                escape_text(&why.to_string())
+            );
         }
         write_failed = !applied.not_fixed.is_empty();
         fixed_line = Some(applied.summary());

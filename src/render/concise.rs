@@ -1,6 +1,7 @@
 //! `path:line:col: severity CODE [name] message`, one line per diagnostic.
 
 use crate::diagnostic::Diagnostic;
+use crate::escape::escape_text;
 use crate::index::Repo;
 use crate::rules::registry;
 use crate::source::{FileId, LineCursor};
@@ -21,16 +22,18 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
         };
         let start = lines.line_col(d.primary.span.start);
         let name = registry.meta(d.code).map_or("", |m| m.name.as_str());
+        // Paths and messages quote the repository: escaped, so that a line feed in a tool name
+        // cannot start a second line nor an ESC drive the terminal.
         let _ = writeln!(
             out,
             "{}:{}:{}: {} {} [{}] {}",
-            repo.file(d.primary.file).rel_path,
+            escape_text(&repo.file(d.primary.file).rel_path),
             start.line,
             start.column,
             d.severity,
             d.code,
             name,
-            d.message
+            escape_text(&d.message)
         );
     }
     out

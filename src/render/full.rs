@@ -1,8 +1,10 @@
 //! The default report: rustc-style snippets with labels and help, drawn by miette.
 
 use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::escape::{escape_text, Snippet};
 use crate::index::Repo;
 use crate::rules::registry;
+use crate::source::FileId;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
 use std::collections::HashMap;
 use std::fmt;
@@ -81,19 +83,53 @@ fn miette_severity(severity: Severity) -> miette::Severity {
     }
 }
 
-fn labeled(label: &Label, primary: bool, text: &str) -> LabeledSpan {
-    let span = SourceSpan::new(
-        label.span.start.min(text.len()).into(),
-        label
-            .span
-            .len()
-            .min(text.len().saturating_sub(label.span.start)),
-    );
-    if primary {
-        LabeledSpan::new_primary_with_span(label.message.clone(), span)
-    } else {
-        LabeledSpan::new_with_span(label.message.clone(), span)
+/// A file's snippet text as shown (control characters escaped) with the map from file offsets to
+/// shown offsets, built once per file.
+struct Shown<'a> {
+    snippet: Snippet<'a>,
+    text: Arc<str>,
+    /// The file's own length: spans are clamped to it before they are mapped.
+    len: usize,
+}
+
+impl<'a> Shown<'a> {
+    fn new(text: &'a str) -> Self {
+        let snippet = Snippet::new(text);
+        let shown = Arc::<str>::from(snippet.text.as_ref());
+        Shown {
+            snippet,
+            text: shown,
+            len: text.len(),
+        }
     }
+
+    /// The label at its place in the shown text, its message escaped.
+    fn labeled(&self, label: &Label, primary: bool) -> LabeledSpan {
+        let start = label.span.start.min(self.len);
+        let end = label.span.end.clamp(start, self.len);
+        let (start, end) = (self.snippet.offset(start), self.snippet.offset(end));
+        let span = SourceSpan::new(start.into(), end - start);
+        let message = label
+            .message
+            .as_deref()
+            .map(|m| escape_text(m).into_owned());
+        if primary {
+            LabeledSpan::new_primary_with_span(message, span)
+        } else {
+            LabeledSpan::new_with_span(message, span)
+        }
+    }
+}
+
+/// The shown form of `file`, made on first use.
+fn shown_file<'m, 'a>(
+    shown: &'m mut HashMap<FileId, Shown<'a>>,
+    repo: &'a Repo,
+    file: FileId,
+) -> &'m Shown<'a> {
+    shown
+        .entry(file)
+        .or_insert_with(|| Shown::new(repo.text(file)))
 }
 
 pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize) -> String {
@@ -110,65 +146,64 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
         .with_context_lines(1)
         .without_primary_span_start();
     let positions = super::Positions::new(repo, diagnostics);
-    let mut texts: HashMap<crate::source::FileId, Arc<str>> = HashMap::new();
-    let mut source = |label: &Label| -> Source {
-        let text = texts
-            .entry(label.file)
-            .or_insert_with(|| Arc::<str>::from(repo.text(label.file)))
-            .clone();
+    // Snippets, messages and help quote the repository: everything miette prints is escaped
+    // first, so no ESC, bidi override or line feed from a file reaches the terminal raw.
+    let mut shown: HashMap<FileId, Shown<'_>> = HashMap::new();
+    let source = |label: &Label, file: &Shown<'_>| -> Source {
         let start = positions.start(label.file, label.span);
         let name = format!(
             "{}:{}:{}",
-            repo.file(label.file).rel_path,
+            escape_text(&repo.file(label.file).rel_path),
             start.line,
             start.column
         );
-        NamedSource::new(name, text)
+        NamedSource::new(name, file.text.clone())
     };
     let registry = registry();
     let mut out = String::new();
     for d in diagnostics {
-        let primary_text = repo.text(d.primary.file);
-        let mut labels = vec![labeled(&d.primary, true, primary_text)];
+        let mut labels =
+            vec![shown_file(&mut shown, repo, d.primary.file).labeled(&d.primary, true)];
         let mut related = Vec::new();
         let primary_line = positions.start(d.primary.file, d.primary.span).line;
         for label in &d.secondary {
+            let file = shown_file(&mut shown, repo, label.file);
             // A nearby label shares the primary snippet; a distant one (or one in another file)
             // gets its own snippet, so each snippet's header names its own line.
             let line = positions.start(label.file, label.span).line;
             if label.file == d.primary.file && line.abs_diff(primary_line) <= 4 {
-                labels.push(labeled(label, false, primary_text));
+                labels.push(file.labeled(label, false));
             } else {
                 related.push(Report {
-                    message: label.message.clone().unwrap_or_default(),
+                    message: escape_text(label.message.as_deref().unwrap_or_default()).into_owned(),
                     code: None,
                     severity: miette::Severity::Advice,
                     help: None,
-                    source: source(label),
-                    labels: vec![labeled(
+                    source: source(label, file),
+                    labels: vec![file.labeled(
                         &Label {
                             message: None,
                             ..label.clone()
                         },
                         true,
-                        repo.text(label.file),
                     )],
                     related: Vec::new(),
                 });
             }
         }
         let name = registry.meta(d.code).map_or("", |m| m.name.as_str());
+        let message = escape_text(&d.message).into_owned();
         let report = Report {
-            message: d.message.clone(),
+            message: message.clone(),
             code: Some(format!("{} [{}]", d.code, name)),
             severity: miette_severity(d.severity),
-            help: d.help.clone(),
-            source: source(&d.primary),
+            help: d.help.as_deref().map(|h| escape_text(h).into_owned()),
+            source: source(&d.primary, shown_file(&mut shown, repo, d.primary.file)),
             labels,
             related: Vec::new(),
         };
         if handler.render_report(&mut out, &report).is_err() {
-            out.push_str(&format!("{}: {}\n", d.code, d.message));
+            out.push_str(&format!("{}: {message}\n", d.code));
         }
         // Locations in other files follow as their own snippets (miette would prefix them with
         // "Advice:", which reads as a second finding).

@@ -2,6 +2,7 @@
 
 use super::Positions;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::escape::escape_text;
 use crate::index::Repo;
 use std::fmt::Write as _;
 
@@ -28,9 +29,11 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
         };
         let start = positions.start(d.primary.file, d.primary.span);
         let end = positions.end(d.primary.file, d.primary.span);
+        // Repository text is first made printable (no line feed can end the command, no ESC
+        // colour the log), then escaped as the workflow-command syntax requires.
         let mut properties = format!(
             "file={},line={},endLine={}",
-            escape_property(&repo.file(d.primary.file).rel_path),
+            escape_property(&escape_text(&repo.file(d.primary.file).rel_path)),
             start.line,
             end.line
         );
@@ -48,7 +51,11 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
             ",title={}",
             escape_property(&format!("skilllint {}", d.code))
         );
-        let _ = writeln!(out, "::{command} {properties}::{}", escape_data(&d.message));
+        let _ = writeln!(
+            out,
+            "::{command} {properties}::{}",
+            escape_data(&escape_text(&d.message))
+        );
     }
     out
 }

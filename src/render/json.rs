@@ -139,5 +139,7 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
         .collect();
     let mut text = serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".to_string());
     text.push('\n');
-    text
+    // serde_json leaves C1 controls and bidi overrides raw: escaped, so that the report is
+    // safe to print to a terminal and to show in a viewer.
+    crate::escape::escape_json_text(text)
 }

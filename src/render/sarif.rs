@@ -9,6 +9,7 @@ use crate::source::{slice, FileId};
 use crate::suppress::Suppressed;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -257,55 +258,95 @@ fn source_root(lint_root: &Path) -> Option<PathBuf> {
     Some(repository.unwrap_or(&absolute).to_path_buf())
 }
 
-/// The lint root's path below `%SRCROOT%`, `/`-terminated (empty when they are the same folder).
+/// A name or path as the operating system holds it, as bytes.
+fn os_bytes(path: &Path) -> Vec<u8> {
+    crate::escape::path_bytes(&crate::escape::display_path(path)).into_owned()
+}
+
+/// The lint root's path below `%SRCROOT%`, percent-encoded and `/`-terminated (empty when they
+/// are the same folder).
 fn root_prefix(lint_root: &Path, source_root: &Path) -> String {
     let Ok(absolute) = lint_root.canonicalize() else {
         return String::new();
     };
     match absolute.strip_prefix(source_root) {
         Ok(rel) if !rel.as_os_str().is_empty() => {
-            let parts: Vec<String> = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            format!("{}/", parts.join("/"))
+            let mut prefix = String::new();
+            for component in rel.components() {
+                prefix.push_str(&encode_path(&os_bytes(Path::new(component.as_os_str()))));
+                prefix.push('/');
+            }
+            prefix
         }
         _ => String::new(),
     }
 }
 
-/// A file URI for `%SRCROOT%`, so viewers can resolve the relative URIs.
-fn root_uri(absolute: &Path) -> Option<String> {
-    let mut text = absolute.to_str()?.replace('\\', "/");
-    if !text.ends_with('/') {
-        text.push('/');
+fn push_percent_encoded(out: &mut String, bytes: &[u8]) {
+    for byte in bytes {
+        let _ = write!(out, "%{byte:02X}");
     }
-    let encoded: String = text
-        .chars()
-        .map(|c| match c {
-            ' ' => "%20".to_string(),
-            '%' => "%25".to_string(),
-            '#' => "%23".to_string(),
-            '?' => "%3F".to_string(),
-            c => c.to_string(),
-        })
+}
+
+/// A file URI for `%SRCROOT%`, so viewers can resolve the relative URIs. The folder's real bytes
+/// are encoded: what a URI may not hold raw (spaces, delimiters, controls, bidi controls and
+/// bytes that are not UTF-8) as `%XX`; other non-ASCII letters stay as they are.
+fn root_uri(absolute: &Path) -> String {
+    let bytes = os_bytes(absolute);
+    // Windows separators are backslashes; elsewhere a backslash is part of a name.
+    #[cfg(windows)]
+    let bytes: Vec<u8> = bytes
+        .iter()
+        .map(|&b| if b == b'\\' { b'/' } else { b })
         .collect();
-    Some(if encoded.starts_with('/') {
+    let mut encoded = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            let reserved = matches!(
+                c,
+                ' ' | '%'
+                    | '#'
+                    | '?'
+                    | '"'
+                    | '<'
+                    | '>'
+                    | '\\'
+                    | '^'
+                    | '`'
+                    | '{'
+                    | '|'
+                    | '}'
+                    | '['
+                    | ']'
+            );
+            if reserved || c == '\t' || crate::escape::is_unsafe_char(c) {
+                push_percent_encoded(&mut encoded, c.to_string().as_bytes());
+            } else {
+                encoded.push(c);
+            }
+        }
+        push_percent_encoded(&mut encoded, chunk.invalid());
+    }
+    if !encoded.ends_with('/') {
+        encoded.push('/');
+    }
+    if encoded.starts_with('/') {
         format!("file://{encoded}")
     } else {
         format!("file:///{encoded}")
-    })
+    }
 }
 
-/// Percent-encodes what may not appear raw in a relative URI reference.
-fn encode_path(path: &str) -> String {
+/// Percent-encodes what may not appear raw in a relative URI reference: every byte but the
+/// unreserved ASCII characters and `/`, so the URI names the file's real bytes.
+fn encode_path(path: &[u8]) -> String {
     let mut out = String::with_capacity(path.len());
-    for byte in path.bytes() {
+    for &byte in path {
         match byte {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
-                out.push(byte as char)
+                out.push(char::from(byte))
             }
-            other => out.push_str(&format!("%{other:02X}")),
+            other => push_percent_encoded(&mut out, &[other]),
         }
     }
     out
@@ -320,9 +361,11 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn artifact(&self, file: FileId) -> ArtifactLocation {
-        let path = format!("{}{}", self.prefix, self.repo.file(file).rel_path);
+        // The shown path is the lossless escaped form: decoded to the real bytes, so that the
+        // URI names the real file (`%FF`, not the escape's `%5Cxff`).
+        let rel = crate::escape::path_bytes(&self.repo.file(file).rel_path);
         ArtifactLocation {
-            uri: encode_path(&path),
+            uri: format!("{}{}", self.prefix, encode_path(&rel)),
             uri_base_id: Some(SRCROOT),
         }
     }
@@ -427,7 +470,7 @@ pub fn render(
         });
     }
     let mut original_uri_base_ids = BTreeMap::new();
-    if let Some(uri) = srcroot.as_deref().and_then(root_uri) {
+    if let Some(uri) = srcroot.as_deref().map(root_uri) {
         original_uri_base_ids.insert(
             SRCROOT,
             ArtifactLocation {
@@ -490,7 +533,9 @@ pub fn render_failure(message: &str) -> String {
 fn to_text(log: &Log<'_>) -> String {
     let mut text = serde_json::to_string_pretty(log).unwrap_or_else(|_| "{}".to_string());
     text.push('\n');
-    text
+    // serde_json leaves C1 controls and bidi overrides raw; a SARIF viewer showing a message
+    // with a right-to-left override would reorder it for the reader (Trojan Source).
+    crate::escape::escape_json_text(text)
 }
 
 #[cfg(test)]
@@ -510,6 +555,7 @@ mod tests {
 
     #[test]
     fn paths_are_percent_encoded() {
-        assert_eq!(encode_path("a b/ç.md"), "a%20b/%C3%A7.md");
+        assert_eq!(encode_path("a b/ç.md".as_bytes()), "a%20b/%C3%A7.md");
+        assert_eq!(encode_path(b"b\xffd\\"), "b%FFd%5C");
     }
 }
