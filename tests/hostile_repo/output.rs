@@ -303,5 +303,43 @@ fn a_configuration_error_quotes_the_configuration_escaped() {
     assert_eq!(raw_controls(&stderr), Vec::<char>::new(), "{stderr}");
     // The quoted line keeps its length (each control becomes one `?`), so the label still
     // points at the key.
-    assert!(stderr.contains(r#"select = ["ALL"?[2J?]0;owned?"#), "{stderr}");
+    assert!(
+        stderr.contains(r#"select = ["ALL"?[2J?]0;owned?"#),
+        "{stderr}"
+    );
+}
+
+/// `-o skilllint.sarif` as the Action runs it, in a checkout where the pull request planted a
+/// link at that name and a folder link on the way to another name.
+#[test]
+fn the_report_file_is_never_written_through_a_planted_link() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let outside = tempfile::tempdir().expect("outside dir");
+    let victim = outside.path().join("victim.sh");
+    std::fs::write(&victim, b"echo original\n").expect("write victim");
+    let root = dir.path();
+    common::write(
+        root,
+        "notes/SKILL.md",
+        b"---\nname: notes\ndescription: Keeps notes. Use when the user asks to note something.\n---\n\n# Notes\n",
+    );
+    std::os::unix::fs::symlink(&victim, root.join("skilllint.sarif")).expect("file link");
+    std::os::unix::fs::symlink(outside.path(), root.join("out")).expect("folder link");
+
+    let output = common::skilllint(&["--format", "sarif", "-o", "skilllint.sarif", "."], root);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    assert_eq!(
+        std::fs::read(&victim).expect("read victim"),
+        b"echo original\n"
+    );
+    let written = std::fs::symlink_metadata(root.join("skilllint.sarif")).expect("stat report");
+    assert!(written.file_type().is_file(), "the link was not replaced");
+    let report = std::fs::read_to_string(root.join("skilllint.sarif")).expect("read report");
+    assert!(report.contains("\"version\": \"2.1.0\""), "{report}");
+
+    let output = common::skilllint(&["--format", "sarif", "-o", "out/r.sarif", "."], root);
+    let stderr = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("out/r.sarif"), "{stderr}");
+    assert!(!outside.path().join("r.sarif").exists());
 }
