@@ -410,6 +410,9 @@ pub struct BadPattern {
     pub keyword: &'static str,
 }
 
+/// How many patterns are compiled together in one schema.
+const PATTERN_BATCH: usize = 256;
+
 /// How deep [`uncompilable_patterns`] walks: as deep as the JSON and YAML parsers nest.
 const MAX_PATTERN_DEPTH: usize = 128;
 
@@ -492,7 +495,11 @@ fn refused_patterns<'a>(
         return refused;
     }
     let mut verdicts = Vec::with_capacity(unknown.len());
-    judge(&unknown, &mut verdicts);
+    // Judged a batch at a time: one schema holding every pattern of a 4 MiB file would keep
+    // tens of thousands of compiled regexes alive at once (hundreds of MB).
+    for batch in unknown.chunks(PATTERN_BATCH) {
+        judge(batch, &mut verdicts);
+    }
     let mut known = known_verdicts()
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
