@@ -1,7 +1,7 @@
 //! Small text helpers shared by rules.
 
 /// True for characters that can be part of an identifier-like word (`create_event`, `v1.2`).
-fn is_word_char(c: char) -> bool {
+pub fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
