@@ -57,9 +57,7 @@ impl KeyIndex {
             return members.iter().position(|m| m.key == key);
         }
         for (position, member) in members.iter().enumerate().skip(self.indexed) {
-            self.positions
-                .entry(member.key.clone())
-                .or_insert(position);
+            self.positions.entry(member.key.clone()).or_insert(position);
         }
         self.indexed = members.len();
         self.positions.get(key).copied()

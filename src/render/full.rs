@@ -69,11 +69,8 @@ impl SourceCode for Windowed {
         let shifted = SourceSpan::new((span.offset() - window_start).into(), span.len());
         let inner = window.read_span(&shifted, context_lines_before, context_lines_after)?;
         // Line breaks before the window: its `\n`s, and the lone `\r`s miette also counts.
-        let lines_before = (line - back)
-            + self
-                .0
-                .lone_returns
-                .partition_point(|r| *r < window_start);
+        let lines_before =
+            (line - back) + self.0.lone_returns.partition_point(|r| *r < window_start);
         let data: &'a [u8] = whole
             .get(window_start + inner.span().offset()..)
             .and_then(|rest| rest.get(..inner.data().len()))

@@ -81,7 +81,9 @@ pub struct JsonText<'t> {
 
 impl std::fmt::Debug for JsonText<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("JsonText").field("file", &self.file).finish()
+        f.debug_struct("JsonText")
+            .field("file", &self.file)
+            .finish()
     }
 }
 
@@ -114,7 +116,9 @@ impl<'t> JsonText<'t> {
         });
         let offset = crate::source::clamp_to_char_boundary(self.text, offset);
         // `starts[0]` is 0, so at least one start is at or before `offset`.
-        let line = starts.partition_point(|start| *start <= offset).saturating_sub(1);
+        let line = starts
+            .partition_point(|start| *start <= offset)
+            .saturating_sub(1);
         starts.get(line).copied().unwrap_or(0)
     }
 
@@ -162,14 +166,8 @@ impl<'t> JsonText<'t> {
     /// deeper than the container's line.
     fn entry_indent(&self, container: &Node, first_start: Option<usize>) -> String {
         match first_start {
-            Some(start) if self.is_block(container, start) => {
-                self.indentation(start).to_string()
-            }
-            _ => format!(
-                "{}{}",
-                self.indentation(container.span.start),
-                self.unit()
-            ),
+            Some(start) if self.is_block(container, start) => self.indentation(start).to_string(),
+            _ => format!("{}{}", self.indentation(container.span.start), self.unit()),
         }
     }
 

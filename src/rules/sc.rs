@@ -660,7 +660,12 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
             let what = || subject.describe(site, &sites);
             let text = unit.text(subject.file);
             // Built only for a finding: it scans the file for its indentation.
-            let json = || subject.dialect.is_some().then(|| unit.json_text(subject.file));
+            let json = || {
+                subject
+                    .dialect
+                    .is_some()
+                    .then(|| unit.json_text(subject.file))
+            };
             let close = |edit: Option<Edit>| {
                 edit.map(|edit| {
                     Fix::unsafe_(

@@ -161,7 +161,7 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// their product; past this budget (far above what any hand-written file needs) the rest of
 /// that run's findings carry no suggestion. Reset for each rule run (see [`super::Sink::new`]),
 /// so what is suggested does not depend on which thread ran what before.
-const SUGGESTION_BUDGET: usize = 20_000_000;
+const SUGGESTION_BUDGET: usize = 2_000_000;
 
 thread_local! {
     static SUGGESTION_CELLS_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(SUGGESTION_BUDGET) };

@@ -84,7 +84,11 @@ fn pem_headers_without_an_end_are_linear() {
     // Each `-----BEGIN ` searched the rest of the file for `PRIVATE KEY-----`.
     let (small, large) = assert_linear("-----BEGIN", "json", 60_000, |root, n| {
         let body = "-----BEGIN ".repeat(n / 11);
-        common::write(root, "s/SKILL.md", format!("{FRONTMATTER}{body}\n").as_bytes());
+        common::write(
+            root,
+            "s/SKILL.md",
+            format!("{FRONTMATTER}{body}\n").as_bytes(),
+        );
     });
     assert_eq!(count(&small, "SE002") + count(&large, "SE002"), 0);
 }
@@ -107,7 +111,11 @@ fn pem_headers_of_real_keys_are_all_found() {
 fn many_tools_with_non_ascii_descriptions_are_linear() {
     // SE003 rescanned the whole file once per tool; SC003 read the file's layout once per fix.
     let (small, large) = assert_linear("tools", "json", 1_500, |root, n| {
-        common::write(root, "s/tools.json", forge_tools(n, false, " \u{e9}").as_bytes());
+        common::write(
+            root,
+            "s/tools.json",
+            forge_tools(n, false, " \u{e9}").as_bytes(),
+        );
     });
     assert_eq!(count(&small, "SC003"), 1_500);
     assert_eq!(count(&large, "SC003"), 3_000);
@@ -141,7 +149,11 @@ fn many_findings_on_one_line_are_linear() {
     for format in ["json", "concise"] {
         let (small, _) = assert_linear("one-line links", format, 6_000, |root, n| {
             let links = "[\u{e9}](missing.md) ".repeat(n);
-            common::write(root, "s/SKILL.md", format!("{FRONTMATTER}{links}\n").as_bytes());
+            common::write(
+                root,
+                "s/SKILL.md",
+                format!("{FRONTMATTER}{links}\n").as_bytes(),
+            );
         });
         if format == "json" {
             assert_eq!(count(&small, "SK011"), 6_000);
@@ -158,4 +170,34 @@ fn many_fixes_on_one_line_are_linear() {
     });
     assert_eq!(count(&small, "SC003"), 1_500);
     assert_eq!(count(&large, "SC003"), 3_000);
+}
+
+#[test]
+fn the_full_report_of_many_findings_is_linear() {
+    // miette counted lines from the start of the file for every snippet.
+    let (small, large) = assert_linear("tools, full report", "full", 500, |root, n| {
+        common::write(root, "s/tools.json", forge_tools(n, false, "").as_bytes());
+    });
+    let snippets = |report: &str| report.matches("SC003 [open-input-object]").count();
+    assert_eq!(snippets(&small), 500);
+    assert_eq!(snippets(&large), 1_000);
+}
+
+#[test]
+fn suggestions_for_many_unknown_names_are_linear() {
+    // Every requirement tool missing from tools.json was compared with every defined tool for
+    // a "did you mean".
+    let (small, large) = assert_linear("requirement", "json", 600, |root, n| {
+        let requirement: String = (0..n)
+            .map(|i| format!("  - name: req_{i}\n    type: read\n    description: Reads.\n"))
+            .collect();
+        common::write(
+            root,
+            "s/requirement.yaml",
+            format!("tools:\n{requirement}").as_bytes(),
+        );
+        common::write(root, "s/tools.json", forge_tools(n, false, "").as_bytes());
+    });
+    assert_eq!(count(&small, "TJ008"), 600);
+    assert_eq!(count(&large, "TJ008"), 1_200);
 }
