@@ -22,7 +22,7 @@ def w(rel, text):
         f.write(text)
 FM = "---\nname: s\ndescription: Does things for the user. Use it when asked.\n---\n\n"
 def rep(unit):
-    return unit * max(1, size // len(unit))
+    return unit * max(1, size // len(unit.encode()))
 def tools(n, one_line=False, extra=""):
     ts = [{"name": "tool_%d" % i, "type": "read", "description": "Reads thing %d%s." % (i, extra),
            "requiresConfirmation": False, "idempotent": False,
@@ -32,9 +32,9 @@ n_tools = lambda per: max(1, size // per)
 if shape == "pem-begin":            # `-----BEGIN ` without an end, repeated
     w("s/SKILL.md", FM + rep("-----BEGIN "))
 elif shape == "tools":              # many tools, non-ASCII descriptions, open input objects
-    w("s/tools.json", tools(n_tools(230), extra=" \u00e9"))
+    w("s/tools.json", tools(n_tools(300), extra=" \u00e9"))
 elif shape == "tools-one-line":     # the same, minified onto one line
-    w("s/tools.json", tools(n_tools(200), one_line=True, extra=" \u00e9"))
+    w("s/tools.json", tools(n_tools(250), one_line=True, extra=" \u00e9"))
 elif shape == "tool-use-rules":     # a huge Tool Use Rules list
     w("s/SKILL.md", FM + "## Tool Use Rules\n\n" + rep("- `tool_x` reads.\n"))
 elif shape == "rules-and-tools":    # many tools, one item each
@@ -70,10 +70,10 @@ elif shape == "properties":         # a strict schema of many properties
     req = ",".join('"p%d"' % i for i in range(n))
     w("s/tools.json", '[{"type":"function","function":{"name":"t","strict":true,"parameters":{"type":"object","properties":{%s},"required":[%s,"zz"]}}}]' % (props, req))
 elif shape == "enum":
-    e = ",".join('"create%d"' % i for i in range(size // 12))
+    e = ",".join('"create%d"' % i for i in range(size // 15))
     w("s/tools.json", '[{"name":"t","inputSchema":{"type":"object","properties":{"action":{"type":"string","enum":[%s,"delete"]}}}}]' % e)
 elif shape == "frontmatter-keys":
-    w("s/SKILL.md", "---\nname: s\ndescription: d\n" + "".join("k%d: v\n" % i for i in range(size // 10)) + "---\n")
+    w("s/SKILL.md", "---\nname: s\ndescription: d\n" + "".join("k%d: v\n" % i for i in range(size // 11)) + "---\n")
 elif shape == "tool-md-inputs":
     n = size // 60
     props = "".join("    p%d:\n      type: string\n" % i for i in range(n))
@@ -114,7 +114,8 @@ for shape in "${shapes[@]}"; do
     if [ -x /usr/bin/time ]; then
       /usr/bin/time -o "$work/time" -f '%e %M' "$bin" "$dir" --select ALL --threads 2 \
         --format "$format" -o "$report" >/dev/null 2>&1 || true
-      read -r wall kb < "$work/time"
+      # The last line: a run with findings exits 1, and time prints a line saying so first.
+      read -r wall kb < <(tail -1 "$work/time")
       mb=$(awk -v kb="$kb" 'BEGIN {printf "%.0f", kb / 1024}')
     else
       start=$(date +%s.%N)
