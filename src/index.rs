@@ -14,7 +14,7 @@ use crate::parse::markdown::{Section, TextBlock};
 use crate::parse::Node;
 use crate::source::Span;
 use crate::source::{FileId, SourceFile};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 #[derive(Debug)]
 /// The documents are boxed: the repository keeps one `Parsed` per file, most of them `Pending`,
@@ -294,37 +294,40 @@ pub struct UnitShared<'a> {
     /// For each tool name a TR rule asked about, the positions of the section's items that name
     /// it as a whole word.
     pub(crate) rule_mentions: UnitMemo<&'a str, usize>,
-    /// The object subschemas of each schema an SC rule walked, by the schema's address.
-    pub(crate) schema_sites: UnitMemo<&'a Node, crate::rules::sc::Site<'a>>,
+    /// Every word of the section's items with the position of its item, sorted and without
+    /// repeats: a tool name's items are then a binary search away, not a scan of every item.
+    pub(crate) rule_words: std::cell::OnceCell<Vec<(&'a str, u32)>>,
+    /// One editable view of each JSON file a rule fixed, so the file's layout is read once.
+    pub(crate) json_texts:
+        std::cell::RefCell<Vec<(FileId, std::rc::Rc<crate::rules::edit::JsonText<'a>>)>>,
+    /// The object subschemas of each schema an SC rule walked, by the schema's address (never
+    /// dereferenced: only compared).
+    pub(crate) schema_sites: UnitMemo<*const Node, crate::rules::sc::Site<'a>>,
     /// The schemas the SC rules check: the tools' input schemas, then the TOOL.md `inputs`.
     pub(crate) schema_subjects: std::cell::OnceCell<Vec<crate::rules::sc::Subject<'a>>>,
 }
 
 /// Lists that rules of a unit ask for by key: the first to ask computes one, the others share it.
-/// A unit is checked on one thread, so a `RefCell` serves.
+/// A unit is checked on one thread, so a `RefCell` serves. Hashed: a unit of many tools asks for
+/// as many keys, and a list searched per key made that quadratic.
 #[derive(Debug)]
-pub(crate) struct UnitMemo<K, V>(std::cell::RefCell<Vec<(K, std::rc::Rc<[V]>)>>);
+pub(crate) struct UnitMemo<K, V>(std::cell::RefCell<HashMap<K, std::rc::Rc<[V]>>>);
 
 impl<K, V> Default for UnitMemo<K, V> {
     fn default() -> Self {
-        UnitMemo(std::cell::RefCell::new(Vec::new()))
+        UnitMemo(std::cell::RefCell::new(HashMap::new()))
     }
 }
 
-impl<K: Copy, V> UnitMemo<K, V> {
-    /// The list for `key` (matched with `same`), computed by `compute` the first time.
-    pub(crate) fn get(
-        &self,
-        key: K,
-        same: impl Fn(K, K) -> bool,
-        compute: impl FnOnce() -> Vec<V>,
-    ) -> std::rc::Rc<[V]> {
-        if let Some((_, found)) = self.0.borrow().iter().find(|(k, _)| same(*k, key)) {
+impl<K: Copy + Eq + std::hash::Hash, V> UnitMemo<K, V> {
+    /// The list for `key`, computed by `compute` the first time.
+    pub(crate) fn get(&self, key: K, compute: impl FnOnce() -> Vec<V>) -> std::rc::Rc<[V]> {
+        if let Some(found) = self.0.borrow().get(&key) {
             return std::rc::Rc::clone(found);
         }
         // Computed without holding the borrow, so a computation may itself ask the memo.
         let found: std::rc::Rc<[V]> = compute().into();
-        self.0.borrow_mut().push((key, std::rc::Rc::clone(&found)));
+        self.0.borrow_mut().insert(key, std::rc::Rc::clone(&found));
         found
     }
 }
@@ -348,6 +351,17 @@ impl<'a> Unit<'a> {
 
     pub fn text(&self, id: FileId) -> &'a str {
         self.repo.text(id)
+    }
+
+    /// The editable view of a JSON file, shared by every rule of the unit that fixes it.
+    pub(crate) fn json_text(&self, id: FileId) -> std::rc::Rc<crate::rules::edit::JsonText<'a>> {
+        let mut texts = self.shared.json_texts.borrow_mut();
+        if let Some((_, found)) = texts.iter().find(|(file, _)| *file == id) {
+            return std::rc::Rc::clone(found);
+        }
+        let made = std::rc::Rc::new(crate::rules::edit::JsonText::new(self.text(id), id));
+        texts.push((id, std::rc::Rc::clone(&made)));
+        made
     }
 
     pub fn skill(&self) -> Option<(FileId, &'a SkillDoc)> {

@@ -73,16 +73,60 @@ pub struct LineCol {
 }
 
 /// Maps byte offsets to lines and columns. Built only for files that have diagnostics.
+///
+/// Both lookups cost O(log lines + CHAR_BLOCK), whatever the length of the line: a column is a
+/// difference of two prefix counts of chars, each read from a checkpoint table and finished by
+/// counting at most one block. Counting from the line start instead made a file with many
+/// findings on one long line quadratic.
 pub struct LineIndex<'a> {
     text: &'a str,
     line_starts: Vec<usize>,
+    /// `chars_before[k]`: chars starting before byte `k * CHAR_BLOCK`. Empty for an ASCII text,
+    /// where a char count is a byte count.
+    chars_before: Vec<usize>,
+}
+
+/// Bytes between two char-count checkpoints of a [`LineIndex`].
+const CHAR_BLOCK: usize = 256;
+
+/// Whether `b` starts a char (is not a UTF-8 continuation byte).
+const fn starts_char(b: u8) -> bool {
+    (b as i8) >= -0x40
 }
 
 impl<'a> LineIndex<'a> {
     pub fn new(text: &'a str) -> Self {
         let mut line_starts = vec![0];
         line_starts.extend(memchr_newlines(text));
-        LineIndex { text, line_starts }
+        let chars_before = if text.is_ascii() {
+            Vec::new()
+        } else {
+            let mut counted = 0;
+            let mut table = Vec::with_capacity(text.len() / CHAR_BLOCK + 1);
+            for block in text.as_bytes().chunks(CHAR_BLOCK) {
+                table.push(counted);
+                counted += block.iter().filter(|b| starts_char(**b)).count();
+            }
+            table.push(counted);
+            table
+        };
+        LineIndex {
+            text,
+            line_starts,
+            chars_before,
+        }
+    }
+
+    /// The number of chars that start before `offset`.
+    fn chars_up_to(&self, offset: usize) -> usize {
+        if self.chars_before.is_empty() {
+            return offset;
+        }
+        let block = offset / CHAR_BLOCK;
+        let base = self.chars_before.get(block).copied().unwrap_or(0);
+        let from = block * CHAR_BLOCK;
+        let tail = self.text.as_bytes().get(from..offset).unwrap_or_default();
+        base + tail.iter().filter(|b| starts_char(**b)).count()
     }
 
     pub fn line_col(&self, offset: usize) -> LineCol {
@@ -92,7 +136,7 @@ impl<'a> LineIndex<'a> {
             Err(i) => i - 1,
         };
         let line_start = self.line_starts[line];
-        let column = self.text[line_start..offset].chars().count() + 1
+        let column = self.chars_up_to(offset) - self.chars_up_to(line_start) + 1
             - leading_bom(self.text, line_start, offset);
         LineCol {
             line: line + 1,
@@ -110,10 +154,12 @@ impl<'a> LineIndex<'a> {
 /// sorted), cheaper than a [`LineIndex`] of every line. Same answers as [`LineIndex::line_col`].
 pub struct LineCursor<'a> {
     text: &'a str,
-    /// The offset counted up to, the 0-based line it is on and where that line starts.
+    /// The offset counted up to, the 0-based line it is on and the 0-based column of `offset` on
+    /// it: each call counts only the bytes since the last, so many positions on one long line
+    /// cost the line once, not once per position.
     offset: usize,
     line: usize,
-    line_start: usize,
+    column: usize,
 }
 
 impl<'a> LineCursor<'a> {
@@ -122,7 +168,7 @@ impl<'a> LineCursor<'a> {
             text,
             offset: 0,
             line: 0,
-            line_start: 0,
+            column: 0,
         }
     }
 
@@ -134,14 +180,20 @@ impl<'a> LineCursor<'a> {
         let skipped = &self.text.as_bytes()[self.offset..offset];
         // memchr counts with vector instructions; then one search back for the line start.
         self.line += memchr::memchr_iter(b'\n', skipped).count();
-        if let Some(last) = memchr::memrchr(b'\n', skipped) {
-            self.line_start = self.offset + last + 1;
-        }
+        let counted_from = match memchr::memrchr(b'\n', skipped) {
+            Some(last) => {
+                self.column = 0;
+                self.offset + last + 1
+            }
+            None => self.offset,
+        };
+        self.column += self.text[counted_from..offset].chars().count();
         self.offset = offset;
         LineCol {
             line: self.line + 1,
-            column: self.text[self.line_start..offset].chars().count() + 1
-                - leading_bom(self.text, self.line_start, offset),
+            // Only the first line starts at offset 0, where a byte order mark can be.
+            column: self.column + 1
+                - usize::from(self.line == 0 && offset >= BOM.len() && self.text.starts_with(BOM)),
         }
     }
 }
@@ -217,6 +269,28 @@ mod tests {
                 index.line_col(offset),
                 "offset {offset}"
             );
+        }
+    }
+
+    #[test]
+    fn columns_on_long_lines_match_a_count_from_the_line_start() {
+        // Lines longer than a checkpoint block, with chars of every UTF-8 width straddling the
+        // block edges.
+        let line: String = (0..700)
+            .map(|i| ['a', '\u{e9}', '\u{20ac}', '\u{1f600}'][i % 4])
+            .collect();
+        let text = format!("{line}\n{line}x\n\n{line}");
+        let index = LineIndex::new(&text);
+        let mut cursor = LineCursor::new(&text);
+        for offset in (0..=text.len() + 1).filter(|o| text.is_char_boundary((*o).min(text.len()))) {
+            let clamped = offset.min(text.len());
+            let line_start = text[..clamped].rfind('\n').map_or(0, |i| i + 1);
+            let expected = LineCol {
+                line: text[..clamped].matches('\n').count() + 1,
+                column: text[line_start..clamped].chars().count() + 1,
+            };
+            assert_eq!(index.line_col(offset), expected, "offset {offset}");
+            assert_eq!(cursor.line_col(offset), expected, "offset {offset}");
         }
     }
 

@@ -1,6 +1,6 @@
 //! Strict JSON with a span on every key and value (jsonc-parser with every extension switched off).
 
-use super::node::{Member, Node, Number, Value};
+use super::node::{KeyIndex, Member, Node, Number, Value};
 use crate::source::Span;
 use jsonc_parser::ast;
 use jsonc_parser::{CollectOptions, CommentCollectionStrategy, ParseOptions};
@@ -123,12 +123,13 @@ fn convert(value: &ast::Value<'_>, duplicates: &mut Vec<DuplicateKey>) -> Node {
         ),
         ast::Value::Object(o) => {
             let mut members: Vec<Member> = Vec::with_capacity(o.properties.len());
+            let mut keys = KeyIndex::default();
             for prop in &o.properties {
                 let (key, key_span) = match &prop.name {
                     ast::ObjectPropName::String(s) => (s.value.to_string(), span(&s.range)),
                     ast::ObjectPropName::Word(w) => (w.value.to_string(), span(&w.range)),
                 };
-                if let Some(first) = members.iter().find(|m| m.key == key) {
+                if let Some(first) = keys.find(&members, &key).and_then(|i| members.get(i)) {
                     duplicates.push(DuplicateKey {
                         key: key.clone(),
                         first: first.key_span,
@@ -150,7 +151,7 @@ fn convert(value: &ast::Value<'_>, duplicates: &mut Vec<DuplicateKey>) -> Node {
 /// returns `None` for everything else (errors included), so the caller can defer to jsonc-parser.
 mod fast {
     use super::{DuplicateKey, JsonDocument};
-    use crate::parse::node::{Member, Node, Number, Value};
+    use crate::parse::node::{KeyIndex, Member, Node, Number, Value};
     use crate::source::Span;
 
     /// Below jsonc-parser's own limit, so deep documents get its error message.
@@ -362,6 +363,7 @@ mod fast {
         fn object(&mut self) -> Option<Node> {
             let start = self.pos;
             let first_member = self.member_stack.len();
+            let mut keys = KeyIndex::default();
             if !self.open(b'}')? {
                 loop {
                     if self.bytes.get(self.pos) != Some(&b'"') {
@@ -377,7 +379,7 @@ mod fast {
                     self.pos += 1;
                     self.skip_whitespace();
                     let siblings = &self.member_stack[first_member..];
-                    if let Some(first) = siblings.iter().find(|m| m.key == key) {
+                    if let Some(first) = keys.find(siblings, &key).and_then(|i| siblings.get(i)) {
                         self.duplicates.push(DuplicateKey {
                             key: key.clone(),
                             first: first.key_span,

@@ -37,6 +37,33 @@ pub struct Member {
     pub value: Node,
 }
 
+/// Finds an earlier member of a mapping by key while the mapping is read, for the parsers'
+/// duplicate-key checks: a scan for the few keys of an ordinary mapping, a hash index once it
+/// grows past `INDEXED_FROM` members (a scan per key made a mapping of many keys quadratic).
+#[derive(Debug, Default)]
+pub(crate) struct KeyIndex {
+    /// Each key's first position among the members indexed so far.
+    positions: std::collections::HashMap<String, usize>,
+    indexed: usize,
+}
+
+impl KeyIndex {
+    const INDEXED_FROM: usize = 16;
+
+    /// The position of the first of `members` named `key`. `members` are the mapping's members
+    /// read so far, the same list (grown) on every call.
+    pub(crate) fn find(&mut self, members: &[Member], key: &str) -> Option<usize> {
+        if members.len() < Self::INDEXED_FROM {
+            return members.iter().position(|m| m.key == key);
+        }
+        for (position, member) in members.iter().enumerate().skip(self.indexed) {
+            self.positions.entry(member.key.clone()).or_insert(position);
+        }
+        self.indexed = members.len();
+        self.positions.get(key).copied()
+    }
+}
+
 impl Node {
     pub fn new(span: Span, value: Value) -> Self {
         Node { span, value }

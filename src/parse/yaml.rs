@@ -5,7 +5,7 @@
 //! exhausting memory), nesting depth is bounded, and portability hazards (flow collections, anchors,
 //! tags) are recorded for SK015.
 
-use super::node::{Member, Node, Number, Value};
+use super::node::{KeyIndex, Member, Node, Number, Value};
 use crate::source::Span;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span as YamlSpan};
 use std::collections::HashMap;
@@ -101,6 +101,7 @@ enum Frame {
         anchor: usize,
         members: Vec<Member>,
         pending_key: Option<(String, Span)>,
+        keys: KeyIndex,
     },
 }
 
@@ -281,6 +282,7 @@ impl Builder<'_> {
                 anchor,
                 members: Vec::new(),
                 pending_key: None,
+                keys: KeyIndex::default(),
             }
         } else {
             Frame::Sequence {
@@ -305,6 +307,7 @@ impl Builder<'_> {
             Some(Frame::Mapping {
                 members,
                 pending_key,
+                keys,
                 ..
             }) => match pending_key.take() {
                 None => {
@@ -322,7 +325,7 @@ impl Builder<'_> {
                             })
                         }
                     };
-                    if let Some(first) = members.iter().find(|m| m.key == key) {
+                    if let Some(first) = keys.find(members, &key).and_then(|i| members.get(i)) {
                         return Err(YamlError {
                             message: format!("duplicate key `{key}`"),
                             span: node.span,
@@ -448,7 +451,7 @@ fn is_core_float(text: &str) -> bool {
 /// or escaped scalars, tabs, CRLF, empty values, duplicate keys, ...), so the caller falls back.
 mod fast {
     use super::{classify_plain, resolve_plain, Plain, YamlDocument, YamlFeatures};
-    use crate::parse::node::{Member, Node, Value};
+    use crate::parse::node::{KeyIndex, Member, Node, Value};
     use crate::source::Span;
 
     /// Deeper documents go to the event parser, which reports its own depth limit.
@@ -603,6 +606,7 @@ mod fast {
             self.enter()?;
             let start = self.lines[self.next].start;
             let mut members: Vec<Member> = Vec::new();
+            let mut keys = KeyIndex::default();
             while let Some(line) = self.lines.get(self.next).copied() {
                 if line.indent < indent {
                     break;
@@ -613,7 +617,7 @@ mod fast {
                 let content = self.content(self.next);
                 let (key, rest) = split_key(content)?;
                 let key_span = self.span(line.start, line.start + key.len());
-                if members.iter().any(|m| m.key == key) {
+                if keys.find(&members, key).is_some() {
                     return None;
                 }
                 let value = if rest.is_empty() {
@@ -750,6 +754,7 @@ mod fast {
             };
             let mut items: Vec<Node> = Vec::new();
             let mut members: Vec<Member> = Vec::new();
+            let mut keys = KeyIndex::default();
             let mut at = skip_spaces(start + 1);
             if bytes.get(at) == Some(&close) {
                 at += 1;
@@ -760,7 +765,7 @@ mod fast {
                         let key = &self.text[at..key_end];
                         if !is_simple_key(key)
                             || bytes.get(key_end..key_end + 2) != Some(b": ")
-                            || members.iter().any(|m| m.key == key)
+                            || keys.find(&members, key).is_some()
                         {
                             return None;
                         }

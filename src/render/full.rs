@@ -5,14 +5,90 @@ use crate::escape::{escape_text, Snippet};
 use crate::index::Repo;
 use crate::rules::registry;
 use crate::source::FileId;
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
+    NamedSource, SourceCode, SourceSpan, SpanContents,
+};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
 pub const DEFAULT_WIDTH: usize = 100;
 
-type Source = NamedSource<Arc<str>>;
+type Source = NamedSource<Windowed>;
+
+/// A file's text as miette reads it, from a few lines before each span instead of from the
+/// start of the file: miette's own reader counts lines from offset 0 for every snippet, which
+/// made a file with many findings quadratic. The snippet is miette's own reading of the window,
+/// its line numbers moved by the lines before it, so the output is the same bytes.
+#[derive(Clone)]
+struct Windowed(Arc<WindowedText>);
+
+struct WindowedText {
+    text: Arc<str>,
+    /// Offsets of the `\n` bytes.
+    newlines: Vec<usize>,
+    /// Offsets of the `\r` bytes not followed by `\n`: miette counts them as line breaks too.
+    lone_returns: Vec<usize>,
+}
+
+impl Windowed {
+    fn new(text: Arc<str>) -> Self {
+        let bytes = text.as_bytes();
+        let newlines = memchr::memchr_iter(b'\n', bytes).collect();
+        let lone_returns = memchr::memchr_iter(b'\r', bytes)
+            .filter(|i| bytes.get(i + 1) != Some(&b'\n'))
+            .collect();
+        Windowed(Arc::new(WindowedText {
+            text,
+            newlines,
+            lone_returns,
+        }))
+    }
+}
+
+impl SourceCode for Windowed {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let whole = self.0.text.as_bytes();
+        let newlines = &self.0.newlines;
+        // The window starts on a line two more lines back than miette shows, so its reading of
+        // the window ends in the same state as its reading of the whole file.
+        let line = newlines.partition_point(|n| *n < span.offset());
+        let back = context_lines_before + 2;
+        let Some(window_start) = line
+            .checked_sub(back + 1)
+            .and_then(|i| newlines.get(i))
+            .map(|n| n + 1)
+        else {
+            return whole.read_span(span, context_lines_before, context_lines_after);
+        };
+        let window = whole.get(window_start..).unwrap_or_default();
+        let shifted = SourceSpan::new((span.offset() - window_start).into(), span.len());
+        let inner = window.read_span(&shifted, context_lines_before, context_lines_after)?;
+        // Line breaks before the window: its `\n`s, and the lone `\r`s miette also counts.
+        let lines_before =
+            (line - back) + self.0.lone_returns.partition_point(|r| *r < window_start);
+        let data: &'a [u8] = whole
+            .get(window_start + inner.span().offset()..)
+            .and_then(|rest| rest.get(..inner.data().len()))
+            .unwrap_or_default();
+        Ok(Box::new(MietteSpanContents::new(
+            data,
+            SourceSpan::new(
+                (inner.span().offset() + window_start).into(),
+                inner.span().len(),
+            ),
+            inner.line() + lines_before,
+            inner.column(),
+            inner.line_count() + lines_before,
+        )))
+    }
+}
 
 /// One diagnostic (or one related location in another file) in miette's terms.
 struct Report {
@@ -87,7 +163,7 @@ fn miette_severity(severity: Severity) -> miette::Severity {
 /// shown offsets, built once per file.
 struct Shown<'a> {
     snippet: Snippet<'a>,
-    text: Arc<str>,
+    text: Windowed,
     /// The file's own length: spans are clamped to it before they are mapped.
     len: usize,
 }
@@ -95,7 +171,7 @@ struct Shown<'a> {
 impl<'a> Shown<'a> {
     fn new(text: &'a str) -> Self {
         let snippet = Snippet::new(text);
-        let shown = Arc::<str>::from(snippet.text.as_ref());
+        let shown = Windowed::new(Arc::<str>::from(snippet.text.as_ref()));
         Shown {
             snippet,
             text: shown,

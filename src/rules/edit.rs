@@ -61,13 +61,30 @@ struct Style {
 }
 
 /// A JSON file being edited: its text, newline and indentation unit.
+///
+/// Every fact about the whole file (newline, indentation step, where lines start) is read on
+/// first use and kept, so a rule that fixes many tools of one file builds one `JsonText` (see
+/// `Unit::json_text`) and pays for each fact once: recomputed per fix, a file of many tools, or
+/// one long line of them, made the fixes quadratic.
 pub struct JsonText<'t> {
     text: &'t str,
     file: FileId,
-    newline: &'static str,
+    newline: std::cell::OnceCell<&'static str>,
     /// The indentation step, read from the file on first use (rules create a `JsonText` for every
     /// tool they look at, but need the layout only for the few they fix).
     unit: std::cell::OnceCell<String>,
+    /// Offsets where lines start, for finding a line's start without searching back along it.
+    line_starts: std::cell::OnceCell<Vec<usize>>,
+    /// The last line whose indentation was measured: (line start, indentation width).
+    last_indentation: std::cell::Cell<Option<(usize, usize)>>,
+}
+
+impl std::fmt::Debug for JsonText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JsonText")
+            .field("file", &self.file)
+            .finish()
+    }
 }
 
 impl<'t> JsonText<'t> {
@@ -75,13 +92,50 @@ impl<'t> JsonText<'t> {
         JsonText {
             text,
             file,
-            newline: newline(text),
+            newline: std::cell::OnceCell::new(),
             unit: std::cell::OnceCell::new(),
+            line_starts: std::cell::OnceCell::new(),
+            last_indentation: std::cell::Cell::new(None),
         }
+    }
+
+    fn newline(&self) -> &'static str {
+        self.newline.get_or_init(|| newline(self.text))
     }
 
     fn unit(&self) -> &str {
         self.unit.get_or_init(|| indent_unit(self.text))
+    }
+
+    /// The start of the line holding `offset`.
+    fn line_start(&self, offset: usize) -> usize {
+        let starts = self.line_starts.get_or_init(|| {
+            let mut starts = vec![0];
+            starts.extend(memchr::memchr_iter(b'\n', self.text.as_bytes()).map(|i| i + 1));
+            starts
+        });
+        let offset = crate::source::clamp_to_char_boundary(self.text, offset);
+        // `starts[0]` is 0, so at least one start is at or before `offset`.
+        let line = starts
+            .partition_point(|start| *start <= offset)
+            .saturating_sub(1);
+        starts.get(line).copied().unwrap_or(0)
+    }
+
+    /// The indentation (spaces and tabs) of the line holding `offset`, as
+    /// [`crate::fix::indentation_at`] finds it.
+    fn indentation(&self, offset: usize) -> &'t str {
+        let line_start = self.line_start(offset);
+        let width = match self.last_indentation.get() {
+            Some((start, width)) if start == line_start => width,
+            _ => {
+                let line = self.text.get(line_start..).unwrap_or_default();
+                let width = line.len() - line.trim_start_matches([' ', '\t']).len();
+                self.last_indentation.set(Some((line_start, width)));
+                width
+            }
+        };
+        self.slice(line_start, line_start + width)
     }
 
     fn slice(&self, start: usize, end: usize) -> &'t str {
@@ -96,7 +150,7 @@ impl<'t> JsonText<'t> {
     /// True when the value at `offset` is the first thing on its line, after at most a key: how a
     /// pretty-printer lays out nested values. Decides the layout of an empty `{}`.
     fn opens_own_line(&self, offset: usize) -> bool {
-        let line_start = self.slice(0, offset).rfind('\n').map_or(0, |i| i + 1);
+        let line_start = self.line_start(offset);
         let before = self.slice(line_start, offset).trim();
         if before.is_empty() {
             return true;
@@ -112,14 +166,8 @@ impl<'t> JsonText<'t> {
     /// deeper than the container's line.
     fn entry_indent(&self, container: &Node, first_start: Option<usize>) -> String {
         match first_start {
-            Some(start) if self.is_block(container, start) => {
-                indentation_at(self.text, start).to_string()
-            }
-            _ => format!(
-                "{}{}",
-                indentation_at(self.text, container.span.start),
-                self.unit()
-            ),
+            Some(start) if self.is_block(container, start) => self.indentation(start).to_string(),
+            _ => format!("{}{}", self.indentation(container.span.start), self.unit()),
         }
     }
 
@@ -214,7 +262,7 @@ impl<'t> JsonText<'t> {
                                 format!("{inner}{}", self.member_text(k, v, &inner, style))
                             })
                             .collect();
-                        let nl = self.newline;
+                        let nl = self.newline();
                         format!("{{{nl}{}{nl}{indent}}}", parts.join(&format!(",{nl}")))
                     }
                 }
@@ -244,12 +292,12 @@ impl<'t> JsonText<'t> {
             return None;
         }
         let style = self.style_of(object);
-        let nl = self.newline;
+        let nl = self.newline();
         if existing.is_empty() {
             let interior = Span::new(object.span.start + 1, object.span.end - 1);
             let text = if style.block {
                 let indent = self.entry_indent(object, None);
-                let outer = indentation_at(self.text, object.span.start);
+                let outer = self.indentation(object.span.start);
                 let parts: Vec<String> = members
                     .iter()
                     .map(|(k, v)| format!("{indent}{}", self.member_text(k, v, &indent, &style)))
@@ -266,9 +314,9 @@ impl<'t> JsonText<'t> {
         }
         let first = &existing[0];
         let indent = if style.block {
-            indentation_at(self.text, first.key_span.start).to_string()
+            self.indentation(first.key_span.start).to_string()
         } else {
-            indentation_at(self.text, object.span.start).to_string()
+            self.indentation(object.span.start).to_string()
         };
         let sep = self.separator(
             object,
@@ -314,7 +362,7 @@ impl<'t> JsonText<'t> {
         }
         match entries.first() {
             Some((start, _)) if self.is_block(container, *start) => {
-                format!(",{}{indent}", self.newline)
+                format!(",{}{indent}", self.newline())
             }
             _ => ", ".to_string(),
         }
@@ -347,7 +395,7 @@ impl<'t> JsonText<'t> {
                 self.render(value, "", &style),
             ));
         };
-        let indent = indentation_at(self.text, last.span.start).to_string();
+        let indent = self.indentation(last.span.start).to_string();
         let sep = self.separator(
             array,
             items.iter().map(|i| (i.span.start, i.span.end)).collect(),
@@ -408,7 +456,7 @@ impl<'t> JsonText<'t> {
     /// Replaces the value `node` with `value`.
     pub fn replace(&self, node: &Node, value: &Json) -> Edit {
         let style = self.style_of(node);
-        let indent = indentation_at(self.text, node.span.start).to_string();
+        let indent = self.indentation(node.span.start).to_string();
         Edit::replace(self.file, node.span, self.render(value, &indent, &style))
     }
 }

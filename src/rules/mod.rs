@@ -136,6 +136,8 @@ pub struct Sink {
 
 impl Sink {
     pub fn new(meta: &RuleMeta) -> Self {
+        // One sink per rule run, on the thread that runs it.
+        util::reset_suggestion_budget();
         Sink {
             code: meta.code,
             severity: meta.severity,

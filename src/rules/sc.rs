@@ -9,7 +9,7 @@
 //! rather than every JSON value, so `default`, `enum` and `examples` values are never mistaken for
 //! schemas.
 
-use super::edit::{Json, JsonText, Place};
+use super::edit::{Json, Place};
 use super::util::name_words;
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
@@ -284,7 +284,7 @@ const LIST_KEYWORDS: [(&str, Via); 5] = [
 fn unit_sites<'a>(unit: &Unit<'a>, schema: &'a Node) -> Rc<[Site<'a>]> {
     unit.shared
         .schema_sites
-        .get(schema, |a, b| std::ptr::eq(a, b), || sites(schema))
+        .get(std::ptr::from_ref(schema), || sites(schema))
 }
 
 /// Every object subschema of `root` (the root first), in document order of discovery.
@@ -697,7 +697,7 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
                 subject
                     .dialect
                     .is_some()
-                    .then(|| JsonText::new(text, subject.file))
+                    .then(|| unit.json_text(subject.file))
             };
             let close = |edit: Option<Edit>| {
                 edit.map(|edit| {

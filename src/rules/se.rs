@@ -324,16 +324,21 @@ fn find_aws_keys(text: &str, found: &mut Vec<Credential>) {
 fn find_private_keys(text: &str, found: &mut Vec<Credential>) {
     const BEGIN: &str = "-----BEGIN ";
     const END: &str = "PRIVATE KEY-----";
+    // A label is at most 40 bytes, so `END` is looked for only in the 40 + END.len() bytes after
+    // each `BEGIN`: searching the rest of the file made every `-----BEGIN ` cost the whole file.
+    const MAX_LABEL: usize = 40;
+    let end_finder = memchr::memmem::Finder::new(END);
     for (start, _) in text.match_indices(BEGIN) {
-        let rest = &text[start + BEGIN.len()..];
-        let Some(label_len) = rest.find(END) else {
+        let rest = &text.as_bytes()[start + BEGIN.len()..];
+        let window = &rest[..rest.len().min(MAX_LABEL + END.len())];
+        let Some(label_len) = end_finder.find(window) else {
             continue;
         };
         let label = &rest[..label_len];
         if !label
-            .bytes()
-            .all(|b| b.is_ascii_uppercase() || b == b' ' || b.is_ascii_digit())
-            || label.len() > 40
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || *b == b' ' || b.is_ascii_digit())
+            || label.len() > MAX_LABEL
         {
             continue;
         }
@@ -698,11 +703,20 @@ fn hidden_unicode(unit: &Unit<'_>, sink: &mut Sink) {
             report_hidden(sink, file, &run, name);
         }
     }
+    // Whether each tools file can hold a hidden character, decided once per file: asked per
+    // tool, the whole-file scan made a file of many tools quadratic.
+    let mut may_hide: Vec<(FileId, bool)> = Vec::new();
     for (file, tool) in unit.tools() {
         let text = unit.text(file);
-        // A description is a piece of its file: a file of plain ASCII without `\u` escapes (nearly
-        // every tools file) has no hidden character in any description.
-        if text.is_ascii() && super::util::find_substring(text, "\\u").is_none() {
+        let known = may_hide.iter().find(|(f, _)| *f == file).map(|(_, m)| *m);
+        let may = known.unwrap_or_else(|| {
+            // A description is a piece of its file: a file of plain ASCII without `\u` escapes
+            // (nearly every tools file) has no hidden character in any description.
+            let may = !(text.is_ascii() && super::util::find_substring(text, "\\u").is_none());
+            may_hide.push((file, may));
+            may
+        });
+        if !may {
             continue;
         }
         let mut nodes = Vec::new();

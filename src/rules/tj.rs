@@ -195,7 +195,7 @@ fn field_problem<'a>(tool: &'a Tool, field: &str, json_type: &str) -> Option<Fie
 /// or weak. Shared by TJ004 and TJ005.
 fn report_field_problem(
     sink: &mut Sink,
-    (file, text): (FileId, &str),
+    (file, json): (FileId, &JsonText<'_>),
     tool: &Tool,
     flag_span: Span,
     (adjective, gate): (&str, GateField),
@@ -206,7 +206,7 @@ fn report_field_problem(
         return;
     };
     let name = tool.display_name();
-    let fix = gate_field_edits(&JsonText::new(text, file), tool, gate)
+    let fix = gate_field_edits(json, tool, gate)
         .filter(|edits| !edits.is_empty())
         .map(|edits| {
             Fix::safe(
@@ -590,7 +590,7 @@ fn write_without_confirmation(unit: &Unit<'_>, sink: &mut Sink) {
         }
         let name = tool.display_name();
         let message = format!("write tool `{name}` can run without confirmation");
-        let json = JsonText::new(unit.text(id), id);
+        let json = unit.json_text(id);
         let flag = tool.entry.get("requiresConfirmation");
         let (diagnostic, flag_edit) = match flag {
             Some(flag) if flag.as_bool() == Some(true) => continue,
@@ -670,7 +670,7 @@ fn confirmation_field_missing(unit: &Unit<'_>, sink: &mut Sink) {
         };
         report_field_problem(
             sink,
-            (id, unit.text(id)),
+            (id, &unit.json_text(id)),
             tool,
             flag_span,
             ("confirmation-gated", CONFIRMATION),
@@ -690,7 +690,7 @@ fn idempotency_key_missing(unit: &Unit<'_>, sink: &mut Sink) {
         };
         report_field_problem(
             sink,
-            (id, unit.text(id)),
+            (id, &unit.json_text(id)),
             tool,
             flag_span,
             ("idempotent", IDEMPOTENCY),
@@ -706,7 +706,7 @@ fn read_tool_write_gates(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         }
         let name = tool.display_name();
-        let json = JsonText::new(unit.text(id), id);
+        let json = unit.json_text(id);
         let mut found: Vec<(Span, String, &str, Option<Fix>)> = Vec::new();
         if let Some((true, span)) = tool.confirmation {
             let fix = tool.entry.get("requiresConfirmation").map(|flag| {

@@ -120,6 +120,8 @@ struct RulesSection<'a> {
     items: &'a [&'a TextBlock],
     /// The unit's record of which items name which tool.
     mentions: &'a UnitMemo<&'a str, usize>,
+    /// The words of the items, built the first time a name is looked up.
+    words: &'a std::cell::OnceCell<Vec<(&'a str, u32)>>,
 }
 
 impl<'a> RulesSection<'a> {
@@ -143,6 +145,7 @@ impl<'a> RulesSection<'a> {
             section: *section,
             items,
             mentions: &unit.shared.rule_mentions,
+            words: &unit.shared.rule_words,
         })
     }
 
@@ -157,15 +160,31 @@ impl<'a> RulesSection<'a> {
     /// The positions of the items that name `name` as a whole word. Several rules ask this of
     /// every tool: each name's items are searched for once per unit.
     fn items_naming(&self, name: &'a str) -> Rc<[usize]> {
-        self.mentions.get(
-            name,
-            |a, b| a == b,
-            || {
-                (0..self.items.len())
+        self.mentions.get(name, || {
+            // A name made of word characters occurs as a whole word exactly where it is one of
+            // an item's words; any other name (`a.b`, `get-x`) is searched for item by item.
+            if name.is_empty() || !name.chars().all(super::util::is_word_char) {
+                return (0..self.items.len())
                     .filter(|i| contains_word(&self.items[*i].text, name))
-                    .collect()
-            },
-        )
+                    .collect();
+            }
+            let words = self.words.get_or_init(|| {
+                let mut words: Vec<(&'a str, u32)> = Vec::new();
+                for (position, item) in self.items.iter().enumerate() {
+                    let position = u32::try_from(position).unwrap_or(u32::MAX);
+                    words.extend(super::util::words(&item.text).map(|(_, w)| (w, position)));
+                }
+                words.sort_unstable();
+                words.dedup();
+                words
+            });
+            let first = words.partition_point(|(word, _)| *word < name);
+            words[first..]
+                .iter()
+                .take_while(|(word, _)| *word == name)
+                .map(|(_, position)| *position as usize)
+                .collect()
+        })
     }
 
     /// Where a new item about `name` goes: after the last item that mentions it.

@@ -1,7 +1,7 @@
 //! Small text helpers shared by rules.
 
 /// True for characters that can be part of an identifier-like word (`create_event`, `v1.2`).
-fn is_word_char(c: char) -> bool {
+pub fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
@@ -156,15 +156,47 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     previous[b.len()]
 }
 
+/// Edit-distance cells one rule run may spend on "did you mean" suggestions. Every unknown name
+/// is compared with every candidate, so a file of many unknown names and many candidates costs
+/// their product; past this budget (far above what any hand-written file needs) the rest of
+/// that run's findings carry no suggestion. Reset for each rule run (see [`super::Sink::new`]),
+/// so what is suggested does not depend on which thread ran what before.
+const SUGGESTION_BUDGET: usize = 2_000_000;
+
+thread_local! {
+    static SUGGESTION_CELLS_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(SUGGESTION_BUDGET) };
+}
+
+/// Gives the running rule its full suggestion budget again.
+pub(crate) fn reset_suggestion_budget() {
+    SUGGESTION_CELLS_LEFT.with(|left| left.set(SUGGESTION_BUDGET));
+}
+
 /// The candidate closest to `name`, when it is close enough to be a plausible typo or rename.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 2).max(2);
-    candidates
-        .into_iter()
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, c)| c)
+    let name_chars = name.chars().count();
+    let limit = (name_chars / 2).max(2);
+    let mut best: Option<(usize, &'a str)> = None;
+    for candidate in candidates {
+        // The distance is at least the difference in length: such a candidate is never within
+        // the limit, and is skipped without computing it (same answer, no cost).
+        let candidate_chars = candidate.chars().count();
+        if candidate_chars.abs_diff(name_chars) > limit {
+            continue;
+        }
+        let cells = (name_chars + 1) * (candidate_chars + 1);
+        let left = SUGGESTION_CELLS_LEFT.with(std::cell::Cell::get);
+        if cells > left {
+            SUGGESTION_CELLS_LEFT.with(|l| l.set(0));
+            return None;
+        }
+        SUGGESTION_CELLS_LEFT.with(|l| l.set(left - cells));
+        let distance = edit_distance(name, candidate);
+        if distance <= limit && best.is_none_or(|b| (distance, candidate) < b) {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, c)| c)
 }
 
 /// Splits a tool name into lowercase words on `_`, `-`, `.`, other punctuation and case changes

@@ -1,4 +1,203 @@
-//! Attacks of this class: see the module list in main.rs.
+//! Inputs built to make a run slow: many repeated constructs in one file under the size cap.
+//! Each shape is linted at size x and 2x; the run must grow linearly, asserted as a ratio
+//! (time(2x) < 3 × time(x), the least of three runs each) since the machine is shared and a
+//! fixed wall time would be flaky. A quadratic rule makes the ratio about 4.
 
-#[allow(unused_imports)]
 use super::common;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Runs the linter with every rule on `root` (report written to a file outside it), returning
+/// the least wall time of three runs and the report of the last.
+fn timed_lint(root: &Path, format: &str) -> (Duration, String) {
+    let out = tempfile::tempdir().expect("temp dir");
+    let report = out.path().join("report");
+    let report_arg = report.to_str().expect("temp path is UTF-8");
+    let mut best = Duration::MAX;
+    for _ in 0..3 {
+        let start = Instant::now();
+        let output = common::skilllint(
+            &["--select", "ALL", "--format", format, "-o", report_arg, "."],
+            root,
+        );
+        best = best.min(start.elapsed());
+        assert!(
+            matches!(output.status.code(), Some(0 | 1)),
+            "skilllint failed: {}",
+            common::stderr(&output)
+        );
+    }
+    let text = std::fs::read_to_string(&report).expect("report written");
+    (best, text)
+}
+
+/// Builds the shape at `size` and `2 * size` (each in its own folder), lints both, and asserts
+/// the time ratio; returns both reports for count checks.
+fn assert_linear(
+    shape: &str,
+    format: &str,
+    size: usize,
+    build: impl Fn(&Path, usize),
+) -> (String, String) {
+    let small = tempfile::tempdir().expect("temp dir");
+    let large = tempfile::tempdir().expect("temp dir");
+    build(small.path(), size);
+    build(large.path(), 2 * size);
+    let (small_time, small_report) = timed_lint(small.path(), format);
+    let (large_time, large_report) = timed_lint(large.path(), format);
+    eprintln!("{shape} ({format}): x {small_time:?}, 2x {large_time:?}");
+    assert!(
+        large_time < small_time * 3,
+        "{shape}: {size} units took {small_time:?}, {} took {large_time:?}: not linear",
+        2 * size
+    );
+    (small_report, large_report)
+}
+
+/// How many diagnostics of `code` a JSON report holds.
+fn count(report: &str, code: &str) -> usize {
+    report.matches(&format!("\"code\": \"{code}\"")).count()
+}
+
+const FRONTMATTER: &str =
+    "---\nname: s\ndescription: Does things for the user. Use it when asked.\n---\n\n";
+
+/// A forge tools.json of `n` read tools, each with an open input object, on one line when
+/// `one_line`; `description_extra` is appended to every description.
+fn forge_tools(n: usize, one_line: bool, description_extra: &str) -> String {
+    let tools: Vec<String> = (0..n)
+        .map(|i| {
+            format!(
+                r#"{{"name": "tool_{i}", "type": "read", "description": "Reads thing {i}{description_extra}.", "requiresConfirmation": false, "idempotent": false, "inputSchema": {{"type": "object", "properties": {{"q": {{"type": "string", "description": "The query."}}}}}}}}"#
+            )
+        })
+        .collect();
+    if one_line {
+        format!("[{}]", tools.join(", "))
+    } else {
+        format!("[\n  {}\n]\n", tools.join(",\n  "))
+    }
+}
+
+#[test]
+fn pem_headers_without_an_end_are_linear() {
+    // Each `-----BEGIN ` searched the rest of the file for `PRIVATE KEY-----`.
+    let (small, large) = assert_linear("-----BEGIN", "json", 60_000, |root, n| {
+        let body = "-----BEGIN ".repeat(n / 11);
+        common::write(
+            root,
+            "s/SKILL.md",
+            format!("{FRONTMATTER}{body}\n").as_bytes(),
+        );
+    });
+    assert_eq!(count(&small, "SE002") + count(&large, "SE002"), 0);
+}
+
+#[test]
+fn pem_headers_of_real_keys_are_all_found() {
+    let key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7vJqZ1XwQ8s9\n-----END RSA PRIVATE KEY-----\n";
+    let (small, large) = assert_linear("PEM keys", "json", 1_000, |root, n| {
+        common::write(
+            root,
+            "s/SKILL.md",
+            format!("{FRONTMATTER}{}", key.repeat(n)).as_bytes(),
+        );
+    });
+    assert_eq!(count(&small, "SE002"), 1_000);
+    assert_eq!(count(&large, "SE002"), 2_000);
+}
+
+#[test]
+fn many_tools_with_non_ascii_descriptions_are_linear() {
+    // SE003 rescanned the whole file once per tool; SC003 read the file's layout once per fix.
+    let (small, large) = assert_linear("tools", "json", 1_500, |root, n| {
+        common::write(
+            root,
+            "s/tools.json",
+            forge_tools(n, false, " \u{e9}").as_bytes(),
+        );
+    });
+    assert_eq!(count(&small, "SC003"), 1_500);
+    assert_eq!(count(&large, "SC003"), 3_000);
+}
+
+#[test]
+fn a_mapping_of_many_keys_is_linear() {
+    // The parsers' duplicate-key checks compared each key with every earlier one.
+    assert_linear("frontmatter keys", "json", 8_000, |root, n| {
+        let keys: String = (0..n).map(|i| format!("k{i}: v\n")).collect();
+        let skill = format!("---\nname: s\ndescription: d\n{keys}---\n");
+        common::write(root, "s/SKILL.md", skill.as_bytes());
+    });
+    let (small, large) = assert_linear("schema properties", "json", 15_000, |root, n| {
+        let properties: Vec<String> = (0..n)
+            .map(|i| format!(r#""p{i}": {{"type": "boolean", "description": "A flag."}}"#))
+            .collect();
+        let tools = format!(
+            r#"[{{"name": "t", "description": "Reads.", "inputSchema": {{"type": "object", "additionalProperties": false, "properties": {{{}}}}}}}]"#,
+            properties.join(",\n")
+        );
+        common::write(root, "s/tools.json", tools.as_bytes());
+    });
+    assert_eq!(count(&small, "SC001") + count(&large, "SC001"), 0);
+}
+
+#[test]
+fn many_findings_on_one_line_are_linear() {
+    // Columns were counted from the line start for each finding (json, sarif) or for each
+    // finding on the line (concise): one long line of broken links made that quadratic.
+    for format in ["json", "concise"] {
+        let (small, _) = assert_linear("one-line links", format, 6_000, |root, n| {
+            let links = "[\u{e9}](missing.md) ".repeat(n);
+            common::write(
+                root,
+                "s/SKILL.md",
+                format!("{FRONTMATTER}{links}\n").as_bytes(),
+            );
+        });
+        if format == "json" {
+            assert_eq!(count(&small, "SK011"), 6_000);
+        }
+    }
+}
+
+#[test]
+fn many_fixes_on_one_line_are_linear() {
+    // Each SC003 fix rescanned the file for its newline and searched back along the line for
+    // the line start of the object it closes.
+    let (small, large) = assert_linear("one-line tools", "json", 1_500, |root, n| {
+        common::write(root, "s/tools.json", forge_tools(n, true, "").as_bytes());
+    });
+    assert_eq!(count(&small, "SC003"), 1_500);
+    assert_eq!(count(&large, "SC003"), 3_000);
+}
+
+#[test]
+fn the_full_report_of_many_findings_is_linear() {
+    // miette counted lines from the start of the file for every snippet.
+    let (small, large) = assert_linear("tools, full report", "full", 500, |root, n| {
+        common::write(root, "s/tools.json", forge_tools(n, false, "").as_bytes());
+    });
+    let snippets = |report: &str| report.matches("SC003 [open-input-object]").count();
+    assert_eq!(snippets(&small), 500);
+    assert_eq!(snippets(&large), 1_000);
+}
+
+#[test]
+fn suggestions_for_many_unknown_names_are_linear() {
+    // Every requirement tool missing from tools.json was compared with every defined tool for
+    // a "did you mean".
+    let (small, large) = assert_linear("requirement", "json", 600, |root, n| {
+        let requirement: String = (0..n)
+            .map(|i| format!("  - name: req_{i}\n    type: read\n    description: Reads.\n"))
+            .collect();
+        common::write(
+            root,
+            "s/requirement.yaml",
+            format!("tools:\n{requirement}").as_bytes(),
+        );
+        common::write(root, "s/tools.json", forge_tools(n, false, "").as_bytes());
+    });
+    assert_eq!(count(&small, "TJ008"), 600);
+    assert_eq!(count(&large, "TJ008"), 1_200);
+}
