@@ -306,42 +306,38 @@ fn analyse(
         diagnostics = kept;
         suppressed = silenced;
         let registry = registry();
+        // Through a sink, as a rule's findings: a file of a hundred thousand comments gets the
+        // same cap on findings per file.
         if let Some(meta) = registry.meta("SL002").filter(|m| enabled.contains(m.code)) {
+            let mut sink = Sink::new(meta);
             for (suppression, was_used) in suppressions.iter().zip(&used) {
                 // Only a rule that ran can prove a suppression useless.
                 if *was_used || !suppression.codes.iter().all(|c| enabled.contains(c)) {
                     continue;
                 }
-                diagnostics.push(
-                    Diagnostic::new(
-                        meta.code,
-                        meta.severity,
-                        suppression.file,
-                        suppression.span,
-                        format!(
-                            "suppression of {} matches no finding",
-                            suppression
-                                .codes
-                                .iter()
-                                .map(|c| format!("`{c}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    )
-                    .with_label("nothing to suppress here")
-                    .with_help(
-                        "remove the comment, or move it next to the finding it is meant for",
-                    ),
-                );
+                let codes = suppression
+                    .codes
+                    .iter()
+                    .map(|c| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                sink.report(
+                    suppression.file,
+                    suppression.span,
+                    format!("suppression of {codes} matches no finding"),
+                )
+                .label("nothing to suppress here")
+                .help("remove the comment, or move it next to the finding it is meant for");
             }
+            diagnostics.extend(sink.finish());
         }
         if let Some(meta) = registry.meta("SL003").filter(|m| enabled.contains(m.code)) {
+            let mut sink = Sink::new(meta);
             for problem in malformed {
-                diagnostics.push(
-                    Diagnostic::new(meta.code, meta.severity, problem.file, problem.span, problem.message)
-                        .with_help("write `<!-- skilllint-disable-next-line CODE -- reason -->` in Markdown or `# skilllint: ignore[CODE] reason` in YAML"),
-                );
+                sink.report(problem.file, problem.span, problem.message)
+                    .help("write `<!-- skilllint-disable-next-line CODE -- reason -->` in Markdown or `# skilllint: ignore[CODE] reason` in YAML");
             }
+            diagnostics.extend(sink.finish());
         }
     }
     diagnostics.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
@@ -510,7 +506,7 @@ fn guarded(
     }));
     IN_RULE.with(|f| f.set(false));
     match result {
-        Ok(()) => sink.diagnostics,
+        Ok(()) => sink.finish(),
         Err(payload) => {
             let reason = payload
                 .downcast_ref::<&str>()

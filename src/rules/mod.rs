@@ -17,6 +17,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::{Repo, Unit};
 use crate::source::{FileId, Span};
 pub use meta::{Category, FixAvailability, RuleMeta};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::OnceLock;
 
 /// A check over one unit (a folder's SKILL.md, tools files and requirement, read together).
@@ -127,11 +128,29 @@ pub fn registry() -> &'static Registry {
     REGISTRY.get_or_init(|| build_registry().0)
 }
 
+/// How many findings one rule run keeps for one file. A hostile file just under the size cap can
+/// hold hundreds of thousands of findings of one rule (a hidden character per byte, a key per
+/// line); stored and rendered, each costs kilobytes, so past this the rest are only counted and
+/// reported as one finding that says how many were left out.
+pub const MAX_FINDINGS_PER_FILE: usize = 1000;
+
+/// Findings of one rule run in one file past [`MAX_FINDINGS_PER_FILE`].
+struct Overflow {
+    /// The first finding not kept: where the summary points.
+    first: Span,
+    count: usize,
+}
+
 /// Collects the diagnostics of one rule; the rule's code and default severity are filled in.
 pub struct Sink {
     code: &'static str,
     severity: Severity,
-    pub diagnostics: Vec<Diagnostic>,
+    diagnostics: Vec<Diagnostic>,
+    /// Findings kept so far, by file.
+    kept: HashMap<FileId, usize>,
+    overflow: BTreeMap<FileId, Overflow>,
+    /// What `report` hands out past the cap: the rule fills it in, and it is thrown away.
+    discarded: Option<Diagnostic>,
 }
 
 impl Sink {
@@ -142,6 +161,9 @@ impl Sink {
             code: meta.code,
             severity: meta.severity,
             diagnostics: Vec::new(),
+            kept: HashMap::new(),
+            overflow: BTreeMap::new(),
+            discarded: None,
         }
     }
 
@@ -151,6 +173,19 @@ impl Sink {
         span: Span,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
+        let kept = self.kept.entry(file).or_insert(0);
+        if *kept >= MAX_FINDINGS_PER_FILE {
+            self.overflow
+                .entry(file)
+                .or_insert(Overflow {
+                    first: span,
+                    count: 0,
+                })
+                .count += 1;
+            let diagnostic = Diagnostic::new(self.code, self.severity, file, span, message);
+            return self.discarded.insert(diagnostic);
+        }
+        *kept += 1;
         self.diagnostics.push(Diagnostic::new(
             self.code,
             self.severity,
@@ -160,6 +195,34 @@ impl Sink {
         ));
         let last = self.diagnostics.len() - 1;
         &mut self.diagnostics[last]
+    }
+
+    /// The findings kept, and for each file that had more than the cap one finding that says
+    /// how many more there were.
+    pub fn finish(self) -> Vec<Diagnostic> {
+        let mut diagnostics = self.diagnostics;
+        for (file, overflow) in self.overflow {
+            let more = overflow.count;
+            let noun = if more == 1 { "finding" } else { "findings" };
+            diagnostics.push(
+                Diagnostic::new(
+                    self.code,
+                    self.severity,
+                    file,
+                    overflow.first,
+                    format!(
+                        "{more} more {noun} of this rule in this file not reported: a rule \
+                         reports at most {MAX_FINDINGS_PER_FILE} per file"
+                    ),
+                )
+                .with_label("the first one not reported")
+                .with_help(
+                    "fix the findings reported here and lint again to see the rest; a file \
+                     with this many findings of one rule is usually generated or hostile",
+                ),
+            );
+        }
+        diagnostics
     }
 }
 
@@ -239,6 +302,36 @@ pub(crate) mod test_support {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_sink_keeps_the_cap_per_file_and_counts_the_rest() {
+        let Some(meta) = registry().meta("SE003") else {
+            panic!("SE003 is registered");
+        };
+        let mut sink = Sink::new(meta);
+        for i in 0..MAX_FINDINGS_PER_FILE + 5 {
+            sink.report(FileId(1), Span::new(i, i + 1), "in file 1")
+                .help("kept or thrown away");
+        }
+        sink.report(FileId(2), Span::new(0, 1), "in file 2");
+        let diagnostics = sink.finish();
+        let in_file = |id| {
+            diagnostics
+                .iter()
+                .filter(|d| d.primary.file == FileId(id))
+                .count()
+        };
+        assert_eq!(in_file(1), MAX_FINDINGS_PER_FILE + 1);
+        assert_eq!(in_file(2), 1);
+        let Some(summary) = diagnostics.iter().find(|d| d.message.starts_with("5 more")) else {
+            panic!("no summary among {} diagnostics", diagnostics.len());
+        };
+        assert_eq!(
+            summary.primary.span,
+            Span::new(MAX_FINDINGS_PER_FILE, MAX_FINDINGS_PER_FILE + 1)
+        );
+        assert_eq!(summary.code, "SE003");
+    }
     use super::*;
 
     #[test]
