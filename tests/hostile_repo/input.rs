@@ -64,17 +64,11 @@ fn lines_with<'a>(stdout: &'a str, code: &str) -> Vec<&'a str> {
     stdout.lines().filter(|l| l.contains(&needle)).collect()
 }
 
-#[test]
-fn a_fifo_named_like_a_skill_file_in_the_tree_is_reported_never_opened() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let root = dir.path();
-    common::write(root, "weather/SKILL.md", CLEAN_SKILL.as_bytes());
-    make_fifo(&root.join("piped/SKILL.md"));
-    make_fifo(&root.join("piped/tools.json"));
-    let output = skilllint_with_timeout(&[".", "--format", "concise"], root);
-    let stdout = common::stdout(&output);
+/// Asserts an SL001 "not a regular file" at each of `paths`, and exit code 1.
+fn assert_not_regular_file_errors(output: &Output, paths: &[&str]) {
+    let stdout = common::stdout(output);
     let sl001 = lines_with(&stdout, "SL001");
-    for path in ["piped/SKILL.md", "piped/tools.json"] {
+    for path in paths {
         assert!(
             sl001
                 .iter()
@@ -86,23 +80,24 @@ fn a_fifo_named_like_a_skill_file_in_the_tree_is_reported_never_opened() {
 }
 
 #[test]
+fn a_fifo_named_like_a_skill_file_in_the_tree_is_reported_never_opened() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    common::write(root, "weather/SKILL.md", CLEAN_SKILL.as_bytes());
+    make_fifo(&root.join("piped/SKILL.md"));
+    make_fifo(&root.join("piped/tools.json"));
+    let output = skilllint_with_timeout(&[".", "--format", "concise"], root);
+    assert_not_regular_file_errors(&output, &["piped/SKILL.md", "piped/tools.json"]);
+}
+
+#[test]
 fn a_fifo_named_on_the_command_line_is_reported_never_opened() {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path();
     make_fifo(&root.join("tools.json"));
     make_fifo(&root.join("stream"));
     let output = skilllint_with_timeout(&["tools.json", "stream", "--format", "concise"], root);
-    let stdout = common::stdout(&output);
-    let sl001 = lines_with(&stdout, "SL001");
-    for path in ["tools.json", "stream"] {
-        assert!(
-            sl001
-                .iter()
-                .any(|l| l.starts_with(&format!("{path}:")) && l.contains("not a regular file")),
-            "expected SL001 `not a regular file` at {path}, got:\n{stdout}"
-        );
-    }
-    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert_not_regular_file_errors(&output, &["tools.json", "stream"]);
 }
 
 #[test]
