@@ -30,10 +30,17 @@ struct WindowedText {
     newlines: Vec<usize>,
     /// Offsets of the `\r` bytes not followed by `\n`: miette counts them as line breaks too.
     lone_returns: Vec<usize>,
+    /// Line breaks before the text, when it is a cut of a longer one (see [`Shown::snippet`]).
+    lines_before: usize,
 }
 
 impl Windowed {
     fn new(text: Arc<str>) -> Self {
+        Self::after_lines(text, 0)
+    }
+
+    /// `text` as the lines of a longer text that start after `lines_before` line breaks.
+    fn after_lines(text: Arc<str>, lines_before: usize) -> Self {
         let bytes = text.as_bytes();
         let newlines = memchr::memchr_iter(b'\n', bytes).collect();
         let lone_returns = memchr::memchr_iter(b'\r', bytes)
@@ -43,12 +50,36 @@ impl Windowed {
             text,
             newlines,
             lone_returns,
+            lines_before,
         }))
     }
 }
 
 impl SourceCode for Windowed {
     fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let inner = self.read_own_span(span, context_lines_before, context_lines_after)?;
+        let before = self.0.lines_before;
+        if before == 0 {
+            return Ok(inner);
+        }
+        Ok(Box::new(MietteSpanContents::new(
+            inner.data(),
+            *inner.span(),
+            inner.line() + before,
+            inner.column(),
+            inner.line_count() + before,
+        )))
+    }
+}
+
+impl Windowed {
+    /// [`SourceCode::read_span`] with the lines counted from the start of this text.
+    fn read_own_span<'a>(
         &'a self,
         span: &SourceSpan,
         context_lines_before: usize,
@@ -197,6 +228,217 @@ impl<'a> Shown<'a> {
     }
 }
 
+/// Lines longer than this many bytes are shown as windows around the labels on them: miette
+/// prints each line of a snippet whole, so a long line with many findings was printed once per
+/// finding (a 250 KB line: 2 GB of output).
+const LONG_LINE: usize = 400;
+/// Characters kept on either side of a label's ends on a long line.
+const CONTEXT: usize = 40;
+/// A label on one long line that is wider than this many bytes shows only its two ends.
+const LONG_LABEL: usize = 2000;
+/// Two windows on a line closer than this many bytes are shown as one.
+const MERGE_GAP: usize = 10;
+/// Marks the cut ends of a windowed line.
+const CUT: &str = "\u{2026}";
+
+/// The largest char boundary of `text` at or before `at`.
+fn floor_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// The smallest char boundary of `text` at or after `at`.
+fn ceil_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at += 1;
+    }
+    at
+}
+
+/// One line of the shown text: its start, the end of its content (before `\r\n` or `\n`) and
+/// the start of the next line.
+#[derive(Clone, Copy)]
+struct LineBounds {
+    start: usize,
+    content_end: usize,
+    next: usize,
+}
+
+/// A kept piece of the shown text: its range there and its offset in the cut text.
+struct Kept {
+    start: usize,
+    end: usize,
+    at: usize,
+}
+
+impl Shown<'_> {
+    fn whole(&self) -> &str {
+        &self.text.0.text
+    }
+
+    /// The line holding byte `offset` (a line feed belongs to the line it ends).
+    fn line_of(&self, offset: usize) -> usize {
+        self.text.0.newlines.partition_point(|n| *n < offset)
+    }
+
+    fn line_count(&self) -> usize {
+        self.text.0.newlines.len() + 1
+    }
+
+    fn bounds(&self, line: usize) -> LineBounds {
+        let text = self.whole();
+        let newlines = &self.text.0.newlines;
+        let start = line
+            .checked_sub(1)
+            .and_then(|i| newlines.get(i))
+            .map_or(0, |n| n + 1);
+        let next = newlines.get(line).map_or(text.len(), |n| n + 1);
+        let mut content_end = next;
+        if text.as_bytes().get(content_end.wrapping_sub(1)) == Some(&b'\n') && content_end > start {
+            content_end -= 1;
+            if content_end > start && text.as_bytes().get(content_end - 1) == Some(&b'\r') {
+                content_end -= 1;
+            }
+        }
+        LineBounds {
+            start,
+            content_end,
+            next,
+        }
+    }
+
+    /// `chars` characters back from `at`, not before `line.start`.
+    fn back(&self, line: LineBounds, at: usize, chars: usize) -> usize {
+        let text = self.whole();
+        let at = floor_boundary(text, at.clamp(line.start, line.content_end));
+        text.get(line.start..at)
+            .and_then(|before| before.char_indices().rev().nth(chars.saturating_sub(1)))
+            .map_or(line.start, |(i, _)| line.start + i)
+    }
+
+    /// `chars` characters on from `at`; the next line's start when that reaches the content end.
+    fn forward(&self, line: LineBounds, at: usize, chars: usize) -> usize {
+        let text = self.whole();
+        let from = ceil_boundary(text, at.clamp(line.start, line.content_end));
+        let end = text
+            .get(from..line.content_end)
+            .and_then(|after| after.char_indices().nth(chars))
+            .map_or(line.content_end, |(i, _)| from + i);
+        if end >= line.content_end || at > line.content_end {
+            line.next
+        } else {
+            end
+        }
+    }
+
+    /// The source and labels of one snippet. When every line miette may show of it is short,
+    /// that is the whole shown file and the labels as they are, so ordinary files render as they
+    /// always did. Otherwise it is those lines alone, each long one cut to windows around the
+    /// labels' ends (and whole labels up to [`LONG_LABEL`]) with [`CUT`] where text is left out,
+    /// numbered from the line they start at, and the labels moved onto the cut text: each snippet
+    /// is then as long as its labels plus a constant, however long the lines.
+    fn snippet(&self, name: String, labels: Vec<LabeledSpan>) -> (Source, Vec<LabeledSpan>) {
+        let ends: Vec<(usize, usize)> = labels
+            .iter()
+            .map(|l| (l.offset(), l.offset() + l.len()))
+            .collect();
+        let first = ends.iter().map(|&(s, _)| self.line_of(s)).min();
+        let last = ends.iter().map(|&(_, e)| self.line_of(e)).max();
+        let (Some(first), Some(last)) = (first, last) else {
+            return (NamedSource::new(name, self.text.clone()), labels);
+        };
+        // miette shows a line of context either side; the cut starts two lines further back,
+        // as the windowed reading does, and ends a line further on.
+        let first = first.saturating_sub(3);
+        let last = (last + 2).min(self.line_count() - 1);
+        let lines: Vec<LineBounds> = (first..=last).map(|l| self.bounds(l)).collect();
+        if lines.iter().all(|l| l.next - l.start <= LONG_LINE) {
+            return (NamedSource::new(name, self.text.clone()), labels);
+        }
+        let text = self.whole();
+        // The windows each line keeps, by line.
+        let mut windows: Vec<Vec<(usize, usize)>> = vec![Vec::new(); lines.len()];
+        let mut add = |at: usize, from: usize, to: usize, this: &Self| {
+            let index = this.line_of(at).saturating_sub(first);
+            if let (Some(line), Some(kept)) = (lines.get(index), windows.get_mut(index)) {
+                kept.push((
+                    this.back(*line, from, CONTEXT),
+                    this.forward(*line, to, CONTEXT),
+                ));
+            }
+        };
+        for &(start, end) in &ends {
+            if self.line_of(start) == self.line_of(end) && end - start <= LONG_LABEL {
+                add(start, start, end, self);
+            } else {
+                add(start, start, start, self);
+                add(end, end, end, self);
+            }
+        }
+        let mut cut = String::new();
+        let mut kept: Vec<Kept> = Vec::new();
+        for (line, mut spans) in lines.iter().zip(windows) {
+            if line.next - line.start <= LONG_LINE {
+                spans = vec![(line.start, line.next)];
+            } else if spans.is_empty() {
+                spans.push((line.start, self.forward(*line, line.start, 2 * CONTEXT)));
+            }
+            spans.sort_unstable();
+            let mut merged: Vec<(usize, usize)> = Vec::with_capacity(spans.len());
+            for (start, end) in spans {
+                match merged.last_mut() {
+                    Some(prev) if start <= prev.1 + MERGE_GAP => prev.1 = prev.1.max(end),
+                    _ => merged.push((start, end)),
+                }
+            }
+            for (i, &(start, end)) in merged.iter().enumerate() {
+                if i > 0 || start > line.start {
+                    cut.push_str(CUT);
+                }
+                kept.push(Kept {
+                    start,
+                    end,
+                    at: cut.len(),
+                });
+                cut.push_str(text.get(start..end).unwrap_or_default());
+            }
+            if merged.last().is_some_and(|&(_, end)| end < line.next) {
+                cut.push_str(CUT);
+                cut.push_str(text.get(line.content_end..line.next).unwrap_or_default());
+            }
+        }
+        let place = |offset: usize| -> usize {
+            let i = kept
+                .partition_point(|k| k.start <= offset)
+                .saturating_sub(1);
+            kept.get(i)
+                .map_or(0, |k| k.at + offset.clamp(k.start, k.end) - k.start)
+        };
+        let labels = labels
+            .iter()
+            .zip(&ends)
+            .map(|(label, &(start, end))| {
+                let (start, end) = (place(start), place(end));
+                let span = SourceSpan::new(start.into(), end.max(start) - start);
+                let message = label.label().map(String::from);
+                if label.primary() {
+                    LabeledSpan::new_primary_with_span(message, span)
+                } else {
+                    LabeledSpan::new_with_span(message, span)
+                }
+            })
+            .collect();
+        let start = lines.first().map_or(0, |l| l.start);
+        let lines_before = first + self.text.0.lone_returns.partition_point(|r| *r < start);
+        let source = Windowed::after_lines(Arc::from(cut), lines_before);
+        (NamedSource::new(name, source), labels)
+    }
+}
+
 /// The shown form of `file`, made on first use.
 fn shown_file<'m, 'a>(
     shown: &'m mut HashMap<FileId, Shown<'a>>,
@@ -225,15 +467,14 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
     // Snippets, messages and help quote the repository: everything miette prints is escaped
     // first, so no ESC, bidi override or line feed from a file reaches the terminal raw.
     let mut shown: HashMap<FileId, Shown<'_>> = HashMap::new();
-    let source = |label: &Label, file: &Shown<'_>| -> Source {
+    let source_name = |label: &Label| -> String {
         let start = positions.start(label.file, label.span);
-        let name = format!(
+        format!(
             "{}:{}:{}",
             escape_text(&repo.file(label.file).rel_path),
             start.line,
             start.column
-        );
-        NamedSource::new(name, file.text.clone())
+        )
     };
     let registry = registry();
     let mut out = String::new();
@@ -250,31 +491,37 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
             if label.file == d.primary.file && line.abs_diff(primary_line) <= 4 {
                 labels.push(file.labeled(label, false));
             } else {
-                related.push(Report {
-                    message: escape_text(label.message.as_deref().unwrap_or_default()).into_owned(),
-                    code: None,
-                    severity: miette::Severity::Advice,
-                    help: None,
-                    source: source(label, file),
-                    labels: vec![file.labeled(
+                let (source, labels) = file.snippet(
+                    source_name(label),
+                    vec![file.labeled(
                         &Label {
                             message: None,
                             ..label.clone()
                         },
                         true,
                     )],
+                );
+                related.push(Report {
+                    message: escape_text(label.message.as_deref().unwrap_or_default()).into_owned(),
+                    code: None,
+                    severity: miette::Severity::Advice,
+                    help: None,
+                    source,
+                    labels,
                     related: Vec::new(),
                 });
             }
         }
         let name = registry.meta(d.code).map_or("", |m| m.name.as_str());
         let message = escape_text(&d.message).into_owned();
+        let (source, labels) =
+            shown_file(&mut shown, repo, d.primary.file).snippet(source_name(&d.primary), labels);
         let report = Report {
             message: message.clone(),
             code: Some(format!("{} [{}]", d.code, name)),
             severity: miette_severity(d.severity),
             help: d.help.as_deref().map(|h| escape_text(h).into_owned()),
-            source: source(&d.primary, shown_file(&mut shown, repo, d.primary.file)),
+            source,
             labels,
             related: Vec::new(),
         };
@@ -292,4 +539,160 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
         out.push('\n');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Renders one report of `labels` (offsets in `text`) through [`Shown::snippet`], or over
+    /// the whole text when `whole`.
+    fn render_labels(text: &str, labels: &[(usize, usize, &str)], whole: bool) -> String {
+        let shown = Shown::new(text);
+        let labels: Vec<LabeledSpan> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, &(start, end, message))| {
+                let span = SourceSpan::new(start.into(), end - start);
+                let message = Some(message.to_string());
+                if i == 0 {
+                    LabeledSpan::new_primary_with_span(message, span)
+                } else {
+                    LabeledSpan::new_with_span(message, span)
+                }
+            })
+            .collect();
+        let name = "f.md:1:1".to_string();
+        let (source, labels) = if whole {
+            (NamedSource::new(name, shown.text.clone()), labels)
+        } else {
+            shown.snippet(name, labels)
+        };
+        let report = Report {
+            message: "m".into(),
+            code: None,
+            severity: miette::Severity::Error,
+            help: None,
+            source,
+            labels,
+            related: Vec::new(),
+        };
+        let mut out = String::new();
+        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+            .with_width(DEFAULT_WIDTH)
+            .with_context_lines(1)
+            .without_primary_span_start()
+            .render_report(&mut out, &report)
+            .expect("rendered");
+        out
+    }
+
+    /// The display column of the first `needle` in `line`.
+    fn column(line: &str, needle: &str) -> Option<usize> {
+        line.find(needle).map(|at| line[..at].chars().count())
+    }
+
+    /// Asserts that the underline under the snippet line holding `marker` starts below it.
+    fn assert_points_at(out: &str, marker: &str) {
+        let lines: Vec<&str> = out.lines().collect();
+        let at = lines
+            .iter()
+            .position(|l| l.contains(marker))
+            .unwrap_or_else(|| panic!("{marker} not shown:\n{out}"));
+        let under = lines.get(at + 1).copied().unwrap_or_default();
+        let pointer = under
+            .char_indices()
+            .skip_while(|&(_, c)| c != '·')
+            .skip(1)
+            .find(|&(_, c)| c != ' ')
+            .map(|(i, _)| under[..i].chars().count());
+        assert_eq!(pointer, column(lines[at], marker), "{marker} in\n{out}");
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_its_labels() {
+        let text = format!("{}MARK{}\nnext\n", "a ".repeat(5_000), "b ".repeat(5_000));
+        let start = text.find("MARK").expect("marker");
+        let out = render_labels(&text, &[(start, start + 4, "here")], false);
+        assert!(out.len() < 1_000, "{out}");
+        assert!(out.contains("…a a a"), "{out}");
+        assert!(out.contains("b b …\n"), "{out}");
+        assert!(out.contains(" 1 │ "), "{out}");
+        assert_points_at(&out, "MARK");
+    }
+
+    #[test]
+    fn a_label_at_the_end_of_a_long_line_is_shown() {
+        for end in ["\n", "\r\n", ""] {
+            let text = format!("short\n{}END{end}", "é ".repeat(3_000));
+            let at = text.find("END").expect("marker");
+            for (start, stop) in [(at, at + 3), (at + 3, at + 3)] {
+                let out = render_labels(&text, &[(start, stop, "here")], false);
+                assert!(out.len() < 1_000, "{out}");
+                assert!(out.contains(" 2 │ …") && out.contains("é é é END"), "{out}");
+                if start == at {
+                    assert_points_at(&out, "END");
+                } else if end.is_empty() {
+                    // miette draws no label after a file's last character, cut or not.
+                    let whole = render_labels(&text, &[(start, stop, "here")], true);
+                    assert!(!whole.contains('▲') && !out.contains('▲'), "{out}");
+                } else {
+                    let lines: Vec<&str> = out.lines().collect();
+                    let line = lines.iter().position(|l| l.contains("END")).expect("shown");
+                    let after = column(lines[line], "END").map(|c| c + 3);
+                    assert_eq!(column(lines[line + 1], "▲"), after, "{out}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_span_over_several_long_lines_shows_its_ends() {
+        let text = format!(
+            "{}START{}\n{}\n{}STOP{}\nlast\n",
+            "a".repeat(2_000),
+            "b".repeat(2_000),
+            "c".repeat(4_000),
+            "d".repeat(2_000),
+            "e".repeat(2_000)
+        );
+        let start = text.find("START").expect("start");
+        let stop = text.find("STOP").expect("stop") + 4;
+        let out = render_labels(&text, &[(start, stop, "span")], false);
+        assert!(out.len() < 2_000, "{out}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(
+            lines.iter().any(|l| l.starts_with(" 1 │ ╭─▶ …aaa")),
+            "{out}"
+        );
+        assert!(lines.iter().any(|l| l.starts_with(" 2 │ │   ccc")), "{out}");
+        assert!(
+            lines.iter().any(|l| l.starts_with(" 3 │ ├─▶ …ddd")),
+            "{out}"
+        );
+        let first = lines
+            .iter()
+            .find(|l| l.contains("START"))
+            .expect("start shown");
+        let last = lines
+            .iter()
+            .find(|l| l.contains("STOP"))
+            .expect("stop shown");
+        assert!(first.ends_with("bbb…") && last.ends_with("eee…"), "{out}");
+        assert!(lines.iter().any(|l| l.contains("╰──── span")), "{out}");
+    }
+
+    #[test]
+    fn a_cut_that_keeps_every_character_renders_as_the_whole_text() {
+        // A long line whose label and context cover it all, far down a file with escaped
+        // controls: the cut text, numbered from its first line, renders the same bytes.
+        let long = format!("key: {}\u{1b}end", "word ".repeat(100));
+        let text = format!("{}{long}\nafter\n", "line\n".repeat(120));
+        let start = text.find("word").expect("word");
+        let end = text.find("end").expect("end") + 3;
+        let labels = [(start, end, "all"), (start + 5, start + 9, "second")];
+        let cut = render_labels(&text, &labels, false);
+        assert_eq!(cut, render_labels(&text, &labels, true));
+        assert!(cut.contains("121 │ key: word"), "{cut}");
+    }
 }
