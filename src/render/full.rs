@@ -230,12 +230,14 @@ impl<'a> Shown<'a> {
 
 /// Lines longer than this many bytes are shown as windows around the labels on them: miette
 /// prints each line of a snippet whole, so a long line with many findings was printed once per
-/// finding (a 250 KB line: 2 GB of output).
-const LONG_LINE: usize = 400;
+/// finding (a 250 KB line: 2 GB of output). Above the longest lines real skill files have (a
+/// frontmatter description of 1,024 characters, a paragraph that is not hard-wrapped), so their
+/// snippets are shown whole.
+const LONG_LINE: usize = 4096;
 /// Characters kept on either side of a label's ends on a long line.
 const CONTEXT: usize = 40;
 /// A label on one long line that is wider than this many bytes shows only its two ends.
-const LONG_LABEL: usize = 2000;
+const LONG_LABEL: usize = 8192;
 /// Two windows on a line closer than this many bytes are shown as one.
 const MERGE_GAP: usize = 10;
 /// Marks the cut ends of a windowed line.
@@ -450,6 +452,23 @@ fn shown_file<'m, 'a>(
         .or_insert_with(|| Shown::new(repo.text(file)))
 }
 
+/// Draws one report onto `out`; false, with nothing added, when miette fails or panics on it
+/// (its formatting panics on a column past 65,535, for one): the caller then writes the
+/// message plainly, and one odd snippet never takes the whole report down.
+fn draw(handler: &GraphicalReportHandler, out: &mut String, report: &Report) -> bool {
+    let mut drawn = String::new();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        handler.render_report(&mut drawn, report)
+    }));
+    match result {
+        Ok(Ok(())) => {
+            out.push_str(&drawn);
+            true
+        }
+        _ => false,
+    }
+}
+
 pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize) -> String {
     let theme = if color {
         GraphicalTheme::unicode()
@@ -525,13 +544,13 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
             labels,
             related: Vec::new(),
         };
-        if handler.render_report(&mut out, &report).is_err() {
+        if !draw(&handler, &mut out, &report) {
             out.push_str(&format!("{}: {message}\n", d.code));
         }
         // Locations in other files follow as their own snippets (miette would prefix them with
         // "Advice:", which reads as a second finding).
         for note in &related {
-            if handler.render_report(&mut out, note).is_err() {
+            if !draw(&handler, &mut out, note) {
                 out.push_str(&note.message);
                 out.push('\n');
             }
@@ -650,11 +669,11 @@ mod tests {
     fn a_span_over_several_long_lines_shows_its_ends() {
         let text = format!(
             "{}START{}\n{}\n{}STOP{}\nlast\n",
-            "a".repeat(2_000),
-            "b".repeat(2_000),
-            "c".repeat(4_000),
-            "d".repeat(2_000),
-            "e".repeat(2_000)
+            "a".repeat(6_000),
+            "b".repeat(6_000),
+            "c".repeat(12_000),
+            "d".repeat(6_000),
+            "e".repeat(6_000)
         );
         let start = text.find("START").expect("start");
         let stop = text.find("STOP").expect("stop") + 4;
@@ -686,7 +705,7 @@ mod tests {
     fn a_cut_that_keeps_every_character_renders_as_the_whole_text() {
         // A long line whose label and context cover it all, far down a file with escaped
         // controls: the cut text, numbered from its first line, renders the same bytes.
-        let long = format!("key: {}\u{1b}end", "word ".repeat(100));
+        let long = format!("key: {}\u{1b}end", "word ".repeat(1_000));
         let text = format!("{}{long}\nafter\n", "line\n".repeat(120));
         let start = text.find("word").expect("word");
         let end = text.find("end").expect("end") + 3;
