@@ -369,10 +369,52 @@ fn find_private_keys(text: &str, found: &mut Vec<Credential>) {
     }
 }
 
+/// The values of the value-carrying keys SE002 reported in the inventory, to look up whether a
+/// credential lies inside one. A lookup is a binary search: scanning every value for every
+/// credential made an inventory of many entries, each value a credential, quadratic.
+#[derive(Default)]
+struct ReportedValues {
+    /// The inventory the spans are in.
+    file: Option<FileId>,
+    spans: Vec<Span>,
+    /// After [`Self::index`]: the greatest `end` among `spans[..=i]` (spans sorted by start).
+    max_end: Vec<usize>,
+}
+
+impl ReportedValues {
+    fn index(&mut self) {
+        self.spans.sort_unstable_by_key(|s| (s.start, s.end));
+        let mut max_end = 0;
+        self.max_end = self
+            .spans
+            .iter()
+            .map(|s| {
+                max_end = max_end.max(s.end);
+                max_end
+            })
+            .collect();
+    }
+
+    /// Whether one of the values holds all of `span` (in `file`).
+    fn covers(&self, file: FileId, span: Span) -> bool {
+        if self.file != Some(file) {
+            return false;
+        }
+        // The values starting at or before `span`; one of them holds it when the furthest
+        // reaching of them ends at or after it.
+        let starting_before = self.spans.partition_point(|s| s.start <= span.start);
+        starting_before
+            .checked_sub(1)
+            .and_then(|last| self.max_end.get(last))
+            .is_some_and(|end| span.end <= *end)
+    }
+}
+
 fn secret_value_in_manifest(unit: &Unit<'_>, sink: &mut Sink) {
     // Values already reported as value-carrying keys are not reported again as credentials.
-    let mut reported_values: Vec<(FileId, Span)> = Vec::new();
+    let mut reported_values = ReportedValues::default();
     if let Some((file, doc)) = unit.secrets() {
+        reported_values.file = Some(file);
         let entries = doc
             .frontmatter()
             .and_then(|fm| fm.root.get("secrets"))
@@ -398,17 +440,15 @@ fn secret_value_in_manifest(unit: &Unit<'_>, sink: &mut Sink) {
                 )
                 .label("a SECRETS.md lists secrets; it never holds their values")
                 .help("delete the field and store the value in the vault the host resolves the slug against; if a real value was committed, revoke it, since it stays in the repository history");
-                reported_values.push((file, member.value.span));
+                reported_values.spans.push(member.value.span);
             }
         }
     }
+    reported_values.index();
     for file in unit.files.all() {
         let text = unit.text(file);
         for credential in find_credentials(text) {
-            let already = reported_values.iter().any(|(f, span)| {
-                *f == file && span.start <= credential.span.start && credential.span.end <= span.end
-            });
-            if already {
+            if reported_values.covers(file, credential.span) {
                 continue;
             }
             sink.report(
