@@ -369,10 +369,52 @@ fn find_private_keys(text: &str, found: &mut Vec<Credential>) {
     }
 }
 
+/// The values of the value-carrying keys SE002 reported in the inventory, to look up whether a
+/// credential lies inside one. A lookup is a binary search: scanning every value for every
+/// credential made an inventory of many entries, each value a credential, quadratic.
+#[derive(Default)]
+struct ReportedValues {
+    /// The inventory the spans are in.
+    file: Option<FileId>,
+    spans: Vec<Span>,
+    /// After [`Self::index`]: the greatest `end` among `spans[..=i]` (spans sorted by start).
+    max_end: Vec<usize>,
+}
+
+impl ReportedValues {
+    fn index(&mut self) {
+        self.spans.sort_unstable_by_key(|s| (s.start, s.end));
+        let mut max_end = 0;
+        self.max_end = self
+            .spans
+            .iter()
+            .map(|s| {
+                max_end = max_end.max(s.end);
+                max_end
+            })
+            .collect();
+    }
+
+    /// Whether one of the values holds all of `span` (in `file`).
+    fn covers(&self, file: FileId, span: Span) -> bool {
+        if self.file != Some(file) {
+            return false;
+        }
+        // The values starting at or before `span`; one of them holds it when the furthest
+        // reaching of them ends at or after it.
+        let starting_before = self.spans.partition_point(|s| s.start <= span.start);
+        starting_before
+            .checked_sub(1)
+            .and_then(|last| self.max_end.get(last))
+            .is_some_and(|end| span.end <= *end)
+    }
+}
+
 fn secret_value_in_manifest(unit: &Unit<'_>, sink: &mut Sink) {
     // Values already reported as value-carrying keys are not reported again as credentials.
-    let mut reported_values: Vec<(FileId, Span)> = Vec::new();
+    let mut reported_values = ReportedValues::default();
     if let Some((file, doc)) = unit.secrets() {
+        reported_values.file = Some(file);
         let entries = doc
             .frontmatter()
             .and_then(|fm| fm.root.get("secrets"))
@@ -398,17 +440,15 @@ fn secret_value_in_manifest(unit: &Unit<'_>, sink: &mut Sink) {
                 )
                 .label("a SECRETS.md lists secrets; it never holds their values")
                 .help("delete the field and store the value in the vault the host resolves the slug against; if a real value was committed, revoke it, since it stays in the repository history");
-                reported_values.push((file, member.value.span));
+                reported_values.spans.push(member.value.span);
             }
         }
     }
+    reported_values.index();
     for file in unit.files.all() {
         let text = unit.text(file);
         for credential in find_credentials(text) {
-            let already = reported_values.iter().any(|(f, span)| {
-                *f == file && span.start <= credential.span.start && credential.span.end <= span.end
-            });
-            if already {
+            if reported_values.covers(file, credential.span) {
                 continue;
             }
             sink.report(
@@ -473,64 +513,78 @@ pub(crate) struct HiddenRun {
     pub chars: Vec<char>,
 }
 
-/// Decodes the characters of `raw` (file text starting at byte `base`), turning JSON `\uXXXX`
-/// escapes (with surrogate pairs) into the characters they stand for when `json_escapes` is set.
-fn decoded_chars(raw: &str, base: usize, json_escapes: bool) -> Vec<Hidden> {
-    let mut out = Vec::new();
-    let bytes = raw.as_bytes();
-    let mut i = 0;
-    let hex4 = |at: usize| -> Option<u32> {
-        let digits = raw.get(at..at + 4)?;
+/// The characters of `raw` (file text starting at byte `base`), one at a time, turning JSON
+/// `\uXXXX` escapes (with surrogate pairs) into the characters they stand for when
+/// `json_escapes` is set. An iterator, cloned to look ahead: a vector of every character of a
+/// file took 24 bytes per character (a 4 MB SKILL.md of ASCII and one `é`: 208 MB).
+#[derive(Clone)]
+struct DecodedChars<'a> {
+    raw: &'a str,
+    base: usize,
+    json_escapes: bool,
+    at: usize,
+}
+
+impl DecodedChars<'_> {
+    fn hex4(&self, at: usize) -> Option<u32> {
+        let digits = self.raw.get(at..at + 4)?;
         if digits.bytes().all(|b| b.is_ascii_hexdigit()) {
             u32::from_str_radix(digits, 16).ok()
         } else {
             None
         }
-    };
-    while i < raw.len() {
-        if json_escapes && bytes.get(i) == Some(&b'\\') {
-            if bytes.get(i + 1) == Some(&b'u') {
-                if let Some(unit) = hex4(i + 2) {
-                    let (code, len) = if (0xD800..0xDC00).contains(&unit)
-                        && raw.get(i + 6..i + 8) == Some("\\u")
-                    {
-                        match hex4(i + 8) {
-                            Some(low) if (0xDC00..0xE000).contains(&low) => {
-                                (0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12)
-                            }
-                            _ => (unit, 6),
-                        }
-                    } else {
-                        (unit, 6)
-                    };
-                    if let Some(c) = char::from_u32(code) {
-                        out.push(Hidden {
-                            c,
-                            span: Span::new(base + i, base + i + len),
-                        });
-                    }
-                    i += len;
-                    continue;
-                }
-            }
-            // Any other escape: skip the backslash and the escaped character.
-            let escaped = raw
-                .get(i + 1..)
-                .and_then(|rest| rest.chars().next())
-                .map_or(0, char::len_utf8);
-            i += 1 + escaped;
-            continue;
-        }
-        let Some(c) = raw.get(i..).and_then(|s| s.chars().next()) else {
-            break;
-        };
-        out.push(Hidden {
-            c,
-            span: Span::new(base + i, base + i + c.len_utf8()),
-        });
-        i += c.len_utf8();
     }
-    out
+}
+
+impl Iterator for DecodedChars<'_> {
+    type Item = Hidden;
+
+    fn next(&mut self) -> Option<Hidden> {
+        let (raw, bytes, base) = (self.raw, self.raw.as_bytes(), self.base);
+        while self.at < raw.len() {
+            let i = self.at;
+            if self.json_escapes && bytes.get(i) == Some(&b'\\') {
+                if bytes.get(i + 1) == Some(&b'u') {
+                    if let Some(unit) = self.hex4(i + 2) {
+                        let (code, len) = if (0xD800..0xDC00).contains(&unit)
+                            && raw.get(i + 6..i + 8) == Some("\\u")
+                        {
+                            match self.hex4(i + 8) {
+                                Some(low) if (0xDC00..0xE000).contains(&low) => {
+                                    (0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), 12)
+                                }
+                                _ => (unit, 6),
+                            }
+                        } else {
+                            (unit, 6)
+                        };
+                        self.at += len;
+                        if let Some(c) = char::from_u32(code) {
+                            return Some(Hidden {
+                                c,
+                                span: Span::new(base + i, base + i + len),
+                            });
+                        }
+                        continue;
+                    }
+                }
+                // Any other escape: skip the backslash and the escaped character.
+                let escaped = raw
+                    .get(i + 1..)
+                    .and_then(|rest| rest.chars().next())
+                    .map_or(0, char::len_utf8);
+                self.at += 1 + escaped;
+                continue;
+            }
+            let c = raw.get(i..).and_then(|s| s.chars().next())?;
+            self.at += c.len_utf8();
+            return Some(Hidden {
+                c,
+                span: Span::new(base + i, base + i + c.len_utf8()),
+            });
+        }
+        None
+    }
 }
 
 /// Whether a joiner sits inside text that needs it: between two non-ASCII, visible characters
@@ -541,21 +595,20 @@ fn legitimate_joiner(previous: Option<char>, next: Option<char>) -> bool {
     previous.is_some_and(visible_non_ascii) && next.is_some_and(visible_non_ascii)
 }
 
-/// Whether the tag characters from `start` form an emoji subdivision flag (🏴 + lowercase tag
-/// letters + CANCEL TAG, e.g. the flag of Scotland). Returns the number of tag characters.
-fn flag_tag_sequence(chars: &[Hidden], start: usize) -> Option<usize> {
-    if start == 0 || chars.get(start - 1).map(|h| h.c) != Some('\u{1F3F4}') {
-        return None;
-    }
+/// Whether the tag character `first` and the characters `after` it, which follow a 🏴, form an
+/// emoji subdivision flag (🏴 + lowercase tag letters + CANCEL TAG, e.g. the flag of Scotland).
+/// Returns the number of tag characters, `first` included.
+fn flag_tag_sequence(first: char, mut after: DecodedChars<'_>) -> Option<usize> {
     let mut n = 0;
-    while let Some(h) = chars.get(start + n) {
-        match h.c {
+    let mut c = first;
+    loop {
+        match c {
             '\u{E007F}' => return (n > 0).then_some(n + 1),
             '\u{E0061}'..='\u{E007A}' | '\u{E0030}'..='\u{E0039}' => n += 1,
             _ => return None,
         }
+        c = after.next()?.c;
     }
-    None
 }
 
 /// The runs of hidden characters in `raw` (file text starting at byte `base`).
@@ -564,24 +617,32 @@ pub(crate) fn hidden_runs(raw: &str, base: usize, json_escapes: bool) -> Vec<Hid
     if raw.is_ascii() && !(json_escapes && raw.contains("\\u")) {
         return Vec::new();
     }
-    let chars = decoded_chars(raw, base, json_escapes);
+    let mut chars = DecodedChars {
+        raw,
+        base,
+        json_escapes,
+        at: 0,
+    };
     let mut runs: Vec<HiddenRun> = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let Some(h) = chars.get(i).copied() else {
-            break;
-        };
-        if is_tag(h.c) {
-            if let Some(n) = flag_tag_sequence(&chars, i) {
-                i += n;
+    let mut previous: Option<char> = None;
+    while let Some(h) = chars.next() {
+        if is_tag(h.c) && previous == Some('\u{1F3F4}') {
+            if let Some(n) = flag_tag_sequence(h.c, chars.clone()) {
+                // The flag's tag characters are skipped; the last of them is CANCEL TAG.
+                let mut last = h.c;
+                for _ in 1..n {
+                    if let Some(tag) = chars.next() {
+                        last = tag.c;
+                    }
+                }
+                previous = Some(last);
                 continue;
             }
         }
         let flagged = match h.c {
             '\u{FEFF}' => h.span.start != 0,
             '\u{200C}' | '\u{200D}' => {
-                let previous = i.checked_sub(1).and_then(|p| chars.get(p)).map(|x| x.c);
-                let next = chars.get(i + 1).map(|x| x.c);
+                let next = chars.clone().next().map(|x| x.c);
                 !legitimate_joiner(previous, next)
             }
             c => hidden_name(c).is_some(),
@@ -598,7 +659,7 @@ pub(crate) fn hidden_runs(raw: &str, base: usize, json_escapes: bool) -> Vec<Hid
                 }),
             }
         }
-        i += 1;
+        previous = Some(h.c);
     }
     runs
 }

@@ -11,36 +11,94 @@ pub fn contains_word(text: &str, word: &str) -> bool {
 }
 
 /// Byte offset of the first whole-word occurrence of `word` in `text`.
+///
+/// Linear in `text.len() + word.len()`: the first occurrence is found with [`find_substring`]
+/// (nearly always a whole word, or the only one), and when it is not a whole word the later ones,
+/// overlapping included, are all found in one pass (Knuth–Morris–Pratt). Restarting a search one
+/// character after each occurrence compared the word again at every position of a long run of
+/// its characters (`aaaa…` in `aaaaaaaa…`), quadratic.
 pub fn find_word(text: &str, word: &str) -> Option<usize> {
     if word.is_empty() {
         return None;
     }
-    let mut from = 0;
-    while let Some(i) = find_substring(text.get(from..)?, word) {
-        let start = from + i;
+    let whole = |start: usize| {
         let end = start + word.len();
-        let before_ok = text[..start]
-            .chars()
-            .next_back()
+        let before_ok = text
+            .get(..start)
+            .and_then(|t| t.chars().next_back())
             .is_none_or(|c| !is_word_char(c));
-        let after_ok = text[end..].chars().next().is_none_or(|c| !is_word_char(c));
-        if before_ok && after_ok {
-            return Some(start);
-        }
-        from = start + text[start..].chars().next().map_or(1, char::len_utf8);
+        let after_ok = text
+            .get(end..)
+            .and_then(|t| t.chars().next())
+            .is_none_or(|c| !is_word_char(c));
+        before_ok && after_ok
+    };
+    let first = find_substring(text, word)?;
+    if whole(first) {
+        return Some(first);
     }
-    None
+    // Every occurrence starts on the word's first byte, a UTF-8 lead byte: a char boundary.
+    occurrences_after(text.as_bytes(), word.as_bytes(), first).find(|start| whole(*start))
+}
+
+/// The start of every occurrence of `needle` in `haystack` after `from` (overlapping ones
+/// included), in order, in one left-to-right pass over `haystack[from + 1..]`.
+fn occurrences_after<'a>(
+    haystack: &'a [u8],
+    needle: &'a [u8],
+    from: usize,
+) -> impl Iterator<Item = usize> + 'a {
+    // failure[i]: the length of the longest proper border of `needle[..=i]`.
+    let mut failure = vec![0usize; needle.len()];
+    let mut k = 0;
+    for i in 1..needle.len() {
+        while k > 0 && needle.get(i) != needle.get(k) {
+            k = failure.get(k - 1).copied().unwrap_or(0);
+        }
+        if needle.get(i) == needle.get(k) {
+            k += 1;
+        }
+        if let Some(f) = failure.get_mut(i) {
+            *f = k;
+        }
+    }
+    let mut matched = 0;
+    let start = from.saturating_add(1).min(haystack.len());
+    haystack
+        .get(start..)
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .filter_map(move |(i, b)| {
+            while matched > 0 && needle.get(matched) != Some(b) {
+                matched = failure.get(matched - 1).copied().unwrap_or(0);
+            }
+            if needle.get(matched) == Some(b) {
+                matched += 1;
+            }
+            if matched == needle.len() {
+                matched = failure.get(matched - 1).copied().unwrap_or(0);
+                Some(start + i + 1 - needle.len())
+            } else {
+                None
+            }
+        })
 }
 
 /// The first occurrence of `needle` in `text`, like `str::find`. Texts and needles in rules are
 /// short: a first-byte scan plus a compare beats setting up a substring searcher (`str::find`'s
 /// Two-Way set-up dominated the tool-name rules). A match starts on the needle's first byte, a
-/// UTF-8 lead byte, so the offset is always a char boundary.
+/// UTF-8 lead byte, so the offset is always a char boundary. A needle longer than
+/// [`SHORT_NEEDLE`] bytes goes to `memmem` (linear), since comparing it at every occurrence of
+/// its first byte costs the text's length times the needle's.
 pub fn find_substring(text: &str, needle: &str) -> Option<usize> {
     let (haystack, needle) = (text.as_bytes(), needle.as_bytes());
     let Some(&first) = needle.first() else {
         return Some(0);
     };
+    if needle.len() > SHORT_NEEDLE {
+        return memchr::memmem::find(haystack, needle);
+    }
     let mut from = 0;
     while let Some(i) = memchr::memchr(first, haystack.get(from..)?) {
         let start = from + i;
@@ -51,6 +109,9 @@ pub fn find_substring(text: &str, needle: &str) -> Option<usize> {
     }
     None
 }
+
+/// The longest needle [`find_substring`] compares at each occurrence of its first byte.
+const SHORT_NEEDLE: usize = 64;
 
 /// The identifier-like words of `text` with their byte offsets (letters, digits, `_`).
 pub fn words(text: &str) -> impl Iterator<Item = (usize, &str)> {
@@ -393,6 +454,69 @@ mod tests {
         assert!(!contains_word("call create_events now", "create_event"));
         assert!(!contains_word("recreate_event", "create_event"));
         assert_eq!(find_word("a create_event", "create_event"), Some(2));
+    }
+
+    /// The search `find_word` replaced: each occurrence in turn, restarting one char after it.
+    fn find_word_naive(text: &str, word: &str) -> Option<usize> {
+        if word.is_empty() {
+            return None;
+        }
+        text.char_indices().map(|(i, _)| i).find(|&start| {
+            let end = start + word.len();
+            text.get(start..end) == Some(word)
+                && text[..start]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !is_word_char(c))
+                && text[end..].chars().next().is_none_or(|c| !is_word_char(c))
+        })
+    }
+
+    #[test]
+    fn find_word_matches_the_naive_search() {
+        let texts = [
+            "",
+            "a",
+            "aaaa",
+            "aaaa aaa",
+            "aaa aaaa",
+            "a.a.a.a.a.a.",
+            "a.a.a.a.a.a",
+            "abab.ababab abab",
+            "xabcabc abc",
+            "日本語abc 日本語 abc",
+            "é-é é-éé-é",
+            "get-x get-xget-x get-x",
+        ];
+        let words = [
+            "",
+            "a",
+            "aa",
+            "aaa",
+            "a.a",
+            "a.a.",
+            "a.",
+            "abab",
+            "abc",
+            "日本語",
+            "é-é",
+            "get-x",
+            "x",
+        ];
+        for text in texts {
+            for word in words {
+                assert_eq!(
+                    find_word(text, word),
+                    find_word_naive(text, word),
+                    "{text:?} {word:?}"
+                );
+            }
+        }
+        let long = "b".repeat(SHORT_NEEDLE * 3);
+        let text = format!("{long}b {long}bb {long}");
+        assert_eq!(find_word(&text, &long), find_word_naive(&text, &long));
+        assert_eq!(find_substring(&text, &long), text.find(&long));
+        assert_eq!(find_substring(&text, &format!("{long}c")), None);
     }
 
     #[test]

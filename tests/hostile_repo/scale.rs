@@ -243,3 +243,56 @@ fn the_full_report_of_many_findings_on_one_line_is_linear() {
     assert!(shown.iter().skip(3).all(|l| l.starts_with(" 6 │ …")));
     assert!(large.len() < 500 * 1_000, "{} bytes", large.len());
 }
+
+/// A SECRETS.md of `n` entries, each with a `value` of two credentials.
+fn inventory(n: usize) -> String {
+    let entries: String = (0..n)
+        .map(|i| {
+            format!(
+                "- {{slug: s{i}, name: n, description: d, value: [sk-aZ3kQ9pL2mX7vB1n{i:06}a, sk-aZ3kQ9pL2mX7vB1n{i:06}b]}}\n"
+            )
+        })
+        .collect();
+    format!("---\nsecrets:\n{entries}---\n")
+}
+
+#[test]
+fn an_inventory_of_many_values_is_linear() {
+    // Each credential in a SECRETS.md was compared with every value SE002 had reported before:
+    // n values of two credentials each cost n² comparisons. The per-finding work of a debug
+    // build hides much of that; an optimised build shows it (old code: 3.5x for 2x in the
+    // concise format, whose per-finding work is the smallest).
+    let (small, large) = assert_linear("secrets", "concise", 10_000, |root, n| {
+        common::write(root, "SECRETS.md", inventory(n).as_bytes());
+    });
+    // One SE002 per `value` field; the credentials inside the values are not reported again.
+    let lines = |report: &str, code: &str| {
+        let code = format!(" {code} ");
+        report.lines().filter(|l| l.contains(&code)).count()
+    };
+    assert_eq!(lines(&small, "SE002"), 10_000);
+    assert_eq!(lines(&large, "SE002"), 20_000);
+    assert_eq!(lines(&large, "SE001") + lines(&large, "SE004"), 0);
+}
+
+#[test]
+fn a_long_name_inside_a_run_of_its_characters_is_linear() {
+    // The whole-word search restarted one character after each occurrence of the name inside a
+    // longer word, comparing the whole name again at every position of the run.
+    let (small, large) = assert_linear("long name in a run", "json", 50_000, |root, n| {
+        let name = "a".repeat(n);
+        let tools = format!(
+            r#"[{{"name": "{name}", "type": "write", "description": "Writes.", "requiresConfirmation": true, "idempotent": false, "inputSchema": {{"type": "object", "properties": {{}}, "additionalProperties": false}}}}]"#
+        );
+        common::write(root, "s/tools.json", tools.as_bytes());
+        let run = "a".repeat(20 * n);
+        let skill = format!(
+            "{FRONTMATTER}## Tool Use Rules\n\n- {run} and {name} may run without confirmation.\n"
+        );
+        common::write(root, "s/SKILL.md", skill.as_bytes());
+    });
+    // The name is found as a whole word after the run: the item contradicts the contract.
+    for report in [&small, &large] {
+        assert_eq!(count(report, "TR008"), 1, "{report}");
+    }
+}
