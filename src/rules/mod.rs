@@ -17,7 +17,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::{Repo, Unit};
 use crate::source::{FileId, Span};
 pub use meta::{Category, FixAvailability, RuleMeta};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// A check over one unit (a folder's SKILL.md, tools files and requirement, read together).
@@ -134,23 +134,45 @@ pub fn registry() -> &'static Registry {
 /// reported as one finding that says how many were left out.
 pub const MAX_FINDINGS_PER_FILE: usize = 1000;
 
-/// Findings of one rule run in one file past [`MAX_FINDINGS_PER_FILE`].
-struct Overflow {
-    /// The first finding not kept: where the summary points.
-    first: Span,
-    count: usize,
+/// One rule run's findings in one file. Past the cap it keeps the first findings by position,
+/// whatever order the rule found them in (a schema validator reports `/items/10` before
+/// `/items/2`), so which ones are reported never depends on how a rule walks the file.
+#[derive(Default)]
+struct FileFindings {
+    kept: Vec<Diagnostic>,
+    /// How many were left out, and the first of them by position.
+    dropped: usize,
+    first_dropped: Option<Span>,
+}
+
+impl FileFindings {
+    /// Keeps the first [`MAX_FINDINGS_PER_FILE`] by position and counts the rest. Called when
+    /// twice that many have piled up, so each finding is sorted a bounded number of times.
+    fn keep_first(&mut self) {
+        if self.kept.len() <= MAX_FINDINGS_PER_FILE {
+            return;
+        }
+        self.kept.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        for left_out in self.kept.drain(MAX_FINDINGS_PER_FILE..) {
+            self.dropped += 1;
+            let span = left_out.primary.span;
+            if self
+                .first_dropped
+                .is_none_or(|first| (span.start, span.end) < (first.start, first.end))
+            {
+                self.first_dropped = Some(span);
+            }
+        }
+    }
 }
 
 /// Collects the diagnostics of one rule; the rule's code and default severity are filled in.
 pub struct Sink {
     code: &'static str,
     severity: Severity,
-    diagnostics: Vec<Diagnostic>,
-    /// Findings kept so far, by file.
-    kept: HashMap<FileId, usize>,
-    overflow: BTreeMap<FileId, Overflow>,
-    /// What `report` hands out past the cap: the rule fills it in, and it is thrown away.
-    discarded: Option<Diagnostic>,
+    /// By file, in the order the files were first reported on.
+    files: Vec<(FileId, FileFindings)>,
+    slots: HashMap<FileId, usize>,
 }
 
 impl Sink {
@@ -160,10 +182,8 @@ impl Sink {
         Sink {
             code: meta.code,
             severity: meta.severity,
-            diagnostics: Vec::new(),
-            kept: HashMap::new(),
-            overflow: BTreeMap::new(),
-            discarded: None,
+            files: Vec::new(),
+            slots: HashMap::new(),
         }
     }
 
@@ -173,43 +193,43 @@ impl Sink {
         span: Span,
         message: impl Into<String>,
     ) -> &mut Diagnostic {
-        let kept = self.kept.entry(file).or_insert(0);
-        if *kept >= MAX_FINDINGS_PER_FILE {
-            self.overflow
-                .entry(file)
-                .or_insert(Overflow {
-                    first: span,
-                    count: 0,
-                })
-                .count += 1;
-            let diagnostic = Diagnostic::new(self.code, self.severity, file, span, message);
-            return self.discarded.insert(diagnostic);
+        let files = &mut self.files;
+        let slot = *self.slots.entry(file).or_insert_with(|| {
+            files.push((file, FileFindings::default()));
+            files.len() - 1
+        });
+        let findings = &mut self.files[slot].1;
+        if findings.kept.len() >= 2 * MAX_FINDINGS_PER_FILE {
+            findings.keep_first();
         }
-        *kept += 1;
-        self.diagnostics.push(Diagnostic::new(
+        findings.kept.push(Diagnostic::new(
             self.code,
             self.severity,
             file,
             span,
             message,
         ));
-        let last = self.diagnostics.len() - 1;
-        &mut self.diagnostics[last]
+        let last = findings.kept.len() - 1;
+        &mut findings.kept[last]
     }
 
     /// The findings kept, and for each file that had more than the cap one finding that says
     /// how many more there were.
     pub fn finish(self) -> Vec<Diagnostic> {
-        let mut diagnostics = self.diagnostics;
-        for (file, overflow) in self.overflow {
-            let more = overflow.count;
+        let mut diagnostics = Vec::new();
+        for (file, mut findings) in self.files {
+            findings.keep_first();
+            diagnostics.append(&mut findings.kept);
+            let (more, Some(first)) = (findings.dropped, findings.first_dropped) else {
+                continue;
+            };
             let noun = if more == 1 { "finding" } else { "findings" };
             diagnostics.push(
                 Diagnostic::new(
                     self.code,
                     self.severity,
                     file,
-                    overflow.first,
+                    first,
                     format!(
                         "{more} more {noun} of this rule in this file not reported: a rule \
                          reports at most {MAX_FINDINGS_PER_FILE} per file"
@@ -331,6 +351,36 @@ mod tests {
             Span::new(MAX_FINDINGS_PER_FILE, MAX_FINDINGS_PER_FILE + 1)
         );
         assert_eq!(summary.code, "SE003");
+    }
+
+    #[test]
+    fn a_sink_keeps_the_first_findings_by_position_whatever_the_order_found() {
+        let Some(meta) = registry().meta("SE003") else {
+            panic!("SE003 is registered");
+        };
+        let total = 3 * MAX_FINDINGS_PER_FILE;
+        let mut sink = Sink::new(meta);
+        for i in (0..total).rev() {
+            sink.report(FileId(0), Span::new(i, i + 1), "found backwards");
+        }
+        let diagnostics = sink.finish();
+        let mut starts: Vec<usize> = diagnostics
+            .iter()
+            .filter(|d| d.message == "found backwards")
+            .map(|d| d.primary.span.start)
+            .collect();
+        starts.sort_unstable();
+        assert_eq!(starts, (0..MAX_FINDINGS_PER_FILE).collect::<Vec<_>>());
+        let Some(summary) = diagnostics
+            .iter()
+            .find(|d| d.message.contains("more findings"))
+        else {
+            panic!("no summary");
+        };
+        assert!(summary
+            .message
+            .starts_with(&format!("{} more", total - MAX_FINDINGS_PER_FILE)));
+        assert_eq!(summary.primary.span.start, MAX_FINDINGS_PER_FILE);
     }
     use super::*;
 
