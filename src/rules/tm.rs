@@ -12,7 +12,7 @@ use crate::schema::display_path;
 use crate::source::{FileId, Span};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, Validator};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -101,19 +101,32 @@ fn with_article(type_name: &str) -> String {
 fn short_value(value: &serde_json::Value) -> String {
     const MAX: usize = 40;
     let text = match value {
-        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::String(s) => clip(s, MAX),
         serde_json::Value::Array(_) | serde_json::Value::Object(_) => {
             return with_article(json_type_name(value))
         }
-        other => other.to_string(),
+        other => clip(&other.to_string(), MAX),
     };
-    if text.chars().count() > MAX {
-        let cut: String = text.chars().take(MAX).collect();
-        format!("`{cut}…`")
-    } else {
-        format!("`{text}`")
+    format!("`{text}`")
+}
+
+/// `text` cut after `max` characters, the cut marked with `…`; reads only what it keeps, so a
+/// long string costs no more than a short one.
+fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
     }
 }
+
+/// At most this many allowed values are listed in an `enum` message; the rest are counted. Each
+/// failing example repeats the message, so listing a huge enum in full made the report grow with
+/// the enum's size times the number of examples.
+const ENUM_SHOWN: usize = 20;
+
+/// A schema's own text (a pattern, the fallback description of a failure) is quoted up to this
+/// many characters, for the same reason.
+const SCHEMA_TEXT_SHOWN: usize = 200;
 
 fn list_of(options: &[String]) -> String {
     match options {
@@ -144,7 +157,7 @@ struct Failure {
 fn expectation(
     kind: &ValidationErrorKind,
     instance: &serde_json::Value,
-    fallback: String,
+    fallback: impl FnOnce() -> String,
 ) -> String {
     let found = short_value(instance);
     match kind {
@@ -160,10 +173,11 @@ fn expectation(
             format!("must be {expected}, found {}", json_type_name(instance))
         }
         ValidationErrorKind::Enum { options } => {
-            let names: Vec<String> = options
-                .as_array()
-                .map(|items| items.iter().map(short_value).collect())
-                .unwrap_or_default();
+            let items = options.as_array().map_or(&[][..], Vec::as_slice);
+            let mut names: Vec<String> = items.iter().take(ENUM_SHOWN).map(short_value).collect();
+            if items.len() > ENUM_SHOWN {
+                names.push(format!("{} other values", items.len() - ENUM_SHOWN));
+            }
             format!("must be one of {}, found {found}", list_of(&names))
         }
         ValidationErrorKind::Constant { expected_value } => {
@@ -191,12 +205,13 @@ fn expectation(
         ValidationErrorKind::MaxItems { limit } => format!("must have at most {limit} items"),
         ValidationErrorKind::UniqueItems => "must not list the same item twice".to_string(),
         ValidationErrorKind::Pattern { pattern } => {
+            let pattern = clip(pattern, SCHEMA_TEXT_SHOWN);
             format!("must match the pattern `{pattern}`, found {found}")
         }
         ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
             format!("matches none of the allowed forms, found {found}")
         }
-        _ => fallback,
+        _ => clip(&fallback(), SCHEMA_TEXT_SHOWN),
     }
 }
 
@@ -225,7 +240,9 @@ fn failures(validator: &Validator, instance: &serde_json::Value) -> Vec<Failure>
                 }
             }
             kind => {
-                let text = expectation(kind, error.instance(), error.to_string());
+                // The library's own wording, built only when no phrasing of ours applies: it quotes
+                // the whole instance and schema value, which may be large.
+                let text = expectation(kind, error.instance(), || error.to_string());
                 out.push(Failure {
                     pointer,
                     problem: Problem::Invalid(text),
@@ -233,18 +250,19 @@ fn failures(validator: &Validator, instance: &serde_json::Value) -> Vec<Failure>
             }
         }
     }
-    out.sort_by(|a, b| {
-        (&a.pointer, format!("{:?}", a.problem)).cmp(&(&b.pointer, format!("{:?}", b.problem)))
-    });
+    // The order is by pointer, then by the problem's debug text; the key is built once per
+    // failure (not twice per comparison).
+    out.sort_by_cached_key(|f| (f.pointer.clone(), format!("{:?}", f.problem)));
     out.dedup();
-    // One `Invalid` per value: the first reason is enough to act on.
-    let mut seen_invalid: Vec<String> = Vec::new();
+    // One `Invalid` per value: the first reason is enough to act on. The failures of a pointer
+    // are adjacent, its `Invalid`s first (`Invalid(` sorts before `Missing(` and `Unknown(`).
+    let mut last_invalid: Option<String> = None;
     out.retain(|f| match f.problem {
         Problem::Invalid(_) => {
-            if seen_invalid.contains(&f.pointer) {
+            if last_invalid.as_ref() == Some(&f.pointer) {
                 false
             } else {
-                seen_invalid.push(f.pointer.clone());
+                last_invalid = Some(f.pointer.clone());
                 true
             }
         }
@@ -712,7 +730,7 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         let Some(node) = fm.root.get(key).filter(|n| n.is_object()) else {
             continue;
         };
-        let mut reported = Vec::new();
+        let mut reported = HashSet::new();
         for failure in meta_failures(&node.to_json()) {
             let pointer = failure.pointer.as_str();
             let path = display_path(key, pointer);
@@ -746,7 +764,7 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
                 .help(format!(
                     "`{key}` must be a valid JSON Schema (draft 2020-12 unless `$schema` says otherwise); correct this keyword"
                 ));
-            reported.push(failure.pointer);
+            reported.insert(failure.pointer);
         }
         // The meta-schema only annotates `format: regex`: a pattern no engine compiles passes it,
         // and examples could then never be checked (TM010 skips a schema that does not compile).
