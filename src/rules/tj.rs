@@ -899,9 +899,7 @@ fn requirement_obligation_dropped(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         }
         let written_write = tool.is_write();
-        let required_as_write = tool
-            .name()
-            .is_some_and(|n| required_as_writes.contains(n));
+        let required_as_write = tool.name().is_some_and(|n| required_as_writes.contains(n));
         if !written_write && !required_as_write {
             continue;
         }

@@ -334,6 +334,7 @@ fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     };
     let instance = fm.root.to_json();
+    let mut pointers = schema::Pointers::new(&fm.root);
     for failure in failures(validator, &instance) {
         let pointer = failure.pointer.as_str();
         let path = display_path("", pointer);
@@ -346,7 +347,7 @@ fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
                     )
                 } else {
                     (
-                        schema::span_for_pointer(&fm.root, pointer),
+                        pointers.span(pointer),
                         format!("`{path}` is missing the required key `{key}`"),
                     )
                 };
@@ -360,10 +361,7 @@ fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
                 if pointer.is_empty() && DRIVER_FIELDS.iter().any(|(k, _)| *k == key) {
                     continue;
                 }
-                let span = schema::span_for_pointer(
-                    &fm.root,
-                    &format!("{pointer}/{}", pointer_token(&key)),
-                );
+                let span = pointers.span(&format!("{pointer}/{}", pointer_token(&key)));
                 let (message, help) = if pointer.is_empty() {
                     (
                         format!("unknown key `{key}` in the TOOL.md frontmatter"),
@@ -380,9 +378,8 @@ fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
                     .help(help);
             }
             Problem::Invalid(text) => {
-                let found = fm
-                    .root
-                    .pointer(pointer)
+                let found = pointers
+                    .node(pointer)
                     .map(|n| short_value(&n.to_json()))
                     .unwrap_or_default();
                 let text = if text.starts_with("must match the pattern") {
@@ -396,7 +393,7 @@ fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
                 } else {
                     text
                 };
-                let span = schema::span_for_pointer(&fm.root, pointer);
+                let span = pointers.span(pointer);
                 let diagnostic = sink.report(file, span, format!("`{path}` {text}"));
                 diagnostic.label("fails the TOOL contract schema");
                 if let Some(help) = key_help(pointer) {
@@ -731,32 +728,30 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         };
         let mut reported = HashSet::new();
+        let mut pointers = schema::Pointers::new(node);
         for failure in meta_failures(&node.to_json()) {
             let pointer = failure.pointer.as_str();
             let path = display_path(key, pointer);
             let (span, problem) = match failure.problem {
                 Problem::Missing(k) => (
-                    schema::span_for_pointer(node, pointer),
+                    pointers.span(pointer),
                     format!("`{path}` lacks the required keyword `{k}`"),
                 ),
                 Problem::Unknown(k) => (
-                    schema::span_for_pointer(node, &format!("{pointer}/{}", pointer_token(&k))),
+                    pointers.span(&format!("{pointer}/{}", pointer_token(&k))),
                     format!("`{path}` does not allow the keyword `{k}`"),
                 ),
                 Problem::Invalid(text) => {
                     let text = if pointer.ends_with("/type") && text.starts_with("matches none") {
-                        let found = node
-                            .pointer(pointer)
+                        let found = pointers
+                            .node(pointer)
                             .map(|n| short_value(&n.to_json()))
                             .unwrap_or_default();
                         format!("must name a JSON type (`string`, `number`, `integer`, `boolean`, `object`, `array` or `null`) or list several, found {found}")
                     } else {
                         text
                     };
-                    (
-                        schema::span_for_pointer(node, pointer),
-                        format!("`{path}` {text}"),
-                    )
+                    (pointers.span(pointer), format!("`{path}` {text}"))
                 }
             };
             sink.report(file, span, format!("invalid JSON Schema: {problem}"))
@@ -789,21 +784,21 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
 
 /// The span of the failing part of an example value: the unknown key, else the value at the
 /// pointer, else its nearest existing ancestor.
-fn example_span(value: &Node, failure: &Failure) -> Span {
+fn example_span(value: &mut schema::Pointers<'_>, failure: &Failure) -> Span {
     let mut pointer = failure.pointer.clone();
     if let Problem::Unknown(key) = &failure.problem {
         let key_pointer = format!("{pointer}/{}", pointer_token(key));
-        if let Some(span) = value.pointer_key_span(&key_pointer) {
+        if let Some(span) = value.key_span(&key_pointer) {
             return span;
         }
     }
     loop {
-        if let Some(node) = value.pointer(&pointer) {
+        if let Some(node) = value.node(&pointer) {
             return node.span;
         }
         match pointer.rsplit_once('/') {
             Some((parent, _)) => pointer = parent.to_string(),
-            None => return value.span,
+            None => return value.span(""),
         }
     }
 }
@@ -835,6 +830,7 @@ fn example_violates_schema(unit: &Unit<'_>, sink: &mut Sink) {
                 || format!("examples[{index}]"),
                 |n| format!("example `{n}`"),
             );
+            let mut pointers = schema::Pointers::new(value);
             for failure in failures(&validator, &value.to_json()) {
                 let path = display_path(field, &failure.pointer);
                 let problem = match &failure.problem {
@@ -846,7 +842,7 @@ fn example_violates_schema(unit: &Unit<'_>, sink: &mut Sink) {
                 };
                 sink.report(
                     file,
-                    example_span(value, &failure),
+                    example_span(&mut pointers, &failure),
                     format!("{name} does not satisfy `{key}`: {problem}"),
                 )
                 .label(format!("fails `{key}`"))

@@ -201,3 +201,96 @@ fn suggestions_for_many_unknown_names_are_linear() {
     assert_eq!(count(&small, "TJ008"), 600);
     assert_eq!(count(&large, "TJ008"), 1_200);
 }
+
+#[test]
+fn examples_failing_a_large_enum_are_linear() {
+    // Every TM010 message listed the whole enum: the report grew with the number of examples
+    // times the size of the enum.
+    let (small, large) = assert_linear("TOOL.md examples", "json", 1_500, |root, n| {
+        let values: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+        let examples: String = (0..n)
+            .map(|i| format!("  - name: e{i}\n    input: {{ a: \"x{i}\" }}\n"))
+            .collect();
+        let contract = format!(
+            "---\nname: T\nid: t\ndescription: d\nversion: 1.0.0\ninputs:\n  type: object\n  properties:\n    a: {{type: string, enum: [{}]}}\n  required: [a]\nexamples:\n{examples}---\n",
+            values.join(",")
+        );
+        common::write(root, ".tools/t/TOOL.md", contract.as_bytes());
+    });
+    assert_eq!(count(&small, "TM010"), 1_500);
+    assert_eq!(count(&large, "TM010"), 3_000);
+    assert!(large.contains(
+        "example `e7` does not satisfy `inputs`: `input.a` must be one of `v0`, `v1`, `v2`, `v3`, `v4`, `v5`, `v6`, `v7`, `v8`, `v9`, `v10`, `v11`, `v12`, `v13`, `v14`, `v15`, `v16`, `v17`, `v18`, `v19` or 2980 other values, found `x7`"
+    ));
+}
+
+#[test]
+fn many_unknown_keys_of_a_tool_contract_are_linear() {
+    // Each TM002 finding looked its key up by scanning the whole frontmatter mapping.
+    let (small, large) = assert_linear("TOOL.md keys", "json", 10_000, |root, n| {
+        let keys: String = (0..n).map(|i| format!("k{i}: 1\n")).collect();
+        let contract = format!(
+            "---\nname: T\nid: t\ndescription: d\nversion: 1.0.0\ninputs: {{type: object}}\n{keys}---\n"
+        );
+        common::write(root, ".tools/t/TOOL.md", contract.as_bytes());
+    });
+    let unknown = |report: &str| report.matches("in the TOOL.md frontmatter").count();
+    assert_eq!(unknown(&small), 10_000);
+    assert_eq!(unknown(&large), 20_000);
+    // Each at its own key: `k9999` is on line 9999 + 7.
+    assert!(small.contains("unknown key `k9999` in the TOOL.md frontmatter\",\n    \"path\": \".tools/t/TOOL.md\",\n    \"start\": {\n      \"line\": 10006,"));
+}
+
+#[test]
+fn requirement_write_tools_and_non_goals_are_linear() {
+    // TJ009 scanned every tool for each write requirement tool and every requirement tool for
+    // each tool; TJ008 and TJ010 scanned the other file's names for each name; TJ011 compared
+    // every tool with every non-goal.
+    let (small, large) = assert_linear("requirement writes", "json", 3_000, |root, n| {
+        let tools: String = (0..n)
+            .map(|i| format!("  - name: req_{i}\n    type: write\n    description: Writes.\n"))
+            .collect();
+        let non_goals: String = (0..n).map(|i| format!("  - Do not delete {i}\n")).collect();
+        common::write(
+            root,
+            "s/requirement.yaml",
+            format!("tools:\n{tools}safety_requirements:\n  - Each write takes an idempotency key.\nnon_goals:\n{non_goals}").as_bytes(),
+        );
+        common::write(root, "s/tools.json", forge_tools(n, false, "").as_bytes());
+    });
+    for (report, n) in [(&small, 3_000), (&large, 6_000)] {
+        assert_eq!(count(report, "TJ008"), n);
+        assert_eq!(count(report, "TJ010"), n);
+        assert_eq!(count(report, "TJ011"), 0);
+    }
+}
+
+#[test]
+fn a_driver_dropping_and_mapping_many_inputs_is_linear() {
+    // DR006 and DR009 scanned the contract's `required` and `properties` for every dropped or
+    // mapped input.
+    let (small, large) = assert_linear("DRIVER.md inputs", "json", 6_000, |root, n| {
+        let properties: String = (0..n)
+            .map(|i| format!("    p{i}: {{type: string}}\n"))
+            .collect();
+        let required: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+        let contract = format!(
+            "---\nname: T\nid: t\ndescription: d\nversion: 1.0.0\ninputs:\n  type: object\n  properties:\n{properties}  required: [{}]\n---\n",
+            required.join(",")
+        );
+        common::write(root, ".tools/t/TOOL.md", contract.as_bytes());
+        let dropped: Vec<String> = (0..n).map(|i| format!("q{i}")).collect();
+        let mapping: String = (0..n).map(|i| format!("      m{i}: x\n")).collect();
+        let driver = format!(
+            "---\nname: D\nid: d\ndescription: d\nversion: 1.0.0\nkind: cli\nimplements:\n  - tool: t\n    version: \"^1.0.0\"\n    schema_narrowing:\n      drop_inputs: [{}, p0]\n    mapping:\n{mapping}---\n",
+            dropped.join(",")
+        );
+        common::write(root, ".drivers/d/DRIVER.md", driver.as_bytes());
+    });
+    for (report, n) in [(&small, 6_000), (&large, 12_000)] {
+        // Every `q` input is undefined, `p0` is required; every mapped `m` input is unknown.
+        assert_eq!(count(report, "DR006"), n + 1);
+        assert_eq!(count(report, "DR009"), n);
+        assert!(report.contains("drops `p0`, which `t` requires"));
+    }
+}
