@@ -225,43 +225,57 @@ fn examples_failing_a_large_enum_are_linear() {
 }
 
 #[test]
-fn many_unknown_keys_of_a_tool_contract_are_linear() {
-    // Each TM002 finding looked its key up by scanning the whole frontmatter mapping.
-    let (small, large) = assert_linear("TOOL.md keys", "json", 10_000, |root, n| {
-        let keys: String = (0..n).map(|i| format!("k{i}: 1\n")).collect();
+fn an_example_of_many_keys_with_some_failing_is_linear() {
+    // Each TM010 finding found its span by scanning the example's whole mapping for its key.
+    let (small, large) = assert_linear("TOOL.md example keys", "json", 60_000, |root, n| {
+        let keys: String = (0..n)
+            .map(|i| {
+                let value = if i % 10 == 0 { "\"x\"" } else { "1" };
+                format!("      k{i}: {value}\n")
+            })
+            .collect();
         let contract = format!(
-            "---\nname: T\nid: t\ndescription: d\nversion: 1.0.0\ninputs: {{type: object}}\n{keys}---\n"
+            "---\nname: T\nid: t\ndescription: d\nversion: 1.0.0\ninputs:\n  type: object\n  additionalProperties: {{type: integer}}\nexamples:\n  - name: a\n    input:\n{keys}---\n"
         );
         common::write(root, ".tools/t/TOOL.md", contract.as_bytes());
     });
-    let unknown = |report: &str| report.matches("in the TOOL.md frontmatter").count();
-    assert_eq!(unknown(&small), 10_000);
-    assert_eq!(unknown(&large), 20_000);
-    // Each at its own key: `k9999` is on line 9999 + 7.
-    assert!(small.contains("unknown key `k9999` in the TOOL.md frontmatter\",\n    \"path\": \".tools/t/TOOL.md\",\n    \"start\": {\n      \"line\": 10006,"));
+    assert_eq!(count(&small, "TM010"), 6_000);
+    assert_eq!(count(&large, "TM010"), 12_000);
+    // Each at its own value: `k59990` is on line 59990 + 12.
+    assert!(small.contains("example `a` does not satisfy `inputs`: `input.k59990` must be an integer, found string\",\n    \"path\": \".tools/t/TOOL.md\",\n    \"start\": {\n      \"line\": 60002,"));
 }
 
 #[test]
 fn requirement_write_tools_and_non_goals_are_linear() {
-    // TJ009 scanned every tool for each write requirement tool and every requirement tool for
-    // each tool; TJ008 and TJ010 scanned the other file's names for each name; TJ011 compared
-    // every tool with every non-goal.
-    let (small, large) = assert_linear("requirement writes", "json", 3_000, |root, n| {
+    // TJ008 and TJ010 scanned the other file's names for each name, TJ009 scanned every
+    // requirement tool for each tool (and every tool for each write requirement tool), TJ011
+    // compared every tool with every non-goal.
+    let (small, large) = assert_linear("requirement names", "json", 4_000, |root, n| {
         let tools: String = (0..n)
-            .map(|i| format!("  - name: req_{i}\n    type: write\n    description: Writes.\n"))
+            .map(|i| format!("  - name: tool_{i}\n    type: read\n    description: Reads.\n"))
             .collect();
         let non_goals: String = (0..n).map(|i| format!("  - Do not delete {i}\n")).collect();
         common::write(
             root,
             "s/requirement.yaml",
-            format!("tools:\n{tools}safety_requirements:\n  - Each write takes an idempotency key.\nnon_goals:\n{non_goals}").as_bytes(),
+            format!("tools:\n{tools}  - name: tool_0\n    type: write\n    description: Writes.\nsafety_requirements:\n  - Each write takes an idempotency key.\nnon_goals:\n{non_goals}").as_bytes(),
         );
-        common::write(root, "s/tools.json", forge_tools(n, false, "").as_bytes());
+        // Tools that draw no finding of their own, so the run's time is the comparisons'.
+        let tools: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"name": "tool_{i}", "type": "read", "description": "Reads thing {i}.", "requiresConfirmation": false, "idempotent": false, "inputSchema": {{"type": "object", "properties": {{}}, "additionalProperties": false}}}}"#))
+            .collect();
+        common::write(
+            root,
+            "s/tools.json",
+            format!("[\n{}\n]\n", tools.join(",\n")).as_bytes(),
+        );
     });
-    for (report, n) in [(&small, 3_000), (&large, 6_000)] {
-        assert_eq!(count(report, "TJ008"), n);
-        assert_eq!(count(report, "TJ010"), n);
+    for report in [&small, &large] {
+        assert_eq!(count(report, "TJ008") + count(report, "TJ010"), 0);
         assert_eq!(count(report, "TJ011"), 0);
+        // `tool_0` is also a write requirement tool: declared read-only, and not idempotent.
+        assert_eq!(count(report, "TJ009"), 2);
+        assert!(report.contains("requirement write tool `tool_0` is declared read-only"));
     }
 }
 
@@ -269,28 +283,33 @@ fn requirement_write_tools_and_non_goals_are_linear() {
 fn a_driver_dropping_and_mapping_many_inputs_is_linear() {
     // DR006 and DR009 scanned the contract's `required` and `properties` for every dropped or
     // mapped input.
-    let (small, large) = assert_linear("DRIVER.md inputs", "json", 6_000, |root, n| {
+    let (small, large) = assert_linear("DRIVER.md inputs", "json", 8_000, |root, n| {
+        // Optional `p` and required `r` inputs, each a described boolean (no SC finding).
         let properties: String = (0..n)
-            .map(|i| format!("    p{i}: {{type: string}}\n"))
+            .map(|i| {
+                format!("    p{i}: {{type: boolean, description: A flag.}}\n    r{i}: {{type: boolean, description: A flag.}}\n")
+            })
             .collect();
-        let required: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+        let required: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
         let contract = format!(
             "---\nname: T\nid: t\ndescription: d\nversion: 1.0.0\ninputs:\n  type: object\n  properties:\n{properties}  required: [{}]\n---\n",
             required.join(",")
         );
         common::write(root, ".tools/t/TOOL.md", contract.as_bytes());
-        let dropped: Vec<String> = (0..n).map(|i| format!("q{i}")).collect();
-        let mapping: String = (0..n).map(|i| format!("      m{i}: x\n")).collect();
+        let dropped: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+        let mapping: String = (0..n).map(|i| format!("      p{i}: x\n")).collect();
         let driver = format!(
-            "---\nname: D\nid: d\ndescription: d\nversion: 1.0.0\nkind: cli\nimplements:\n  - tool: t\n    version: \"^1.0.0\"\n    schema_narrowing:\n      drop_inputs: [{}, p0]\n    mapping:\n{mapping}---\n",
+            "---\nname: D\nid: d\ndescription: d\nversion: 1.0.0\nkind: cli\nimplements:\n  - tool: t\n    version: \"^1.0.0\"\n    schema_narrowing:\n      drop_inputs: [{}, r7, zz]\n    mapping:\n{mapping}      zz: x\n---\n",
             dropped.join(",")
         );
         common::write(root, ".drivers/d/DRIVER.md", driver.as_bytes());
     });
-    for (report, n) in [(&small, 6_000), (&large, 12_000)] {
-        // Every `q` input is undefined, `p0` is required; every mapped `m` input is unknown.
-        assert_eq!(count(report, "DR006"), n + 1);
-        assert_eq!(count(report, "DR009"), n);
-        assert!(report.contains("drops `p0`, which `t` requires"));
+    for report in [&small, &large] {
+        // The optional inputs may be dropped and mapped; `r7` is required, `zz` is no input.
+        assert_eq!(count(report, "DR006"), 2);
+        assert_eq!(count(report, "DR009"), 1);
+        assert!(report.contains("drops `r7`, which `t` requires"));
+        assert!(report.contains("drops `zz`, which `t` does not define"));
+        assert!(report.contains("mapping names `zz`, which is not an input of `t`"));
     }
 }
