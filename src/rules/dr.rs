@@ -15,6 +15,7 @@ use crate::parse::node::{Member, Node};
 use crate::schema::{self, SchemaError};
 use crate::source::{FileId, Span};
 use semver::{Version, VersionReq};
+use std::collections::{HashMap, HashSet};
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -115,11 +116,11 @@ pub(crate) fn display_path(pointer: &str) -> String {
 
 /// Where a finding about a missing key of the object at `parent` points: the object's own key,
 /// or (for an array item) the item's first key, or the frontmatter's opening `---` for the root.
-fn missing_key_anchor(fm: &Frontmatter, parent: &str) -> Span {
+fn missing_key_anchor(fm: &Frontmatter, pointers: &mut schema::Pointers<'_>, parent: &str) -> Span {
     if parent.is_empty() {
         return fm.opening;
     }
-    if let Some(span) = fm.root.pointer_key_span(parent) {
+    if let Some(span) = pointers.key_span(parent) {
         let is_item = parent
             .rsplit('/')
             .next()
@@ -128,12 +129,12 @@ fn missing_key_anchor(fm: &Frontmatter, parent: &str) -> Span {
             return span;
         }
     }
-    match fm.root.pointer(parent) {
+    match pointers.node(parent) {
         Some(node) => node
             .as_object()
             .and_then(|members| members.first())
             .map_or(node.span, |m| m.key_span),
-        None => schema::span_for_pointer(&fm.root, parent),
+        None => pointers.span(parent),
     }
 }
 
@@ -148,12 +149,13 @@ pub(crate) fn report_schema_errors(
     help: &str,
     sink: &mut Sink,
 ) {
+    let mut pointers = schema::Pointers::new(&fm.root);
     for error in errors {
         let (parent, last) = error.pointer.rsplit_once('/').unwrap_or(("", ""));
         let key = last.replace("~1", "/").replace("~0", "~");
         match error.keyword.as_str() {
             "required" => {
-                let span = missing_key_anchor(fm, parent);
+                let span = missing_key_anchor(fm, &mut pointers, parent);
                 let (message, label) = if parent.is_empty() {
                     (
                         format!("{what} lacks required `{key}`"),
@@ -168,7 +170,7 @@ pub(crate) fn report_schema_errors(
                 sink.report(file, span, message).label(label).help(help);
             }
             "additionalProperties" => {
-                let span = schema::span_for_pointer(&fm.root, &error.pointer);
+                let span = pointers.span(&error.pointer);
                 let message = if parent.is_empty() {
                     format!("unknown key `{key}` in the {what}")
                 } else {
@@ -179,7 +181,7 @@ pub(crate) fn report_schema_errors(
                     .help(help);
             }
             _ => {
-                let span = schema::span_for_pointer(&fm.root, &error.pointer);
+                let span = pointers.span(&error.pointer);
                 let message = if error.pointer.is_empty() {
                     format!("the {what} {}", error.message)
                 } else {
@@ -326,17 +328,51 @@ impl<'a> Contract<'a> {
         self.get("inputs")?.get("properties")?.as_object()
     }
 
-    /// The `inputs.required` item naming `name`.
-    fn required_input(&self, name: &str) -> Option<&'a Node> {
-        self.get("inputs")?
-            .get("required")?
-            .as_array()?
-            .iter()
-            .find(|n| n.as_str() == Some(name))
+    /// The contract's inputs gathered for lookups by name (DR006, DR009).
+    fn input_lookup(&self) -> InputLookup<'a> {
+        let properties = self
+            .input_properties()
+            .map(|members| members.iter().map(|m| m.key.as_str()).collect());
+        let mut required = HashMap::new();
+        let items = self
+            .get("inputs")
+            .and_then(|inputs| inputs.get("required"))
+            .and_then(Node::as_array)
+            .unwrap_or_default();
+        for item in items {
+            if let Some(name) = item.as_str() {
+                required.entry(name).or_insert(item);
+            }
+        }
+        InputLookup {
+            properties,
+            required,
+        }
     }
 
     fn idempotent(&self) -> Option<&'a Node> {
         self.get("idempotent").filter(|n| n.as_bool() == Some(true))
+    }
+}
+
+/// A contract's input names, for lookups: many `implements` entries may bind to one TOOL.md and
+/// each may drop or map many inputs, so scanning the contract's lists for each was quadratic.
+struct InputLookup<'a> {
+    /// The `inputs.properties` names, when `inputs` declares `properties`.
+    properties: Option<HashSet<&'a str>>,
+    /// The first `inputs.required` item of each name.
+    required: HashMap<&'a str, &'a Node>,
+}
+
+/// The input lookup of each contract file, built on first use.
+#[derive(Default)]
+struct InputLookups<'a>(HashMap<FileId, InputLookup<'a>>);
+
+impl<'a> InputLookups<'a> {
+    fn of(&mut self, contract: &Contract<'a>) -> &InputLookup<'a> {
+        self.0
+            .entry(contract.file)
+            .or_insert_with(|| contract.input_lookup())
     }
 }
 
@@ -722,16 +758,22 @@ fn dropped_inputs(entry: &Node) -> Vec<(&str, Span)> {
 }
 
 fn drops_required_input(unit: &Unit<'_>, sink: &mut Sink) {
+    let mut lookups = InputLookups::default();
     for (driver, bindings) in bindings(unit) {
         for binding in bindings {
             let contract = &binding.contract;
             let name = contract.name(binding.reference);
-            for (input, span) in dropped_inputs(binding.entry) {
+            let dropped = dropped_inputs(binding.entry);
+            if dropped.is_empty() {
+                continue;
+            }
+            let lookup = lookups.of(contract);
+            for (input, span) in dropped {
                 // DR007 reports the idempotency key of an idempotent tool.
                 if input == IDEMPOTENCY_FIELD && contract.idempotent().is_some() {
                     continue;
                 }
-                if let Some(required) = contract.required_input(input) {
+                if let Some(required) = lookup.required.get(input) {
                     sink.report(
                         driver.file,
                         span,
@@ -742,10 +784,12 @@ fn drops_required_input(unit: &Unit<'_>, sink: &mut Sink) {
                     .help("a driver may drop only optional inputs; support this input, or implement a different tool");
                     continue;
                 }
-                let Some(properties) = contract.input_properties() else {
+                let (Some(properties), Some(names)) =
+                    (contract.input_properties(), &lookup.properties)
+                else {
                     continue;
                 };
-                if !properties.iter().any(|m| m.key == input) {
+                if !names.contains(input) {
                     let diagnostic = sink
                         .report(
                             driver.file,
@@ -848,6 +892,7 @@ fn widens_timeout(unit: &Unit<'_>, sink: &mut Sink) {
 // ---------------------------------------------------------------------------------------------
 
 fn mapping_unknown_input(unit: &Unit<'_>, sink: &mut Sink) {
+    let mut lookups = InputLookups::default();
     for (driver, bindings) in bindings(unit) {
         for binding in bindings {
             let contract = &binding.contract;
@@ -855,6 +900,9 @@ fn mapping_unknown_input(unit: &Unit<'_>, sink: &mut Sink) {
                 continue;
             };
             let Some(mapping) = binding.entry.get("mapping").and_then(Node::as_object) else {
+                continue;
+            };
+            let Some(names) = &lookups.of(contract).properties else {
                 continue;
             };
             let name = contract.name(binding.reference);
@@ -868,7 +916,7 @@ fn mapping_unknown_input(unit: &Unit<'_>, sink: &mut Sink) {
                     },
                     None => (member.key.as_str(), member.key_span),
                 };
-                if properties.iter().any(|m| m.key == input) {
+                if names.contains(input) {
                     continue;
                 }
                 let diagnostic = sink

@@ -15,7 +15,7 @@ use crate::model::requirement::RequirementDoc;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::node::{pointer_token, Member, Node, Value};
 use crate::source::{FileId, Span};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub const RULES: &[RuleImpl] = &[
     RuleImpl {
@@ -805,13 +805,14 @@ fn requirement_tool_undefined(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     }
     let defined: Vec<&str> = unit.tools().filter_map(|(_, t)| t.name()).collect();
+    let defined_set: HashSet<&str> = defined.iter().copied().collect();
     let tools_file = unit
         .files
         .tools
         .first()
         .map(|id| unit.repo.file_name(*id).to_string());
     for required in &requirement.tools {
-        if defined.contains(&required.name.as_str()) {
+        if defined_set.contains(required.name.as_str()) {
             continue;
         }
         let name = &required.name;
@@ -839,23 +840,28 @@ fn requirement_tool_undefined(unit: &Unit<'_>, sink: &mut Sink) {
     }
 }
 
-/// The requirement's verdict on a tool name: `Some(kind span)` when it lists the tool as `write`.
-fn required_write(requirement: &RequirementDoc, name: &str) -> Option<Span> {
+/// The names the requirement lists as `write` tools.
+fn required_writes(requirement: &RequirementDoc) -> HashSet<&str> {
     requirement
         .tools
         .iter()
-        .filter(|t| t.name == name)
-        .find_map(|t| match &t.kind {
-            Some((kind, span)) if kind == "write" => Some(*span),
-            _ => None,
-        })
+        .filter(|t| matches!(&t.kind, Some((kind, _)) if kind == "write"))
+        .map(|t| t.name.as_str())
+        .collect()
 }
 
 fn requirement_obligation_dropped(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((rid, requirement)) = unit.requirement() else {
         return;
     };
-    // A `write` requirement tool declared read-only.
+    // A `write` requirement tool declared read-only. The first tool of each name, as
+    // `Unit::find_tool` finds it, looked up once per name instead of scanning every tool.
+    let mut first_by_name: HashMap<&str, (FileId, &Tool)> = HashMap::new();
+    for (tid, tool) in unit.tools() {
+        if let Some(name) = tool.name() {
+            first_by_name.entry(name).or_insert((tid, tool));
+        }
+    }
     for required in &requirement.tools {
         let Some((kind, kind_span)) = &required.kind else {
             continue;
@@ -863,7 +869,7 @@ fn requirement_obligation_dropped(unit: &Unit<'_>, sink: &mut Sink) {
         if kind != "write" {
             continue;
         }
-        let Some((tid, tool)) = unit.find_tool(&required.name) else {
+        let Some(&(tid, tool)) = first_by_name.get(required.name.as_str()) else {
             continue;
         };
         let (SideEffect::Read, Some(span)) = (tool.side_effect, tool.side_effect_span) else {
@@ -887,14 +893,13 @@ fn requirement_obligation_dropped(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(phrase) = requirement.idempotency_phrase() else {
         return;
     };
+    let required_as_writes = required_writes(requirement);
     for (tid, tool) in unit.tools() {
         if !matches!(tool.dialect, Dialect::Forge | Dialect::Mcp) {
             continue;
         }
         let written_write = tool.is_write();
-        let required_as_write = tool
-            .name()
-            .is_some_and(|n| required_write(requirement, n).is_some());
+        let required_as_write = tool.name().is_some_and(|n| required_as_writes.contains(n));
         if !written_write && !required_as_write {
             continue;
         }
@@ -941,11 +946,12 @@ fn tool_not_in_requirement(unit: &Unit<'_>, sink: &mut Sink) {
     }
     let requirement_file = unit.repo.file_name(rid);
     let listed: Vec<&str> = requirement.tools.iter().map(|t| t.name.as_str()).collect();
+    let listed_set: HashSet<&str> = listed.iter().copied().collect();
     for (tid, tool) in unit.tools() {
         let Some(name) = tool.name() else {
             continue;
         };
-        if listed.contains(&name) {
+        if listed_set.contains(name) {
             continue;
         }
         let help = match similar_name(name, listed.iter().copied()) {
@@ -997,15 +1003,29 @@ fn tool_conflicts_non_goal(unit: &Unit<'_>, sink: &mut Sink) {
     if goals.is_empty() {
         return;
     }
+    // The non-goals of each verb, so a tool's words are looked up rather than compared with
+    // every non-goal (a long list of non-goals and many tools made that quadratic).
+    let mut goals_by_verb: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (index, (verb, _)) in goals.iter().enumerate() {
+        goals_by_verb.entry(verb.as_str()).or_default().push(index);
+    }
     for (tid, tool) in unit.tools() {
         let Some(name) = tool.name() else {
             continue;
         };
         let words = name_words(name);
-        for (verb, span) in &goals {
-            if !words.iter().any(|w| w == verb) {
-                continue;
+        // The matching non-goals in the requirement's order, each once.
+        let mut matching: Vec<usize> = Vec::new();
+        let mut looked_up: HashSet<&str> = HashSet::new();
+        for word in &words {
+            if looked_up.insert(word.as_str()) {
+                if let Some(indices) = goals_by_verb.get(word.as_str()) {
+                    matching.extend(indices);
+                }
             }
+        }
+        matching.sort_unstable();
+        for (verb, span) in matching.iter().filter_map(|&i| goals.get(i)) {
             sink.report(
                 tid,
                 tool.span(),
@@ -1142,7 +1162,12 @@ fn requirement_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     for (span, problem) in &requirement.problems {
         let diagnostic = sink.report(rid, *span, problem.clone());
         let key = unit.text(rid).get(span.start..span.end).unwrap_or("");
-        match similar_name(key, KEYS).filter(|_| problem.starts_with("unknown key")) {
+        let suggestion = if problem.starts_with("unknown key") {
+            similar_name(key, KEYS)
+        } else {
+            None
+        };
+        match suggestion {
             Some(suggestion) => diagnostic
                 .label("unknown key")
                 .help(format!("rename it to `{suggestion}`; a misspelled key is ignored, and so is everything under it")),

@@ -12,7 +12,7 @@ use crate::schema::display_path;
 use crate::source::{FileId, Span};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, Validator};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -101,19 +101,32 @@ fn with_article(type_name: &str) -> String {
 fn short_value(value: &serde_json::Value) -> String {
     const MAX: usize = 40;
     let text = match value {
-        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::String(s) => clip(s, MAX),
         serde_json::Value::Array(_) | serde_json::Value::Object(_) => {
             return with_article(json_type_name(value))
         }
-        other => other.to_string(),
+        other => clip(&other.to_string(), MAX),
     };
-    if text.chars().count() > MAX {
-        let cut: String = text.chars().take(MAX).collect();
-        format!("`{cut}…`")
-    } else {
-        format!("`{text}`")
+    format!("`{text}`")
+}
+
+/// `text` cut after `max` characters, the cut marked with `…`; reads only what it keeps, so a
+/// long string costs no more than a short one.
+fn clip(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
     }
 }
+
+/// At most this many allowed values are listed in an `enum` message; the rest are counted. Each
+/// failing example repeats the message, so listing a huge enum in full made the report grow with
+/// the enum's size times the number of examples.
+const ENUM_SHOWN: usize = 20;
+
+/// A schema's own text (a pattern, the fallback description of a failure) is quoted up to this
+/// many characters, for the same reason.
+const SCHEMA_TEXT_SHOWN: usize = 200;
 
 fn list_of(options: &[String]) -> String {
     match options {
@@ -144,7 +157,7 @@ struct Failure {
 fn expectation(
     kind: &ValidationErrorKind,
     instance: &serde_json::Value,
-    fallback: String,
+    fallback: impl FnOnce() -> String,
 ) -> String {
     let found = short_value(instance);
     match kind {
@@ -160,10 +173,11 @@ fn expectation(
             format!("must be {expected}, found {}", json_type_name(instance))
         }
         ValidationErrorKind::Enum { options } => {
-            let names: Vec<String> = options
-                .as_array()
-                .map(|items| items.iter().map(short_value).collect())
-                .unwrap_or_default();
+            let items = options.as_array().map_or(&[][..], Vec::as_slice);
+            let mut names: Vec<String> = items.iter().take(ENUM_SHOWN).map(short_value).collect();
+            if items.len() > ENUM_SHOWN {
+                names.push(format!("{} other values", items.len() - ENUM_SHOWN));
+            }
             format!("must be one of {}, found {found}", list_of(&names))
         }
         ValidationErrorKind::Constant { expected_value } => {
@@ -191,12 +205,13 @@ fn expectation(
         ValidationErrorKind::MaxItems { limit } => format!("must have at most {limit} items"),
         ValidationErrorKind::UniqueItems => "must not list the same item twice".to_string(),
         ValidationErrorKind::Pattern { pattern } => {
+            let pattern = clip(pattern, SCHEMA_TEXT_SHOWN);
             format!("must match the pattern `{pattern}`, found {found}")
         }
         ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
             format!("matches none of the allowed forms, found {found}")
         }
-        _ => fallback,
+        _ => clip(&fallback(), SCHEMA_TEXT_SHOWN),
     }
 }
 
@@ -225,7 +240,9 @@ fn failures(validator: &Validator, instance: &serde_json::Value) -> Vec<Failure>
                 }
             }
             kind => {
-                let text = expectation(kind, error.instance(), error.to_string());
+                // The library's own wording, built only when no phrasing of ours applies: it quotes
+                // the whole instance and schema value, which may be large.
+                let text = expectation(kind, error.instance(), || error.to_string());
                 out.push(Failure {
                     pointer,
                     problem: Problem::Invalid(text),
@@ -233,18 +250,19 @@ fn failures(validator: &Validator, instance: &serde_json::Value) -> Vec<Failure>
             }
         }
     }
-    out.sort_by(|a, b| {
-        (&a.pointer, format!("{:?}", a.problem)).cmp(&(&b.pointer, format!("{:?}", b.problem)))
-    });
+    // The order is by pointer, then by the problem's debug text; the key is built once per
+    // failure (not twice per comparison).
+    out.sort_by_cached_key(|f| (f.pointer.clone(), format!("{:?}", f.problem)));
     out.dedup();
-    // One `Invalid` per value: the first reason is enough to act on.
-    let mut seen_invalid: Vec<String> = Vec::new();
+    // One `Invalid` per value: the first reason is enough to act on. The failures of a pointer
+    // are adjacent, its `Invalid`s first (`Invalid(` sorts before `Missing(` and `Unknown(`).
+    let mut last_invalid: Option<String> = None;
     out.retain(|f| match f.problem {
         Problem::Invalid(_) => {
-            if seen_invalid.contains(&f.pointer) {
+            if last_invalid.as_ref() == Some(&f.pointer) {
                 false
             } else {
-                seen_invalid.push(f.pointer.clone());
+                last_invalid = Some(f.pointer.clone());
                 true
             }
         }
@@ -316,6 +334,7 @@ fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     };
     let instance = fm.root.to_json();
+    let mut pointers = schema::Pointers::new(&fm.root);
     for failure in failures(validator, &instance) {
         let pointer = failure.pointer.as_str();
         let path = display_path("", pointer);
@@ -328,7 +347,7 @@ fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
                     )
                 } else {
                     (
-                        schema::span_for_pointer(&fm.root, pointer),
+                        pointers.span(pointer),
                         format!("`{path}` is missing the required key `{key}`"),
                     )
                 };
@@ -342,10 +361,7 @@ fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
                 if pointer.is_empty() && DRIVER_FIELDS.iter().any(|(k, _)| *k == key) {
                     continue;
                 }
-                let span = schema::span_for_pointer(
-                    &fm.root,
-                    &format!("{pointer}/{}", pointer_token(&key)),
-                );
+                let span = pointers.span(&format!("{pointer}/{}", pointer_token(&key)));
                 let (message, help) = if pointer.is_empty() {
                     (
                         format!("unknown key `{key}` in the TOOL.md frontmatter"),
@@ -362,9 +378,8 @@ fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
                     .help(help);
             }
             Problem::Invalid(text) => {
-                let found = fm
-                    .root
-                    .pointer(pointer)
+                let found = pointers
+                    .node(pointer)
                     .map(|n| short_value(&n.to_json()))
                     .unwrap_or_default();
                 let text = if text.starts_with("must match the pattern") {
@@ -378,7 +393,7 @@ fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
                 } else {
                     text
                 };
-                let span = schema::span_for_pointer(&fm.root, pointer);
+                let span = pointers.span(pointer);
                 let diagnostic = sink.report(file, span, format!("`{path}` {text}"));
                 diagnostic.label("fails the TOOL contract schema");
                 if let Some(help) = key_help(pointer) {
@@ -712,33 +727,31 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         let Some(node) = fm.root.get(key).filter(|n| n.is_object()) else {
             continue;
         };
-        let mut reported = Vec::new();
+        let mut reported = HashSet::new();
+        let mut pointers = schema::Pointers::new(node);
         for failure in meta_failures(&node.to_json()) {
             let pointer = failure.pointer.as_str();
             let path = display_path(key, pointer);
             let (span, problem) = match failure.problem {
                 Problem::Missing(k) => (
-                    schema::span_for_pointer(node, pointer),
+                    pointers.span(pointer),
                     format!("`{path}` lacks the required keyword `{k}`"),
                 ),
                 Problem::Unknown(k) => (
-                    schema::span_for_pointer(node, &format!("{pointer}/{}", pointer_token(&k))),
+                    pointers.span(&format!("{pointer}/{}", pointer_token(&k))),
                     format!("`{path}` does not allow the keyword `{k}`"),
                 ),
                 Problem::Invalid(text) => {
                     let text = if pointer.ends_with("/type") && text.starts_with("matches none") {
-                        let found = node
-                            .pointer(pointer)
+                        let found = pointers
+                            .node(pointer)
                             .map(|n| short_value(&n.to_json()))
                             .unwrap_or_default();
                         format!("must name a JSON type (`string`, `number`, `integer`, `boolean`, `object`, `array` or `null`) or list several, found {found}")
                     } else {
                         text
                     };
-                    (
-                        schema::span_for_pointer(node, pointer),
-                        format!("`{path}` {text}"),
-                    )
+                    (pointers.span(pointer), format!("`{path}` {text}"))
                 }
             };
             sink.report(file, span, format!("invalid JSON Schema: {problem}"))
@@ -746,7 +759,7 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
                 .help(format!(
                     "`{key}` must be a valid JSON Schema (draft 2020-12 unless `$schema` says otherwise); correct this keyword"
                 ));
-            reported.push(failure.pointer);
+            reported.insert(failure.pointer);
         }
         // The meta-schema only annotates `format: regex`: a pattern no engine compiles passes it,
         // and examples could then never be checked (TM010 skips a schema that does not compile).
@@ -771,21 +784,21 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
 
 /// The span of the failing part of an example value: the unknown key, else the value at the
 /// pointer, else its nearest existing ancestor.
-fn example_span(value: &Node, failure: &Failure) -> Span {
+fn example_span(value: &mut schema::Pointers<'_>, failure: &Failure) -> Span {
     let mut pointer = failure.pointer.clone();
     if let Problem::Unknown(key) = &failure.problem {
         let key_pointer = format!("{pointer}/{}", pointer_token(key));
-        if let Some(span) = value.pointer_key_span(&key_pointer) {
+        if let Some(span) = value.key_span(&key_pointer) {
             return span;
         }
     }
     loop {
-        if let Some(node) = value.pointer(&pointer) {
+        if let Some(node) = value.node(&pointer) {
             return node.span;
         }
         match pointer.rsplit_once('/') {
             Some((parent, _)) => pointer = parent.to_string(),
-            None => return value.span,
+            None => return value.span(""),
         }
     }
 }
@@ -817,6 +830,7 @@ fn example_violates_schema(unit: &Unit<'_>, sink: &mut Sink) {
                 || format!("examples[{index}]"),
                 |n| format!("example `{n}`"),
             );
+            let mut pointers = schema::Pointers::new(value);
             for failure in failures(&validator, &value.to_json()) {
                 let path = display_path(field, &failure.pointer);
                 let problem = match &failure.problem {
@@ -828,7 +842,7 @@ fn example_violates_schema(unit: &Unit<'_>, sink: &mut Sink) {
                 };
                 sink.report(
                     file,
-                    example_span(value, &failure),
+                    example_span(&mut pointers, &failure),
                     format!("{name} does not satisfy `{key}`: {problem}"),
                 )
                 .label(format!("fails `{key}`"))

@@ -297,3 +297,115 @@ fn a_long_name_inside_a_run_of_its_characters_is_linear() {
         assert_eq!(count(report, "TR008"), 1, "{report}");
     }
 }
+
+#[test]
+fn examples_failing_a_large_enum_are_linear() {
+    // Every TM010 message listed the whole enum: the report grew with the number of examples
+    // times the size of the enum.
+    let (small, large) = assert_linear("TOOL.md examples", "json", 1_500, |root, n| {
+        let values: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+        let examples: String = (0..n)
+            .map(|i| format!("  - name: e{i}\n    input: {{ a: \"x{i}\" }}\n"))
+            .collect();
+        let contract = format!(
+            "---\nname: T\nid: t\ndescription: d\nversion: 1.0.0\ninputs:\n  type: object\n  properties:\n    a: {{type: string, enum: [{}]}}\n  required: [a]\nexamples:\n{examples}---\n",
+            values.join(",")
+        );
+        common::write(root, ".tools/t/TOOL.md", contract.as_bytes());
+    });
+    assert_eq!(count(&small, "TM010"), 1_500);
+    assert_eq!(count(&large, "TM010"), 3_000);
+    assert!(large.contains(
+        "example `e7` does not satisfy `inputs`: `input.a` must be one of `v0`, `v1`, `v2`, `v3`, `v4`, `v5`, `v6`, `v7`, `v8`, `v9`, `v10`, `v11`, `v12`, `v13`, `v14`, `v15`, `v16`, `v17`, `v18`, `v19` or 2980 other values, found `x7`"
+    ));
+}
+
+#[test]
+fn an_example_of_many_keys_with_some_failing_is_linear() {
+    // Each TM010 finding found its span by scanning the example's whole mapping for its key.
+    let (small, large) = assert_linear("TOOL.md example keys", "json", 60_000, |root, n| {
+        let keys: String = (0..n)
+            .map(|i| {
+                let value = if i % 10 == 0 { "\"x\"" } else { "1" };
+                format!("      k{i}: {value}\n")
+            })
+            .collect();
+        let contract = format!(
+            "---\nname: T\nid: t\ndescription: d\nversion: 1.0.0\ninputs:\n  type: object\n  additionalProperties: {{type: integer}}\nexamples:\n  - name: a\n    input:\n{keys}---\n"
+        );
+        common::write(root, ".tools/t/TOOL.md", contract.as_bytes());
+    });
+    assert_eq!(count(&small, "TM010"), 6_000);
+    assert_eq!(count(&large, "TM010"), 12_000);
+    // Each at its own value: `k59990` is on line 59990 + 12.
+    assert!(small.contains("example `a` does not satisfy `inputs`: `input.k59990` must be an integer, found string\",\n    \"path\": \".tools/t/TOOL.md\",\n    \"start\": {\n      \"line\": 60002,"));
+}
+
+#[test]
+fn requirement_write_tools_and_non_goals_are_linear() {
+    // TJ008 and TJ010 scanned the other file's names for each name, TJ009 scanned every
+    // requirement tool for each tool (and every tool for each write requirement tool), TJ011
+    // compared every tool with every non-goal.
+    let (small, large) = assert_linear("requirement names", "json", 4_000, |root, n| {
+        let tools: String = (0..n)
+            .map(|i| format!("  - name: tool_{i}\n    type: read\n    description: Reads.\n"))
+            .collect();
+        let non_goals: String = (0..n).map(|i| format!("  - Do not delete {i}\n")).collect();
+        common::write(
+            root,
+            "s/requirement.yaml",
+            format!("tools:\n{tools}  - name: tool_0\n    type: write\n    description: Writes.\nsafety_requirements:\n  - Each write takes an idempotency key.\nnon_goals:\n{non_goals}").as_bytes(),
+        );
+        // Tools that draw no finding of their own, so the run's time is the comparisons'.
+        let tools: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"name": "tool_{i}", "type": "read", "description": "Reads thing {i}.", "requiresConfirmation": false, "idempotent": false, "inputSchema": {{"type": "object", "properties": {{}}, "additionalProperties": false}}}}"#))
+            .collect();
+        common::write(
+            root,
+            "s/tools.json",
+            format!("[\n{}\n]\n", tools.join(",\n")).as_bytes(),
+        );
+    });
+    for report in [&small, &large] {
+        assert_eq!(count(report, "TJ008") + count(report, "TJ010"), 0);
+        assert_eq!(count(report, "TJ011"), 0);
+        // `tool_0` is also a write requirement tool: declared read-only, and not idempotent.
+        assert_eq!(count(report, "TJ009"), 2);
+        assert!(report.contains("requirement write tool `tool_0` is declared read-only"));
+    }
+}
+
+#[test]
+fn a_driver_dropping_and_mapping_many_inputs_is_linear() {
+    // DR006 and DR009 scanned the contract's `required` and `properties` for every dropped or
+    // mapped input.
+    let (small, large) = assert_linear("DRIVER.md inputs", "json", 8_000, |root, n| {
+        // Optional `p` and required `r` inputs, each a described boolean (no SC finding).
+        let properties: String = (0..n)
+            .map(|i| {
+                format!("    p{i}: {{type: boolean, description: A flag.}}\n    r{i}: {{type: boolean, description: A flag.}}\n")
+            })
+            .collect();
+        let required: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
+        let contract = format!(
+            "---\nname: T\nid: t\ndescription: d\nversion: 1.0.0\ninputs:\n  type: object\n  properties:\n{properties}  required: [{}]\n---\n",
+            required.join(",")
+        );
+        common::write(root, ".tools/t/TOOL.md", contract.as_bytes());
+        let dropped: Vec<String> = (0..n).map(|i| format!("p{i}")).collect();
+        let mapping: String = (0..n).map(|i| format!("      p{i}: x\n")).collect();
+        let driver = format!(
+            "---\nname: D\nid: d\ndescription: d\nversion: 1.0.0\nkind: cli\nimplements:\n  - tool: t\n    version: \"^1.0.0\"\n    schema_narrowing:\n      drop_inputs: [{}, r7, zz]\n    mapping:\n{mapping}      zz: x\n---\n",
+            dropped.join(",")
+        );
+        common::write(root, ".drivers/d/DRIVER.md", driver.as_bytes());
+    });
+    for report in [&small, &large] {
+        // The optional inputs may be dropped and mapped; `r7` is required, `zz` is no input.
+        assert_eq!(count(report, "DR006"), 2);
+        assert_eq!(count(report, "DR009"), 1);
+        assert!(report.contains("drops `r7`, which `t` requires"));
+        assert!(report.contains("drops `zz`, which `t` does not define"));
+        assert!(report.contains("mapping names `zz`, which is not an input of `t`"));
+    }
+}
