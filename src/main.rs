@@ -168,6 +168,23 @@ fn write_report(output: Option<&std::path::Path>, report: &str) -> Result<(), Wr
     }
 }
 
+/// Prints `text` on standard output. A reader that stops early (`skilllint rules | head`) is not
+/// a failure; `print!` would panic on the closed pipe.
+fn print_to_stdout(text: &str) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("skilllint: cannot write to standard output: {error}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
 fn list_rules(format: ListFormat) -> ExitCode {
     let registry = registry();
     let text = match format {
@@ -175,16 +192,12 @@ fn list_rules(format: ListFormat) -> ExitCode {
         ListFormat::Json => skilllint::render::rules_json(registry),
         ListFormat::Markdown => skilllint::render::rules_markdown(registry),
     };
-    print!("{text}");
-    ExitCode::SUCCESS
+    print_to_stdout(&text)
 }
 
 fn explain_rule(code: &str) -> ExitCode {
     match registry().find(code) {
-        Some(rule) => {
-            print!("{}", skilllint::render::rule_explanation(&rule.meta));
-            ExitCode::SUCCESS
-        }
+        Some(rule) => print_to_stdout(&skilllint::render::rule_explanation(&rule.meta)),
         None => {
             eprintln!("skilllint: no rule is called `{code}`; `skilllint rules` lists them all");
             ExitCode::from(EXIT_USAGE)

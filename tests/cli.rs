@@ -467,3 +467,23 @@ fn inline_suppressions_silence_findings_and_stay_in_sarif() {
     let file_wide = skilllint(&[".", "--format", "concise", "--select", "TR004"], root);
     assert_eq!(stdout(&file_wide), "", "disable-file covers the whole file");
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_a_crash() {
+    // `skilllint rules --format markdown | head -1`: the list is far larger than a pipe holds,
+    // so writing it meets the closed pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skilllint"))
+        .args(["rules", "--format", "markdown"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start skilllint");
+    let mut first = [0u8; 16];
+    if let Some(mut out) = child.stdout.take() {
+        std::io::Read::read_exact(&mut out, &mut first).expect("read the first bytes");
+        // Dropped here: the pipe closes with most of the list unwritten.
+    }
+    let output = child.wait_with_output().expect("wait for skilllint");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
+}
