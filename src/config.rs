@@ -307,48 +307,21 @@ pub fn load(path: &Path, registry: &Registry, max_size: u64) -> Result<Config, C
     parse(&text, path, base, registry)
 }
 
-/// The text of a config file, bounded by `max_size`. Nothing of the content goes into an error.
+/// The text of a config file, bounded by `max_size` and read like a lint file (a regular file
+/// only, never blocking). Nothing of the content goes into an error.
 fn read_config_text(path: &Path, max_size: u64) -> Result<String, ConfigError> {
-    use std::io::Read;
+    use crate::read::{read_regular_bounded, Refused};
     let fail = |message: String| ConfigError::whole_file(path, message);
-    let not_regular = || {
-        fail(
-            "the configuration is not a regular file (a FIFO, socket or device); it was not opened"
-                .to_string(),
-        )
-    };
-    let too_large = |size: String| {
-        fail(format!(
-            "the configuration is {size}, over the {max_size} byte size limit; it was not read (--max-file-size sets the limit)"
-        ))
-    };
-    // Checked before opening: opening a FIFO blocks until a writer comes.
-    let metadata =
-        std::fs::metadata(path).map_err(|e| fail(format!("cannot read the configuration: {e}")))?;
-    if !metadata.is_file() {
-        return Err(not_regular());
-    }
-    let handle = std::fs::File::open(path)
-        .map_err(|e| fail(format!("cannot read the configuration: {e}")))?;
-    // The open handle may not be what the path named a moment ago.
-    let metadata = handle
-        .metadata()
-        .map_err(|e| fail(format!("cannot read the configuration: {e}")))?;
-    if !metadata.is_file() {
-        return Err(not_regular());
-    }
-    if metadata.len() > max_size {
-        return Err(too_large(format!("{} bytes", metadata.len())));
-    }
-    // Bounded even when the size announced is wrong (`/proc` files announce 0) or grows.
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    handle
-        .take(max_size.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(format!("cannot read the configuration: {e}")))?;
-    if bytes.len() as u64 > max_size {
-        return Err(too_large("larger than that".to_string()));
-    }
+    let bytes = read_regular_bounded(path, max_size).map_err(|refused| {
+        fail(match refused {
+            Refused::Io(e) => format!("cannot read the configuration: {e}"),
+            Refused::NotRegular => "the configuration is not a regular file (a FIFO, socket or device); it was not read".to_string(),
+            Refused::TooLarge(size) => format!(
+                "the configuration is {}, over the {max_size} byte size limit; it was not read (--max-file-size sets the limit)",
+                size.map_or_else(|| "larger than that".to_string(), |size| format!("{size} bytes"))
+            ),
+        })
+    })?;
     if let Some(nul) = memchr::memchr(0, &bytes) {
         return Err(fail(format!(
             "the configuration is binary (a NUL byte at offset {nul}), not TOML text"

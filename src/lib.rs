@@ -12,6 +12,7 @@ pub mod fix;
 pub mod index;
 pub mod model;
 pub mod parse;
+mod read;
 pub mod render;
 pub mod rules;
 pub mod schema;

@@ -1,0 +1,194 @@
+//! Reading files from the repository: only regular files, never blocking, never more than the
+//! size cap, and every reason a file was not read said in words an SL001 diagnostic can carry.
+
+use crate::source::Span;
+use std::path::Path;
+
+/// Why a file that would be linted was not read (an SL001 diagnostic).
+pub(crate) struct ReadProblem {
+    pub(crate) message: String,
+    pub(crate) span: Span,
+    /// What the renderer may show (a lossy decoding for non-UTF-8 text).
+    pub(crate) display_text: String,
+}
+
+pub(crate) fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProblem> {
+    let problem = |message: String| ReadProblem {
+        message,
+        span: Span::empty(0),
+        display_text: String::new(),
+    };
+    let bytes = read_regular_bounded(path, max_size).map_err(|refused| {
+        problem(match refused {
+            Refused::Io(e) => format!("cannot read the file: {e}"),
+            Refused::NotRegular => "not a regular file; it was not read".to_string(),
+            Refused::TooLarge(Some(size)) => format!(
+                "the file is {size} bytes, over the {max_size} byte size limit; it was not read"
+            ),
+            Refused::TooLarge(None) => {
+                format!("the file is larger than the {max_size} byte size limit; it was not read")
+            }
+        })
+    })?;
+    let first_nul = memchr::memchr(0, &bytes);
+    // UTF-16 has a NUL in any ASCII character, or starts with its byte order mark (never valid
+    // UTF-8): a text file is not looked at twice.
+    if first_nul.is_some() || matches!(bytes.first(), Some(0xFE | 0xFF)) {
+        if let Some(order) = utf16_byte_order(&bytes) {
+            return Err(problem(format!(
+                "the file is UTF-16 ({order}), not UTF-8; re-save it as UTF-8"
+            )));
+        }
+    }
+    if let Some(nul) = first_nul {
+        return Err(ReadProblem {
+            message: format!("the file is binary (a NUL byte at offset {nul}), not text"),
+            span: Span::empty(0),
+            display_text: String::new(),
+        });
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let offset = e.utf8_error().valid_up_to();
+        let display_text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+        ReadProblem {
+            message: format!("the file is not valid UTF-8 (invalid byte at offset {offset})"),
+            // The replacement character that stands for the bad byte in the display text.
+            span: Span::new(offset, offset + '\u{fffd}'.len_utf8()),
+            display_text,
+        }
+    })
+}
+
+/// Why [`read_regular_bounded`] read nothing.
+pub(crate) enum Refused {
+    Io(std::io::Error),
+    /// A FIFO, socket, device or folder: never read.
+    NotRegular,
+    /// Over the cap: the announced size, or `None` when it grew past the cap while being read.
+    TooLarge(Option<u64>),
+}
+
+/// The bytes of the regular file at `path`, at most `max_size` of them, never blocking: opened
+/// with `O_NONBLOCK` (a FIFO swapped in since the caller looked would otherwise block the open
+/// forever) and refused unless the open handle is a regular file. The read stays bounded when the
+/// announced size is wrong (`/proc` files announce 0) or the file grows. Lint files and
+/// configuration files both come through here.
+pub(crate) fn read_regular_bounded(path: &Path, max_size: u64) -> Result<Vec<u8>, Refused> {
+    let handle = open_without_blocking(path).map_err(Refused::Io)?;
+    // The metadata of the open handle (no second path lookup): the type, checked again here
+    // because the path may have changed since the walk saw a regular file, and the size, which
+    // sizes the buffer exactly.
+    let metadata = handle.metadata().map_err(Refused::Io)?;
+    if !metadata.is_file() {
+        return Err(Refused::NotRegular);
+    }
+    let size = metadata.len();
+    if size > max_size {
+        return Err(Refused::TooLarge(Some(size)));
+    }
+    let bytes = read_bounded(handle, size, max_size).map_err(Refused::Io)?;
+    if bytes.len() as u64 > max_size {
+        return Err(Refused::TooLarge(None));
+    }
+    Ok(bytes)
+}
+
+/// Opens `path` for reading without ever blocking: a FIFO put in place of a file since the walk
+/// looked would otherwise block the open until a writer comes, which is forever.
+fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // No effect on reads from a regular file; the caller refuses anything else.
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// Bytes looked at to tell UTF-16 without a byte order mark from other text.
+const UTF16_SNIFF_LEN: usize = 512;
+
+/// The byte order, when `bytes` look like UTF-16: a byte order mark, or (mostly ASCII text in
+/// UTF-16) NUL bytes at nearly every odd or every even position and at none of the others.
+fn utf16_byte_order(bytes: &[u8]) -> Option<&'static str> {
+    match bytes {
+        [0xFF, 0xFE, ..] => return Some("little-endian"),
+        [0xFE, 0xFF, ..] => return Some("big-endian"),
+        _ => {}
+    }
+    let sample = &bytes[..bytes.len().min(UTF16_SNIFF_LEN) & !1];
+    let pairs = sample.len() / 2;
+    if pairs < 2 {
+        return None;
+    }
+    let (mut even_nuls, mut odd_nuls) = (0, 0);
+    for pair in sample.chunks_exact(2) {
+        even_nuls += usize::from(pair[0] == 0);
+        odd_nuls += usize::from(pair[1] == 0);
+    }
+    // Three in four: room for some non-ASCII characters, far from what binary data looks like.
+    let mostly = |nuls: usize| nuls * 4 >= pairs * 3;
+    if mostly(odd_nuls) && even_nuls == 0 {
+        Some("little-endian")
+    } else if mostly(even_nuls) && odd_nuls == 0 {
+        Some("big-endian")
+    } else {
+        None
+    }
+}
+
+/// Reads at most `max_size + 1` bytes. A regular file that delivers exactly the size its metadata
+/// announced, in fewer bytes than asked for, has reached its end: that saves the probing read that
+/// `read_to_end` makes (one syscall in four per file). A file that changed size since, or a reader
+/// that returns short, falls back to reading until end of file.
+fn read_bounded(mut handle: std::fs::File, size: u64, max_size: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let wanted = size.min(max_size) as usize + 1;
+    let mut bytes = vec![0; wanted];
+    let mut filled = 0;
+    while filled < wanted {
+        match handle.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => {
+                filled += n;
+                if filled as u64 == size {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(filled);
+    if filled == wanted {
+        // Larger than announced: keep reading, still bounded.
+        handle
+            .take(max_size + 1 - filled as u64)
+            .read_to_end(&mut bytes)?;
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_is_told_from_binary_and_from_text() {
+        let text = "{\"tools\": []}";
+        let little: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let big: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(utf16_byte_order(&little), Some("little-endian"));
+        assert_eq!(utf16_byte_order(&big), Some("big-endian"));
+        assert_eq!(utf16_byte_order(&[0xFF, 0xFE]), Some("little-endian"));
+        assert_eq!(utf16_byte_order(&[0xFE, 0xFF, b'x']), Some("big-endian"));
+        assert_eq!(utf16_byte_order(text.as_bytes()), None);
+        assert_eq!(
+            utf16_byte_order(b"\x7fELF\x02\x01\x01\x00\x00\x00\x00"),
+            None
+        );
+        assert_eq!(utf16_byte_order(&[0; 64]), None);
+    }
+}
