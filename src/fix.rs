@@ -109,7 +109,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 mod write;
-pub use write::{apply, rename_fixed, write_fixed, Applied, NotFixed, WriteScope};
+pub use write::{
+    apply, rename_fixed, write_fixed, write_report_file, Applied, NotFixed, WriteScope,
+};
 
 /// Passes of "lint, apply what fixes allow, lint again" before giving up on convergence.
 const MAX_PASSES: usize = 10;

@@ -91,70 +91,9 @@ impl WriteError {
     }
 }
 
-/// Writes the `-o` file. CI runs `-o skilllint.sarif` inside a checkout the pull request wrote, so
-/// a link planted at that name, or a planted folder link on the way to it, must not send the
-/// report outside: the report goes to a new temporary file in the real folder and is renamed
-/// over the name (replacing a link there instead of writing through it), and a relative path
-/// without `..` whose folder resolves outside the current folder is refused. A path that leaves
-/// the current folder by itself (`/dev/stdout`, `../out.sarif`) is the user's own choice and is
-/// written as named.
-fn write_output_file(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::path::{Component, Path};
-    let stays_below_cwd = path.is_relative()
-        && path
-            .components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-    if !stays_below_cwd {
-        return std::fs::write(path, bytes);
-    }
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let real_folder = folder.canonicalize()?;
-    let cwd = std::env::current_dir()?.canonicalize()?;
-    if !real_folder.starts_with(&cwd) {
-        return Err(std::io::Error::other(
-            "its folder is a symlink leading out of the current folder; nothing was written",
-        ));
-    }
-    let Some(name) = path.file_name() else {
-        return Err(std::io::Error::other("it names no file"));
-    };
-    let target = real_folder.join(name);
-    // An existing regular file keeps its mode; a new report is readable by all, as a plain
-    // `create` under the usual umask would make it.
-    let mode = std::fs::symlink_metadata(&target)
-        .ok()
-        .filter(|m| m.file_type().is_file())
-        .map(|m| m.permissions());
-    let mut temp = tempfile::Builder::new()
-        .prefix(".skilllint-report.")
-        .tempfile_in(&real_folder)?;
-    temp.write_all(bytes)?;
-    match mode {
-        Some(permissions) => temp.as_file().set_permissions(permissions)?,
-        None => set_default_mode(temp.as_file())?,
-    }
-    temp.as_file().sync_all()?;
-    temp.persist(&target).map_err(|e| e.error)?;
-    Ok(())
-}
-
-#[cfg(unix)]
-fn set_default_mode(file: &std::fs::File) -> std::io::Result<()> {
-    use std::os::unix::fs::PermissionsExt;
-    file.set_permissions(std::fs::Permissions::from_mode(0o644))
-}
-
-#[cfg(not(unix))]
-fn set_default_mode(_file: &std::fs::File) -> std::io::Result<()> {
-    Ok(())
-}
-
 fn write_report(output: Option<&std::path::Path>, report: &str) -> Result<(), WriteError> {
     match output {
-        Some(path) => write_output_file(path, report.as_bytes()).map_err(|error| WriteError {
+        Some(path) => fix::write_report_file(path, report.as_bytes()).map_err(|error| WriteError {
             path: Some(path.to_path_buf()),
             error,
         }),

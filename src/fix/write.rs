@@ -15,10 +15,12 @@
 //! - a rename (SK012) moves only a regular file whose folder is reached from the lint root
 //!   without a symlinked folder, and never replaces an existing file.
 //!
-//! One file that cannot be written does not stop the others: [`apply`] reports each file.
+//! One file that cannot be written does not stop the others: [`apply`] reports each file. The
+//! `-o` report goes through the same temporary-file-and-rename route ([`write_report_file`]).
 
 use super::FixRun;
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::fmt;
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
@@ -249,18 +251,8 @@ pub fn write_fixed(
 ) -> Result<PathBuf, NotFixed> {
     let (canonical, target) = resolve_target(path, scope)?;
     let folder = canonical.parent().ok_or(NotFixed::NotRegularFile)?;
-    // The target's name in the temporary one only helps a person tell what it was; cut short so
-    // a long name cannot push the temporary one over the file system's limit.
-    let name: String = canonical
-        .file_name()
-        .map(|n| n.to_string_lossy().chars().take(48).collect())
-        .unwrap_or_default();
-    // Created with O_EXCL under a random name: an existing name, link or not, is never opened.
-    let mut temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".skilllint.tmp")
-        .tempfile_in(folder)
-        .map_err(|error| NotFixed::Io("write", error))?;
+    let name = canonical.file_name().unwrap_or_default();
+    let mut temp = temp_file_in(folder, name).map_err(|error| NotFixed::Io("write", error))?;
     temp.write_all(fixed.as_bytes())
         .map_err(|error| NotFixed::Io("write", error))?;
     copy_owner_and_mode(temp.as_file(), &target)?;
@@ -274,6 +266,76 @@ pub fn write_fixed(
         .map_err(|error| NotFixed::Io("write", error.error))?;
     sync_folder(folder);
     Ok(canonical)
+}
+
+/// A new temporary file in `folder` for replacing the file `name` there: created with O_EXCL under
+/// a random name (mode 0600), so an existing name, link or not, is never opened.
+fn temp_file_in(folder: &Path, name: &OsStr) -> std::io::Result<tempfile::NamedTempFile> {
+    // The target's name in the temporary one only helps a person tell what it was; cut short so
+    // a long name cannot push the temporary one over the file system's limit.
+    let name: String = name.to_string_lossy().chars().take(48).collect();
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".skilllint.tmp")
+        .tempfile_in(folder)
+}
+
+/// Writes the `-o` file. CI runs `-o skilllint.sarif` inside a checkout the pull request wrote, so
+/// a link planted at that name, or a planted folder link on the way to it, must not send the
+/// report outside: the report goes to a new temporary file in the real folder and is renamed
+/// over the name (replacing a link there instead of writing through it), and a relative path
+/// without `..` whose folder resolves outside the current folder is refused. A path that leaves
+/// the current folder by itself (`/dev/stdout`, `../out.sarif`) is the user's own choice and is
+/// written as named.
+pub fn write_report_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let stays_below_cwd = path.is_relative()
+        && path
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    if !stays_below_cwd {
+        return std::fs::write(path, bytes);
+    }
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let real_folder = folder.canonicalize()?;
+    let cwd = std::env::current_dir()?.canonicalize()?;
+    if !real_folder.starts_with(&cwd) {
+        return Err(std::io::Error::other(
+            "its folder is a symlink leading out of the current folder; nothing was written",
+        ));
+    }
+    let Some(name) = path.file_name() else {
+        return Err(std::io::Error::other("it names no file"));
+    };
+    let target = real_folder.join(name);
+    // An existing regular file keeps its mode; a new report is readable by all, as a plain
+    // `create` under the usual umask would make it.
+    let mode = std::fs::symlink_metadata(&target)
+        .ok()
+        .filter(|m| m.file_type().is_file())
+        .map(|m| m.permissions());
+    let mut temp = temp_file_in(&real_folder, name)?;
+    temp.write_all(bytes)?;
+    match mode {
+        Some(permissions) => temp.as_file().set_permissions(permissions)?,
+        None => set_default_mode(temp.as_file())?,
+    }
+    temp.as_file().sync_all()?;
+    temp.persist(&target).map_err(|e| e.error)?;
+    Ok(())
+}
+
+#[cfg(unix)]
+fn set_default_mode(file: &std::fs::File) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    file.set_permissions(std::fs::Permissions::from_mode(0o644))
+}
+
+#[cfg(not(unix))]
+fn set_default_mode(_file: &std::fs::File) -> std::io::Result<()> {
+    Ok(())
 }
 
 /// Flushes a folder's entries, so a rename survives a crash. Best effort: some file systems do
