@@ -692,15 +692,24 @@ pub fn display_path(base: &str, pointer: &str) -> String {
 /// The span to report a failure at `pointer` (an instance path into `root`): the member's key
 /// when the pointer names an object member that exists, else the nearest existing ancestor value.
 pub fn span_for_pointer(root: &Node, pointer: &str) -> Span {
+    span_for_pointer_by(root, pointer, &mut |node, key| node.member(key))
+}
+
+/// [`span_for_pointer`] with `member` finding an object's member by key.
+fn span_for_pointer_by<'a>(
+    root: &'a Node,
+    pointer: &str,
+    member: &mut impl FnMut(&'a Node, &str) -> Option<&'a Member>,
+) -> Span {
     let mut current = pointer;
     loop {
         if current.is_empty() {
             return root.span;
         }
-        if let Some(span) = root.pointer_key_span(current) {
+        if let Some(span) = root.pointer_key_span_by(current, member) {
             return span;
         }
-        if let Some(node) = root.pointer(current) {
+        if let Some(node) = root.pointer_by(current, member) {
             return node.span;
         }
         current = current.rsplit_once('/').map_or("", |(parent, _)| parent);
@@ -730,13 +739,16 @@ impl<'a> Pointers<'a> {
     }
 
     /// The first member of `node` called `key`, as [`Node::member`] finds it.
-    fn member(&mut self, node: &'a Node, key: &str) -> Option<&'a Member> {
+    fn member(
+        indexed: &mut HashMap<usize, HashMap<&'a str, &'a Member>>,
+        node: &'a Node,
+        key: &str,
+    ) -> Option<&'a Member> {
         let members = node.as_object()?;
         if members.len() <= SCAN_MEMBERS {
             return members.iter().find(|m| m.key == key);
         }
-        let index = self
-            .indexed
+        let index = indexed
             .entry(std::ptr::from_ref(node) as usize)
             .or_insert_with(|| {
                 let mut index = HashMap::with_capacity(members.len());
@@ -750,54 +762,25 @@ impl<'a> Pointers<'a> {
 
     /// The node at `pointer`, as [`Node::pointer`] finds it.
     pub fn node(&mut self, pointer: &str) -> Option<&'a Node> {
-        let root = self.root;
-        self.node_from(root, pointer)
-    }
-
-    fn node_from(&mut self, start: &'a Node, pointer: &str) -> Option<&'a Node> {
-        if pointer.is_empty() {
-            return Some(start);
-        }
-        let mut node = start;
-        for raw in pointer.strip_prefix('/')?.split('/') {
-            let token = raw.replace("~1", "/").replace("~0", "~");
-            node = match &node.value {
-                NodeValue::Object(_) => &self.member(node, &token)?.value,
-                NodeValue::Array(items) => items.get(token.parse::<usize>().ok()?)?,
-                _ => return None,
-            };
-        }
-        Some(node)
+        let indexed = &mut self.indexed;
+        self.root
+            .pointer_by(pointer, &mut |node, key| Self::member(indexed, node, key))
     }
 
     /// The key span of the member (or the span of the item) `pointer` names, as
     /// [`Node::pointer_key_span`] finds it.
     pub fn key_span(&mut self, pointer: &str) -> Option<Span> {
-        let (parent, last) = pointer.rsplit_once('/')?;
-        let parent = self.node(parent)?;
-        let token = last.replace("~1", "/").replace("~0", "~");
-        match &parent.value {
-            NodeValue::Object(_) => self.member(parent, &token).map(|m| m.key_span),
-            NodeValue::Array(items) => items.get(token.parse::<usize>().ok()?).map(|n| n.span),
-            _ => None,
-        }
+        let indexed = &mut self.indexed;
+        self.root
+            .pointer_key_span_by(pointer, &mut |node, key| Self::member(indexed, node, key))
     }
 
     /// Where a failure at `pointer` is reported, as [`span_for_pointer`] answers.
     pub fn span(&mut self, pointer: &str) -> Span {
-        let mut current = pointer;
-        loop {
-            if current.is_empty() {
-                return self.root.span;
-            }
-            if let Some(span) = self.key_span(current) {
-                return span;
-            }
-            if let Some(node) = self.node(current) {
-                return node.span;
-            }
-            current = current.rsplit_once('/').map_or("", |(parent, _)| parent);
-        }
+        let indexed = &mut self.indexed;
+        span_for_pointer_by(self.root, pointer, &mut |node, key| {
+            Self::member(indexed, node, key)
+        })
     }
 }
 

@@ -132,6 +132,22 @@ impl Node {
 
     /// Looks up an RFC 6901 JSON pointer (`/properties/user_confirmed`).
     pub fn pointer(&self, pointer: &str) -> Option<&Node> {
+        self.pointer_by(pointer, &mut |node, key| node.member(key))
+    }
+
+    /// The span a diagnostic about `pointer` should use: the member's key when the pointer names an
+    /// object member (so the caret lands on `"inputSchema":`), otherwise the value itself.
+    pub fn pointer_key_span(&self, pointer: &str) -> Option<Span> {
+        self.pointer_key_span_by(pointer, &mut |node, key| node.member(key))
+    }
+
+    /// [`Node::pointer`] with `member` finding an object's member by key (a caller resolving many
+    /// pointers into one large object can index it instead of scanning).
+    pub fn pointer_by<'a>(
+        &'a self,
+        pointer: &str,
+        member: &mut impl FnMut(&'a Node, &str) -> Option<&'a Member>,
+    ) -> Option<&'a Node> {
         if pointer.is_empty() {
             return Some(self);
         }
@@ -139,7 +155,7 @@ impl Node {
         for raw in pointer.strip_prefix('/')?.split('/') {
             let token = raw.replace("~1", "/").replace("~0", "~");
             node = match &node.value {
-                Value::Object(_) => node.get(&token)?,
+                Value::Object(_) => &member(node, &token)?.value,
                 Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
                 _ => return None,
             };
@@ -147,14 +163,17 @@ impl Node {
         Some(node)
     }
 
-    /// The span a diagnostic about `pointer` should use: the member's key when the pointer names an
-    /// object member (so the caret lands on `"inputSchema":`), otherwise the value itself.
-    pub fn pointer_key_span(&self, pointer: &str) -> Option<Span> {
+    /// [`Node::pointer_key_span`] with `member` finding an object's member by key.
+    pub fn pointer_key_span_by<'a>(
+        &'a self,
+        pointer: &str,
+        member: &mut impl FnMut(&'a Node, &str) -> Option<&'a Member>,
+    ) -> Option<Span> {
         let (parent, last) = pointer.rsplit_once('/')?;
-        let parent = self.pointer(parent)?;
+        let parent = self.pointer_by(parent, member)?;
         let token = last.replace("~1", "/").replace("~0", "~");
         match &parent.value {
-            Value::Object(_) => parent.member(&token).map(|m| m.key_span),
+            Value::Object(_) => member(parent, &token).map(|m| m.key_span),
             Value::Array(items) => items.get(token.parse::<usize>().ok()?).map(|n| n.span),
             _ => None,
         }
