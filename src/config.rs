@@ -296,14 +296,7 @@ fn check_candidate(dir: &Path, candidate: &Path) -> Result<bool, ConfigError> {
 /// `max_size` bytes, and must be UTF-8 text.
 pub fn load(path: &Path, registry: &Registry, max_size: u64) -> Result<Config, ConfigError> {
     let text = read_config_text(path, max_size)?;
-    let base = path
-        .parent()
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let base = if base.as_os_str().is_empty() {
-        PathBuf::from(".")
-    } else {
-        base
-    };
+    let base = crate::source::folder_of(path).to_path_buf();
     parse(&text, path, base, registry)
 }
 

@@ -379,21 +379,14 @@ fn named_link_leaves_root(path: &Path, canonical_root: &Path) -> bool {
     if !is_link {
         return false;
     }
-    let link_inside = path
-        .parent()
-        .map(|parent| {
-            if parent.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                parent
-            }
-        })
-        .and_then(|parent| parent.canonicalize().ok())
-        .is_some_and(|parent| parent.starts_with(canonical_root));
-    let target_inside = path
-        .canonicalize()
-        .is_ok_and(|target| target.starts_with(canonical_root));
-    link_inside && !target_inside
+    resolves_inside(crate::source::folder_of(path), canonical_root)
+        && !resolves_inside(path, canonical_root)
+}
+
+/// Whether `path`, links resolved, is inside the (canonical) lint root.
+fn resolves_inside(path: &Path, canonical_root: &Path) -> bool {
+    path.canonicalize()
+        .is_ok_and(|target| target.starts_with(canonical_root))
 }
 
 /// What to do with a symlink the walk met (links are never followed by the walker): `None` to
@@ -442,10 +435,7 @@ fn resolve_symlink(
         });
     }
     let kind = kind?;
-    let inside = path
-        .canonicalize()
-        .is_ok_and(|target| target.starts_with(canonical_root));
-    if !inside {
+    if !resolves_inside(path, canonical_root) {
         return Some((kind, Some(LINK_OUT_OF_ROOT.to_string())));
     }
     if !target.is_file() {

@@ -437,12 +437,7 @@ fn with_skill_siblings(paths: &[PathBuf], requirement_files: &[String]) -> Vec<P
             .is_some()
         };
         if path.is_file() && read() {
-            let dir = path.parent().unwrap_or(Path::new("."));
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
+            let dir = crate::source::folder_of(path);
             let Ok(entries) = std::fs::read_dir(dir) else {
                 continue;
             };
@@ -605,12 +600,7 @@ pub fn parse_file(kind: FileKind, source: &SourceFile) -> Parsed {
     match kind {
         FileKind::Skill { lowercase } => {
             let doc = parse_markdown_doc(&source.text);
-            let dir = source.abs_path.parent().unwrap_or(Path::new("."));
-            let dir = if dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                dir
-            };
+            let dir = crate::source::folder_of(&source.abs_path);
             Parsed::Skill(Box::new(SkillDoc {
                 broken_references: find_broken_references(&doc.body, dir),
                 folder_name: folder_name(dir),

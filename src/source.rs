@@ -65,6 +65,14 @@ pub fn split_path(path: &str) -> (&str, &str) {
     }
 }
 
+/// The folder holding `path`: its parent, or `.` for a bare file name (whose parent is empty).
+pub fn folder_of(path: &std::path::Path) -> &std::path::Path {
+    match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => std::path::Path::new("."),
+    }
+}
+
 /// 1-based line and column; the column counts Unicode scalar values, as SARIF and editors expect.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LineCol {

@@ -295,11 +295,7 @@ pub fn write_report_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     if !stays_below_cwd {
         return std::fs::write(path, bytes);
     }
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let real_folder = folder.canonicalize()?;
+    let real_folder = crate::source::folder_of(path).canonicalize()?;
     let cwd = std::env::current_dir()?.canonicalize()?;
     if !real_folder.starts_with(&cwd) {
         return Err(std::io::Error::other(
@@ -367,11 +363,7 @@ fn rename_folder(from: &Path, rel_path: &str, scope: &WriteScope) -> Result<Path
     if !metadata.file_type().is_file() {
         return Err(NotFixed::NotRegularFile);
     }
-    let parent = from
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let folder = parent
+    let folder = crate::source::folder_of(from)
         .canonicalize()
         .map_err(|error| NotFixed::Io("rename", error))?;
     if !scope.contains(&folder) {
