@@ -427,7 +427,7 @@ pub fn uncompilable_patterns(schemas: &[&Node]) -> Vec<Vec<BadPattern>> {
     let mut found: Vec<Vec<Occurrence<'_>>> = Vec::with_capacity(schemas.len());
     for schema in schemas {
         let mut occurrences = Vec::new();
-        walk_patterns(schema, String::new(), 0, &mut occurrences);
+        walk_patterns(schema, &mut String::new(), 0, &mut occurrences);
         found.push(occurrences);
     }
     let mut distinct: Vec<(&'static str, &str)> = found
@@ -477,6 +477,10 @@ fn refused_patterns<'a>(
     distinct: &[(&'static str, &'a str)],
 ) -> std::collections::HashSet<(&'static str, &'a str)> {
     let mut refused = std::collections::HashSet::new();
+    if distinct.is_empty() {
+        // Most units have no pattern: no lock on the shared verdicts.
+        return refused;
+    }
     let mut unknown = Vec::new();
     {
         // A poisoned lock only means another thread panicked mid-insert: the map is still usable.
@@ -558,7 +562,7 @@ fn compiles(schema: &Value) -> bool {
 
 fn walk_patterns<'a>(
     node: &'a Node,
-    pointer: String,
+    pointer: &mut String,
     depth: usize,
     found: &mut Vec<Occurrence<'a>>,
 ) {
@@ -592,44 +596,66 @@ fn walk_patterns<'a>(
     let Some(members) = node.as_object() else {
         return;
     };
-    let mut check = |keyword: &'static str, pattern: &'a str, span: Span, pointer: String| {
-        found.push(Occurrence {
-            keyword,
-            pattern,
-            pointer,
-            span,
-        });
+    // One pointer buffer for the whole walk, extended and cut back as it goes: most schemas hold
+    // no pattern at all, and a string per member visited made this walk a cost on every tool.
+    let at = |pointer: &mut String, token: &str| {
+        let len = pointer.len();
+        pointer.push('/');
+        pointer.push_str(&pointer_token(token));
+        len
     };
     for member in members {
         let key = member.key.as_str();
-        let here = format!("{pointer}/{}", pointer_token(key));
         if key == "pattern" {
             if let Some(pattern) = member.value.as_str() {
-                check("pattern", pattern, member.value.span, here.clone());
+                let len = at(pointer, key);
+                found.push(Occurrence {
+                    keyword: "pattern",
+                    pattern,
+                    pointer: pointer.clone(),
+                    span: member.value.span,
+                });
+                pointer.truncate(len);
             }
         }
         if key == "patternProperties" {
+            let outer = at(pointer, key);
             for entry in member.value.as_object().unwrap_or_default() {
-                let at = format!("{here}/{}", pointer_token(&entry.key));
-                check("patternProperties", entry.key.as_str(), entry.key_span, at);
+                let len = at(pointer, &entry.key);
+                found.push(Occurrence {
+                    keyword: "patternProperties",
+                    pattern: entry.key.as_str(),
+                    pointer: pointer.clone(),
+                    span: entry.key_span,
+                });
+                pointer.truncate(len);
             }
+            pointer.truncate(outer);
         }
     }
     for member in members {
         let key = member.key.as_str();
-        let here = format!("{pointer}/{}", pointer_token(key));
         let value = &member.value;
         if MAPS.contains(&key) {
+            let outer = at(pointer, key);
             for entry in value.as_object().unwrap_or_default() {
-                let at = format!("{here}/{}", pointer_token(&entry.key));
-                walk_patterns(&entry.value, at, depth + 1, found);
+                let len = at(pointer, &entry.key);
+                walk_patterns(&entry.value, pointer, depth + 1, found);
+                pointer.truncate(len);
             }
+            pointer.truncate(outer);
         } else if value.is_object() && SINGLE.contains(&key) {
-            walk_patterns(value, here, depth + 1, found);
+            let len = at(pointer, key);
+            walk_patterns(value, pointer, depth + 1, found);
+            pointer.truncate(len);
         } else if let Some(items) = value.as_array().filter(|_| LISTS.contains(&key)) {
+            let outer = at(pointer, key);
             for (index, item) in items.iter().enumerate() {
-                walk_patterns(item, format!("{here}/{index}"), depth + 1, found);
+                let len = at(pointer, &index.to_string());
+                walk_patterns(item, pointer, depth + 1, found);
+                pointer.truncate(len);
             }
+            pointer.truncate(outer);
         }
     }
 }

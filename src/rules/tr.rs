@@ -110,6 +110,10 @@ const FILE_EXTENSIONS: &[&str] = &[
 ];
 
 /// The SKILL.md of a unit with its Tool Use Rules section and the section's items.
+/// Up to this many bytes of item text, a tool name's items are found by scanning them; past it,
+/// through an index of their words.
+const SCANNED_ITEMS_LEN: usize = 4096;
+
 struct RulesSection<'a> {
     /// The configured heading text ("Tool Use Rules"), for messages.
     name: &'a str,
@@ -157,13 +161,23 @@ impl<'a> RulesSection<'a> {
         self.name
     }
 
+    /// The bytes of all the items' text.
+    fn items_len(&self) -> usize {
+        self.items.iter().map(|item| item.text.len()).sum()
+    }
+
     /// The positions of the items that name `name` as a whole word. Several rules ask this of
     /// every tool: each name's items are searched for once per unit.
     fn items_naming(&self, name: &'a str) -> Rc<[usize]> {
         self.mentions.get(name, || {
             // A name made of word characters occurs as a whole word exactly where it is one of
-            // an item's words; any other name (`a.b`, `get-x`) is searched for item by item.
-            if name.is_empty() || !name.chars().all(super::util::is_word_char) {
+            // an item's words; any other name (`a.b`, `get-x`) is searched for item by item. So
+            // are the items of an ordinary section: scanning a few kilobytes per name costs less
+            // than sorting every word, and stays linear in the number of names.
+            if name.is_empty()
+                || !name.chars().all(super::util::is_word_char)
+                || self.items_len() <= SCANNED_ITEMS_LEN
+            {
                 return (0..self.items.len())
                     .filter(|i| contains_word(&self.items[*i].text, name))
                     .collect();
