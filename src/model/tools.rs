@@ -239,6 +239,9 @@ pub struct ShapeProblem {
     pub message: String,
     pub label: String,
     pub secondary: Option<(Span, String)>,
+    /// For an entry of no dialect in a file whose first tool has one: the key that tool's dialect
+    /// is recognised by (`inputSchema`), and the dialect.
+    pub expected: Option<(&'static str, Dialect)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -319,6 +322,7 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
                 ),
                 label: "expected an object".to_string(),
                 secondary: None,
+                expected: None,
             });
             continue;
         }
@@ -337,6 +341,7 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
                         first.marker,
                         format!("the first tool is {}", first.shape.described()),
                     )),
+                    expected: None,
                 });
                 continue;
             }
@@ -352,13 +357,13 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
                 let (message, label) = match first {
                     Some(first) => (
                         format!(
-                            "`{pointer}` is no tool of any dialect; the file's first tool is {}",
+                            "`{pointer}` matches no tools.json dialect; the file's first tool is {}",
                             first.shape.described()
                         ),
                         format!("expected `{}`", first.shape.key()),
                     ),
                     None => (
-                        format!("`{pointer}` is no tool of any dialect"),
+                        format!("`{pointer}` matches no tools.json dialect"),
                         "no `inputSchema`, `input_schema`, `parameters` or `script`".to_string(),
                     ),
                 };
@@ -368,6 +373,7 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
                     message,
                     label,
                     secondary: None,
+                    expected: first.map(|f| (f.shape.key(), f.shape.dialect())),
                 });
                 continue;
             }
@@ -462,6 +468,7 @@ fn without_list(root: &Node, anchor: Span) -> Contents {
             message: "expected an array of tools, found a single tool object".to_string(),
             label: "one tool, not a list".to_string(),
             secondary: None,
+            expected: None,
         });
     }
     let Some(member) = members
@@ -489,6 +496,7 @@ fn without_list(root: &Node, anchor: Span) -> Contents {
             ),
             label: "expected an array".to_string(),
             secondary: None,
+            expected: None,
         });
     }
     Contents::NotAList(NotToolList {

@@ -418,10 +418,14 @@ fn tools_json_invalid(unit: &Unit<'_>, sink: &mut Sink) {
 fn contract_violation(unit: &Unit<'_>, sink: &mut Sink) {
     for (id, doc) in unit.tools_docs() {
         for problem in &doc.problems {
-            let help = match problem.kind {
-                ShapeProblemKind::Mixed => "rewrite this entry in the file's dialect, or move it to its own `*.tools.json` file",
-                ShapeProblemKind::Container => "write the tools as an array (`[{…}, {…}]`) or as an object with a `tools` array",
-                ShapeProblemKind::Entry => "write every tool in one dialect: forge, MCP, OpenAI, Anthropic or script (see `skilllint rule TJ002`)",
+            let help = match (problem.kind, problem.expected) {
+                (ShapeProblemKind::Mixed, _) => "rewrite this entry in the file's dialect, or move it to its own `*.tools.json` file".to_string(),
+                (ShapeProblemKind::Container, _) => "write the tools as an array (`[{…}, {…}]`) or as an object with a `tools` array".to_string(),
+                (ShapeProblemKind::Entry, Some((key, dialect))) => format!(
+                    "give it the `{key}` the file's {} tools have, or move it to a file of its own dialect",
+                    dialect.as_str()
+                ),
+                (ShapeProblemKind::Entry, None) => "write every tool in one dialect: forge, MCP, OpenAI, Anthropic or script (see `skilllint rule TJ002`)".to_string(),
             };
             let diagnostic = sink
                 .report(id, problem.span, problem.message.clone())
@@ -1191,7 +1195,7 @@ fn not_a_tool_list(unit: &Unit<'_>, sink: &mut Sink) {
             format!("`{file}` is not a tool list in any known dialect; not linted"),
         )
         .label(why.label.clone())
-        .help("if it is another program's file, rename it, or ignore TJ014 for it under `[lint.per-file-ignores]`; if it is meant to list tools, write them in one dialect (see `skilllint rule TJ002`)");
+        .help("if it belongs to another program, list it under `[lint.per-file-ignores]` with `TJ014`, or rename it; a file meant to list tools must use one dialect (`skilllint rule TJ002`)");
     }
 }
 
