@@ -262,17 +262,33 @@ pub struct NotToolList {
     pub label: String,
 }
 
-/// The keys, besides the dialect markers, that some dialect defines on a tool entry. An entry
-/// with a `name` and one of these looks like a tool even when its schema is missing.
-const TOOL_KEYS: [&str; 8] = [
-    "description",
+/// Every key some dialect defines on a tool entry (for Anthropic's own tools, the dated `type`
+/// decides instead). An entry with a `name` and no key outside these looks like a tool even when
+/// its schema is missing; a key foreign to every dialect (`version`, `path`, `auth`) says the
+/// list is some other program's.
+const DIALECT_KEYS: [&str; 22] = [
+    "name",
     "title",
-    "annotations",
+    "description",
+    "type",
+    "inputSchema",
     "outputSchema",
-    "strict",
-    "cache_control",
-    "idempotent",
+    "annotations",
+    "icons",
+    "execution",
     "_meta",
+    "requiresConfirmation",
+    "idempotent",
+    "function",
+    "parameters",
+    "strict",
+    "script",
+    "input_schema",
+    "cache_control",
+    "defer_loading",
+    "input_examples",
+    "allowed_callers",
+    "eager_input_streaming",
 ];
 
 /// The keys that hold a list of tools in an object, in the order they are looked for.
@@ -506,8 +522,7 @@ fn without_list(root: &Node, anchor: Span) -> Contents {
 }
 
 /// Why an array found where tools belong is no tool list, or `None` when it is one: empty, or
-/// with an entry of some dialect, or with a majority of entries that look like tools (a `name`
-/// and another tool key; under a `tools` or `functions` key, a `name` is enough).
+/// with an entry of some dialect, or with a majority of entries that look like tools.
 fn not_a_tool_list(list: &List, detected: &[Option<Detected>]) -> Option<String> {
     if list.entries.is_empty() || detected.iter().any(Option::is_some) {
         return None;
@@ -533,12 +548,18 @@ fn not_a_tool_list(list: &List, detected: &[Option<Detected>]) -> Option<String>
     })
 }
 
+/// An object with a `name` and only keys some dialect defines: a tool with its schema missing.
+/// In a bare array it also needs a key besides `name`; under a `tools` or `functions` key, whose
+/// name already says what the list holds, the `name` is enough.
 fn looks_like_tool(entry: &Node, named_list: bool) -> bool {
     let Some(members) = entry.as_object() else {
         return false;
     };
     members.iter().any(|m| m.key == "name")
-        && (named_list || members.iter().any(|m| TOOL_KEYS.contains(&m.key.as_str())))
+        && members
+            .iter()
+            .all(|m| DIALECT_KEYS.contains(&m.key.as_str()))
+        && (named_list || members.len() > 1)
 }
 
 fn article(type_name: &str) -> &'static str {
@@ -944,6 +965,12 @@ mod tests {
             not_a_list(r#"[{"name": "node", "version": "22"}]"#).as_deref(),
             Some("an array whose entries are not tools")
         );
+        // Another program's tool format: named entries, but keys no dialect defines.
+        assert_eq!(
+            not_a_list(r#"{"name": "svc", "tools": [{"name": "ping", "description": "d", "method": "GET", "path": "/v1/ping"}]}"#).as_deref(),
+            Some("`tools` holds an array whose entries are not tools")
+        );
+        assert!(not_a_list(r#"[{"name": "a"}]"#).is_some());
         assert_eq!(
             not_a_list(r#"{"compilerOptions": {}}"#).as_deref(),
             Some("an object with no `tools` array")
@@ -957,6 +984,7 @@ mod tests {
             "[]",
             r#"{"tools": []}"#,
             r#"{"tools": [{"name": "a"}, {"name": "b", "description": "d"}]}"#,
+            r#"[{"name": "a", "description": "d"}]"#,
             r#"[{"name": "a", "description": "d"}, {"name": "b", "title": "B"}, "stray"]"#,
             r#"[{"name": "node", "version": "22"}, {"name": "a", "inputSchema": {}}]"#,
         ] {

@@ -1509,6 +1509,25 @@ mod tests {
     }
 
     #[test]
+    fn a_file_that_is_no_tool_list_is_reported_once_and_is_no_tools_file() {
+        let skill = "---\nname: s\ndescription: Builds the site.\n---\n\n# Site\n";
+        let manifest = r#"{"name": "site", "version": "1.0.0", "tools": {"eslint": {"version": "9"}}}"#;
+        let files = [("s/SKILL.md", skill), ("s/tools.json", manifest)];
+        let found = run("TJ014", &files);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "\"tools\"");
+        for code in ["TJ002", "TR001"] {
+            assert!(run(code, &files).is_empty(), "{code}");
+        }
+        // A broken tool list is still one: TJ002, not TJ014, and TR001 asks for the rules.
+        let broken = r#"{"tools": [{"name": "build_site", "description": "Build the site."}]}"#;
+        let files = [("s/SKILL.md", skill), ("s/tools.json", broken)];
+        assert!(run("TJ014", &files).is_empty());
+        assert_eq!(run("TJ002", &files).len(), 1);
+        assert_eq!(run("TR001", &files).len(), 1);
+    }
+
+    #[test]
     fn selector_parameter_names() {
         for name in [
             "action",
