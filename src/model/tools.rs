@@ -385,7 +385,9 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
                 };
                 doc.problems.push(ShapeProblem {
                     kind: ShapeProblemKind::Entry,
-                    span: entry.member("name").map_or_else(|| opening(&entry), |m| m.value.span),
+                    span: entry
+                        .member("name")
+                        .map_or_else(|| opening(&entry), |m| m.value.span),
                     message,
                     label,
                     secondary: None,
@@ -620,7 +622,9 @@ fn detect(entry: &Node) -> Option<Detected> {
     let kind = member("type");
     let kind_text = kind.and_then(|k| k.value.as_str());
     let function = member("function");
-    if let Some(function) = function.filter(|f| f.value.is_object() || kind_text == Some("function")) {
+    if let Some(function) =
+        function.filter(|f| f.value.is_object() || kind_text == Some("function"))
+    {
         return found(Shape::OpenAiWrapped, function);
     }
     if let (Some(kind), Some("function")) = (kind, kind_text) {
@@ -713,13 +717,13 @@ fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
                 .entry
                 .get("type")
                 .filter(|t| t.as_str().is_some_and(is_dated_tool_type));
-            if let Some(kind) = provider_type.filter(|_| tool.entry.get("input_schema").is_none())
-            {
+            if let Some(kind) = provider_type.filter(|_| tool.entry.get("input_schema").is_none()) {
                 let span = kind.span;
                 let read_only = kind.as_str().is_some_and(|text| {
-                    READ_ONLY_PROVIDER_TOOLS
-                        .iter()
-                        .any(|name| text.strip_prefix(name).is_some_and(|rest| rest.starts_with('_')))
+                    READ_ONLY_PROVIDER_TOOLS.iter().any(|name| {
+                        text.strip_prefix(name)
+                            .is_some_and(|rest| rest.starts_with('_'))
+                    })
                 });
                 tool.provider_defined = true;
                 if read_only {
@@ -856,7 +860,10 @@ mod tests {
         };
         assert!(client.schema().is_some() && client.property("city").is_some());
         assert!(!client.provider_defined);
-        assert_eq!(property_pointer(client, "city"), "/tools/0/input_schema/properties/city");
+        assert_eq!(
+            property_pointer(client, "city"),
+            "/tools/0/input_schema/properties/city"
+        );
         assert!(search.provider_defined && search.schema().is_none());
         assert_eq!(search.side_effect, SideEffect::Read);
         assert!(bash.provider_defined);
@@ -871,7 +878,10 @@ mod tests {
         );
         assert_eq!(responses.dialect, Some(Dialect::OpenAi));
         assert_eq!(responses.tools[0].name(), Some("f"));
-        assert_eq!(property_pointer(&responses.tools[0], "x"), "/0/parameters/properties/x");
+        assert_eq!(
+            property_pointer(&responses.tools[0], "x"),
+            "/0/parameters/properties/x"
+        );
 
         // The legacy `functions` list: bare definitions, `parameters` optional.
         let legacy = parse_tools(
@@ -933,7 +943,8 @@ mod tests {
         assert_eq!(problem.span.len(), "\"function\"".len());
         assert!(problem.secondary.is_some());
 
-        let unknown = parse_tools(r#"{"tools": [{"name": "a", "inputSchema": {}}, {"name": "b"}]}"#);
+        let unknown =
+            parse_tools(r#"{"tools": [{"name": "a", "inputSchema": {}}, {"name": "b"}]}"#);
         assert_eq!(unknown.problems.len(), 1);
         assert_eq!(unknown.problems[0].label, "expected `inputSchema`");
         assert_eq!(unknown.problems[0].span.len(), "\"b\"".len());
@@ -954,7 +965,10 @@ mod tests {
             doc.not_a_tool_list.map(|n| n.label)
         };
         assert_eq!(
-            not_a_list(r#"{"name": "site", "version": "1.0.0", "tools": {"eslint": {"version": "9"}}}"#).as_deref(),
+            not_a_list(
+                r#"{"name": "site", "version": "1.0.0", "tools": {"eslint": {"version": "9"}}}"#
+            )
+            .as_deref(),
             Some("`tools` holds an object, not an array of tools")
         );
         assert_eq!(

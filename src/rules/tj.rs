@@ -1511,7 +1511,8 @@ mod tests {
     #[test]
     fn a_file_that_is_no_tool_list_is_reported_once_and_is_no_tools_file() {
         let skill = "---\nname: s\ndescription: Builds the site.\n---\n\n# Site\n";
-        let manifest = r#"{"name": "site", "version": "1.0.0", "tools": {"eslint": {"version": "9"}}}"#;
+        let manifest =
+            r#"{"name": "site", "version": "1.0.0", "tools": {"eslint": {"version": "9"}}}"#;
         let files = [("s/SKILL.md", skill), ("s/tools.json", manifest)];
         let found = run("TJ014", &files);
         assert_eq!(found.len(), 1);
@@ -1541,7 +1542,15 @@ mod tests {
         ] {
             assert!(is_selector_parameter(name), "{name}");
         }
-        for name in ["type", "kind", "name", "state", "method_count", "event", "actions"] {
+        for name in [
+            "type",
+            "kind",
+            "name",
+            "state",
+            "method_count",
+            "event",
+            "actions",
+        ] {
             assert!(!is_selector_parameter(name), "{name}");
         }
     }
