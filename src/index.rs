@@ -383,9 +383,13 @@ impl<'a> Unit<'a> {
             })
     }
 
-    /// True when the folder has a tools file, even one that failed to parse.
+    /// True when the folder has a tools file, even one that failed to parse; a file that is no
+    /// tool list in any dialect (TJ014) does not count.
     pub fn has_tools_file(&self) -> bool {
-        !self.files.tools.is_empty()
+        self.files.tools.iter().any(|id| match self.parsed(*id) {
+            Parsed::Tools(doc) => doc.not_a_tool_list.is_none(),
+            _ => true,
+        })
     }
 
     /// Every tool of every tools file in the folder.

@@ -126,6 +126,7 @@ fn property_path(site: &Site<'_>, sites: &[Site<'_>]) -> Option<String> {
 fn schema_member(tool: &Tool) -> Option<&Member> {
     match tool.dialect {
         Dialect::Forge | Dialect::Mcp => tool.entry.member("inputSchema"),
+        Dialect::Anthropic => tool.entry.member("input_schema"),
         Dialect::OpenAi => tool.definition().member("parameters"),
         Dialect::Script => tool.entry.member("parameters"),
     }
@@ -1470,8 +1471,9 @@ fn tool_description_missing(unit: &Unit<'_>, sink: &mut Sink) {
     for (file, tool) in unit.tools() {
         let name = tool.display_name();
         match tool.description() {
-            // The forge contract reports a missing or mistyped description (TJ002).
-            None if tool.dialect == Dialect::Forge => {}
+            // The forge contract reports a missing or mistyped description (TJ002); the provider
+            // describes its own tools (Anthropic's `web_search_20250305`).
+            None if tool.dialect == Dialect::Forge || tool.provider_defined => {}
             None => {
                 sink.report(
                     file,

@@ -2,8 +2,8 @@
 //!
 //! The contract chain is requirement → tools.json → SKILL.md; each step may add obligations but
 //! never drop them. TJ001–TJ007 check one folder's tool files on their own, TJ008–TJ011 compare them
-//! with the folder's requirement, TJ012 is a design smell on every dialect, and TJ013 checks the
-//! requirement file itself.
+//! with the folder's requirement, TJ012 is a design smell on every dialect, TJ013 checks the
+//! requirement file itself, and TJ014 sets aside a `tools.json` that is no tool list at all.
 
 use super::edit::{Json, JsonText, Place};
 use super::util::name_words;
@@ -12,7 +12,7 @@ use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
 use crate::index::{Parsed, Unit};
 use crate::model::requirement::RequirementDoc;
-use crate::model::tools::{Dialect, SideEffect, Tool};
+use crate::model::tools::{Dialect, ShapeProblemKind, SideEffect, Tool};
 use crate::parse::node::{pointer_token, Member, Node, Value};
 use crate::source::{FileId, Span};
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -69,6 +69,10 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl {
         code: "TJ013",
         check: Check::Unit(requirement_invalid),
+    },
+    RuleImpl {
+        code: "TJ014",
+        check: Check::Unit(not_a_tool_list),
     },
 ];
 
@@ -413,21 +417,23 @@ fn tools_json_invalid(unit: &Unit<'_>, sink: &mut Sink) {
 
 fn contract_violation(unit: &Unit<'_>, sink: &mut Sink) {
     for (id, doc) in unit.tools_docs() {
-        for (span, problem) in &doc.problems {
-            let (label, help) = if problem.contains("one dialect") {
-                (
-                    "a different dialect from the file's first tool",
-                    "rewrite this entry in the file's dialect, or move it to its own `*.tools.json` file",
-                )
-            } else {
-                (
-                    "not a recognised tool shape",
-                    "write the tools as one of the four dialects: forge, MCP, OpenAI or script (see `skilllint rule TJ002`)",
-                )
+        for problem in &doc.problems {
+            let help = match (problem.kind, problem.expected) {
+                (ShapeProblemKind::Mixed, _) => "rewrite this entry in the file's dialect, or move it to its own `*.tools.json` file".to_string(),
+                (ShapeProblemKind::Container, _) => "write the tools as an array (`[{…}, {…}]`) or as an object with a `tools` array".to_string(),
+                (ShapeProblemKind::Entry, Some((key, dialect))) => format!(
+                    "give it the `{key}` the file's {} tools have, or move it to a file of its own dialect",
+                    dialect.as_str()
+                ),
+                (ShapeProblemKind::Entry, None) => "write every tool in one dialect: forge, MCP, OpenAI, Anthropic or script (see `skilllint rule TJ002`)".to_string(),
             };
-            sink.report(id, *span, problem.clone())
-                .label(label)
+            let diagnostic = sink
+                .report(id, problem.span, problem.message.clone())
+                .label(problem.label.clone())
                 .help(help);
+            if let Some((span, label)) = &problem.secondary {
+                diagnostic.secondary(id, *span, label.clone());
+            }
         }
         for duplicate in &doc.duplicate_keys {
             let path = doc
@@ -1042,8 +1048,50 @@ fn tool_conflicts_non_goal(unit: &Unit<'_>, sink: &mut Sink) {
 // TJ012 multi-capability-tool
 // ---------------------------------------------------------------------------------------------
 
-/// Parameters whose value usually selects an operation.
-const SELECTOR_PARAMETERS: [&str; 5] = ["action", "operation", "op", "mode", "command"];
+/// Words that make a parameter an operation selector: its whole name (`action`, `method`), its
+/// last word (`sub_action`, `fileOperation`), or its first word before a qualifier (`action_type`,
+/// `op_name`). `type`, `kind` and `name` alone are not selectors: they usually name a kind of thing
+/// (`type: ["blocked_by", "blocking"]`), and an enum of them is rarely a list of operations.
+const SELECTOR_WORDS: [&str; 8] = [
+    "action",
+    "operation",
+    "op",
+    "mode",
+    "command",
+    "cmd",
+    "method",
+    "verb",
+];
+
+/// The words that may follow a selector word in a two-word selector name (`action_type`).
+const SELECTOR_QUALIFIERS: [&str; 3] = ["type", "name", "kind"];
+
+/// HTTP methods: an enum of only these (`GET`, `POST`, `DELETE`) picks a transport verb for a
+/// request tool, not one of several operations the tool implements.
+const HTTP_METHODS: [&str; 9] = [
+    "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT",
+];
+
+/// Whether a parameter name says that its value selects an operation.
+fn is_selector_parameter(name: &str) -> bool {
+    let words = name_words(name);
+    let selector = |word: &String| SELECTOR_WORDS.contains(&word.as_str());
+    match words.as_slice() {
+        [.., last] if selector(last) => true,
+        [first, qualifier] => selector(first) && SELECTOR_QUALIFIERS.contains(&qualifier.as_str()),
+        _ => false,
+    }
+}
+
+/// Whether every value of an `enum` is an HTTP method written the HTTP way (upper case).
+fn is_http_method_enum(values: &Node) -> bool {
+    values.as_array().is_some_and(|items| {
+        !items.is_empty()
+            && items
+                .iter()
+                .all(|v| v.as_str().is_some_and(|m| HTTP_METHODS.contains(&m)))
+    })
+}
 
 /// Verbs that name distinct operations.
 const OPERATION_VERBS: [&str; 30] = [
@@ -1076,17 +1124,15 @@ fn multi_capability_tool(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         };
         for property in properties {
-            // The selector names are ASCII without a `k` (which the Kelvin sign lowercases to),
-            // so an ASCII comparison matches exactly what a Unicode lowercase would.
-            if !SELECTOR_PARAMETERS
-                .iter()
-                .any(|p| property.key.eq_ignore_ascii_case(p))
-            {
+            if !is_selector_parameter(&property.key) {
                 continue;
             }
             let Some(values) = property.value.get("enum") else {
                 continue;
             };
+            if is_http_method_enum(values) {
+                continue;
+            }
             let verbs = enum_verbs(values);
             if verbs.len() < 2 {
                 continue;
@@ -1130,6 +1176,26 @@ fn join_verbs(verbs: &[String]) -> String {
         Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
         Some((last, _)) => last.clone(),
         None => String::new(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// TJ014 tools-json-not-a-tool-list
+// ---------------------------------------------------------------------------------------------
+
+fn not_a_tool_list(unit: &Unit<'_>, sink: &mut Sink) {
+    for (id, doc) in unit.tools_docs() {
+        let Some(why) = &doc.not_a_tool_list else {
+            continue;
+        };
+        let file = unit.repo.file_name(id);
+        sink.report(
+            id,
+            why.span,
+            format!("`{file}` is not a tool list in any known dialect; not linted"),
+        )
+        .label(why.label.clone())
+        .help("if it belongs to another program, list it under `[lint.per-file-ignores]` with `TJ014`, or rename it; a file meant to list tools must use one dialect (`skilllint rule TJ002`)");
     }
 }
 
@@ -1440,6 +1506,70 @@ mod tests {
         );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].1, "\"bulkDelete\"");
+    }
+
+    #[test]
+    fn a_file_that_is_no_tool_list_is_reported_once_and_is_no_tools_file() {
+        let skill = "---\nname: s\ndescription: Builds the site.\n---\n\n# Site\n";
+        let manifest =
+            r#"{"name": "site", "version": "1.0.0", "tools": {"eslint": {"version": "9"}}}"#;
+        let files = [("s/SKILL.md", skill), ("s/tools.json", manifest)];
+        let found = run("TJ014", &files);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "\"tools\"");
+        for code in ["TJ002", "TR001"] {
+            assert!(run(code, &files).is_empty(), "{code}");
+        }
+        // A broken tool list is still one: TJ002, not TJ014, and TR001 asks for the rules.
+        let broken = r#"{"tools": [{"name": "build_site", "description": "Build the site."}]}"#;
+        let files = [("s/SKILL.md", skill), ("s/tools.json", broken)];
+        assert!(run("TJ014", &files).is_empty());
+        assert_eq!(run("TJ002", &files).len(), 1);
+        assert_eq!(run("TR001", &files).len(), 1);
+    }
+
+    #[test]
+    fn selector_parameter_names() {
+        for name in [
+            "action",
+            "Method",
+            "merge_method",
+            "subAction",
+            "action_type",
+            "opType",
+            "operation_name",
+            "cmd",
+        ] {
+            assert!(is_selector_parameter(name), "{name}");
+        }
+        for name in [
+            "type",
+            "kind",
+            "name",
+            "state",
+            "method_count",
+            "event",
+            "actions",
+        ] {
+            assert!(!is_selector_parameter(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn multi_capability_through_method_parameters() {
+        // The shape of a real MCP server's label tool: `method` selects create/update/delete.
+        let tools = r#"{"tools": [
+            {"name": "badge_write", "inputSchema": {"type": "object", "properties": {
+                "method": {"type": "string", "enum": ["create", "update", "delete"]},
+                "kind": {"type": "string", "enum": ["create", "delete"]}}}},
+            {"name": "badge_read", "inputSchema": {"type": "object", "properties": {
+                "method": {"type": "string", "enum": ["get", "get_history"]}}}},
+            {"name": "http_call", "inputSchema": {"type": "object", "properties": {
+                "http_method": {"type": "string", "enum": ["GET", "POST", "DELETE"]}}}}
+        ]}"#;
+        let found = run("TJ012", &[("s/tools.json", tools)]);
+        let spans: Vec<&str> = found.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(spans, vec!["[\"create\", \"update\", \"delete\"]"]);
     }
 
     #[test]

@@ -297,6 +297,7 @@ fn idempotency_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
 fn properties_anchor(tool: &Tool) -> (Span, &'static str) {
     let schema_member = match tool.dialect {
         Dialect::Forge | Dialect::Mcp => tool.entry.member("inputSchema"),
+        Dialect::Anthropic => tool.entry.member("input_schema"),
         Dialect::OpenAi => tool.definition().member("parameters"),
         // Script parameters are the properties themselves.
         Dialect::Script => {
