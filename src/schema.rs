@@ -165,7 +165,8 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     }
 }
 
-fn with_article(type_name: &str) -> String {
+/// `an integer`, `a string`, `null`.
+pub fn with_article(type_name: &str) -> String {
     match type_name {
         "array" | "integer" | "object" => format!("an {type_name}"),
         "null" => "null".to_string(),
@@ -373,7 +374,8 @@ fn valid_schema(schema: &Node, depth: usize) -> bool {
     })
 }
 
-fn is_type_name(name: &str) -> bool {
+/// One of the seven JSON Schema type names.
+pub fn is_type_name(name: &str) -> bool {
     matches!(
         name,
         "array" | "boolean" | "integer" | "null" | "number" | "object" | "string"

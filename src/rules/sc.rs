@@ -49,6 +49,8 @@ const PORTABLE_NAME_MAX: usize = 64;
 const MAX_SCHEMA_DEPTH: usize = 128;
 /// How many `$ref` hops a local reference is followed before giving up (cycles, chains).
 const MAX_REF_HOPS: usize = 8;
+/// Where meta-validation reports a bad root `type`, which SC002 reports instead (SC001, TM009).
+pub(crate) const ROOT_TYPE_POINTER: &str = "/type";
 /// SC001 reports at most this many meta-validation failures per schema.
 const MAX_META_ERRORS: usize = 5;
 /// Name prefixes that make a writing tool destructive for SC012.
@@ -454,7 +456,9 @@ fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         } else {
             schema::meta_validate(&subject.schema.to_json())
         };
-        let mut seen = BTreeSet::new();
+        // A root `type` that is not exactly `object` is SC002's finding, which names the one
+        // value that fits there; reporting it here as well would be two errors for one typo.
+        let mut seen = BTreeSet::from([ROOT_TYPE_POINTER]);
         let mut reported = 0;
         for error in &errors {
             if !seen.insert(error.pointer.as_str()) {
@@ -561,18 +565,23 @@ fn input_schema_not_object(unit: &Unit<'_>, sink: &mut Sink) {
                     .help(HELP);
                 }
                 Some(kind) if kind.as_str() == Some("object") => {}
+                // The meta-validation rules (SC001, TM009) leave the root `type` to this rule, so
+                // a typo such as `obj` is reported once, with the one value that fits here.
                 Some(kind) => {
-                    sink.report(
-                        subject.file,
-                        kind.span,
-                        format!(
+                    let message = match kind.as_str() {
+                        Some(name) if !schema::is_type_name(name) => format!(
+                            "{} has root type `{name}`, which is not a JSON type; the root must be `object`",
+                            what()
+                        ),
+                        _ => format!(
                             "{} has root type {}, not `object`",
                             what(),
                             describe_type(kind)
                         ),
-                    )
-                    .label("must be exactly `object`")
-                    .help(HELP);
+                    };
+                    sink.report(subject.file, kind.span, message)
+                        .label("must be exactly `object`")
+                        .help(HELP);
                 }
             },
             // Not a schema at all: SC001 (tools) or TM009 (TOOL.md) says so.
@@ -594,7 +603,7 @@ fn describe_type(node: &Node) -> String {
                 .collect();
             format!("`[{}]`", names.join(", "))
         }
-        _ => format!("a {}", node.type_name()),
+        _ => schema::with_article(node.type_name()),
     }
 }
 
@@ -1597,12 +1606,10 @@ mod tests {
                 &mcp(r#"{"type": "objekt", "properties": {"a": {"type": "int"}}}"#),
             )],
         );
+        // The root `type` is SC002's finding; the nested one is reported here.
         let places: Vec<&str> = found.iter().map(|(_, p)| p.as_str()).collect();
-        assert_eq!(places, [r#""type""#, r#""type""#]);
-        assert!(
-            found[0].0.contains("at `/properties/a/type`")
-                || found[1].0.contains("at `/properties/a/type`")
-        );
+        assert_eq!(places, [r#""type""#]);
+        assert!(found[0].0.contains("at `/properties/a/type`"));
         let unknown = run(
             "SC001",
             &[(
@@ -1627,6 +1634,17 @@ mod tests {
         let found = run("SC002", &[(".tools/x-y/TOOL.md", tool_md)]);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].1, "objekt");
+        assert_eq!(
+            found[0].0,
+            "`inputs` of contract `x-y` has root type `objekt`, which is not a JSON type; the root must be `object`"
+        );
+        // One typo, one error: TM009 leaves the root `type` of `inputs` to SC002, and keeps the
+        // root `type` of `outputs`, which SC002 does not judge.
+        assert!(run("TM009", &[(".tools/x-y/TOOL.md", tool_md)]).is_empty());
+        let outputs = "---\nid: x-y\ninputs:\n  type: objekt\noutputs:\n  type: objekt\n---\n";
+        let found = run("TM009", &[(".tools/x-y/TOOL.md", outputs)]);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].0.contains("`outputs.type`"), "{}", found[0].0);
     }
 
     #[test]
@@ -1645,6 +1663,11 @@ mod tests {
             assert!(run(code, &[("f/tools.json", forge)]).is_empty(), "{code}");
         }
         assert!(primaries("SC002", r#"{"type": "object"}"#).is_empty());
+        let found = run("SC002", &[("s/tools.json", &mcp(r#"{"type": 5}"#))]);
+        assert_eq!(
+            found[0].0,
+            "input schema of tool `t` has root type an integer, not `object`"
+        );
         let openai = r#"[{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "string"}}}]"#;
         assert_eq!(
             run("SC002", &[("o/tools.json", openai)])[0].1,
