@@ -1414,6 +1414,24 @@ fn remote_schema_ref(unit: &Unit<'_>, sink: &mut Sink) {
                 let Some(scheme) = remote_scheme(reference) else {
                     continue;
                 };
+                // An AIP schema skilllint bundles is the ecosystem's type, checked offline.
+                if schema::bundled_ref(reference).is_some() {
+                    continue;
+                }
+                if let Some(bundled) = schema::bundled_url(reference) {
+                    let fragment = reference.split_once('#').map_or("", |(_, f)| f);
+                    sink.report(
+                        subject.file,
+                        node.span,
+                        format!(
+                            "{} of {} references `#{fragment}` of the {} schema, which has no such place",
+                            subject.schema_word, subject.owner, bundled.aip
+                        ),
+                    )
+                    .label("not in the bundled schema: checked as if absent")
+                    .help("point at the whole schema, or at a JSON pointer that exists in it; `skilllint rule SC013` lists the bundled schemas and their places");
+                    continue;
+                }
                 let kind = if scheme == "file:" {
                     "a local file"
                 } else {
@@ -2019,12 +2037,20 @@ mod tests {
             "a": {"$ref": "HTTPS://example.com/a.json"},
             "b": {"items": {"$ref": "file:schemas/b.json"}},
             "c": {"$ref": "#/$defs/l"},
-            "d": {"type": "object", "default": {"$ref": "http://example.com/not-a-schema"}}}}"##;
+            "d": {"type": "object", "default": {"$ref": "http://example.com/not-a-schema"}},
+            "e": {"$ref": "https://agentproto.sh/docs/aip-27/REF.schema.json"},
+            "f": {"$ref": "https://agentproto.sh/schemas/aip-27/REF.schema.json#/$defs/local"},
+            "g": {"$ref": "https://agentproto.sh/docs/aip-27/REF.schema.json#/$defs/nothing"},
+            "h": {"$ref": "https://agentproto.sh/docs/aip-99/OTHER.schema.json"}}}"##;
+        // The bundled AIP schemas are checked offline; any other URL, and a place the bundled
+        // schema does not have, stay remote.
         assert_eq!(
             primaries("SC013", schema),
             [
                 r#""HTTPS://example.com/a.json""#,
-                r#""file:schemas/b.json""#
+                r#""file:schemas/b.json""#,
+                r##""https://agentproto.sh/docs/aip-27/REF.schema.json#/$defs/nothing""##,
+                r#""https://agentproto.sh/docs/aip-99/OTHER.schema.json""#
             ]
         );
     }
