@@ -32,6 +32,83 @@ pub const EMBEDDED: [(&str, &str); 6] = [
     ("secrets", include_str!("../schemas/secrets.schema.json")),
 ];
 
+/// A schema of the agentproto ecosystem, bundled so that user schemas referencing it by its
+/// published URL are checked offline: nothing is ever fetched.
+#[derive(Debug)]
+pub struct BundledSchema {
+    /// The AIP that defines it (`AIP-27`).
+    pub aip: &'static str,
+    /// The revision of the AIP text it was written from.
+    pub version: &'static str,
+    /// Where it lives in this repository.
+    pub path: &'static str,
+    /// The URLs that name it, without fragment: the AIP documents spell one path under `/docs/`
+    /// and their own schemas another under `/schemas/`.
+    pub urls: &'static [&'static str],
+    text: &'static str,
+}
+
+/// The AIP schemas the ecosystem's contracts reference as types, written for skilllint from the
+/// AIP texts. The AIP-14 examples reference the AIP-27 `ref` value for workspace files.
+pub const BUNDLED: [BundledSchema; 1] = [BundledSchema {
+    aip: "AIP-27",
+    version: "draft of 2026-04-30",
+    path: "schemas/aip/aip-27/REF.schema.json",
+    urls: &[
+        "https://agentproto.sh/docs/aip-27/REF.schema.json",
+        "https://agentproto.sh/schemas/aip-27/REF.schema.json",
+    ],
+    text: include_str!("../schemas/aip/aip-27/REF.schema.json"),
+}];
+
+/// The bundled schema named by `url` (no fragment), parsed once per process.
+fn bundled_document(url: &str) -> Option<(&'static BundledSchema, &'static Value)> {
+    static PARSED: [OnceLock<Option<Value>>; BUNDLED.len()] =
+        [const { OnceLock::new() }; BUNDLED.len()];
+    let index = BUNDLED.iter().position(|b| b.urls.contains(&url))?;
+    let document = PARSED[index]
+        .get_or_init(|| serde_json::from_str(BUNDLED[index].text).ok())
+        .as_ref()?;
+    Some((&BUNDLED[index], document))
+}
+
+/// The bundled schema a `$ref` names, when it names one and its fragment (empty, or a JSON
+/// pointer) exists in it. Any other reference stays remote: SC013 reports it and validation
+/// drops it.
+pub fn bundled_ref(reference: &str) -> Option<&'static BundledSchema> {
+    let (url, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+    let (schema, document) = bundled_document(url)?;
+    let found =
+        fragment.is_empty() || (fragment.starts_with('/') && document.pointer(fragment).is_some());
+    found.then_some(schema)
+}
+
+/// The bundled schema whose URL a `$ref` starts with, whatever its fragment.
+pub fn bundled_url(reference: &str) -> Option<&'static BundledSchema> {
+    let url = reference.split_once('#').map_or(reference, |(url, _)| url);
+    BUNDLED.iter().find(|b| b.urls.contains(&url))
+}
+
+/// Serves the bundled schemas to the validator and refuses everything else, so compiling a user
+/// schema never touches the network or the file system.
+struct BundledRetriever;
+
+impl jsonschema::Retrieve for BundledRetriever {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let url = uri.as_str();
+        let url = url.split_once('#').map_or(url, |(base, _)| base);
+        match bundled_document(url) {
+            Some((_, document)) => Ok(document.clone()),
+            None => {
+                Err(format!("`{url}` is not bundled with skilllint and is never fetched").into())
+            }
+        }
+    }
+}
+
 /// One validation failure.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SchemaError {
@@ -165,7 +242,8 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     }
 }
 
-fn with_article(type_name: &str) -> String {
+/// `an integer`, `a string`, `null`.
+pub fn with_article(type_name: &str) -> String {
     match type_name {
         "array" | "integer" | "object" => format!("an {type_name}"),
         "null" => "null".to_string(),
@@ -373,7 +451,8 @@ fn valid_schema(schema: &Node, depth: usize) -> bool {
     })
 }
 
-fn is_type_name(name: &str) -> bool {
+/// One of the seven JSON Schema type names.
+pub fn is_type_name(name: &str) -> bool {
     matches!(
         name,
         "array" | "boolean" | "integer" | "null" | "number" | "object" | "string"
@@ -671,13 +750,14 @@ pub fn is_remote_ref(reference: &str) -> bool {
     !reference.starts_with('#')
 }
 
-/// A copy of `schema` with every non-fragment `$ref` removed, so it can be compiled offline and
-/// checked "as if the ref were absent".
+/// A copy of `schema` with every non-fragment `$ref` removed, except those naming a bundled
+/// schema, so it can be compiled offline and checked "as if the ref were absent".
 pub fn without_remote_refs(schema: &Value) -> Value {
+    let dropped = |reference: &str| is_remote_ref(reference) && bundled_ref(reference).is_none();
     match schema {
         Value::Object(map) => Value::Object(
             map.iter()
-                .filter(|(k, v)| !(k.as_str() == "$ref" && v.as_str().is_some_and(is_remote_ref)))
+                .filter(|(k, v)| !(k.as_str() == "$ref" && v.as_str().is_some_and(dropped)))
                 .map(|(k, v)| (k.clone(), without_remote_refs(v)))
                 .collect(),
         ),
@@ -686,12 +766,14 @@ pub fn without_remote_refs(schema: &Value) -> Value {
     }
 }
 
-/// Compiles a user schema for validating examples: offline, remote refs removed, formats not
-/// asserted. `Err` carries the compiler's message (the schema is broken; SC001/TM009 say why).
+/// Compiles a user schema for validating examples: offline, remote refs removed except those to
+/// bundled schemas (served from memory), formats not asserted. `Err` carries the compiler's
+/// message (the schema is broken; SC001/TM009 say why).
 pub fn compile_user_schema(schema: &Value) -> Result<Validator, String> {
     let draft = declared_draft(schema)?;
     jsonschema::options()
         .with_draft(draft)
+        .with_retriever(BundledRetriever)
         .should_validate_formats(false)
         .build(&without_remote_refs(schema))
         .map_err(|e| e.to_string())
@@ -883,6 +965,94 @@ mod tests {
             );
             assert!(embedded(name).is_some());
         }
+    }
+
+    #[test]
+    fn bundled_schemas_are_valid_and_named_by_their_id() {
+        for bundled in &BUNDLED {
+            let document: Value = serde_json::from_str(bundled.text).unwrap_or_default();
+            assert!(meta_validate(&document).is_empty(), "{}", bundled.path);
+            assert!(compile_embedded(bundled.text).is_ok(), "{}", bundled.path);
+            let id = document.get("$id").and_then(Value::as_str);
+            assert_eq!(id, bundled.urls.first().copied(), "{}", bundled.path);
+            assert!(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(bundled.path)
+                .is_file());
+            let rule = include_str!("../rules/SC013.md");
+            for url in bundled.urls {
+                assert!(bundled_ref(url).is_some(), "{url}");
+                assert!(
+                    rule.contains(&format!("`{url}`")),
+                    "rules/SC013.md names {url}"
+                );
+            }
+            assert!(rule.contains(&format!("{}, {}", bundled.aip, bundled.version)));
+        }
+    }
+
+    #[test]
+    fn only_bundled_aip_urls_resolve() {
+        for reference in [
+            "https://agentproto.sh/docs/aip-27/REF.schema.json",
+            "https://agentproto.sh/schemas/aip-27/REF.schema.json",
+            "https://agentproto.sh/docs/aip-27/REF.schema.json#",
+            "https://agentproto.sh/docs/aip-27/REF.schema.json#/$defs/local",
+        ] {
+            assert_eq!(
+                bundled_ref(reference).map(|b| b.aip),
+                Some("AIP-27"),
+                "{reference}"
+            );
+        }
+        for reference in [
+            "http://agentproto.sh/docs/aip-27/REF.schema.json",
+            "https://agentproto.sh/docs/aip-27/REF.schema.json#/$defs/nothing",
+            "https://agentproto.sh/docs/aip-27/REF.schema.json#local",
+            "https://agentproto.sh/docs/aip-16/IO.schema.json",
+            "https://agentproto.sh.example.com/docs/aip-27/REF.schema.json",
+            " https://agentproto.sh/docs/aip-27/REF.schema.json",
+            "REF.schema.json",
+            "#/$defs/x",
+        ] {
+            assert!(bundled_ref(reference).is_none(), "{reference}");
+        }
+    }
+
+    #[test]
+    fn bundled_refs_are_validated_offline_and_others_dropped() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "file": {"$ref": "https://agentproto.sh/docs/aip-27/REF.schema.json"},
+                "local": {"$ref": "https://agentproto.sh/schemas/aip-27/REF.schema.json#/$defs/local"},
+                "other": {"$ref": "https://schemas.example.com/anything.json"}
+            }
+        });
+        let validator = compile_user_schema(&schema).expect("compiles offline");
+        for good in [
+            json!({"file": {"kind": "local", "path": "reports/q3.md"}}),
+            json!({"file": "github:octo/widgets@main:docs"}),
+            json!({"file": {"kind": "youtube_video", "videoId": "x"}}),
+            json!({"local": {"kind": "local", "path": "a/b.md", "sha256": "0".repeat(64)}}),
+            json!({"other": 42}),
+        ] {
+            assert!(validator.is_valid(&good), "{good}");
+        }
+        for bad in [
+            json!({"file": {"kind": "local"}}),
+            json!({"file": {"kind": "local", "path": "../../etc/passwd"}}),
+            json!({"file": {"kind": "url", "href": "ftp://example.com/x"}}),
+            json!({"file": {"kind": "eth_tx", "chainId": 1, "txHash": "0xABC"}}),
+            json!({"file": {"path": "a.md"}}),
+            json!({"file": "no kind"}),
+            json!({"file": 7}),
+            json!({"local": {"kind": "url", "href": "https://example.com"}}),
+        ] {
+            assert!(!validator.is_valid(&bad), "{bad}");
+        }
+        // A remote reference the compiler would have to fetch is refused, not fetched.
+        let dynamic = json!({"$dynamicRef": "http://127.0.0.1:9/x.json"});
+        assert!(compile_user_schema(&dynamic).is_err());
     }
 
     #[test]

@@ -49,6 +49,8 @@ const PORTABLE_NAME_MAX: usize = 64;
 const MAX_SCHEMA_DEPTH: usize = 128;
 /// How many `$ref` hops a local reference is followed before giving up (cycles, chains).
 const MAX_REF_HOPS: usize = 8;
+/// Where meta-validation reports a bad root `type`, which SC002 reports instead (SC001, TM009).
+pub(crate) const ROOT_TYPE_POINTER: &str = "/type";
 /// SC001 reports at most this many meta-validation failures per schema.
 const MAX_META_ERRORS: usize = 5;
 /// Name prefixes that make a writing tool destructive for SC012.
@@ -455,7 +457,9 @@ fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         } else {
             schema::meta_validate(&subject.schema.to_json())
         };
-        let mut seen = BTreeSet::new();
+        // A root `type` that is not exactly `object` is SC002's finding, which names the one
+        // value that fits there; reporting it here as well would be two errors for one typo.
+        let mut seen = BTreeSet::from([ROOT_TYPE_POINTER]);
         let mut reported = 0;
         for error in &errors {
             if !seen.insert(error.pointer.as_str()) {
@@ -562,18 +566,23 @@ fn input_schema_not_object(unit: &Unit<'_>, sink: &mut Sink) {
                     .help(HELP);
                 }
                 Some(kind) if kind.as_str() == Some("object") => {}
+                // The meta-validation rules (SC001, TM009) leave the root `type` to this rule, so
+                // a typo such as `obj` is reported once, with the one value that fits here.
                 Some(kind) => {
-                    sink.report(
-                        subject.file,
-                        kind.span,
-                        format!(
+                    let message = match kind.as_str() {
+                        Some(name) if !schema::is_type_name(name) => format!(
+                            "{} has root type `{name}`, which is not a JSON type; the root must be `object`",
+                            what()
+                        ),
+                        _ => format!(
                             "{} has root type {}, not `object`",
                             what(),
                             describe_type(kind)
                         ),
-                    )
-                    .label("must be exactly `object`")
-                    .help(HELP);
+                    };
+                    sink.report(subject.file, kind.span, message)
+                        .label("must be exactly `object`")
+                        .help(HELP);
                 }
             },
             // Not a schema at all: SC001 (tools) or TM009 (TOOL.md) says so.
@@ -595,7 +604,7 @@ fn describe_type(node: &Node) -> String {
                 .collect();
             format!("`[{}]`", names.join(", "))
         }
-        _ => format!("a {}", node.type_name()),
+        _ => schema::with_article(node.type_name()),
     }
 }
 
@@ -664,6 +673,57 @@ fn yaml_close(text: &str, file: FileId, object: &Node) -> Option<Edit> {
     ))
 }
 
+/// A nested object schema meant as a free-form map: no declared properties (none, or an empty
+/// `properties`), or a schema-valued `additionalProperties` that types its values. Closing such an
+/// object would make it accept only `{}`.
+fn is_free_form_map(node: &Node) -> bool {
+    let declares_properties = node
+        .get("properties")
+        .and_then(Node::as_object)
+        .is_some_and(|members| !members.is_empty());
+    let typed_values = node
+        .get("additionalProperties")
+        .and_then(Node::as_object)
+        .is_some_and(|members| !members.is_empty());
+    !declares_properties || typed_values
+}
+
+/// Whether SC003 judges the object schema at `site`: the root (a tool without parameters
+/// included) unless it is synthesised or composed entirely of branches, and every nested object
+/// that declares properties, except composition branches and conditions.
+fn judged_object(site: &Site<'_>, subject: &Subject<'_>) -> bool {
+    if site.in_condition || !is_object_schema(site.node) {
+        return false;
+    }
+    match site.via {
+        // Composition branches are closed where they are combined; closing a single `allOf`
+        // branch rejects the other branches' properties.
+        Via::Branch | Via::Condition => false,
+        Via::Root => {
+            !subject.synthesised_root
+                && (site.node.get("properties").is_some()
+                    || !["allOf", "anyOf", "oneOf"]
+                        .iter()
+                        .any(|k| site.node.get(k).is_some()))
+        }
+        _ => !is_free_form_map(site.node),
+    }
+}
+
+/// One open object of a schema: where it is reported and how it is closed.
+struct OpenObject<'s, 'a> {
+    site: &'s Site<'a>,
+    /// The `additionalProperties: true` or `{}` value, when it is written out.
+    written: Option<&'a Node>,
+}
+
+impl OpenObject<'_, '_> {
+    fn span(&self, subject: &Subject<'_>) -> Span {
+        self.written
+            .map_or_else(|| object_anchor(self.site, subject), |value| value.span)
+    }
+}
+
 fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
     for subject in all_subjects(unit) {
         // In strict mode an open object is an error, which SC014 reports.
@@ -671,86 +731,89 @@ fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         }
         let sites = unit_sites(unit, subject.schema);
-        for site in sites.iter() {
-            if site.in_condition || !is_object_schema(site.node) {
-                continue;
-            }
-            let applies = match site.via {
-                // Composition branches are closed where they are combined; closing a single
-                // `allOf` branch rejects the other branches' properties.
-                Via::Branch | Via::Condition => false,
-                Via::Root => {
-                    !subject.synthesised_root
-                        && (site.node.get("properties").is_some()
-                            || !["allOf", "anyOf", "oneOf"]
-                                .iter()
-                                .any(|k| site.node.get(k).is_some()))
-                }
-                _ => site.node.get("properties").is_some(),
+        let open: Vec<OpenObject<'_, '_>> = sites
+            .iter()
+            .filter(|site| judged_object(site, subject))
+            .filter_map(|site| match closing(site.node) {
+                Closing::Closed => None,
+                Closing::Absent => Some(OpenObject {
+                    site,
+                    written: None,
+                }),
+                Closing::Open(value) => Some(OpenObject {
+                    site,
+                    written: Some(value),
+                }),
+            })
+            .collect();
+        // The root first when it is open (sites start at the root), else the first nested one.
+        let Some((first, others)) = open.split_first() else {
+            continue;
+        };
+        let text = unit.text(subject.file);
+        // Built only for a finding: it scans the file for its indentation.
+        let json = subject
+            .dialect
+            .is_some()
+            .then(|| unit.json_text(subject.file));
+        let close = |object: &OpenObject<'_, '_>| match (object.written, &json) {
+            (Some(value), Some(j)) => Some(j.replace(value, &Json::Bool(false))),
+            (Some(value), None) => Some(Edit::replace(subject.file, value.span, "false")),
+            (None, Some(j)) => j.insert_members(
+                object.site.node,
+                Place::Last,
+                &[("additionalProperties", Json::Bool(false))],
+            ),
+            (None, None) => yaml_close(text, subject.file, object.site.node),
+        };
+        // Innermost first: in YAML a nested object that ends its parent is closed at the same
+        // offset as the parent, and the inserted lines must come out in that order.
+        let edits: Vec<Edit> = open.iter().rev().filter_map(close).collect();
+        let more = match others.len() {
+            0 => String::new(),
+            1 => ", as does 1 nested object".to_string(),
+            n => format!(", as do {n} nested objects"),
+        };
+        let diagnostic = sink.report(
+            subject.file,
+            first.span(subject),
+            format!(
+                "{} accepts undeclared properties{more}",
+                subject.describe(first.site, &sites)
+            ),
+        );
+        diagnostic.label(if first.written.is_some() {
+            "undeclared properties allowed here"
+        } else {
+            "object without `additionalProperties: false`"
+        });
+        for other in others {
+            diagnostic.secondary(
+                subject.file,
+                other.span(subject),
+                format!(
+                    "{} also accepts undeclared properties",
+                    subject.describe(other.site, &sites)
+                ),
+            );
+        }
+        diagnostic.help(if others.is_empty() && first.written.is_some() {
+            "set `additionalProperties` to `false` so a hallucinated or misspelled argument fails validation instead of being ignored"
+        } else if others.is_empty() {
+            "add `additionalProperties: false` so a hallucinated or misspelled argument fails validation instead of being ignored"
+        } else {
+            "close each of these objects with `additionalProperties: false` so a hallucinated or misspelled argument fails validation instead of being ignored; objects meant as free-form maps (no `properties`) are left open"
+        });
+        if !edits.is_empty() {
+            let description = if edits.len() == 1 {
+                "set `additionalProperties: false` (unsafe: callers sending extra fields will start failing)".to_string()
+            } else {
+                format!(
+                    "set `additionalProperties: false` on {} objects (unsafe: callers sending extra fields will start failing)",
+                    edits.len()
+                )
             };
-            if !applies {
-                continue;
-            }
-            let what = || subject.describe(site, &sites);
-            let text = unit.text(subject.file);
-            // Built only for a finding: it scans the file for its indentation.
-            let json = || {
-                subject
-                    .dialect
-                    .is_some()
-                    .then(|| unit.json_text(subject.file))
-            };
-            let close = |edit: Option<Edit>| {
-                edit.map(|edit| {
-                    Fix::unsafe_(
-                        "set `additionalProperties: false` (unsafe: callers sending extra fields will start failing)",
-                        vec![edit],
-                    )
-                })
-            };
-            match closing(site.node) {
-                Closing::Closed => {}
-                Closing::Absent => {
-                    let edit = match json() {
-                        Some(j) => j.insert_members(
-                            site.node,
-                            Place::Last,
-                            &[("additionalProperties", Json::Bool(false))],
-                        ),
-                        None => yaml_close(text, subject.file, site.node),
-                    };
-                    let fix = close(edit);
-                    let diagnostic = sink.report(
-                        subject.file,
-                        object_anchor(site, subject),
-                        format!("{} accepts undeclared properties", what()),
-                    );
-                    diagnostic
-                        .label("object without `additionalProperties: false`")
-                        .help("add `additionalProperties: false` so a hallucinated or misspelled argument fails validation instead of being ignored");
-                    if let Some(fix) = fix {
-                        diagnostic.fix(fix);
-                    }
-                }
-                Closing::Open(value) => {
-                    let edit = match json() {
-                        Some(j) => Some(j.replace(value, &Json::Bool(false))),
-                        None => Some(Edit::replace(subject.file, value.span, "false")),
-                    };
-                    let fix = close(edit);
-                    let diagnostic = sink.report(
-                        subject.file,
-                        value.span,
-                        format!("{} accepts undeclared properties", what()),
-                    );
-                    diagnostic
-                        .label("undeclared properties allowed here")
-                        .help("set `additionalProperties` to `false` so a hallucinated or misspelled argument fails validation instead of being ignored");
-                    if let Some(fix) = fix {
-                        diagnostic.fix(fix);
-                    }
-                }
-            }
+            diagnostic.fix(Fix::unsafe_(description, edits));
         }
     }
 }
@@ -1352,6 +1415,24 @@ fn remote_schema_ref(unit: &Unit<'_>, sink: &mut Sink) {
                 let Some(scheme) = remote_scheme(reference) else {
                     continue;
                 };
+                // An AIP schema skilllint bundles is the ecosystem's type, checked offline.
+                if schema::bundled_ref(reference).is_some() {
+                    continue;
+                }
+                if let Some(bundled) = schema::bundled_url(reference) {
+                    let fragment = reference.split_once('#').map_or("", |(_, f)| f);
+                    sink.report(
+                        subject.file,
+                        node.span,
+                        format!(
+                            "{} of {} references `#{fragment}` of the {} schema, which has no such place",
+                            subject.schema_word, subject.owner, bundled.aip
+                        ),
+                    )
+                    .label("not in the bundled schema: checked as if absent")
+                    .help("point at the whole schema, or at a JSON pointer that exists in it; `skilllint rule SC013` lists the bundled schemas and their places");
+                    continue;
+                }
                 let kind = if scheme == "file:" {
                     "a local file"
                 } else {
@@ -1545,12 +1626,10 @@ mod tests {
                 &mcp(r#"{"type": "objekt", "properties": {"a": {"type": "int"}}}"#),
             )],
         );
+        // The root `type` is SC002's finding; the nested one is reported here.
         let places: Vec<&str> = found.iter().map(|(_, p)| p.as_str()).collect();
-        assert_eq!(places, [r#""type""#, r#""type""#]);
-        assert!(
-            found[0].0.contains("at `/properties/a/type`")
-                || found[1].0.contains("at `/properties/a/type`")
-        );
+        assert_eq!(places, [r#""type""#]);
+        assert!(found[0].0.contains("at `/properties/a/type`"));
         let unknown = run(
             "SC001",
             &[(
@@ -1575,6 +1654,17 @@ mod tests {
         let found = run("SC002", &[(".tools/x-y/TOOL.md", tool_md)]);
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].1, "objekt");
+        assert_eq!(
+            found[0].0,
+            "`inputs` of contract `x-y` has root type `objekt`, which is not a JSON type; the root must be `object`"
+        );
+        // One typo, one error: TM009 leaves the root `type` of `inputs` to SC002, and keeps the
+        // root `type` of `outputs`, which SC002 does not judge.
+        assert!(run("TM009", &[(".tools/x-y/TOOL.md", tool_md)]).is_empty());
+        let outputs = "---\nid: x-y\ninputs:\n  type: objekt\noutputs:\n  type: objekt\n---\n";
+        let found = run("TM009", &[(".tools/x-y/TOOL.md", outputs)]);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].0.contains("`outputs.type`"), "{}", found[0].0);
     }
 
     #[test]
@@ -1593,6 +1683,11 @@ mod tests {
             assert!(run(code, &[("f/tools.json", forge)]).is_empty(), "{code}");
         }
         assert!(primaries("SC002", r#"{"type": "object"}"#).is_empty());
+        let found = run("SC002", &[("s/tools.json", &mcp(r#"{"type": 5}"#))]);
+        assert_eq!(
+            found[0].0,
+            "input schema of tool `t` has root type an integer, not `object`"
+        );
         let openai = r#"[{"type": "function", "function": {"name": "f", "description": "d", "parameters": {"type": "string"}}}]"#;
         assert_eq!(
             run("SC002", &[("o/tools.json", openai)])[0].1,
@@ -1633,6 +1728,108 @@ mod tests {
         // Script parameters cannot declare `additionalProperties`.
         let script = r#"[{"name": "s", "description": "d", "script": "s.sh", "parameters": {"p": {"type": "string", "description": "p"}}}]"#;
         assert!(run("SC003", &[("s/tools.json", script)]).is_empty());
+    }
+
+    #[test]
+    fn open_objects_are_reported_once_per_tool_and_free_form_maps_never() {
+        // The shape of a workflow-dispatch tool: an open root, a free-form `inputs` map, an open
+        // filter object and open array items.
+        let schema = r#"{"type": "object", "properties": {
+            "inputs": {"type": "object", "description": "Workflow inputs.", "properties": {}},
+            "env": {"type": "object"},
+            "labels": {"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": {"type": "string"}},
+            "extra": {"type": "object", "properties": {}, "additionalProperties": true},
+            "filter": {"type": "object", "properties": {"actor": {"type": "string"}}},
+            "steps": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": true}}}}"#;
+        let text = mcp(schema);
+        let found = crate::rules::test_support::findings("SC003", &[("s/tools.json", &text)]);
+        assert_eq!(found.len(), 1, "one finding per tool");
+        let (diagnostic, primary) = &found[0];
+        assert_eq!(primary, r#""type""#);
+        assert_eq!(
+            diagnostic.primary.span.start,
+            text.find(r#""type""#).unwrap_or_default()
+        );
+        assert_eq!(
+            diagnostic.message,
+            "input schema of tool `t` accepts undeclared properties, as do 2 nested objects"
+        );
+        let secondaries: Vec<(&str, Option<&str>)> = diagnostic
+            .secondary
+            .iter()
+            .map(|l| (&text[l.span.start..l.span.end], l.message.as_deref()))
+            .collect();
+        assert_eq!(
+            secondaries,
+            [
+                (
+                    r#""type""#,
+                    Some("parameter `filter` of tool `t` also accepts undeclared properties")
+                ),
+                (
+                    "true",
+                    Some("`/properties/steps/items` in the input schema of tool `t` also accepts undeclared properties")
+                ),
+            ]
+        );
+        // The fix closes exactly the reported objects; the maps keep accepting any key.
+        let Some(fix) = &diagnostic.fix else {
+            panic!("SC003 offers a fix");
+        };
+        assert_eq!(fix.applicability, crate::diagnostic::Applicability::Unsafe);
+        let edits: Vec<&Edit> = fix.edits.iter().collect();
+        let (fixed, skipped) = crate::fix::apply_edits(&text, &edits);
+        assert!(skipped.is_empty());
+        let fixed: serde_json::Value = serde_json::from_str(&fixed).unwrap_or_default();
+        let schema = &fixed["tools"][0]["inputSchema"];
+        let closed = |pointer: &str| schema.pointer(pointer).cloned();
+        let f = Some(serde_json::Value::Bool(false));
+        assert_eq!(closed("/additionalProperties"), f);
+        assert_eq!(closed("/properties/filter/additionalProperties"), f);
+        assert_eq!(closed("/properties/steps/items/additionalProperties"), f);
+        assert_eq!(closed("/properties/inputs/additionalProperties"), None);
+        assert_eq!(closed("/properties/env/additionalProperties"), None);
+        assert_eq!(
+            closed("/properties/extra/additionalProperties"),
+            Some(serde_json::Value::Bool(true))
+        );
+        // A tool without parameters is still in scope; an open nested object of a closed root is
+        // reported where it is.
+        assert_eq!(
+            primaries("SC003", r#"{"type": "object", "properties": {}}"#),
+            [r#""type""#]
+        );
+        let nested_only = r#"{"type": "object", "additionalProperties": false, "properties": {
+            "m": {"type": "object", "additionalProperties": {}},
+            "o": {"properties": {"k": {"type": "string"}}, "additionalProperties": {}}}}"#;
+        let found = run("SC003", &[("s/tools.json", &mcp(nested_only))]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0],
+            (
+                "parameter `o` of tool `t` accepts undeclared properties".to_string(),
+                "{}".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn closing_nested_yaml_objects_keeps_the_lines_in_order() {
+        // `options` ends the root, and `cache` ends `options`: all three close at one offset.
+        let tool_md = "---\nid: x-y\ninputs:\n  type: object\n  properties:\n    options:\n      type: object\n      properties:\n        cache:\n          type: object\n          properties:\n            key: {type: string}\n---\n";
+        let found =
+            crate::rules::test_support::findings("SC003", &[(".tools/x-y/TOOL.md", tool_md)]);
+        assert_eq!(found.len(), 1);
+        let Some(fix) = &found[0].0.fix else {
+            panic!("SC003 offers a fix");
+        };
+        let edits: Vec<&Edit> = fix.edits.iter().collect();
+        let (fixed, skipped) = crate::fix::apply_edits(tool_md, &edits);
+        assert!(skipped.is_empty());
+        assert!(
+            fixed.contains("            key: {type: string}\n          additionalProperties: false\n      additionalProperties: false\n  additionalProperties: false\n---"),
+            "{fixed}"
+        );
     }
 
     #[test]
@@ -1842,12 +2039,20 @@ mod tests {
             "a": {"$ref": "HTTPS://example.com/a.json"},
             "b": {"items": {"$ref": "file:schemas/b.json"}},
             "c": {"$ref": "#/$defs/l"},
-            "d": {"type": "object", "default": {"$ref": "http://example.com/not-a-schema"}}}}"##;
+            "d": {"type": "object", "default": {"$ref": "http://example.com/not-a-schema"}},
+            "e": {"$ref": "https://agentproto.sh/docs/aip-27/REF.schema.json"},
+            "f": {"$ref": "https://agentproto.sh/schemas/aip-27/REF.schema.json#/$defs/local"},
+            "g": {"$ref": "https://agentproto.sh/docs/aip-27/REF.schema.json#/$defs/nothing"},
+            "h": {"$ref": "https://agentproto.sh/docs/aip-99/OTHER.schema.json"}}}"##;
+        // The bundled AIP schemas are checked offline; any other URL, and a place the bundled
+        // schema does not have, stay remote.
         assert_eq!(
             primaries("SC013", schema),
             [
                 r#""HTTPS://example.com/a.json""#,
-                r#""file:schemas/b.json""#
+                r#""file:schemas/b.json""#,
+                r##""https://agentproto.sh/docs/aip-27/REF.schema.json#/$defs/nothing""##,
+                r#""https://agentproto.sh/docs/aip-99/OTHER.schema.json""#
             ]
         );
     }

@@ -731,6 +731,11 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         let mut pointers = schema::Pointers::new(node);
         for failure in meta_failures(&node.to_json()) {
             let pointer = failure.pointer.as_str();
+            // The root `type` of `inputs` must be exactly `object`: SC002 reports any other value,
+            // a typo such as `obj` included, and names the value that fits.
+            if key == "inputs" && pointer == super::sc::ROOT_TYPE_POINTER {
+                continue;
+            }
             let path = display_path(key, pointer);
             let (span, problem) = match failure.problem {
                 Problem::Missing(k) => (
