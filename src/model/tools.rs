@@ -144,7 +144,14 @@ impl Tool {
     }
 
     pub fn name_node(&self) -> Option<&Node> {
-        self.definition().get("name")
+        let name = self.definition().get("name");
+        match name {
+            // An OpenAI built-in tool (`{"type": "web_search"}`) is named by its type.
+            None if self.provider_defined && self.dialect == Dialect::OpenAi => {
+                self.entry.get("type")
+            }
+            _ => name,
+        }
     }
 
     pub fn name(&self) -> Option<&str> {
@@ -602,7 +609,8 @@ struct Detected {
 ///
 /// 1. `script` → script (its `parameters` are a map of parameter specs, not a schema);
 /// 2. a `function` object, or `type: "function"` → OpenAI, wrapped when `function` is there,
-///    else flat (Responses API);
+///    else flat (Responses API); a nameless entry whose `type` is one of the Responses API's
+///    built-in tools (`web_search`, `file_search`…) → flat OpenAI too;
 /// 3. `type: "read"` / `"write"`, or `requiresConfirmation` → forge;
 /// 4. `inputSchema` → MCP;
 /// 5. `input_schema`, or a dated `type` such as `web_search_20250305` → Anthropic;
@@ -629,6 +637,11 @@ fn detect(entry: &Node) -> Option<Detected> {
     }
     if let (Some(kind), Some("function")) = (kind, kind_text) {
         return found(Shape::OpenAiFlat, kind);
+    }
+    if let (Some(kind), Some(text)) = (kind, kind_text) {
+        if is_openai_builtin_type(text) && member("name").is_none() {
+            return found(Shape::OpenAiFlat, kind);
+        }
     }
     if let (Some(kind), Some("read" | "write")) = (kind, kind_text) {
         return found(Shape::Forge, kind);
@@ -666,6 +679,42 @@ fn is_dated_tool_type(text: &str) -> bool {
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
+
+/// The tools OpenAI's Responses API defines itself (`{"type": "web_search"}`): listed with the
+/// functions, configured by other keys, and named by their type. A dated preview
+/// (`web_search_preview_2025_03_11`) counts as its base type.
+fn is_openai_builtin_type(text: &str) -> bool {
+    let base = text
+        .rsplit_once('_')
+        .filter(|(_, tail)| tail.len() == 2 && tail.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|(head, _)| head.rsplit_once('_'))
+        .and_then(|(head, month)| {
+            (month.len() == 2 && month.bytes().all(|b| b.is_ascii_digit())).then_some(head)
+        })
+        .and_then(|head| head.rsplit_once('_'))
+        .and_then(|(head, year)| {
+            (year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit())).then_some(head)
+        })
+        .unwrap_or(text);
+    OPENAI_BUILTIN_TOOLS.contains(&base)
+}
+
+const OPENAI_BUILTIN_TOOLS: [&str; 11] = [
+    "web_search",
+    "web_search_preview",
+    "file_search",
+    "code_interpreter",
+    "computer_use_preview",
+    "image_generation",
+    "mcp",
+    "local_shell",
+    "shell",
+    "apply_patch",
+    "computer",
+];
+
+/// OpenAI-defined tools that only read.
+const READ_ONLY_OPENAI_TOOLS: [&str; 3] = ["web_search", "web_search_preview", "file_search"];
 
 /// Anthropic-defined tools that only read (search and fetch pages, search the tool list).
 const READ_ONLY_PROVIDER_TOOLS: [&str; 3] = ["web_search", "web_fetch", "tool_search_tool"];
@@ -732,7 +781,28 @@ fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
                 }
             }
         }
-        Dialect::OpenAi => {}
+        Dialect::OpenAi => {
+            let builtin = tool
+                .entry
+                .get("type")
+                .filter(|t| t.as_str().is_some_and(is_openai_builtin_type));
+            if let Some(kind) = builtin.filter(|_| tool.entry.get("name").is_none()) {
+                let span = kind.span;
+                let read_only = kind.as_str().is_some_and(|text| {
+                    READ_ONLY_OPENAI_TOOLS.iter().any(|name| {
+                        text == *name
+                            || text
+                                .strip_prefix(name)
+                                .is_some_and(|rest| rest.starts_with('_'))
+                    })
+                });
+                tool.provider_defined = true;
+                if read_only {
+                    tool.side_effect = SideEffect::Read;
+                    tool.side_effect_span = Some(span);
+                }
+            }
+        }
         Dialect::Script => {
             tool.converted_schema = tool.entry.get("parameters").map(script_parameters_schema);
         }
@@ -898,6 +968,30 @@ mod tests {
         );
         assert_eq!(mixed.problems.len(), 1);
         assert_eq!(mixed.problems[0].kind, ShapeProblemKind::Mixed);
+    }
+
+    #[test]
+    fn openai_builtin_tools_are_named_by_their_type() {
+        let doc = parse_tools(
+            r#"{"tools": [{"type": "web_search_preview_2025_03_11"}, {"type": "code_interpreter", "container": {"type": "auto"}}, {"type": "function", "name": "f", "parameters": {"type": "object"}}]}"#,
+        );
+        assert!(doc.problems.is_empty(), "{:?}", doc.problems);
+        assert_eq!(doc.dialect, Some(Dialect::OpenAi));
+        let search = &doc.tools[0];
+        assert!(search.provider_defined && search.schema().is_none());
+        assert_eq!(search.name(), Some("web_search_preview_2025_03_11"));
+        assert_eq!(search.side_effect, SideEffect::Read);
+        let interpreter = &doc.tools[1];
+        assert!(interpreter.provider_defined);
+        assert_eq!(interpreter.side_effect, SideEffect::Unknown);
+        assert!(!doc.tools[2].provider_defined);
+
+        // Only the known types: an unknown type stays a function without a name (SC007).
+        let unknown = parse_tools(r#"[{"type": "function", "name": "f"}, {"type": "teleport"}]"#);
+        assert!(!unknown.tools[1].provider_defined);
+        assert_eq!(unknown.tools[1].name(), None);
+        assert!(!is_openai_builtin_type("web_search_2025"));
+        assert!(is_openai_builtin_type("web_search_preview_2025_03_11"));
     }
 
     #[test]
