@@ -769,8 +769,12 @@ fn drops_required_input(unit: &Unit<'_>, sink: &mut Sink) {
             }
             let lookup = lookups.of(contract);
             for (input, span) in dropped {
-                // DR007 reports the idempotency key of an idempotent tool.
-                if input == IDEMPOTENCY_FIELD && contract.idempotent().is_some() {
+                // DR007 reports the idempotency key of an idempotent tool, when it reports in
+                // this driver; else the key is judged here like any other input.
+                if input == IDEMPOTENCY_FIELD
+                    && contract.idempotent().is_some()
+                    && unit.reports("DR007", driver.file)
+                {
                     continue;
                 }
                 if let Some(required) = lookup.required.get(input) {

@@ -532,6 +532,25 @@ fn tools_file_name<'a>(unit: &Unit<'a>) -> &'a str {
         .map_or("tools.json", |id| unit.repo.file_name(*id))
 }
 
+/// The SKILL.md of a unit that TR001 finds without a Tool Use Rules section (a skill with a tools
+/// file and no section), when TR001 does not report it there (not selected, ignored, or silenced
+/// in that file by `per-file-ignores`). The rules about the section's content leave a missing
+/// section to TR001; when TR001 is off, each reports what the missing section lacks itself.
+fn unreported_missing_section(unit: &Unit<'_>) -> Option<FileId> {
+    let (file, doc) = unit.skill()?;
+    let heading = &unit.settings().tool_use_rules_heading;
+    let missing = unit.has_tools_file() && doc.doc.body.section(heading).is_none();
+    (missing && !unit.reports("TR001", file)).then_some(file)
+}
+
+/// The label a finding of a skill without the section puts on the start of its SKILL.md.
+fn no_section_label(unit: &Unit<'_>) -> String {
+    format!(
+        "no \"{}\" section in this file",
+        unit.settings().tool_use_rules_heading
+    )
+}
+
 // ---------------------------------------------------------------------------------------------
 // TR001
 
@@ -657,6 +676,22 @@ fn start_of_file(text: &str) -> Span {
 
 fn tool_allowlist_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(rules) = RulesSection::of(unit) else {
+        if let Some(skill) = unreported_missing_section(unit) {
+            let heading = &unit.settings().tool_use_rules_heading;
+            sink.report(
+                skill,
+                start_of_file(unit.text(skill)),
+                format!(
+                    "nothing restricts the agent to the listed tools: `{}` has no \"{heading}\" \
+                     section",
+                    unit.repo.file_name(skill)
+                ),
+            )
+            .label(no_section_label(unit))
+            .help(format!(
+                "add a \"{heading}\" section that opens with the item \"{ALLOWLIST_ITEM}\""
+            ));
+        }
         return;
     };
     let has_allowlist = rules.items.iter().any(|item| {
@@ -717,6 +752,25 @@ fn normalise(text: &str) -> String {
 
 fn tool_undocumented(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(rules) = RulesSection::of(unit) else {
+        if let Some(skill) = unreported_missing_section(unit) {
+            let heading = &unit.settings().tool_use_rules_heading;
+            for (file, tool, name) in named_tools(unit) {
+                sink.report(
+                    file,
+                    tool.span(),
+                    format!(
+                        "tool `{name}` is not mentioned in a \"{heading}\" section: `{}` has none",
+                        unit.repo.file_name(skill)
+                    ),
+                )
+                .label("defined here, never mentioned in the rules")
+                .secondary(skill, start_of_file(unit.text(skill)), no_section_label(unit))
+                .help(format!(
+                    "add a \"{heading}\" section to SKILL.md with an item naming `{name}`, or \
+                     remove the tool if the skill should not use it"
+                ));
+            }
+        }
         return;
     };
     let body = &rules.doc.doc.body;
@@ -1020,30 +1074,30 @@ fn locate_plain_word(file_text: &str, item: &TextBlock, word: &str) -> Span {
 
 fn confirmation_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(rules) = RulesSection::of(unit) else {
+        report_without_section(unit, sink, &CONFIRMATION_FINDING);
         return;
     };
     for (file, tool, name) in named_tools(unit) {
-        if !tool.is_confirmation_gated() {
-            continue;
-        }
-        // A tool no item mentions at all is TR003's finding (its fix adds the confirmation rule).
-        if !rules.any_item(name, |_| true)
+        if !(CONFIRMATION_FINDING.applies)(tool)
             || rules.any_item(name, |item| contains_ignore_case(&item.text, "confirm"))
         {
             continue;
         }
+        // A tool no item mentions at all is TR003's finding, when TR003 reports it (its fix adds
+        // the confirmation rule too); else it is reported here, not lost.
+        let mentioned = rules.any_item(name, |_| true);
+        if !mentioned && unit.reports("TR003", file) {
+            continue;
+        }
+        let section_label = if mentioned {
+            format!("no item of this section tells the agent to confirm before `{name}`")
+        } else {
+            format!("no item of this section names `{name}`")
+        };
         let diagnostic = sink
-            .report(
-                file,
-                tool.span(),
-                format!("confirmation-gated tool `{name}` has no confirmation rule in SKILL.md"),
-            )
-            .label("gated, but no item says to confirm first")
-            .secondary(
-                rules.file,
-                rules.heading_span(),
-                format!("no item of this section tells the agent to confirm before `{name}`"),
-            )
+            .report(file, tool.span(), (CONFIRMATION_FINDING.message)(name))
+            .label(CONFIRMATION_FINDING.label)
+            .secondary(rules.file, rules.heading_span(), section_label)
             .help(format!(
                 "add an item such as \"`{name}`: call it only after the user explicitly confirms \
                  this exact operation, and pass `user_confirmed: true`\""
@@ -1066,29 +1120,29 @@ fn confirmation_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
 
 fn idempotency_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(rules) = RulesSection::of(unit) else {
+        report_without_section(unit, sink, &IDEMPOTENCY_FINDING);
         return;
     };
     for (file, tool, name) in named_tools(unit) {
-        if !tool.is_idempotent() {
-            continue;
-        }
-        if !rules.any_item(name, |_| true)
+        if !(IDEMPOTENCY_FINDING.applies)(tool)
             || rules.any_item(name, |item| contains_ignore_case(&item.text, "idempoten"))
         {
             continue;
         }
+        // As for TR005: an unmentioned tool is TR003's finding only when TR003 reports it.
+        let mentioned = rules.any_item(name, |_| true);
+        if !mentioned && unit.reports("TR003", file) {
+            continue;
+        }
+        let section_label = if mentioned {
+            format!("no item of this section tells the agent how to retry `{name}`")
+        } else {
+            format!("no item of this section names `{name}`")
+        };
         let diagnostic = sink
-            .report(
-                file,
-                tool.span(),
-                format!("idempotent tool `{name}` has no idempotency rule in SKILL.md"),
-            )
-            .label("idempotent, but no item says how to retry it")
-            .secondary(
-                rules.file,
-                rules.heading_span(),
-                format!("no item of this section tells the agent how to retry `{name}`"),
-            )
+            .report(file, tool.span(), (IDEMPOTENCY_FINDING.message)(name))
+            .label(IDEMPOTENCY_FINDING.label)
+            .secondary(rules.file, rules.heading_span(), section_label)
             .help(format!(
                 "add an item such as \"`{name}` is idempotent: reuse the same `idempotency_key` \
                  when retrying a failed call\""
@@ -1108,15 +1162,78 @@ fn idempotency_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
     }
 }
 
+/// What TR005 or TR006 reports about one tool.
+struct RuleFinding {
+    /// Which tools the rule checks.
+    applies: fn(&Tool) -> bool,
+    message: fn(&str) -> String,
+    label: &'static str,
+    /// The rule the section should state ("the confirmation rule").
+    rule: &'static str,
+}
+
+const CONFIRMATION_FINDING: RuleFinding = RuleFinding {
+    applies: Tool::is_confirmation_gated,
+    message: |name| format!("confirmation-gated tool `{name}` has no confirmation rule in SKILL.md"),
+    label: "gated, but no item says to confirm first",
+    rule: "the confirmation rule",
+};
+
+const IDEMPOTENCY_FINDING: RuleFinding = RuleFinding {
+    applies: Tool::is_idempotent,
+    message: |name| format!("idempotent tool `{name}` has no idempotency rule in SKILL.md"),
+    label: "idempotent, but no item says how to retry it",
+    rule: "the idempotency rule",
+};
+
+/// TR005 or TR006 for a skill without the section that TR001 does not report: each tool the rule
+/// applies to, unless TR003 (which then reports every tool) reports it.
+fn report_without_section(unit: &Unit<'_>, sink: &mut Sink, finding: &RuleFinding) {
+    let Some(skill) = unreported_missing_section(unit) else {
+        return;
+    };
+    let heading = &unit.settings().tool_use_rules_heading;
+    for (file, tool, name) in named_tools(unit) {
+        if !(finding.applies)(tool) || unit.reports("TR003", file) {
+            continue;
+        }
+        sink.report(file, tool.span(), (finding.message)(name))
+            .label(finding.label)
+            .secondary(skill, start_of_file(unit.text(skill)), no_section_label(unit))
+            .help(format!(
+                "add a \"{heading}\" section to SKILL.md with an item that states {} for `{name}`",
+                finding.rule
+            ));
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // TR007
 
 fn write_closing_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
-    let Some(rules) = RulesSection::of(unit) else {
-        return;
-    };
     let tools = named_tools(unit);
     let Some((file, tool, name)) = tools.iter().find(|(_, tool, _)| tool.is_write()) else {
+        return;
+    };
+    let write_span = tool.side_effect_span.unwrap_or_else(|| tool.span());
+    let Some(rules) = RulesSection::of(unit) else {
+        if let Some(skill) = unreported_missing_section(unit) {
+            let heading = &unit.settings().tool_use_rules_heading;
+            sink.report(
+                skill,
+                start_of_file(unit.text(skill)),
+                format!(
+                    "no rule says that write operations need explicit confirmation: `{}` has no \
+                     \"{heading}\" section",
+                    unit.repo.file_name(skill)
+                ),
+            )
+            .label(no_section_label(unit))
+            .secondary(*file, write_span, format!("`{name}` is a write tool"))
+            .help(format!(
+                "add a \"{heading}\" section that ends with \"{CLOSING_ITEM}\""
+            ));
+        }
         return;
     };
     let has_closing_rule = rules.items.iter().any(|item| is_closing_item(item));
@@ -1133,11 +1250,7 @@ fn write_closing_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
             ),
         )
         .label("no closing rule for write operations")
-        .secondary(
-            *file,
-            tool.side_effect_span.unwrap_or_else(|| tool.span()),
-            format!("`{name}` is a write tool"),
-        )
+        .secondary(*file, write_span, format!("`{name}` is a write tool"))
         .help(
             "end the section with \"Never execute a write operation without explicit confirmation \
              in the current conversation.\"",
