@@ -1119,6 +1119,9 @@ const FIELD_NOUNS: &[&str] = &[
     "placeholder",
 ];
 
+/// How many words a label before the colon that opens an item may have ("Bulk removal:").
+const MAX_LABEL_WORDS: usize = 3;
+
 /// Words that join the names of a list ("`a`, `b` or `c`").
 const LIST_WORDS: &[&str] = &["and", "or"];
 
@@ -1196,7 +1199,7 @@ fn tokens(item: &TextBlock) -> Vec<Token<'_>> {
 }
 
 /// Which tokens of an item read as tools, by the grammar of TR004 (rules/TR004.md): a name that
-/// opens the item, follows a call verb ("call `x`", "calls to `x`") or precedes "tool" ("the `x`
+/// opens the item (alone or after a short label and a colon), follows a call verb ("call `x`", "calls to `x`") or precedes "tool" ("the `x`
 /// tool"), and the other names of a list it heads or ends ("call `a`, `b` or `c`"). A name
 /// followed by a field noun ("the `event_id` field") never does. Two passes over the tokens, so
 /// linear however long the lists.
@@ -1240,11 +1243,27 @@ fn reads_as_tool(item: &TextBlock, tokens: &[Token<'_>]) -> Vec<bool> {
         matches!((tokens.get(k), tokens.get(k + 1)), (Some(name), Some(next))
             if next.is_word(nouns) && spaced(name, next))
     };
+    // The name that opens the item, alone or after a short label ("Cancelling: `x` …").
+    let opens = |k: usize| {
+        let Some(name) = tokens.get(k) else {
+            return false;
+        };
+        if k == 0 {
+            return true;
+        }
+        let label = &tokens[..k];
+        k <= MAX_LABEL_WORDS
+            && label.iter().all(|t| !t.code)
+            && gap(&label[k - 1], name).contains(':')
+            && label
+                .windows(2)
+                .all(|pair| !gap(&pair[0], &pair[1]).contains([':', '.', ';']))
+    };
     // Forward: the head of the item, a name after a verb, and the list that follows either.
     let mut forward = vec![false; tokens.len()];
     for k in 0..tokens.len() {
         forward[k] = tokens[k].is_name()
-            && (k == 0 || after_verb(k) || list_before(k).is_some_and(|j| forward[j]));
+            && (opens(k) || after_verb(k) || list_before(k).is_some_and(|j| forward[j]));
     }
     // Backward: a name before "tool", and the list that ends with it.
     let mut backward = vec![false; tokens.len()];
@@ -2121,10 +2140,12 @@ fn tool_use_rules_without_tools(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(rules) = RulesSection::of(unit) else {
         return;
     };
+    // In order of first mention, each once (a set, as a section may name thousands).
     let mut names: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     for item in rules.items {
         for named in names_in_item(item, rules.text, is_vocabulary) {
-            if !names.contains(&named.text) {
+            if seen.insert(named.text) {
                 names.push(named.text);
             }
         }
@@ -2262,6 +2283,12 @@ mod tests {
             phantom_names("- `delete_event` removes an event."),
             ["delete_event"]
         );
+        assert_eq!(
+            phantom_names("- Bulk removal: `purge_events` empties a day."),
+            ["purge_events"]
+        );
+        assert!(phantom_names("- Paging works: the last `page_cursor` is kept.").is_empty());
+        assert!(phantom_names("- Four words of label: `purge_events` empties.").is_empty());
         assert_eq!(
             phantom_names("- Never call `delete_event`."),
             ["delete_event"]
