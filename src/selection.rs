@@ -41,15 +41,6 @@ impl Reporting {
         }
     }
 
-    /// Every enabled rule reports everywhere.
-    pub fn everywhere(enabled: Enabled) -> Self {
-        Reporting::new(enabled, Vec::new())
-    }
-
-    pub fn enabled(&self) -> &Enabled {
-        &self.enabled
-    }
-
     /// Whether `per-file-ignores` silences `code` in `rel_path` (relative to the lint root).
     pub fn is_ignored_in(&self, code: &str, rel_path: &str) -> bool {
         self.per_file_ignores
@@ -137,6 +128,22 @@ mod tests {
         assert!(safety.contains("TJ003") && !safety.contains("TR001"));
         assert!(enabled(&["ALL"], &[]).contains("SK015"));
         assert!(enabled(&["tj003"], &[]).contains("TJ003"));
+    }
+
+    #[test]
+    fn reporting_is_the_selection_less_the_per_file_ignores() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let filter =
+            GlobFilter::new(dir.path(), dir.path(), &["legacy/**".to_string()]).expect("glob");
+        let reporting = Reporting::new(
+            enabled(&["TR"], &["TR001"]),
+            vec![(filter, enabled(&["TR003"], &[]))],
+        );
+        assert!(reporting.reports("TR003", "skills/cal/tools.json"));
+        assert!(!reporting.reports("TR003", "legacy/cal/tools.json"));
+        assert!(reporting.reports("TR005", "legacy/cal/tools.json"));
+        assert!(!reporting.reports("TR001", "skills/cal/SKILL.md"), "ignored");
+        assert!(!reporting.reports("SK003", "skills/cal/SKILL.md"), "not selected");
     }
 
     #[test]
