@@ -142,8 +142,14 @@ mod tests {
         assert!(reporting.reports("TR003", "skills/cal/tools.json"));
         assert!(!reporting.reports("TR003", "legacy/cal/tools.json"));
         assert!(reporting.reports("TR005", "legacy/cal/tools.json"));
-        assert!(!reporting.reports("TR001", "skills/cal/SKILL.md"), "ignored");
-        assert!(!reporting.reports("SK003", "skills/cal/SKILL.md"), "not selected");
+        assert!(
+            !reporting.reports("TR001", "skills/cal/SKILL.md"),
+            "ignored"
+        );
+        assert!(
+            !reporting.reports("SK003", "skills/cal/SKILL.md"),
+            "not selected"
+        );
     }
 
     #[test]
