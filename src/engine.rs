@@ -10,7 +10,7 @@ use crate::model::tools::parse_tools;
 use crate::model::FileKind;
 use crate::read::{read_text, ReadProblem};
 use crate::rules::{registry, Check, Rule, Sink};
-use crate::selection::{resolve, Enabled};
+use crate::selection::{resolve, Enabled, Reporting};
 use crate::source::{FileId, SourceFile, Span};
 use crate::suppress::{self, Malformed, Suppressed, Suppression};
 use rayon::prelude::*;
@@ -239,6 +239,9 @@ fn analyse(
     root: PathBuf,
     base: &Path,
 ) -> Result<LintOutcome, LintError> {
+    // Built before any rule runs: a rule that leaves a finding to another asks it whether that
+    // rule reports in the finding's file.
+    let reporting = reporting(enabled, base, &root, &options.per_file_ignores)?;
     let units = build_units(&files, &parsed);
     let contracts = ContractIndex::build(&parsed);
     let mut repo = Repo {
@@ -248,6 +251,7 @@ fn analyse(
         contracts,
         settings: options.settings.clone(),
         skill_names: Vec::new(),
+        reporting,
     };
 
     let rules: Vec<&Rule> = registry()
@@ -288,14 +292,8 @@ fn analyse(
         }
     }
 
-    diagnostics.retain(|d| enabled.contains(d.code));
-    apply_per_file_ignores(
-        &mut diagnostics,
-        &repo,
-        base,
-        &root,
-        &options.per_file_ignores,
-    )?;
+    // Only the enabled rules ran; this drops what `per-file-ignores` silences.
+    diagnostics.retain(|d| repo.reports(d.code, d.primary.file));
     for d in &mut diagnostics {
         if let Some(severity) = options.severity.get(d.code) {
             d.severity = *severity;
@@ -393,17 +391,13 @@ fn check_unit(
     outcome
 }
 
-/// Drops findings that `per-file-ignores` silences for their primary file.
-fn apply_per_file_ignores(
-    diagnostics: &mut Vec<Diagnostic>,
-    repo: &Repo,
+/// The enabled rules with the `per-file-ignores` globs compiled.
+fn reporting(
+    enabled: &Enabled,
     base: &Path,
     root: &Path,
     ignores: &[(String, Vec<String>)],
-) -> Result<(), LintError> {
-    if ignores.is_empty() {
-        return Ok(());
-    }
+) -> Result<Reporting, LintError> {
     let registry = registry();
     let mut filters = Vec::with_capacity(ignores.len());
     for (glob, selectors) in ignores {
@@ -412,13 +406,7 @@ fn apply_per_file_ignores(
         let codes = resolve(registry, selectors, &[]).map_err(LintError::Selector)?;
         filters.push((filter, codes));
     }
-    diagnostics.retain(|d| {
-        let path = &repo.file(d.primary.file).rel_path;
-        !filters
-            .iter()
-            .any(|(filter, codes)| codes.contains(d.code) && filter.matches(path))
-    });
-    Ok(())
+    Ok(Reporting::new(enabled.clone(), filters))
 }
 
 /// A file named on the command line is read together with the files of its skill folder, so that

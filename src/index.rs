@@ -214,6 +214,8 @@ pub struct Repo {
     /// Every skill's non-empty frontmatter `name`, in file order: what is left of the skills for
     /// the repository-wide rules, which run after the units.
     pub skill_names: Vec<SkillName>,
+    /// Which rules report in which files (selection and `per-file-ignores`).
+    pub reporting: crate::selection::Reporting,
 }
 
 /// A skill's frontmatter `name` and where it is written.
@@ -225,6 +227,17 @@ pub struct SkillName {
 }
 
 impl Repo {
+    /// Whether a finding of `code` with its primary location in `file` is reported: the rule
+    /// is selected, not ignored, and not silenced in that file by `per-file-ignores`. A rule asks
+    /// this before it leaves a finding to another rule, so that the finding is never lost.
+    pub fn reports(&self, code: &str, file: FileId) -> bool {
+        let path = self
+            .files
+            .get(file.0 as usize)
+            .map_or("", |f| f.rel_path.as_str());
+        self.reporting.reports(code, path)
+    }
+
     pub fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }
@@ -347,6 +360,11 @@ impl<'a> Unit<'a> {
 
     pub fn settings(&self) -> &'a Settings {
         &self.repo.settings
+    }
+
+    /// See [`Repo::reports`].
+    pub fn reports(&self, code: &str, file: FileId) -> bool {
+        self.repo.reports(code, file)
     }
 
     pub fn text(&self, id: FileId) -> &'a str {

@@ -1,6 +1,7 @@
 //! Which rules run: `select` / `ignore` selectors (codes, code prefixes, names, families,
 //! categories, `ALL`) resolved against the registry.
 
+use crate::discover::GlobFilter;
 use crate::rules::{Category, Registry, RuleMeta};
 use std::collections::BTreeSet;
 
@@ -19,6 +20,39 @@ impl Enabled {
 
     pub fn codes(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.codes.iter().copied()
+    }
+}
+
+/// Which rules report in which files: the enabled rules, less those `per-file-ignores` silences
+/// in a file. A rule that leaves a finding to another rule asks this first, so that the finding
+/// is not lost when the other rule is off.
+#[derive(Debug, Clone)]
+pub struct Reporting {
+    enabled: Enabled,
+    /// Each `per-file-ignores` glob with the rules it silences.
+    per_file_ignores: Vec<(GlobFilter, Enabled)>,
+}
+
+impl Reporting {
+    pub fn new(enabled: Enabled, per_file_ignores: Vec<(GlobFilter, Enabled)>) -> Self {
+        Reporting {
+            enabled,
+            per_file_ignores,
+        }
+    }
+
+    /// Whether `per-file-ignores` silences `code` in `rel_path` (relative to the lint root).
+    pub fn is_ignored_in(&self, code: &str, rel_path: &str) -> bool {
+        self.per_file_ignores
+            .iter()
+            .any(|(filter, codes)| codes.contains(code) && filter.matches(rel_path))
+    }
+
+    /// Whether a finding of `code` whose primary location is in `rel_path` is reported: the rule
+    /// is selected, not ignored, and not silenced there by `per-file-ignores`. Inline suppression
+    /// comments are not consulted: a suppressed finding was reported and deliberately silenced.
+    pub fn reports(&self, code: &str, rel_path: &str) -> bool {
+        self.enabled.contains(code) && !self.is_ignored_in(code, rel_path)
     }
 }
 
@@ -94,6 +128,28 @@ mod tests {
         assert!(safety.contains("TJ003") && !safety.contains("TR001"));
         assert!(enabled(&["ALL"], &[]).contains("SK015"));
         assert!(enabled(&["tj003"], &[]).contains("TJ003"));
+    }
+
+    #[test]
+    fn reporting_is_the_selection_less_the_per_file_ignores() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let filter =
+            GlobFilter::new(dir.path(), dir.path(), &["legacy/**".to_string()]).expect("glob");
+        let reporting = Reporting::new(
+            enabled(&["TR"], &["TR001"]),
+            vec![(filter, enabled(&["TR003"], &[]))],
+        );
+        assert!(reporting.reports("TR003", "skills/cal/tools.json"));
+        assert!(!reporting.reports("TR003", "legacy/cal/tools.json"));
+        assert!(reporting.reports("TR005", "legacy/cal/tools.json"));
+        assert!(
+            !reporting.reports("TR001", "skills/cal/SKILL.md"),
+            "ignored"
+        );
+        assert!(
+            !reporting.reports("SK003", "skills/cal/SKILL.md"),
+            "not selected"
+        );
     }
 
     #[test]

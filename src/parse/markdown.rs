@@ -18,6 +18,8 @@ pub struct CodeSpan {
     pub text: String,
     /// Covers the backticks too.
     pub span: Span,
+    /// Where `text` starts in its block's `text`, which holds it verbatim.
+    pub at: usize,
 }
 
 /// A list item's own text (nested lists are separate blocks) or a paragraph outside any list.
@@ -184,12 +186,14 @@ impl TextBlock {
         if self.text.is_empty() && self.code.is_empty() {
             self.span.start = span.start;
         }
+        let at = self.text.len();
         self.text.push_str(text);
         self.span.end = self.span.end.max(span.end);
         if code {
             self.code.push(CodeSpan {
                 text: text.to_string(),
                 span,
+                at,
             });
         }
     }

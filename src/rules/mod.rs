@@ -276,14 +276,29 @@ pub(crate) mod test_support {
 
     /// Lints `files`, written to a temporary folder, with only `code` selected.
     pub fn lint_files(code: &str, files: &[(&str, &str)]) -> LintOutcome {
+        lint_files_among(&[code], files)
+    }
+
+    /// Lints `files`, written to a temporary folder, with only `codes` selected.
+    pub fn lint_files_among(codes: &[&str], files: &[(&str, &str)]) -> LintOutcome {
         let dir = tempfile::tempdir().expect("temp dir");
         write(dir.path(), files);
-        lint(&options(dir.path(), &[code])).expect("lint runs")
+        lint(&options(dir.path(), codes)).expect("lint runs")
     }
 
     /// The findings of `code` on `files`, each with the text under its primary span.
     pub fn findings(code: &str, files: &[(&str, &str)]) -> Vec<(Diagnostic, String)> {
-        let outcome = lint_files(code, files);
+        findings_among(&[code], code, files)
+    }
+
+    /// The findings of `code` on `files` with `selected` selected (rules that leave findings to
+    /// each other), each with the text under its primary span.
+    pub fn findings_among(
+        selected: &[&str],
+        code: &str,
+        files: &[(&str, &str)],
+    ) -> Vec<(Diagnostic, String)> {
+        let outcome = lint_files_among(selected, files);
         outcome
             .diagnostics
             .into_iter()

@@ -37,8 +37,17 @@ const VALUE_KEYS: [&str; 7] = [
 // SE001 secrets-schema-violation
 // ---------------------------------------------------------------------------------------------
 
-/// Whether a schema error is about a value-carrying key, which SE002 reports instead.
-fn is_value_key_error(error: &schema::SchemaError) -> bool {
+/// What a schema error says about a value-carrying key: the schema both lists the keys under
+/// `not` (an error on the entry) and leaves them out of its properties (an unknown key).
+#[derive(PartialEq, Eq)]
+enum ValueKeyError {
+    /// The entry's `not`: the unknown-key error says the same, at the key.
+    OnEntry,
+    /// "unknown key `value`", at the key: SE002's finding, when SE002 reports.
+    UnknownKey,
+}
+
+fn value_key_error(error: &schema::SchemaError) -> Option<ValueKeyError> {
     let segments: Vec<&str> = error.pointer.split('/').collect();
     let in_entry = |len: usize| {
         segments.len() == len
@@ -48,11 +57,13 @@ fn is_value_key_error(error: &schema::SchemaError) -> bool {
                 .is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
     };
     match error.keyword.as_str() {
-        "not" => in_entry(3),
-        "additionalProperties" => {
-            in_entry(4) && segments.get(3).is_some_and(|k| VALUE_KEYS.contains(k))
+        "not" if in_entry(3) => Some(ValueKeyError::OnEntry),
+        "additionalProperties"
+            if in_entry(4) && segments.get(3).is_some_and(|k| VALUE_KEYS.contains(k)) =>
+        {
+            Some(ValueKeyError::UnknownKey)
         }
-        _ => false,
+        _ => None,
     }
 }
 
@@ -125,9 +136,16 @@ fn secrets_schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(validator) = schema::embedded("secrets") else {
         return;
     };
+    // A value-carrying key is SE002's finding when SE002 reports in this file, else an unknown
+    // key reported here; never twice.
+    let leave_values = unit.reports("SE002", file);
     let errors: Vec<schema::SchemaError> = validate_inventory(validator, fm.root.to_json())
         .into_iter()
-        .filter(|e| !is_value_key_error(e))
+        .filter(|e| match value_key_error(e) {
+            Some(ValueKeyError::OnEntry) => false,
+            Some(ValueKeyError::UnknownKey) => !leave_values,
+            None => true,
+        })
         .collect();
     // A grant names exactly one principal; the schema says so with a key count.
     let (grants, errors): (Vec<_>, Vec<_>) = errors.into_iter().partition(|e| {
@@ -885,7 +903,7 @@ mod tests {
     }
 
     #[test]
-    fn inventory_schema_leaves_value_keys_to_se002() {
+    fn inventory_schema_leaves_value_keys_to_se002_while_it_runs() {
         let text = "---
 secrets:
   - slug: stripe-api-key
@@ -895,9 +913,14 @@ secrets:
     colour: blue
 ---
 ";
-        let se001 = run("SE001", &[("SECRETS.md", text)]);
+        let files = [("SECRETS.md", text)];
+        let se001 =
+            crate::rules::test_support::findings_among(&["SE001", "SE002"], "SE001", &files);
         assert_eq!(se001.len(), 1, "{se001:?}");
         assert_eq!(se001[0].1, "colour");
+        // Alone, SE001 reports the value key as the unknown key it is, once.
+        let alone: Vec<String> = run("SE001", &files).into_iter().map(|f| f.1).collect();
+        assert_eq!(alone, ["value", "colour"]);
         let se002 = run("SE002", &[("SECRETS.md", text)]);
         assert_eq!(se002.len(), 1);
         assert_eq!(se002[0].1, "value");

@@ -18,7 +18,7 @@ use crate::parse::node::{Node, Value};
 use crate::source::{FileId, Span};
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 pub const RULES: &[RuleImpl] = &[
@@ -532,6 +532,25 @@ fn tools_file_name<'a>(unit: &Unit<'a>) -> &'a str {
         .map_or("tools.json", |id| unit.repo.file_name(*id))
 }
 
+/// The SKILL.md of a unit that TR001 finds without a Tool Use Rules section (a skill with a tools
+/// file and no section), when TR001 does not report it there (not selected, ignored, or silenced
+/// in that file by `per-file-ignores`). The rules about the section's content leave a missing
+/// section to TR001; when TR001 is off, each reports what the missing section lacks itself.
+fn unreported_missing_section(unit: &Unit<'_>) -> Option<FileId> {
+    let (file, doc) = unit.skill()?;
+    let heading = &unit.settings().tool_use_rules_heading;
+    let missing = unit.has_tools_file() && doc.doc.body.section(heading).is_none();
+    (missing && !unit.reports("TR001", file)).then_some(file)
+}
+
+/// The label a finding of a skill without the section puts on the start of its SKILL.md.
+fn no_section_label(unit: &Unit<'_>) -> String {
+    format!(
+        "no \"{}\" section in this file",
+        unit.settings().tool_use_rules_heading
+    )
+}
+
 // ---------------------------------------------------------------------------------------------
 // TR001
 
@@ -657,6 +676,22 @@ fn start_of_file(text: &str) -> Span {
 
 fn tool_allowlist_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(rules) = RulesSection::of(unit) else {
+        if let Some(skill) = unreported_missing_section(unit) {
+            let heading = &unit.settings().tool_use_rules_heading;
+            sink.report(
+                skill,
+                start_of_file(unit.text(skill)),
+                format!(
+                    "nothing restricts the agent to the listed tools: `{}` has no \"{heading}\" \
+                     section",
+                    unit.repo.file_name(skill)
+                ),
+            )
+            .label(no_section_label(unit))
+            .help(format!(
+                "add a \"{heading}\" section that opens with the item \"{ALLOWLIST_ITEM}\""
+            ));
+        }
         return;
     };
     let has_allowlist = rules.items.iter().any(|item| {
@@ -717,6 +752,29 @@ fn normalise(text: &str) -> String {
 
 fn tool_undocumented(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(rules) = RulesSection::of(unit) else {
+        if let Some(skill) = unreported_missing_section(unit) {
+            let heading = &unit.settings().tool_use_rules_heading;
+            for (file, tool, name) in named_tools(unit) {
+                sink.report(
+                    file,
+                    tool.span(),
+                    format!(
+                        "tool `{name}` is not mentioned in a \"{heading}\" section: `{}` has none",
+                        unit.repo.file_name(skill)
+                    ),
+                )
+                .label("defined here, never mentioned in the rules")
+                .secondary(
+                    skill,
+                    start_of_file(unit.text(skill)),
+                    no_section_label(unit),
+                )
+                .help(format!(
+                    "add a \"{heading}\" section to SKILL.md with an item naming `{name}`, or \
+                     remove the tool if the skill should not use it"
+                ));
+            }
+        }
         return;
     };
     let body = &rules.doc.doc.body;
@@ -807,9 +865,9 @@ fn tool_phantom(unit: &Unit<'_>, sink: &mut Sink) {
     let tools = named_tools(unit);
     let tool_names: Vec<&str> = tools.iter().map(|(_, _, name)| *name).collect();
     let skill_name = skill_name(rules.doc);
-    // Names the tools' schemas define, collected only when an item names something that is not
-    // a tool (most sections name tools only).
-    let schema_names: OnceCell<HashSet<&str>> = OnceCell::new();
+    // Names the tools' schemas define, as written and folded (see `fold_name`), collected only
+    // when an item names something that is not a tool (most sections name tools only).
+    let schema_names: OnceCell<(HashSet<&str>, HashSet<String>)> = OnceCell::new();
     let schema_names = || {
         schema_names.get_or_init(|| {
             let mut known = HashSet::new();
@@ -821,19 +879,46 @@ fn tool_phantom(unit: &Unit<'_>, sink: &mut Sink) {
                 }
                 collect_schema_names(tool.definition(), &mut known);
             }
-            known
+            let folded = known
+                .iter()
+                .map(|name| fold_name(name))
+                .filter(|folded| !folded.is_empty())
+                .collect();
+            (known, folded)
+        })
+    };
+    // Each defined tool by its name with verbs reduced to a synonym group's first (see
+    // `rename_key`): a phantom with the same key is most likely the tool renamed. The first tool
+    // of a key, by name, wins.
+    let renames: OnceCell<HashMap<String, &str>> = OnceCell::new();
+    let renames = || {
+        renames.get_or_init(|| {
+            let mut sorted = tool_names.clone();
+            sorted.sort_unstable();
+            let mut by_key = HashMap::new();
+            for name in sorted {
+                let key = rename_key(name);
+                if !key.is_empty() {
+                    by_key.entry(key).or_insert(name);
+                }
+            }
+            by_key
         })
     };
     let tools_name = tools_file_name(unit);
     for item in rules.items {
         let is_known = |name: &str| {
-            tool_names.contains(&name)
-                || skill_name == Some(name)
-                || is_vocabulary(name)
-                || schema_names().contains(name)
+            tool_names.contains(&name) || skill_name == Some(name) || is_vocabulary(name) || {
+                let (known, folded) = schema_names();
+                known.contains(name) || folded.contains(&fold_name(name))
+            }
         };
         for named in names_in_item(item, rules.text, is_known) {
-            let help = match super::util::nearest(named.text, tool_names.iter().copied()) {
+            let suggestion = renames()
+                .get(&rename_key(named.text))
+                .copied()
+                .or_else(|| super::util::nearest(named.text, tool_names.iter().copied()));
+            let help = match suggestion {
                 Some(nearest) => format!(
                     "use a tool `{tools_name}` defines (nearest: `{nearest}`), define `{}` there, \
                      or remove the item",
@@ -860,6 +945,46 @@ fn tool_phantom(unit: &Unit<'_>, sink: &mut Sink) {
 
 fn skill_name(doc: &SkillDoc) -> Option<&str> {
     doc.doc.frontmatter()?.root.get("name")?.as_str()
+}
+
+/// Verbs that tool names use for the same operation, each group led by the word it reduces to:
+/// a tool renamed from `cancel_event` to `delete_event`, or `fetchNote` to `get_note`, keeps the
+/// rest of its name.
+const VERB_SYNONYMS: &[&[&str]] = &[
+    &[
+        "delete", "remove", "cancel", "destroy", "drop", "erase", "trash",
+    ],
+    &["create", "add", "insert", "new", "make"],
+    &["update", "edit", "modify", "change", "patch"],
+    &[
+        "get", "fetch", "read", "retrieve", "show", "view", "describe",
+    ],
+    &["list", "search", "find", "query"],
+    &["send", "post"],
+];
+
+/// A tool name's words, lowercase, each verb replaced by the first of its synonym group, joined
+/// by `_`: `cancelEvent`, `cancel_event` and `delete-event` share the key `delete_event`.
+fn rename_key(name: &str) -> String {
+    let words: Vec<String> = super::util::name_words(name)
+        .into_iter()
+        .map(|word| {
+            VERB_SYNONYMS
+                .iter()
+                .find(|group| group.contains(&word.as_str()))
+                .map_or(word, |group| group[0].to_string())
+        })
+        .collect();
+    words.join("_")
+}
+
+/// A schema name without case and separators, so that an item's `event_id` is the schema's
+/// `eventId` (or `event-id`).
+fn fold_name(name: &str) -> String {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
 }
 
 /// Property names (at any depth) and string `enum`/`const` values of an input schema: words an
@@ -904,7 +1029,7 @@ fn is_vocabulary(name: &str) -> bool {
             .is_some_and(|(stem, ext)| !stem.is_empty() && FILE_EXTENSIONS.contains(&ext))
 }
 
-/// A name an item gives to something that looks like a tool, with where it is written.
+/// A name an item gives to something that reads as a tool, with where it is written.
 struct NamedInItem<'a> {
     text: &'a str,
     span: Span,
@@ -929,42 +1054,352 @@ fn is_compound(name: &str) -> bool {
             .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
 }
 
-/// Identifiers in the item's code spans and snake_case words in its plain text, in source order,
-/// each name once.
+/// An all-caps placeholder (`YYYY_MM_DD`, `API_KEY`): a value to fill in, never a tool.
+fn is_placeholder(name: &str) -> bool {
+    name.bytes().any(|b| b.is_ascii_uppercase()) && !name.bytes().any(|b| b.is_ascii_lowercase())
+}
+
+/// Verbs after which a name is something the agent calls ("call `x`", "never invoke `x`").
+const CALL_VERBS: &[&str] = &[
+    "call",
+    "calls",
+    "called",
+    "calling",
+    "invoke",
+    "invokes",
+    "invoked",
+    "invoking",
+    "use",
+    "uses",
+    "used",
+    "using",
+    "run",
+    "runs",
+    "ran",
+    "running",
+    "execute",
+    "executes",
+    "executed",
+    "executing",
+    "trigger",
+    "triggers",
+    "triggered",
+    "triggering",
+];
+
+/// Nouns after which "to" introduces a tool ("calls to `x`").
+const CALL_NOUNS: &[&str] = &["call", "calls"];
+
+/// Nouns that make the names before them tools ("the `x` tool", "`a` and `b` tools").
+const TOOL_NOUNS: &[&str] = &["tool", "tools", "function", "functions"];
+
+/// Nouns that make the name before them a field or a value, never a tool ("use `event_id`
+/// field", "the `page_token` parameter").
+const FIELD_NOUNS: &[&str] = &[
+    "field",
+    "fields",
+    "parameter",
+    "parameters",
+    "param",
+    "params",
+    "argument",
+    "arguments",
+    "arg",
+    "args",
+    "property",
+    "properties",
+    "key",
+    "value",
+    "values",
+    "flag",
+    "option",
+    "header",
+    "column",
+    "variable",
+    "placeholder",
+];
+
+/// How many words a label before the colon that opens an item may have ("Bulk removal:").
+const MAX_LABEL_WORDS: usize = 3;
+
+/// Words that join the names of a list ("`a`, `b` or `c`").
+const LIST_WORDS: &[&str] = &["and", "or"];
+
+fn is_one_of(word: &str, list: &[&str]) -> bool {
+    list.iter().any(|w| w.eq_ignore_ascii_case(word))
+}
+
+/// One word or code span of an item's text.
+struct Token<'a> {
+    /// The word, or the code span's content without surrounding spaces.
+    text: &'a str,
+    /// Whether the token is a code span.
+    code: bool,
+    /// Byte range in the item's text.
+    start: usize,
+    end: usize,
+    /// How many code spans come before it in the item: its stretch of plain text is the one
+    /// after code span `chunk - 1`.
+    chunk: usize,
+}
+
+impl Token<'_> {
+    /// Whether the token has the shape of a name: an identifier in code, a snake_case word.
+    fn is_name(&self) -> bool {
+        if self.code {
+            is_identifier(self.text)
+        } else {
+            looks_like_snake_case_identifier(self.text)
+        }
+    }
+
+    fn is_word(&self, list: &[&str]) -> bool {
+        !self.code && is_one_of(self.text, list)
+    }
+}
+
+/// The item's words and code spans in text order.
+fn tokens(item: &TextBlock) -> Vec<Token<'_>> {
+    fn push_words<'a>(
+        out: &mut Vec<Token<'a>>,
+        text: &'a str,
+        from: usize,
+        to: usize,
+        chunk: usize,
+    ) {
+        let Some(plain) = text.get(from..to) else {
+            return;
+        };
+        out.extend(super::util::words(plain).map(|(offset, word)| Token {
+            text: word,
+            code: false,
+            start: from + offset,
+            end: from + offset + word.len(),
+            chunk,
+        }));
+    }
+    let text = item.text.as_str();
+    let mut out = Vec::new();
+    let mut cursor = 0;
+    for (index, code) in item.code.iter().enumerate() {
+        push_words(&mut out, text, cursor, code.at, index);
+        let lead = code.text.len() - code.text.trim_start().len();
+        let name = code.text.trim();
+        out.push(Token {
+            text: name,
+            code: true,
+            start: code.at + lead,
+            end: code.at + lead + name.len(),
+            chunk: index,
+        });
+        cursor = cursor.max(code.at + code.text.len());
+    }
+    push_words(&mut out, text, cursor, text.len(), item.code.len());
+    out
+}
+
+/// Which tokens of an item read as tools, by the grammar of TR004 (rules/TR004.md): a name that
+/// opens the item (alone or after a short label and a colon), follows a call verb ("call `x`", "calls to `x`") or precedes "tool" ("the `x`
+/// tool"), and the other names of a list it heads or ends ("call `a`, `b` or `c`"). A name
+/// followed by a field noun ("the `event_id` field") never does. Two passes over the tokens, so
+/// linear however long the lists.
+fn reads_as_tool(item: &TextBlock, tokens: &[Token<'_>]) -> Vec<bool> {
+    let text = item.text.as_str();
+    let gap = |a: &Token<'_>, b: &Token<'_>| text.get(a.end..b.start).unwrap_or("\u{0}");
+    let spaced = |a: &Token<'_>, b: &Token<'_>| gap(a, b).chars().all(char::is_whitespace);
+    // `Some(j)` when token `k` is a name that continues the list ending with name `j`.
+    let list_before = |k: usize| -> Option<usize> {
+        let name = tokens.get(k).filter(|t| t.is_name())?;
+        let previous = tokens.get(k.checked_sub(1)?)?;
+        if previous.is_name() {
+            let between = gap(previous, name).trim();
+            return matches!(between, "," | "/").then_some(k - 1);
+        }
+        let before = tokens.get(k.checked_sub(2)?)?;
+        let joined = previous.is_word(LIST_WORDS)
+            && spaced(previous, name)
+            && before.is_name()
+            && matches!(gap(before, previous).trim(), "" | ",");
+        joined.then_some(k - 2)
+    };
+    let after_verb = |k: usize| {
+        let Some(name) = tokens.get(k) else {
+            return false;
+        };
+        let Some(previous) = k.checked_sub(1).and_then(|i| tokens.get(i)) else {
+            return false;
+        };
+        if !spaced(previous, name) {
+            return false;
+        }
+        if previous.is_word(CALL_VERBS) {
+            return true;
+        }
+        let noun = k.checked_sub(2).and_then(|i| tokens.get(i));
+        previous.is_word(&["to"])
+            && noun.is_some_and(|n| n.is_word(CALL_NOUNS) && spaced(n, previous))
+    };
+    let followed_by = |k: usize, nouns: &[&str]| {
+        matches!((tokens.get(k), tokens.get(k + 1)), (Some(name), Some(next))
+            if next.is_word(nouns) && spaced(name, next))
+    };
+    // The name that opens the item, alone or after a short label ("Cancelling: `x` …").
+    let opens = |k: usize| {
+        let Some(name) = tokens.get(k) else {
+            return false;
+        };
+        if k == 0 {
+            return true;
+        }
+        let label = &tokens[..k];
+        k <= MAX_LABEL_WORDS
+            && label.iter().all(|t| !t.code)
+            && gap(&label[k - 1], name).contains(':')
+            && label
+                .windows(2)
+                .all(|pair| !gap(&pair[0], &pair[1]).contains([':', '.', ';']))
+    };
+    // Forward: the head of the item, a name after a verb, and the list that follows either.
+    let mut forward = vec![false; tokens.len()];
+    for k in 0..tokens.len() {
+        forward[k] = tokens[k].is_name()
+            && (opens(k) || after_verb(k) || list_before(k).is_some_and(|j| forward[j]));
+    }
+    // Backward: a name before "tool", and the list that ends with it.
+    let mut backward = vec![false; tokens.len()];
+    for k in (0..tokens.len()).rev() {
+        if tokens[k].is_name() && followed_by(k, TOOL_NOUNS) {
+            backward[k] = true;
+        }
+        if backward[k] {
+            if let Some(j) = list_before(k) {
+                backward[j] = true;
+            }
+        }
+    }
+    (0..tokens.len())
+        .map(|k| {
+            let explicit = backward[k];
+            let token = &tokens[k];
+            // A single word in code is a tool only when the item says so ("the `search` tool").
+            let shaped = !token.code || explicit || is_compound(token.text);
+            (forward[k] || explicit) && shaped && !followed_by(k, FIELD_NOUNS)
+        })
+        .collect()
+}
+
+/// The names of an item that read as tools (see [`reads_as_tool`]) and that `skip` does not
+/// know, in text order, each name once.
 fn names_in_item<'a>(
     item: &'a TextBlock,
     file_text: &str,
     skip: impl Fn(&str) -> bool,
 ) -> Vec<NamedInItem<'a>> {
-    let mut out = Vec::new();
-    for code in &item.code {
-        let name = code.text.trim();
-        if is_identifier(name) && is_compound(name) && !skip(name) {
-            out.push(NamedInItem {
-                text: name,
-                span: inner_span(file_text, code.span, name),
-            });
+    // Most items name only known tools and vocabulary: skip them before splitting the item into
+    // words. A plain name needs an underscore, which only some of the plain text has.
+    let code_candidate = item.code.iter().any(|c| {
+        let name = c.text.trim();
+        is_identifier(name) && !is_placeholder(name) && !skip(name)
+    });
+    if !code_candidate && !plain_underscore(item) {
+        return Vec::new();
+    }
+    let tokens = tokens(item);
+    let reads = reads_as_tool(item, &tokens);
+    let mut seen = HashSet::new();
+    let mut found: Vec<usize> = Vec::new();
+    for (k, token) in tokens.iter().enumerate() {
+        if reads[k]
+            && !is_placeholder(token.text)
+            && !seen.contains(token.text)
+            && !skip(token.text)
+        {
+            seen.insert(token.text);
+            found.push(k);
         }
     }
-    for chunk in plain_chunks(item) {
-        // Only words with an underscore can be snake_case names: most chunks have none.
-        if memchr::memchr(b'_', chunk.as_bytes()).is_none() {
+    let spans = token_spans(file_text, item, &tokens, &found);
+    found
+        .iter()
+        .zip(spans)
+        .map(|(k, span)| NamedInItem {
+            text: tokens[*k].text,
+            span,
+        })
+        .collect()
+}
+
+/// Whether the item's text outside its code spans has an underscore.
+fn plain_underscore(item: &TextBlock) -> bool {
+    let text = item.text.as_bytes();
+    let mut cursor = 0;
+    for code in &item.code {
+        let plain = text.get(cursor..code.at).unwrap_or_default();
+        if memchr::memchr(b'_', plain).is_some() {
+            return true;
+        }
+        cursor = cursor.max(code.at + code.text.len());
+    }
+    memchr::memchr(b'_', text.get(cursor..).unwrap_or_default()).is_some()
+}
+
+/// Where the tokens at `wanted` (ascending positions) are written in the file. A code span's
+/// content is found inside its backticks. The source between two code spans holds the words
+/// between them in the same order, so each word is found after the one before it, in one pass
+/// over each stretch; a word the source spells differently (`delete\_event`) gets the item's
+/// span, as do the words after it in its stretch.
+fn token_spans(
+    file_text: &str,
+    item: &TextBlock,
+    tokens: &[Token<'_>],
+    wanted: &[usize],
+) -> Vec<Span> {
+    let mut spans = Vec::with_capacity(wanted.len());
+    let Some(&last) = wanted.last() else {
+        return spans;
+    };
+    // The stretch being walked: its chunk, where the walk is in it and where it ends; `None`
+    // once a word of it could not be found.
+    let mut stretch: Option<(usize, Option<usize>, usize)> = None;
+    let mut wanted = wanted.iter().peekable();
+    for (k, token) in tokens.iter().enumerate().take(last + 1) {
+        let is_wanted = wanted.next_if_eq(&&k).is_some();
+        if token.code {
+            if is_wanted {
+                spans.push(
+                    item.code
+                        .get(token.chunk)
+                        .map_or(item.span, |c| inner_span(file_text, c.span, token.text)),
+                );
+            }
             continue;
         }
-        for (_, word) in super::util::words(chunk) {
-            // Locating a word in the source is the costly part: skip known names first.
-            if looks_like_snake_case_identifier(word) && !skip(word) {
-                out.push(NamedInItem {
-                    text: word,
-                    span: locate_plain_word(file_text, item, word),
-                });
-            }
+        if stretch.is_none_or(|(chunk, _, _)| chunk != token.chunk) {
+            // From the end of the code span before the stretch to the start of the one after.
+            let start = match token.chunk.checked_sub(1).and_then(|i| item.code.get(i)) {
+                Some(code) => code.span.end,
+                None => item.span.start,
+            };
+            let end = item
+                .code
+                .get(token.chunk)
+                .map_or(item.span.end, |c| c.span.start);
+            stretch = Some((token.chunk, Some(start), end));
+        }
+        let mut span = None;
+        if let Some((_, cursor @ Some(_), end)) = &mut stretch {
+            let from = cursor.unwrap_or_default();
+            let found = file_text
+                .get(from..(*end).max(from))
+                .and_then(|rest| find_word(rest, token.text));
+            *cursor = found.map(|at| from + at + token.text.len());
+            span = found.map(|at| Span::new(from + at, from + at + token.text.len()));
+        }
+        if is_wanted {
+            spans.push(span.unwrap_or(item.span));
         }
     }
-    out.sort_by_key(|n| n.span.start);
-    let mut seen = HashSet::new();
-    out.retain(|n| seen.insert(n.text));
-    out
+    spans
 }
 
 /// The span of `inner` inside a code span (without the backticks) when it can be found.
@@ -977,73 +1412,35 @@ fn inner_span(file_text: &str, code: Span, inner: &str) -> Span {
         })
 }
 
-/// The pieces of the item's text outside its code spans. The text holds the code verbatim in
-/// order, so each code span is skipped at its next occurrence.
-fn plain_chunks(item: &TextBlock) -> Vec<&str> {
-    let text = item.text.as_str();
-    let mut plain = Vec::new();
-    let mut cursor = 0;
-    for code in &item.code {
-        let Some(rest) = text.get(cursor..) else {
-            break;
-        };
-        match super::util::find_substring(rest, &code.text) {
-            Some(i) => {
-                plain.push(&rest[..i]);
-                cursor += i + code.text.len();
-            }
-            None => break,
-        }
-    }
-    plain.extend(text.get(cursor..));
-    plain
-}
-
-/// The first whole-word occurrence of `word` in the item's source outside its code spans.
-fn locate_plain_word(file_text: &str, item: &TextBlock, word: &str) -> Span {
-    let Some(source) = file_text.get(item.span.start..item.span.end) else {
-        return item.span;
-    };
-    let mut from = 0;
-    while let Some(i) = source.get(from..).and_then(|rest| find_word(rest, word)) {
-        let start = item.span.start + from + i;
-        if !item.code.iter().any(|c| c.span.contains(start)) {
-            return Span::new(start, start + word.len());
-        }
-        from += i + word.len();
-    }
-    item.span
-}
-
 // ---------------------------------------------------------------------------------------------
 // TR005 and TR006
 
 fn confirmation_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(rules) = RulesSection::of(unit) else {
+        report_without_section(unit, sink, &CONFIRMATION_FINDING);
         return;
     };
     for (file, tool, name) in named_tools(unit) {
-        if !tool.is_confirmation_gated() {
-            continue;
-        }
-        // A tool no item mentions at all is TR003's finding (its fix adds the confirmation rule).
-        if !rules.any_item(name, |_| true)
+        if !(CONFIRMATION_FINDING.applies)(tool)
             || rules.any_item(name, |item| contains_ignore_case(&item.text, "confirm"))
         {
             continue;
         }
+        // A tool no item mentions at all is TR003's finding, when TR003 reports it (its fix adds
+        // the confirmation rule too); else it is reported here, not lost.
+        let mentioned = rules.any_item(name, |_| true);
+        if !mentioned && unit.reports("TR003", file) {
+            continue;
+        }
+        let section_label = if mentioned {
+            format!("no item of this section tells the agent to confirm before `{name}`")
+        } else {
+            format!("no item of this section names `{name}`")
+        };
         let diagnostic = sink
-            .report(
-                file,
-                tool.span(),
-                format!("confirmation-gated tool `{name}` has no confirmation rule in SKILL.md"),
-            )
-            .label("gated, but no item says to confirm first")
-            .secondary(
-                rules.file,
-                rules.heading_span(),
-                format!("no item of this section tells the agent to confirm before `{name}`"),
-            )
+            .report(file, tool.span(), (CONFIRMATION_FINDING.message)(name))
+            .label(CONFIRMATION_FINDING.label)
+            .secondary(rules.file, rules.heading_span(), section_label)
             .help(format!(
                 "add an item such as \"`{name}`: call it only after the user explicitly confirms \
                  this exact operation, and pass `user_confirmed: true`\""
@@ -1066,29 +1463,29 @@ fn confirmation_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
 
 fn idempotency_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(rules) = RulesSection::of(unit) else {
+        report_without_section(unit, sink, &IDEMPOTENCY_FINDING);
         return;
     };
     for (file, tool, name) in named_tools(unit) {
-        if !tool.is_idempotent() {
-            continue;
-        }
-        if !rules.any_item(name, |_| true)
+        if !(IDEMPOTENCY_FINDING.applies)(tool)
             || rules.any_item(name, |item| contains_ignore_case(&item.text, "idempoten"))
         {
             continue;
         }
+        // As for TR005: an unmentioned tool is TR003's finding only when TR003 reports it.
+        let mentioned = rules.any_item(name, |_| true);
+        if !mentioned && unit.reports("TR003", file) {
+            continue;
+        }
+        let section_label = if mentioned {
+            format!("no item of this section tells the agent how to retry `{name}`")
+        } else {
+            format!("no item of this section names `{name}`")
+        };
         let diagnostic = sink
-            .report(
-                file,
-                tool.span(),
-                format!("idempotent tool `{name}` has no idempotency rule in SKILL.md"),
-            )
-            .label("idempotent, but no item says how to retry it")
-            .secondary(
-                rules.file,
-                rules.heading_span(),
-                format!("no item of this section tells the agent how to retry `{name}`"),
-            )
+            .report(file, tool.span(), (IDEMPOTENCY_FINDING.message)(name))
+            .label(IDEMPOTENCY_FINDING.label)
+            .secondary(rules.file, rules.heading_span(), section_label)
             .help(format!(
                 "add an item such as \"`{name}` is idempotent: reuse the same `idempotency_key` \
                  when retrying a failed call\""
@@ -1108,15 +1505,84 @@ fn idempotency_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
     }
 }
 
+/// What TR005 or TR006 reports about one tool.
+struct RuleFinding {
+    /// Which tools the rule checks.
+    applies: fn(&Tool) -> bool,
+    message: fn(&str) -> String,
+    label: &'static str,
+    /// The rule the section should state ("the confirmation rule").
+    rule: &'static str,
+}
+
+const CONFIRMATION_FINDING: RuleFinding = RuleFinding {
+    applies: Tool::is_confirmation_gated,
+    message: |name| {
+        format!("confirmation-gated tool `{name}` has no confirmation rule in SKILL.md")
+    },
+    label: "gated, but no item says to confirm first",
+    rule: "the confirmation rule",
+};
+
+const IDEMPOTENCY_FINDING: RuleFinding = RuleFinding {
+    applies: Tool::is_idempotent,
+    message: |name| format!("idempotent tool `{name}` has no idempotency rule in SKILL.md"),
+    label: "idempotent, but no item says how to retry it",
+    rule: "the idempotency rule",
+};
+
+/// TR005 or TR006 for a skill without the section that TR001 does not report: each tool the rule
+/// applies to, unless TR003 (which then reports every tool) reports it.
+fn report_without_section(unit: &Unit<'_>, sink: &mut Sink, finding: &RuleFinding) {
+    let Some(skill) = unreported_missing_section(unit) else {
+        return;
+    };
+    let heading = &unit.settings().tool_use_rules_heading;
+    for (file, tool, name) in named_tools(unit) {
+        if !(finding.applies)(tool) || unit.reports("TR003", file) {
+            continue;
+        }
+        sink.report(file, tool.span(), (finding.message)(name))
+            .label(finding.label)
+            .secondary(
+                skill,
+                start_of_file(unit.text(skill)),
+                no_section_label(unit),
+            )
+            .help(format!(
+                "add a \"{heading}\" section to SKILL.md with an item that states {} for `{name}`",
+                finding.rule
+            ));
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // TR007
 
 fn write_closing_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
-    let Some(rules) = RulesSection::of(unit) else {
-        return;
-    };
     let tools = named_tools(unit);
     let Some((file, tool, name)) = tools.iter().find(|(_, tool, _)| tool.is_write()) else {
+        return;
+    };
+    let write_span = tool.side_effect_span.unwrap_or_else(|| tool.span());
+    let Some(rules) = RulesSection::of(unit) else {
+        if let Some(skill) = unreported_missing_section(unit) {
+            let heading = &unit.settings().tool_use_rules_heading;
+            sink.report(
+                skill,
+                start_of_file(unit.text(skill)),
+                format!(
+                    "no rule says that write operations need explicit confirmation: `{}` has no \
+                     \"{heading}\" section",
+                    unit.repo.file_name(skill)
+                ),
+            )
+            .label(no_section_label(unit))
+            .secondary(*file, write_span, format!("`{name}` is a write tool"))
+            .help(format!(
+                "add a \"{heading}\" section that ends with \"{CLOSING_ITEM}\""
+            ));
+        }
         return;
     };
     let has_closing_rule = rules.items.iter().any(|item| is_closing_item(item));
@@ -1133,11 +1599,7 @@ fn write_closing_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
             ),
         )
         .label("no closing rule for write operations")
-        .secondary(
-            *file,
-            tool.side_effect_span.unwrap_or_else(|| tool.span()),
-            format!("`{name}` is a write tool"),
-        )
+        .secondary(*file, write_span, format!("`{name}` is a write tool"))
         .help(
             "end the section with \"Never execute a write operation without explicit confirmation \
              in the current conversation.\"",
@@ -1678,10 +2140,12 @@ fn tool_use_rules_without_tools(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(rules) = RulesSection::of(unit) else {
         return;
     };
+    // In order of first mention, each once (a set, as a section may name thousands).
     let mut names: Vec<&str> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     for item in rules.items {
         for named in names_in_item(item, rules.text, is_vocabulary) {
-            if !names.contains(&named.text) {
+            if seen.insert(named.text) {
                 names.push(named.text);
             }
         }
@@ -1790,13 +2254,180 @@ mod tests {
         assert!(run("TR004", &md, Some("[{")).is_empty());
     }
 
+    /// The codes reported on one `calendar/` folder with `codes` selected, in report order.
+    fn codes_found(codes: &[&str], skill_md: &str, tools: &str) -> Vec<&'static str> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let files = [
+            ("calendar/SKILL.md", skill_md),
+            ("calendar/tools.json", tools),
+        ];
+        crate::rules::test_support::write(dir.path(), &files);
+        let options = crate::rules::test_support::options(dir.path(), codes);
+        let outcome = crate::engine::lint(&options).expect("lint runs");
+        outcome.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    /// The names TR004 reports in the good section with `item` added, as written.
+    fn phantom_names(item: &str) -> Vec<String> {
+        let body = GOOD_RULES.replace("- Never execute", &format!("{item}\n- Never execute"));
+        run("TR004", &skill("", &body), Some(TOOLS))
+            .into_iter()
+            .map(|(_, text)| text)
+            .collect()
+    }
+
     #[test]
-    fn tr005_and_tr006_leave_unmentioned_tools_to_tr003() {
+    fn tr004_takes_for_tools_only_names_that_read_as_tools() {
+        // Where a name reads as a tool: opening the item, after a call verb, before "tool".
+        assert_eq!(
+            phantom_names("- `delete_event` removes an event."),
+            ["delete_event"]
+        );
+        assert_eq!(
+            phantom_names("- Bulk removal: `purge_events` empties a day."),
+            ["purge_events"]
+        );
+        assert!(phantom_names("- Paging works: the last `page_cursor` is kept.").is_empty());
+        assert!(phantom_names("- Four words of label: `purge_events` empties.").is_empty());
+        assert_eq!(
+            phantom_names("- Never call `delete_event`."),
+            ["delete_event"]
+        );
+        assert_eq!(
+            phantom_names("- Before invoking delete_event, ask."),
+            ["delete_event"]
+        );
+        assert_eq!(
+            phantom_names("- Reject calls to `delete_event`."),
+            ["delete_event"]
+        );
+        assert_eq!(
+            phantom_names("- Prefer the `delete_event` tool."),
+            ["delete_event"]
+        );
+        // A single word in code is a tool only when the item says so.
+        assert_eq!(phantom_names("- Prefer the `search` tool."), ["search"]);
+        assert!(phantom_names("- Never call `search`.").is_empty());
+        // Lists headed by a verb or ended by "tools".
+        assert_eq!(
+            phantom_names("- Call `remove_event`, `move_event` or `copy_event` only when asked."),
+            ["remove_event", "move_event", "copy_event"]
+        );
+        assert_eq!(
+            phantom_names("- The `move_event` and `copy_event` tools are gone."),
+            ["move_event", "copy_event"]
+        );
+        // Anywhere else a name is a value or a field.
+        assert!(
+            phantom_names("- Pass the `calendar_id` and `next_page_token` back unchanged.")
+                .is_empty()
+        );
+        assert!(phantom_names("- Show the `event_id` field to the user.").is_empty());
+        assert!(phantom_names("- Use `event_id` field values as they are.").is_empty());
+        // Placeholders never name a tool, wherever they are.
+        assert!(phantom_names("- `YYYY_MM_DD` dates are local; call `API_KEY` never.").is_empty());
+    }
+
+    #[test]
+    fn tr004_knows_the_schema_names_in_any_spelling() {
+        let tools = TOOLS.replace(
+            r#""from": {"type": "string"}"#,
+            r#""from": {"type": "string"}, "calendarId": {"type": "object", "properties": {"nextPageToken": {"type": "string"}}}"#,
+        );
+        let body = GOOD_RULES.replace(
+            "- Never execute",
+            "- Use `calendar_id` and use `next_page_token`; run `fast_track` mode.\n- Never execute",
+        );
+        assert!(run("TR004", &skill("", &body), Some(&tools)).is_empty());
+    }
+
+    #[test]
+    fn tr004_points_at_the_occurrence_that_reads_as_a_tool() {
+        // The first `remove_event` is a value; the one after "call" is the tool.
+        let md = skill(
+            "",
+            &GOOD_RULES.replace(
+                "- Never execute",
+                "- A remove_event entry is logged; never call remove_event.\n- Never execute",
+            ),
+        );
+        let found = run("TR004", &md, Some(TOOLS));
+        assert_eq!(found.len(), 1);
+        let start = found[0].0.primary.span.start;
+        assert_eq!(&md[start - 5..start], "call ");
+        assert_eq!(found[0].1, "remove_event");
+    }
+
+    #[test]
+    fn tr004_suggests_the_tool_a_phantom_was_renamed_to() {
+        // By edit distance `cancel_event` is nearer `create_event`; the verb says `delete_event`.
+        let tools = TOOLS.replace(r#""name": "list_events""#, r#""name": "delete_event""#);
+        let body = GOOD_RULES.replace("list_events", "delete_event").replace(
+            "- Never execute",
+            "- Call `cancel_event` only after the user confirms.\n- Call `createEvent` once.\n\
+             - Call `create_evnt` once.\n- Never execute",
+        );
+        let found = run("TR004", &skill("", &body), Some(&tools));
+        let suggested: Vec<(&str, Option<&str>)> = found
+            .iter()
+            .map(|(d, text)| {
+                let help = d.help.as_deref().unwrap_or_default();
+                let nearest = help
+                    .split("(nearest: `")
+                    .nth(1)
+                    .and_then(|r| r.split('`').next());
+                (text.as_str(), nearest)
+            })
+            .collect();
+        assert_eq!(
+            suggested,
+            [
+                ("cancel_event", Some("delete_event")),
+                ("createEvent", Some("create_event")),
+                ("create_evnt", Some("create_event")),
+            ]
+        );
+    }
+
+    #[test]
+    fn tr005_and_tr006_leave_unmentioned_tools_to_tr003_only_while_it_runs() {
         let body = "## Tool Use Rules\n\n- Only the tools listed below may be used.\n- `list_events` is read-only.\n";
         let md = skill("", body);
-        assert!(run("TR005", &md, Some(TOOLS)).is_empty());
-        assert!(run("TR006", &md, Some(TOOLS)).is_empty());
-        assert_eq!(run("TR003", &md, Some(TOOLS)).len(), 1);
+        assert_eq!(
+            codes_found(&["TR003", "TR005", "TR006"], &md, TOOLS),
+            ["TR003"]
+        );
+        // Alone, each reports the unmentioned tool itself.
+        let found = run("TR005", &md, Some(TOOLS));
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].1, "\"create_event\"");
+        assert!(found[0]
+            .0
+            .secondary
+            .iter()
+            .any(|l| l.message.as_deref() == Some("no item of this section names `create_event`")));
+        assert_eq!(run("TR006", &md, Some(TOOLS)).len(), 1);
+    }
+
+    #[test]
+    fn without_a_section_the_rules_report_it_only_while_tr001_is_off() {
+        let md = skill("", "Use the calendar tools.\n");
+        let family = ["TR001", "TR002", "TR003", "TR005", "TR006", "TR007"];
+        assert_eq!(codes_found(&family, &md, TOOLS), ["TR001"]);
+        // Without TR001, TR003 reports every tool and TR005/TR006 leave theirs to it.
+        assert_eq!(
+            codes_found(&family[1..], &md, TOOLS),
+            ["TR002", "TR007", "TR003", "TR003"]
+        );
+        assert_eq!(
+            codes_found(&["TR005", "TR006"], &md, TOOLS),
+            ["TR005", "TR006"]
+        );
+        let allowlist = run("TR002", &md, Some(TOOLS));
+        assert_eq!(allowlist.len(), 1);
+        assert_eq!(allowlist[0].1, "---");
+        // A skill without tools needs no section.
+        assert!(run("TR002", &md, None).is_empty());
     }
 
     #[test]

@@ -409,3 +409,57 @@ fn a_driver_dropping_and_mapping_many_inputs_is_linear() {
         assert!(report.contains("mapping names `zz`, which is not an input of `t`"));
     }
 }
+
+#[test]
+fn an_item_listing_many_phantom_tools_is_linear() {
+    // TR004 decides whether a name reads as a tool from the words around it and the list it is
+    // in: one item of a verb and a list of thousands of names, as plain words and in code, each
+    // plain name's place in the file found after the one before it.
+    let skill = |n: usize| {
+        let plain: Vec<String> = (0..n).map(|i| format!("lost_{i}")).collect();
+        let code: Vec<String> = (0..n).map(|i| format!("`gone_{i}`")).collect();
+        format!(
+            "{FRONTMATTER}## Tool Use Rules\n\n- Only the tools listed below may be used.\n\
+             - Never call {} or {}.\n- Values such as {} are never tools.\n",
+            plain.join(", "),
+            code.join(", "),
+            plain.join(", ")
+        )
+    };
+    let (small, large) = assert_linear("TR004 list", "json", 8_000, |root, n| {
+        common::write(root, "s/SKILL.md", skill(n).as_bytes());
+        common::write(root, "s/tools.json", forge_tools(1, false, "").as_bytes());
+    });
+    assert_eq!(count(&small, "TR004"), reported(16_000));
+    assert_eq!(count(&large, "TR004"), reported(32_000));
+    // The last name reported is found where the list has it, not at the item's start.
+    let report: serde_json::Value = serde_json::from_str(&small).expect("JSON report");
+    let last = report
+        .as_array()
+        .and_then(|all| {
+            all.iter().find(|d| {
+                d["message"]
+                    .as_str()
+                    .is_some_and(|m| m.starts_with("`lost_999`"))
+            })
+        })
+        .expect("lost_999 reported");
+    let text = skill(8_000);
+    let offset = text.find("lost_999,").expect("in the text");
+    assert_eq!(last["start"]["offset"].as_u64(), Some(offset as u64));
+}
+
+#[test]
+fn a_section_naming_many_tools_without_a_tools_file_is_linear() {
+    // TR010 kept the names it had seen in a list and searched it for every name.
+    let (small, large) = assert_linear("TR010 names", "json", 8_000, |root, n| {
+        let plain: Vec<String> = (0..n).map(|i| format!("lost_{i}")).collect();
+        let skill = format!(
+            "{FRONTMATTER}## Tool Use Rules\n\n- Never call {}.\n",
+            plain.join(", ")
+        );
+        common::write(root, "s/SKILL.md", skill.as_bytes());
+    });
+    assert!(small.contains("names `lost_0`, `lost_1`, `lost_2` and 7997 more"));
+    assert!(large.contains("names `lost_0`, `lost_1`, `lost_2` and 15997 more"));
+}
