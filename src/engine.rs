@@ -148,7 +148,7 @@ fn run(
     let base = options.glob_base.clone().unwrap_or_else(|| root.clone());
     let exclude = GlobFilter::new(&base, &root, &options.exclude).map_err(LintError::Selector)?;
     let overlay = options.overlay.as_ref();
-    let discovered = discover(
+    let mut discovered = discover(
         &root,
         &paths,
         &options.requirement_files,
@@ -156,6 +156,25 @@ fn run(
         &exclude,
         |file| read(file, options.max_file_size, overlay),
     );
+    // A prose SECRETS.md is no manifest: left out as if never found, unless it was named.
+    discovered.retain_mut(|(file, read)| {
+        let prose = read
+            .as_ref()
+            .is_ok_and(|text| crate::discover::is_prose_secrets(file.kind, text));
+        if !prose {
+            return true;
+        }
+        let named = options.paths.contains(&file.abs_path);
+        if named {
+            file.kind = FileKind::Unfollowed;
+            *read = Err(ReadProblem {
+                message: crate::discover::PROSE_SECRETS_NOT_READ.to_string(),
+                span: Span::empty(0),
+                display_text: String::new(),
+            });
+        }
+        named
+    });
     // Unzipped straight into the two vectors the repository keeps (no third copy of every
     // parsed file at the peak); the rare read problem is boxed so it costs a pointer per file.
     let (files, loaded): (Vec<SourceFile>, Vec<ParsedOrProblem>) = discovered
@@ -191,6 +210,7 @@ pub fn lint_in_memory(
         .into_iter()
         .filter_map(|(rel_path, text)| {
             crate::discover::classify(&rel_path, &options.requirement_files)
+                .filter(|kind| !crate::discover::is_prose_secrets(*kind, &text))
                 .map(|kind| (rel_path, text, kind))
         })
         .collect();
@@ -713,6 +733,40 @@ mod tests {
             threads: Some(2),
             ..LintOptions::default()
         }
+    }
+
+    #[test]
+    fn a_prose_secrets_file_is_not_read_and_says_so_only_when_named() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let prose = dir.path().join("docs/SECRETS.md");
+        let manifest = dir.path().join("SECRETS.md");
+        std::fs::create_dir_all(dir.path().join("docs")).expect("folder");
+        std::fs::write(&prose, "# Secrets checklist\n\n- [ ] rotate keys\n").expect("file");
+        std::fs::write(&manifest, "---\nsecrets: []\n---\n").expect("file");
+        let lint_paths = |paths: Vec<PathBuf>| {
+            let options = LintOptions {
+                paths,
+                ..options(&["ALL"])
+            };
+            lint(&options).expect("lints")
+        };
+
+        let walked = lint_paths(vec![dir.path().to_path_buf()]);
+        let read: Vec<&str> = walked.repo.files.iter().map(|f| f.rel_path.as_str()).collect();
+        assert_eq!(read, ["SECRETS.md"]);
+        assert!(walked.diagnostics.iter().all(|d| d.primary.file == FileId(0)));
+
+        let named = lint_paths(vec![prose.clone()]);
+        let found: Vec<(&str, &str)> = named
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [("SL001", crate::discover::PROSE_SECRETS_NOT_READ)]
+        );
+        assert_eq!(named.repo.files.len(), 1);
     }
 
     #[test]
