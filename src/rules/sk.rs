@@ -327,7 +327,36 @@ fn unknown_field(unit: &Unit<'_>, sink: &mut Sink) {
             format!("unknown frontmatter field `{key}`"),
         )
         .label("not an Agent Skills field")
-        .help("move it under `metadata`, or allow it with `extra-fields` in the `[skills]` config");
+        .help(unknown_field_help(key, &member.value));
+    }
+}
+
+/// Where an unknown key can go. `metadata` takes strings only, so a list or a map is never sent
+/// there as it is.
+fn unknown_field_help(key: &str, value: &Node) -> String {
+    const ALLOW: &str = "allow it with `extra-fields` in the `[skills]` config";
+    let elsewhere = match &value.value {
+        Value::String(_) => format!("move it under `metadata`, or {ALLOW}"),
+        Value::Array(_) | Value::Object(_) => {
+            let what = if matches!(value.value, Value::Array(_)) {
+                "a list"
+            } else {
+                "a map"
+            };
+            format!(
+                "{ALLOW} if your runtime reads it; {what} cannot move under `metadata`, which holds only strings"
+            )
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => format!(
+            "move it under `metadata` as a quoted string (`metadata` values are strings), or {ALLOW}"
+        ),
+    };
+    if crate::config::CLAUDE_CODE_FIELDS.contains(&key) {
+        format!(
+            "`{key}` is a Claude Code field: set `dialect = \"claude-code\"` in the `[skills]` config if the skill is for Claude Code; otherwise {elsewhere}"
+        )
+    } else {
+        elsewhere
     }
 }
 
