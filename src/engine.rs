@@ -193,7 +193,18 @@ fn run(
             parsed
         })
         .collect();
+    let root = LintRoot {
+        looked_up: root.canonicalize().ok(),
+        path: root,
+    };
     analyse(options, enabled, files, parsed, diagnostics, root, &base)
+}
+
+/// The folder paths are reported relative to, and (canonical) the folder inside which a skill's
+/// links may be looked up on disk: `None` for a run without a file system.
+struct LintRoot {
+    path: PathBuf,
+    looked_up: Option<PathBuf>,
 }
 
 /// Lints files given as (relative path, text) pairs, without touching the file system: the
@@ -234,7 +245,10 @@ pub fn lint_in_memory(
         sources,
         parsed,
         Vec::new(),
-        root.clone(),
+        LintRoot {
+            path: root.clone(),
+            looked_up: None,
+        },
         &root,
     )
 }
@@ -256,9 +270,13 @@ fn analyse(
     files: Vec<SourceFile>,
     parsed: Vec<Parsed>,
     mut diagnostics: Vec<Diagnostic>,
-    root: PathBuf,
+    root: LintRoot,
     base: &Path,
 ) -> Result<LintOutcome, LintError> {
+    let LintRoot {
+        path: root,
+        looked_up: reference_root,
+    } = root;
     let units = build_units(&files, &parsed);
     let contracts = ContractIndex::build(&parsed);
     let mut repo = Repo {
@@ -268,6 +286,7 @@ fn analyse(
         contracts,
         settings: options.settings.clone(),
         skill_names: Vec::new(),
+        reference_root,
     };
 
     let rules: Vec<&Rule> = registry()
@@ -601,7 +620,11 @@ fn load(
 /// The parse of a file the repository holds as [`Parsed::Pending`]; `None` for the others.
 pub(crate) fn parse_pending(repo: &Repo, id: FileId) -> Option<Parsed> {
     match repo.parsed(id) {
-        Parsed::Pending(kind) => Some(parse_file(*kind, repo.file(id))),
+        Parsed::Pending(kind) => Some(parse_file(
+            *kind,
+            repo.file(id),
+            repo.reference_root.as_deref(),
+        )),
         _ => None,
     }
 }
@@ -609,20 +632,22 @@ pub(crate) fn parse_pending(repo: &Repo, id: FileId) -> Option<Parsed> {
 /// Parses the kinds other folders refer to; leaves the rest [`Parsed::Pending`] for their unit.
 fn parse_up_front(kind: FileKind, source: &SourceFile) -> Parsed {
     if kind.parsed_up_front() {
-        parse_file(kind, source)
+        // No kind parsed up front checks links.
+        parse_file(kind, source, None)
     } else {
         Parsed::Pending(kind)
     }
 }
 
-/// Parses one file's text according to its kind.
-pub fn parse_file(kind: FileKind, source: &SourceFile) -> Parsed {
+/// Parses one file's text according to its kind. `reference_root`: the canonical lint root, inside
+/// which a skill's links are looked up (`None`: they are not).
+pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&Path>) -> Parsed {
     match kind {
         FileKind::Skill { lowercase } => {
             let doc = parse_markdown_doc(&source.text);
             let dir = crate::source::folder_of(&source.abs_path);
             Parsed::Skill(Box::new(SkillDoc {
-                broken_references: find_broken_references(&doc.body, dir),
+                broken_references: find_broken_references(&doc.body, dir, reference_root),
                 folder_name: folder_name(dir),
                 doc,
                 lowercase_file_name: lowercase,
