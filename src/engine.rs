@@ -777,9 +777,17 @@ mod tests {
         };
 
         let walked = lint_paths(vec![dir.path().to_path_buf()]);
-        let read: Vec<&str> = walked.repo.files.iter().map(|f| f.rel_path.as_str()).collect();
+        let read: Vec<&str> = walked
+            .repo
+            .files
+            .iter()
+            .map(|f| f.rel_path.as_str())
+            .collect();
         assert_eq!(read, ["SECRETS.md"]);
-        assert!(walked.diagnostics.iter().all(|d| d.primary.file == FileId(0)));
+        assert!(walked
+            .diagnostics
+            .iter()
+            .all(|d| d.primary.file == FileId(0)));
 
         let named = lint_paths(vec![prose.clone()]);
         let found: Vec<(&str, &str)> = named
@@ -787,10 +795,7 @@ mod tests {
             .iter()
             .map(|d| (d.code, d.message.as_str()))
             .collect();
-        assert_eq!(
-            found,
-            [("SL001", crate::discover::PROSE_SECRETS_NOT_READ)]
-        );
+        assert_eq!(found, [("SL001", crate::discover::PROSE_SECRETS_NOT_READ)]);
         assert_eq!(named.repo.files.len(), 1);
     }
 
