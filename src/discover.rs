@@ -334,6 +334,17 @@ impl GlobFilter {
 /// any real repository, and it bounds the walker's per-entry cost, which grows with the depth.
 pub const MAX_DEPTH: usize = 256;
 
+/// A SECRETS.md is an AIP-19 manifest only when it opens with YAML frontmatter: the name is also
+/// common for a prose security checklist, which is not skilllint's to read. Known once the text
+/// is read, so this completes [`classify`] for what discovery found.
+pub fn is_prose_secrets(kind: FileKind, text: &str) -> bool {
+    kind == FileKind::Secrets && !crate::parse::frontmatter::opens(text)
+}
+
+/// Why a SECRETS.md named on the command line is not read (one found by the walk is left out
+/// silently, as any other file skilllint does not read).
+pub const PROSE_SECRETS_NOT_READ: &str = "skilllint does not read this file: a SECRETS.md is read as an AIP-19 manifest only when it starts with YAML frontmatter (`---` on the first line)";
+
 /// Why a file named on the command line is not read.
 const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it reads SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md and SECRETS.md";
 

@@ -148,7 +148,7 @@ fn run(
     let base = options.glob_base.clone().unwrap_or_else(|| root.clone());
     let exclude = GlobFilter::new(&base, &root, &options.exclude).map_err(LintError::Selector)?;
     let overlay = options.overlay.as_ref();
-    let discovered = discover(
+    let mut discovered = discover(
         &root,
         &paths,
         &options.requirement_files,
@@ -156,6 +156,25 @@ fn run(
         &exclude,
         |file| read(file, options.max_file_size, overlay),
     );
+    // A prose SECRETS.md is no manifest: left out as if never found, unless it was named.
+    discovered.retain_mut(|(file, read)| {
+        let prose = read
+            .as_ref()
+            .is_ok_and(|text| crate::discover::is_prose_secrets(file.kind, text));
+        if !prose {
+            return true;
+        }
+        let named = options.paths.contains(&file.abs_path);
+        if named {
+            file.kind = FileKind::Unfollowed;
+            *read = Err(ReadProblem {
+                message: crate::discover::PROSE_SECRETS_NOT_READ.to_string(),
+                span: Span::empty(0),
+                display_text: String::new(),
+            });
+        }
+        named
+    });
     // Unzipped straight into the two vectors the repository keeps (no third copy of every
     // parsed file at the peak); the rare read problem is boxed so it costs a pointer per file.
     let (files, loaded): (Vec<SourceFile>, Vec<ParsedOrProblem>) = discovered
@@ -174,7 +193,18 @@ fn run(
             parsed
         })
         .collect();
+    let root = LintRoot {
+        looked_up: root.canonicalize().ok(),
+        path: root,
+    };
     analyse(options, enabled, files, parsed, diagnostics, root, &base)
+}
+
+/// The folder paths are reported relative to, and (canonical) the folder inside which a skill's
+/// links may be looked up on disk: `None` for a run without a file system.
+struct LintRoot {
+    path: PathBuf,
+    looked_up: Option<PathBuf>,
 }
 
 /// Lints files given as (relative path, text) pairs, without touching the file system: the
@@ -191,6 +221,7 @@ pub fn lint_in_memory(
         .into_iter()
         .filter_map(|(rel_path, text)| {
             crate::discover::classify(&rel_path, &options.requirement_files)
+                .filter(|kind| !crate::discover::is_prose_secrets(*kind, &text))
                 .map(|kind| (rel_path, text, kind))
         })
         .collect();
@@ -214,7 +245,10 @@ pub fn lint_in_memory(
         sources,
         parsed,
         Vec::new(),
-        root.clone(),
+        LintRoot {
+            path: root.clone(),
+            looked_up: None,
+        },
         &root,
     )
 }
@@ -236,9 +270,13 @@ fn analyse(
     files: Vec<SourceFile>,
     parsed: Vec<Parsed>,
     mut diagnostics: Vec<Diagnostic>,
-    root: PathBuf,
+    root: LintRoot,
     base: &Path,
 ) -> Result<LintOutcome, LintError> {
+    let LintRoot {
+        path: root,
+        looked_up: reference_root,
+    } = root;
     // Built before any rule runs: a rule that leaves a finding to another asks it whether that
     // rule reports in the finding's file.
     let reporting = reporting(enabled, base, &root, &options.per_file_ignores)?;
@@ -252,6 +290,7 @@ fn analyse(
         settings: options.settings.clone(),
         skill_names: Vec::new(),
         reporting,
+        reference_root,
     };
 
     let rules: Vec<&Rule> = registry()
@@ -569,7 +608,11 @@ fn load(
 /// The parse of a file the repository holds as [`Parsed::Pending`]; `None` for the others.
 pub(crate) fn parse_pending(repo: &Repo, id: FileId) -> Option<Parsed> {
     match repo.parsed(id) {
-        Parsed::Pending(kind) => Some(parse_file(*kind, repo.file(id))),
+        Parsed::Pending(kind) => Some(parse_file(
+            *kind,
+            repo.file(id),
+            repo.reference_root.as_deref(),
+        )),
         _ => None,
     }
 }
@@ -577,20 +620,22 @@ pub(crate) fn parse_pending(repo: &Repo, id: FileId) -> Option<Parsed> {
 /// Parses the kinds other folders refer to; leaves the rest [`Parsed::Pending`] for their unit.
 fn parse_up_front(kind: FileKind, source: &SourceFile) -> Parsed {
     if kind.parsed_up_front() {
-        parse_file(kind, source)
+        // No kind parsed up front checks links.
+        parse_file(kind, source, None)
     } else {
         Parsed::Pending(kind)
     }
 }
 
-/// Parses one file's text according to its kind.
-pub fn parse_file(kind: FileKind, source: &SourceFile) -> Parsed {
+/// Parses one file's text according to its kind. `reference_root`: the canonical lint root, inside
+/// which a skill's links are looked up (`None`: they are not).
+pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&Path>) -> Parsed {
     match kind {
         FileKind::Skill { lowercase } => {
             let doc = parse_markdown_doc(&source.text);
             let dir = crate::source::folder_of(&source.abs_path);
             Parsed::Skill(Box::new(SkillDoc {
-                broken_references: find_broken_references(&doc.body, dir),
+                broken_references: find_broken_references(&doc.body, dir, reference_root),
                 folder_name: folder_name(dir),
                 doc,
                 lowercase_file_name: lowercase,
@@ -701,6 +746,45 @@ mod tests {
             threads: Some(2),
             ..LintOptions::default()
         }
+    }
+
+    #[test]
+    fn a_prose_secrets_file_is_not_read_and_says_so_only_when_named() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let prose = dir.path().join("docs/SECRETS.md");
+        let manifest = dir.path().join("SECRETS.md");
+        std::fs::create_dir_all(dir.path().join("docs")).expect("folder");
+        std::fs::write(&prose, "# Secrets checklist\n\n- [ ] rotate keys\n").expect("file");
+        std::fs::write(&manifest, "---\nsecrets: []\n---\n").expect("file");
+        let lint_paths = |paths: Vec<PathBuf>| {
+            let options = LintOptions {
+                paths,
+                ..options(&["ALL"])
+            };
+            lint(&options).expect("lints")
+        };
+
+        let walked = lint_paths(vec![dir.path().to_path_buf()]);
+        let read: Vec<&str> = walked
+            .repo
+            .files
+            .iter()
+            .map(|f| f.rel_path.as_str())
+            .collect();
+        assert_eq!(read, ["SECRETS.md"]);
+        assert!(walked
+            .diagnostics
+            .iter()
+            .all(|d| d.primary.file == FileId(0)));
+
+        let named = lint_paths(vec![prose.clone()]);
+        let found: Vec<(&str, &str)> = named
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.message.as_str()))
+            .collect();
+        assert_eq!(found, [("SL001", crate::discover::PROSE_SECRETS_NOT_READ)]);
+        assert_eq!(named.repo.files.len(), 1);
     }
 
     #[test]

@@ -143,7 +143,8 @@ fn applies(diagnostic: &Diagnostic, unsafe_fixes: bool) -> bool {
 
 /// Whether the edited text still parses as well as the original did.
 fn still_parses(before: &Parsed, source: &SourceFile) -> Result<(), String> {
-    let after = parse_file(before.kind(), source);
+    // Links are not looked up: only whether the file still parses matters here.
+    let after = parse_file(before.kind(), source, None);
     let frontmatter_ok = |doc: &crate::model::skill::MarkdownDoc| {
         matches!(doc.frontmatter, FrontmatterState::Valid(_))
     };

@@ -15,6 +15,7 @@ use crate::parse::Node;
 use crate::source::Span;
 use crate::source::{FileId, SourceFile};
 use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
 
 #[derive(Debug)]
 /// The documents are boxed: the repository keeps one `Parsed` per file, most of them `Pending`,
@@ -216,6 +217,9 @@ pub struct Repo {
     pub skill_names: Vec<SkillName>,
     /// Which rules report in which files (selection and `per-file-ignores`).
     pub reporting: crate::selection::Reporting,
+    /// The canonical lint root: a skill's links are looked up on disk inside it, and nowhere
+    /// else (`None`: a run without a file system, where they are not looked up).
+    pub reference_root: Option<PathBuf>,
 }
 
 /// A skill's frontmatter `name` and where it is written.

@@ -175,3 +175,103 @@ fn remote_and_file_refs_are_reported_never_followed() {
     );
     assert!(outcome.diagnostics.iter().all(|d| d.code != "SL900"));
 }
+
+/// (code, message, label) of the SK011 and SK017 findings, by link target as written.
+fn reference_findings(outcome: &LintOutcome) -> Vec<(String, String, String)> {
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "SK011" || d.code == "SK017")
+        .map(|d| {
+            let text = outcome.repo.text(d.primary.file);
+            (
+                text[d.primary.span.start..d.primary.span.end].to_string(),
+                d.code.to_string(),
+                d.primary.message.clone().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn skill_links_follow_symlinks_only_inside_the_lint_root() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let outside = tempfile::tempdir().expect("outside dir");
+    write(outside.path(), "secret.md", b"# not ours\n");
+    let root = dir.path().canonicalize().expect("canonical root");
+    write(&root, "common/notes.md", b"# Notes\n");
+    write(&root, "kit/references/guide.md", b"# Guide\n");
+    let links = [
+        "shared/notes.md",
+        "away/secret.md",
+        "away/absent.md",
+        "inner/guide.md",
+        "loop/x.md",
+        "pinned/notes.md",
+        "../common/notes.md",
+        "dangling/x.md",
+    ];
+    let body: String = links.iter().map(|l| format!("- [x]({l})\n")).collect();
+    write(
+        &root,
+        "kit/SKILL.md",
+        format!("---\nname: kit\ndescription: Links. Use it.\n---\n\n{body}").as_bytes(),
+    );
+    symlink("../common", root.join("kit/shared")).expect("link");
+    symlink(outside.path(), root.join("kit/away")).expect("link");
+    symlink("references", root.join("kit/inner")).expect("link");
+    symlink("loop", root.join("kit/loop")).expect("link");
+    symlink(root.join("common"), root.join("kit/pinned")).expect("link");
+    symlink("../nowhere", root.join("kit/dangling")).expect("link");
+
+    let found = reference_findings(&run(&root));
+    let expected = [
+        (
+            "shared/notes.md",
+            "SK017",
+            "`shared` is a symlink to a place outside the skill folder",
+        ),
+        (
+            "away/secret.md",
+            "SK017",
+            "`away` is a symlink to a place outside the lint root: not looked at",
+        ),
+        // The same answer whether or not the file is there: nothing outside the root is looked at.
+        (
+            "away/absent.md",
+            "SK017",
+            "`away` is a symlink to a place outside the lint root: not looked at",
+        ),
+        ("loop/x.md", "SK011", "no such file in the skill folder"),
+        (
+            "pinned/notes.md",
+            "SK017",
+            "`pinned` is a symlink to a place outside the skill folder",
+        ),
+        (
+            "../common/notes.md",
+            "SK017",
+            "exists, but outside the skill folder",
+        ),
+        ("dangling/x.md", "SK011", "no such file in the skill folder"),
+    ];
+    let expected: Vec<(String, String, String)> = expected
+        .iter()
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+        .collect();
+    assert_eq!(found, expected);
+
+    // Linted on its own, the skill folder is the lint root: `../` is not looked at.
+    let alone = reference_findings(&run(&root.join("kit")));
+    assert!(
+        alone.contains(&(
+            "../common/notes.md".to_string(),
+            "SK017".to_string(),
+            "outside the lint root too: not looked at".to_string()
+        )),
+        "{alone:?}"
+    );
+    assert!(alone.iter().all(|(link, _, _)| link != "inner/guide.md"));
+}

@@ -58,6 +58,17 @@ pub fn split(text: &str) -> Split {
     Split::Unterminated { opening }
 }
 
+/// Whether `text` opens with a `---` line (after an optional UTF-8 BOM): whether [`split`] finds
+/// frontmatter there, closed or not, without looking past the first line.
+pub fn opens(text: &str) -> bool {
+    let rest = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let first_line = match line_end(rest, 0) {
+        Some(end) => &rest[..end],
+        None => rest,
+    };
+    is_delimiter(first_line, &["---"])
+}
+
 fn line_end(text: &str, from: usize) -> Option<usize> {
     memchr::memchr(b'\n', &text.as_bytes()[from..]).map(|i| from + i)
 }
@@ -77,6 +88,24 @@ fn is_delimiter(line: &str, delimiters: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn opens_agrees_with_split() {
+        for text in [
+            "",
+            "---",
+            "---\n",
+            "--- \r\nname: x\n---\n",
+            "\u{feff}---\nname: x\n---\nbody",
+            "\u{feff}# Title",
+            "# Secrets checklist\n---\n",
+            " ---\n",
+            "----\n",
+            "---x\n",
+        ] {
+            assert_eq!(opens(text), split(text) != Split::Missing, "{text:?}");
+        }
+    }
 
     fn found(text: &str) -> Frontmatter {
         match split(text) {

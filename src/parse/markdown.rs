@@ -3,7 +3,7 @@
 //! pulldown-cmark for the rest (both give the same value); rules only read it.
 
 use crate::source::Span;
-use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag, TagEnd};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Heading {
@@ -147,6 +147,16 @@ pub fn parse_markdown_with_pulldown(text: &str, base: usize) -> Markdown {
             Event::Text(t) if !in_code_block => append(&mut stack, &t, span, false),
             Event::Code(t) => append(&mut stack, &t, span, true),
             Event::SoftBreak | Event::HardBreak => append(&mut stack, " ", span, false),
+            // An email autolink (`<team@example.com>`) carries the bare address; it means a
+            // `mailto:` URL, never a file.
+            Event::Start(Tag::Link {
+                link_type: LinkType::Email,
+                dest_url,
+                ..
+            }) => doc.links.push(Link {
+                span: locate_destination(text, base, span, &dest_url),
+                destination: format!("mailto:{dest_url}"),
+            }),
             Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
                 doc.links.push(Link {
                     span: locate_destination(text, base, span, &dest_url),
@@ -222,13 +232,50 @@ fn trim_span(text: &str, base: usize, span: Span) -> Span {
 
 fn locate_destination(text: &str, base: usize, link: Span, destination: &str) -> Span {
     let local = crate::source::slice(text, Span::new(link.start - base, link.end - base));
-    match local.rfind(&format!("]({destination}")) {
-        Some(i) => {
-            let start = link.start + i + 2;
-            Span::new(start, start + destination.len())
-        }
-        None => link,
+    if let Some(i) = local.rfind(&format!("]({destination}")) {
+        let start = link.start + i + 2;
+        return Span::new(start, start + destination.len());
     }
+    // Written differently from its value (`<my notes.md>`, an escape such as `\\`): the
+    // destination as written, after the last `](`; a reference link keeps the whole link.
+    let Some(open) = local.rfind("](") else {
+        return link;
+    };
+    let after = &local[open + 2..];
+    let lead = after.len() - after.trim_start().len();
+    let written = &after[lead..];
+    let (skip, length) = if let Some(inside) = written.strip_prefix('<') {
+        match inside.find(['>', '\n']) {
+            Some(end) => (1, end),
+            None => return link,
+        }
+    } else {
+        (0, written_destination_len(written))
+    };
+    if length == 0 {
+        return link;
+    }
+    let start = link.start + open + 2 + lead + skip;
+    Span::new(start, start + length)
+}
+
+/// The length of a destination written without `<>`: up to whitespace or the `)` that closes the
+/// link (parentheses inside it balance, and a `\` escapes the next character).
+fn written_destination_len(written: &str) -> usize {
+    let mut depth = 0usize;
+    let mut escaped = false;
+    for (i, c) in written.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '(' => depth += 1,
+            ')' if depth == 0 => return i,
+            ')' => depth -= 1,
+            c if c.is_whitespace() => return i,
+            _ => {}
+        }
+    }
+    written.len()
 }
 
 /// A line-based pass for the plain Markdown that skill bodies are made of: ATX headings,
@@ -794,6 +841,30 @@ mod tests {
             }
         }
         assert!(taken > 10, "the pass took only {taken} fixture files");
+    }
+
+    #[test]
+    fn links_written_differently_from_their_value_point_at_what_is_written() {
+        let cases = [
+            ("[x](<my notes.md>) end", "my notes.md", "my notes.md"),
+            (
+                r"[x](\\server\share) end",
+                r"\server\share",
+                r"\\server\share",
+            ),
+            (r#"[x](a\(b\).md "title") end"#, "a(b).md", r"a\(b\).md"),
+            ("[x](a(b).md) end", "a(b).md", "a(b).md"),
+        ];
+        for (text, destination, written) in cases {
+            let md = parse_markdown(text, 0);
+            let link = &md.links[0];
+            assert_eq!(link.destination, destination, "{text}");
+            assert_eq!(&text[link.span.start..link.span.end], written, "{text}");
+        }
+        let text = "mail <team@example.com> now";
+        let link = &parse_markdown(text, 0).links[0];
+        assert_eq!(link.destination, "mailto:team@example.com");
+        assert_eq!(&text[link.span.start..link.span.end], "<team@example.com>");
     }
 
     #[test]

@@ -925,9 +925,18 @@ secrets:
         assert_eq!(se002.len(), 1);
         assert_eq!(se002[0].1, "value");
         assert!(se002.iter().all(|(m, _)| !m.contains("hunter2")));
-        let missing = run("SE001", &[("ops/SECRETS.md", "# Secrets\n")]);
-        assert_eq!(missing.len(), 1);
-        assert!(missing[0].0.contains("no YAML frontmatter"));
+        // A SECRETS.md without frontmatter is a prose checklist, not a manifest: not read at all,
+        // so not even a credential quoted in it is reported.
+        let checklist =
+            "# Secrets\n\n- never commit a key such as ghp_0123456789abcdefghij0123456789abcdef\n";
+        for code in ["SE001", "SE002"] {
+            assert_eq!(run(code, &[("ops/SECRETS.md", checklist)]), []);
+        }
+        let opened = run(
+            "SE001",
+            &[("ops/SECRETS.md", "\u{feff}---\nsecrets: []\n---\n")],
+        );
+        assert_eq!(opened.len(), 1, "{opened:?}");
         let empty = run("SE001", &[("SECRETS.md", "---\nsecrets: []\n---\n")]);
         assert_eq!(empty.len(), 1);
         assert!(empty[0].0.contains("at least 1 item"), "{empty:?}");

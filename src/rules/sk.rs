@@ -3,7 +3,9 @@
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
 use crate::index::{Repo, SkillName, Unit};
-use crate::model::skill::{Frontmatter, FrontmatterState, ReferenceProblem, SkillDoc};
+use crate::model::skill::{
+    FoundAt, Frontmatter, FrontmatterState, Outside, ReferenceProblem, SkillDoc,
+};
 use crate::parse::{Node, Value};
 use crate::source::{FileId, Span};
 use std::collections::HashMap;
@@ -27,6 +29,7 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: "SK014", check: Check::Repo(name_duplicate) },
     RuleImpl { code: "SK015", check: Check::Unit(yaml_not_portable) },
     RuleImpl { code: "SK016", check: Check::Unit(allowed_tools_invalid) },
+    RuleImpl { code: "SK017", check: Check::Unit(reference_outside_skill) },
 ];
 
 /// The six top-level keys of the Agent Skills specification.
@@ -327,7 +330,36 @@ fn unknown_field(unit: &Unit<'_>, sink: &mut Sink) {
             format!("unknown frontmatter field `{key}`"),
         )
         .label("not an Agent Skills field")
-        .help("move it under `metadata`, or allow it with `extra-fields` in the `[skills]` config");
+        .help(unknown_field_help(key, &member.value));
+    }
+}
+
+/// Where an unknown key can go. `metadata` takes strings only, so a list or a map is never sent
+/// there as it is.
+fn unknown_field_help(key: &str, value: &Node) -> String {
+    const ALLOW: &str = "allow it with `extra-fields` in the `[skills]` config";
+    let elsewhere = match &value.value {
+        Value::String(_) => format!("move it under `metadata`, or {ALLOW}"),
+        Value::Array(_) | Value::Object(_) => {
+            let what = if matches!(value.value, Value::Array(_)) {
+                "a list"
+            } else {
+                "a map"
+            };
+            format!(
+                "{ALLOW} if your runtime reads it; {what} cannot move under `metadata`, which holds only strings"
+            )
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) => format!(
+            "move it under `metadata` as a quoted string (`metadata` values are strings), or {ALLOW}"
+        ),
+    };
+    if crate::config::CLAUDE_CODE_FIELDS.contains(&key) {
+        format!(
+            "`{key}` is a Claude Code field: set `dialect = \"claude-code\"` in the `[skills]` config if the skill is for Claude Code; otherwise {elsewhere}"
+        )
+    } else {
+        elsewhere
     }
 }
 
@@ -394,29 +426,84 @@ fn broken_reference(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     };
     for reference in &skill.broken_references {
-        match reference.problem {
-            ReferenceProblem::Missing => {
-                sink.report(
-                    file,
-                    reference.span,
-                    format!("link to `{}`, which does not exist", reference.destination),
-                )
-                .label("no such file in the skill folder")
-                .help("fix the path (relative to the skill folder) or add the file");
-            }
-            ReferenceProblem::EscapesSkillFolder => {
-                sink.report(
-                    file,
-                    reference.span,
-                    format!(
-                        "link to `{}` leaves the skill folder",
-                        reference.destination
-                    ),
-                )
-                .label("outside the skill folder")
-                .help("a skill is installed as one folder; keep referenced files inside it");
-            }
-        }
+        let ReferenceProblem::Missing {
+            leaves_folder,
+            found_at,
+        } = &reference.problem
+        else {
+            continue;
+        };
+        let diagnostic = sink
+            .report(
+                file,
+                reference.span,
+                format!("link to `{}`, which does not exist", reference.destination),
+            )
+            .label(if *leaves_folder {
+                "no such file (the path also leaves the skill folder)"
+            } else {
+                "no such file in the skill folder"
+            });
+        match found_at {
+            Some(FoundAt::EnclosingFolder(path)) => diagnostic.help(format!(
+                "`{path}` exists, outside the skill folder: copy it into the skill folder (e.g. under `references/`) and link to the copy, or link to it by URL"
+            )),
+            Some(FoundAt::ForwardSlashes(path)) => diagnostic.help(format!(
+                "the file exists as `{path}`: separate the folders of a link with `/`"
+            )),
+            None => diagnostic.help("fix the path (relative to the skill folder) or add the file"),
+        };
+    }
+}
+
+const MACHINE_PATH_HELP: &str = "the path exists only on one machine: copy the file into the skill folder (e.g. under `references/`) and link to it with a relative path, or link to it by URL";
+const OUTSIDE_HELP: &str = "a skill is installed as its folder alone, so this file does not come with it: copy it into the skill folder (e.g. under `references/`) and link to the copy, or link to it by URL";
+
+fn reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, skill)) = unit.skill() else {
+        return;
+    };
+    for reference in &skill.broken_references {
+        let ReferenceProblem::Outside(outside) = &reference.problem else {
+            continue;
+        };
+        let destination = &reference.destination;
+        let leads_out = format!("link to `{destination}` leads outside the skill folder");
+        let through_symlink = format!("{leads_out} through a symlink");
+        let (message, label) = match outside {
+            Outside::Existing { symlink: None } => (
+                leads_out,
+                "exists, but outside the skill folder".to_string(),
+            ),
+            Outside::Existing {
+                symlink: Some(symlink),
+            } => (
+                through_symlink,
+                format!("`{symlink}` is a symlink to a place outside the skill folder"),
+            ),
+            Outside::BeyondLintRoot { symlink: None } => (
+                leads_out,
+                "outside the lint root too: not looked at".to_string(),
+            ),
+            Outside::BeyondLintRoot {
+                symlink: Some(symlink),
+            } => (
+                through_symlink,
+                format!("`{symlink}` is a symlink to a place outside the lint root: not looked at"),
+            ),
+            Outside::MachinePath => (
+                format!("link to `{destination}`, an absolute path on one machine"),
+                "not a file of the skill".to_string(),
+            ),
+        };
+        let help = if matches!(outside, Outside::MachinePath) {
+            MACHINE_PATH_HELP
+        } else {
+            OUTSIDE_HELP
+        };
+        sink.report(file, reference.span, message)
+            .label(label)
+            .help(help);
     }
 }
 
