@@ -41,7 +41,9 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
     }
 }
 
-/// A relative, `/`-separated path for output, computed lexically (no file system access).
+/// A `/`-separated path for output, computed lexically (no file system access): relative to
+/// `root` when `path` is below it, else as the user wrote it, so an absolute path stays absolute
+/// (`/tmp/x/SKILL.md`, not `tmp/x/SKILL.md`) and a `..` path keeps its `..`.
 pub fn relative_path(root: &Path, path: &Path) -> String {
     // The walker's paths are the root, a `/` and a clean rest (`a/b/SKILL.md`): take the rest as
     // it is, without comparing component by component.
@@ -68,19 +70,28 @@ pub fn relative_path(root: &Path, path: &Path) -> String {
         }
     }
     let stripped = path.strip_prefix(root).unwrap_or(path);
+    // What comes before the names of an absolute path: `/`, or on Windows `C:/`.
+    let mut lead = String::new();
     let mut parts: Vec<String> = Vec::new();
     for component in stripped.components() {
         match component {
             Component::CurDir => {}
             Component::Normal(part) => parts.push(name_form(part)),
             Component::ParentDir => parts.push("..".to_string()),
-            Component::RootDir | Component::Prefix(_) => parts.clear(),
+            Component::Prefix(prefix) => {
+                parts.clear();
+                lead = name_form(prefix.as_os_str());
+            }
+            Component::RootDir => {
+                parts.clear();
+                lead.push('/');
+            }
         }
     }
     if parts.is_empty() {
         path.file_name().map(name_form).unwrap_or_default()
     } else {
-        parts.join("/")
+        lead + &parts.join("/")
     }
 }
 
@@ -591,6 +602,28 @@ mod tests {
         assert_eq!(
             relative_path(Path::new("root"), Path::new("root/x.json")),
             "x.json"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn paths_outside_the_root_print_as_written() {
+        // Absolute stays absolute, `..` stays `..`: the user recognises what they typed.
+        assert_eq!(
+            relative_path(Path::new("."), Path::new("/tmp/x/s/SKILL.md")),
+            "/tmp/x/s/SKILL.md"
+        );
+        assert_eq!(
+            relative_path(Path::new("."), Path::new("/tmp/./x/s/SKILL.md")),
+            "/tmp/x/s/SKILL.md"
+        );
+        assert_eq!(
+            relative_path(Path::new("."), Path::new("../x/s/SKILL.md")),
+            "../x/s/SKILL.md"
+        );
+        assert_eq!(
+            relative_path(Path::new("/tmp/x"), Path::new("/tmp/x/s/SKILL.md")),
+            "s/SKILL.md"
         );
     }
 

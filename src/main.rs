@@ -62,6 +62,15 @@ fn cli_globs(globs: &[String], base: &std::path::Path) -> Vec<String> {
         .collect()
 }
 
+/// Files a fix run edits or renames, a renamed file that is also edited counted once.
+fn touched_files(run: &fix::FixRun) -> usize {
+    run.changed
+        .keys()
+        .chain(run.renames.iter().map(|(from, _)| from))
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+}
+
 fn plural(n: usize, word: &str) -> String {
     if n == 1 {
         format!("{n} {word}")
@@ -319,7 +328,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                     } else {
                         "edits and renames"
                     },
-                    plural(run.changed.len() + run.renames.len(), "file")
+                    plural(touched_files(&run), "file")
                 );
             }
             std::mem::forget(outcome);

@@ -487,3 +487,188 @@ fn a_reader_that_stops_early_is_not_a_crash() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(!stderr(&output).contains("panicked"), "{}", stderr(&output));
 }
+
+#[test]
+fn named_paths_outside_the_current_folder_print_as_the_user_wrote_them() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let elsewhere = dir.path().join("elsewhere");
+    let cwd = dir.path().join("cwd");
+    std::fs::create_dir_all(&cwd).expect("cwd");
+    write(
+        &elsewhere,
+        "forms/SKILL.md",
+        b"---\nname: other\ndescription: Fills forms. Use when asked.\n---\n",
+    );
+    let absolute = elsewhere.join("forms/SKILL.md");
+    let absolute_arg = absolute.to_string_lossy().into_owned();
+    let finding = "2:7: error SK005 [skill-name-folder-mismatch] skill name `other` does not match its folder `forms`\n";
+    // Absolute stays absolute; `..` stays `..`.
+    let concise = skilllint(&[&absolute_arg, "--format", "concise"], &cwd);
+    assert_eq!(stdout(&concise), format!("{absolute_arg}:{finding}"));
+    let dotted = skilllint(
+        &["../elsewhere/forms/SKILL.md", "--format", "concise"],
+        &cwd,
+    );
+    assert_eq!(
+        stdout(&dotted),
+        format!("../elsewhere/forms/SKILL.md:{finding}")
+    );
+    // Several folders: each finding under the folder as named.
+    let folders = skilllint(
+        &[&elsewhere.to_string_lossy(), ".", "--format", "concise"],
+        &cwd,
+    );
+    assert_eq!(stdout(&folders), format!("{absolute_arg}:{finding}"));
+    let github = skilllint(&[&absolute_arg, "--format", "github"], &cwd);
+    assert!(
+        stdout(&github).starts_with(&format!("::error file={absolute_arg},line=2,")),
+        "{}",
+        stdout(&github)
+    );
+    let full = skilllint(&[&absolute_arg], &cwd);
+    assert!(
+        stdout(&full).contains(&format!("[{absolute_arg}:2:7]")),
+        "{}",
+        stdout(&full)
+    );
+    // SARIF: outside %SRCROOT% (the current folder here), the file's own file:// URI.
+    let canonical = absolute.canonicalize().expect("canonical path");
+    for arg in [absolute_arg.as_str(), "../elsewhere/forms/SKILL.md"] {
+        let sarif = skilllint(&[arg, "--format", "sarif"], &cwd);
+        let log: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("SARIF");
+        let location = &log["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+        assert_eq!(
+            location["artifactLocation"],
+            serde_json::json!({ "uri": format!("file://{}", canonical.display()) }),
+            "{arg}"
+        );
+    }
+    // Inside %SRCROOT% (a repository around both folders), relative to it as usual.
+    std::fs::create_dir_all(dir.path().join(".git")).expect("git dir");
+    let sarif = skilllint(&["../elsewhere/forms/SKILL.md", "--format", "sarif"], &cwd);
+    let log: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("SARIF");
+    assert_eq!(
+        log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"],
+        serde_json::json!({ "uri": "elsewhere/forms/SKILL.md", "uriBaseId": "%SRCROOT%" })
+    );
+}
+
+#[test]
+fn every_report_ends_its_last_line() {
+    // The summary follows on stderr: a report without its last line feed would run into it
+    // when both go to one terminal or log.
+    let root = fixtures();
+    for format in ["full", "concise", "json", "github", "sarif"] {
+        let output = skilllint(&["SK011/fires", "SK005/fires", "--format", format], &root);
+        let text = stdout(&output);
+        assert!(
+            !text.is_empty() && text.ends_with('\n'),
+            "{format}: {text:?}"
+        );
+        if format == "github" {
+            assert!(
+                text.lines().all(|l| l.starts_with("::error ")),
+                "one command a line: {text}"
+            );
+        }
+    }
+}
+
+/// Every file below `root` (but `.git`), relative path → bytes.
+fn tree(root: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read folder").flatten() {
+            let path = entry.path();
+            if entry.file_name() == ".git" {
+                continue;
+            }
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                let rel = path.strip_prefix(root).expect("below root");
+                let bytes = std::fs::read(&path).expect("read file");
+                files.insert(rel.to_string_lossy().replace('\\', "/"), bytes);
+            }
+        }
+    }
+    files
+}
+
+#[test]
+fn the_diff_with_a_rename_is_a_patch_git_applies_as_fix_would() {
+    let git_works = Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !git_works {
+        eprintln!("skipped: git is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (diffed, fixed) = (dir.path().join("diffed"), dir.path().join("fixed"));
+    for root in [&diffed, &fixed] {
+        // Renamed and edited (SK012 + SK005), only renamed (SK012), only edited (SK005).
+        write(
+            root,
+            "forms/skill.md",
+            b"---\nname: other\ndescription: Fills forms. Use when asked.\n---\n\n# Forms\n",
+        );
+        write(
+            root,
+            "notes/skill.md",
+            b"---\nname: notes\ndescription: Keeps notes. Use when asked.\n---\n",
+        );
+        write(
+            root,
+            "pages/SKILL.md",
+            b"---\nname: wrong\ndescription: Writes pages. Use when asked.\n---\n",
+        );
+    }
+    let git = |args: &[&str], stdin: &[u8]| {
+        let mut child = Command::new("git")
+            .args(args)
+            .current_dir(&diffed)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start git");
+        if let Some(mut input) = child.stdin.take() {
+            std::io::Write::write_all(&mut input, stdin).expect("write to git");
+        }
+        let output = child.wait_with_output().expect("wait for git");
+        assert!(
+            output.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    git(&["init", "-q"], b"");
+
+    let diff = skilllint(&[".", "--diff", "--unsafe-fixes"], &diffed);
+    assert_eq!(diff.status.code(), Some(1), "{}", stderr(&diff));
+    let patch = stdout(&diff);
+    assert!(
+        patch.contains(
+            "diff --git a/forms/skill.md b/forms/SKILL.md\nsimilarity index 83%\nrename from forms/skill.md\nrename to forms/SKILL.md\n--- a/forms/skill.md\n+++ b/forms/SKILL.md\n"
+        ) && patch.contains(
+            "diff --git a/notes/skill.md b/notes/SKILL.md\nsimilarity index 100%\nrename from notes/skill.md\nrename to notes/SKILL.md\n"
+        ),
+        "{patch}"
+    );
+    assert!(
+        stderr(&diff).contains("4 findings would be fixed (edits and renames in 3 files)"),
+        "{}",
+        stderr(&diff)
+    );
+    git(&["apply", "--check", "-"], patch.as_bytes());
+    git(&["apply", "-"], patch.as_bytes());
+
+    let fix = skilllint(&[".", "--fix", "--unsafe-fixes"], &fixed);
+    assert_eq!(fix.status.code(), Some(0), "{}", stderr(&fix));
+    let after_fix = tree(&fixed);
+    assert!(after_fix.contains_key("forms/SKILL.md"), "{after_fix:?}");
+    assert_eq!(tree(&diffed), after_fix);
+}
