@@ -153,62 +153,17 @@ fn explain_rule(code: &str) -> ExitCode {
     }
 }
 
-/// The one quoted line of a config error, as miette source code: line numbers and columns are
-/// the file's, but nothing else of the file is there to show.
-struct QuotedLine {
-    name: String,
-    quote: config::Quote,
-}
-
-impl miette::SourceCode for QuotedLine {
-    fn read_span<'a>(
-        &'a self,
-        span: &miette::SourceSpan,
-        context_lines_before: usize,
-        context_lines_after: usize,
-    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let local_start = span
-            .offset()
-            .checked_sub(self.quote.offset)
-            .ok_or(miette::MietteError::OutOfBounds)?;
-        let local = miette::SourceSpan::new(local_start.into(), span.len());
-        let inner = self
-            .quote
-            .text
-            .read_span(&local, context_lines_before, context_lines_after)?;
-        Ok(Box::new(miette::MietteSpanContents::new_named(
-            self.name.clone(),
-            inner.data(),
-            miette::SourceSpan::new(
-                (inner.span().offset() + self.quote.offset).into(),
-                inner.span().len(),
-            ),
-            inner.line() + self.quote.line - 1,
-            inner.column() + self.quote.column_offset,
-            inner.line_count(),
-        )))
-    }
-}
-
-/// Prints a configuration error pointing at the offending key or value, quoting that one line
-/// of the file and nothing else (the file may be a link to a secret).
-fn report_config_error(error: &ConfigError) {
-    // The configuration is the repository's: its path and the message quoting it are escaped,
-    // and the one quoted line has its controls replaced (same length, so the label still fits).
-    let name = display_path(&error.path).into_owned();
-    let message = escape_text(&error.message);
-    let report = match &error.quote {
-        Some(quote) => miette::miette!(
-            labels = vec![miette::LabeledSpan::at(quote.span.clone(), "here")],
-            "invalid configuration: {message}"
-        )
-        .with_source_code(QuotedLine {
-            name,
-            quote: (**quote).clone(),
-        }),
-        None => miette::miette!("{name}: {message}"),
+/// Prints a configuration error on standard error, drawn as diagnostics are.
+fn report_config_error(error: &ConfigError, choice: ColorChoice) {
+    let color = match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stderr().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
     };
-    eprintln!("{report:?}");
+    eprint!("{}", render::full::config_error(error, color));
 }
 
 /// The configuration in force: `--config FILE`, else the nearest skilllint.toml, unless isolated.
@@ -240,7 +195,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     let mut config = match load_config(&args, &start) {
         Ok(config) => config,
         Err(error) => {
-            report_config_error(&error);
+            report_config_error(&error, args.color);
             return ExitCode::from(EXIT_USAGE);
         }
     };

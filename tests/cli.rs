@@ -672,3 +672,136 @@ fn the_diff_with_a_rename_is_a_patch_git_applies_as_fix_would() {
     assert!(after_fix.contains_key("forms/SKILL.md"), "{after_fix:?}");
     assert_eq!(tree(&diffed), after_fix);
 }
+
+#[test]
+fn help_names_the_categories_the_files_read_and_the_exit_codes() {
+    let root = fixtures();
+    for flag in ["-h", "--help"] {
+        let help = skilllint(&[flag], &root);
+        assert_eq!(help.status.code(), Some(0));
+        let text = stdout(&help);
+        for needle in [
+            "correctness, safety and style run by default; pedantic runs when selected",
+            "SKILL.md",
+            "*.tools.json",
+            "requirement.yaml",
+            "TOOL.md",
+            "DRIVER.md",
+            "CLI.md",
+            "SECRETS.md that starts with frontmatter",
+            "Exit codes: 0 no finding at or above --fail-on (default: error); 1 some; 2 usage",
+        ] {
+            assert!(text.contains(needle), "{flag} lacks {needle:?}:\n{text}");
+        }
+    }
+    let rule_help = stdout(&skilllint(&["rule", "--help"], &root));
+    assert!(
+        rule_help.contains("<CODE|NAME>") && rule_help.contains("by code or by name"),
+        "{rule_help}"
+    );
+}
+
+#[test]
+fn rule_names_match_in_any_case_wherever_a_rule_is_named() {
+    let root = fixtures();
+    let explained = skilllint(&["rule", "Write-Tool-Without-Confirmation"], &root);
+    assert_eq!(explained.status.code(), Some(0), "{}", stderr(&explained));
+    assert!(stdout(&explained).starts_with("# TJ003 write-tool-without-confirmation"));
+    let selected = skilllint(
+        &[
+            "SK005/fires",
+            "--select",
+            "Skill-Name-Folder-Mismatch",
+            "--format",
+            "concise",
+        ],
+        &root,
+    );
+    assert!(stdout(&selected).contains("SK005"), "{}", stderr(&selected));
+    let ignored = skilllint(
+        &[
+            "SK005/fires",
+            "--select",
+            "CORRECTNESS",
+            "--ignore",
+            "SKILL-NAME-FOLDER-MISMATCH",
+            "--format",
+            "concise",
+        ],
+        &root,
+    );
+    assert_eq!(ignored.status.code(), Some(0), "{}", stderr(&ignored));
+    assert!(!stdout(&ignored).contains("SK005"), "{}", stdout(&ignored));
+
+    // The configuration file and inline suppressions take names in any case too.
+    let dir = config_repo();
+    let root = dir.path();
+    write(
+        root,
+        "skilllint.toml",
+        b"[lint]\nselect = [\"Skill-Unknown-Field\", \"Skill-Name-Missing\"]\n\
+[lint.severity]\nSKILL-UNKNOWN-FIELD = \"error\"\n\
+[lint.per-file-ignores]\n\"skills/legacy/**\" = [\"Skill-Name-Missing\"]\n",
+    );
+    let configured = skilllint(&[".", "--format", "concise"], root);
+    assert_eq!(
+        stdout(&configured),
+        "skills/notes/SKILL.md:4:1: error SK008 [skill-unknown-field] unknown frontmatter field `author`\n",
+        "{}",
+        stderr(&configured)
+    );
+    write(
+        root,
+        "skills/notes/SKILL.md",
+        b"---\nname: notes\ndescription: Keeps notes. Use when asked.\nauthor: me # skilllint: ignore[Skill-Unknown-Field] kept for the index\n---\n",
+    );
+    let suppressed = skilllint(&[".", "--format", "concise"], root);
+    assert_eq!(stdout(&suppressed), "", "{}", stderr(&suppressed));
+    assert!(
+        stderr(&suppressed).contains("1 suppressed inline"),
+        "{}",
+        stderr(&suppressed)
+    );
+}
+
+#[test]
+fn configuration_errors_are_drawn_like_findings() {
+    let root = fixtures();
+    let finding = stdout(&skilllint(&["SK005/fires", "--select", "SK005"], &root));
+    let dir = config_repo();
+    write(
+        dir.path(),
+        "skilllint.toml",
+        b"[lint]\nselect = [\"SK003\"\n",
+    );
+    for (args, coloured) in [
+        (vec!["."], false),
+        (vec![".", "--color", "never"], false),
+        (vec![".", "--color", "always"], true),
+    ] {
+        let output = skilllint(&args, dir.path());
+        assert_eq!(output.status.code(), Some(2));
+        let err = stderr(&output);
+        assert_eq!(err.contains('\u{1b}'), coloured, "{args:?}: {err}");
+        if coloured {
+            continue;
+        }
+        let plain = err;
+        // The characters of a finding: `×`, `╭─[path:line:col]`, `│`, `·`, `╰──`.
+        for drawn in ["  × ", "   ╭─[", " │ ", "   · ", "╰── ", "   ╰────"]
+        {
+            assert!(
+                finding.contains(drawn),
+                "a finding draws {drawn:?}: {finding}"
+            );
+            assert!(plain.contains(drawn), "{args:?} draws {drawn:?}:\n{plain}");
+        }
+        assert!(
+            plain.contains("  × invalid configuration: unclosed array, expected `]`\n")
+                && plain.contains("skilllint.toml:2:18]\n")
+                && plain.contains(" 2 │ select = [\"SK003\" \n"),
+            "{plain}"
+        );
+        assert!(!plain.contains(",-[") && !plain.contains("`--"), "{plain}");
+    }
+}
