@@ -805,3 +805,70 @@ fn configuration_errors_are_drawn_like_findings() {
         assert!(!plain.contains(",-[") && !plain.contains("`--"), "{plain}");
     }
 }
+
+/// The fenced blocks of the README section under `heading`, in order.
+fn readme_blocks(heading: &str) -> Vec<String> {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("read README.md");
+    let start = readme
+        .find(&format!("\n{heading}\n"))
+        .unwrap_or_else(|| panic!("README.md has no `{heading}`"));
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in readme[start + heading.len() + 2..].lines() {
+        match (&mut current, line.starts_with("```")) {
+            // The next heading outside a block ends the section.
+            (None, false) if line.starts_with("## ") => break,
+            (None, true) => current = Some(String::new()),
+            (Some(block), true) => {
+                blocks.push(std::mem::take(block));
+                current = None;
+            }
+            (Some(block), false) => {
+                block.push_str(line);
+                block.push('\n');
+            }
+            (None, false) => {}
+        }
+    }
+    blocks
+}
+
+#[test]
+fn the_readme_example_prints_what_the_readme_shows() {
+    let blocks = readme_blocks("## A first finding");
+    let [skill, tools, console] = blocks.as_slice() else {
+        panic!("expected SKILL.md, tools.json and the console output: {blocks:?}");
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(dir.path(), "invoices/SKILL.md", skill.as_bytes());
+    write(dir.path(), "invoices/tools.json", tools.as_bytes());
+    let shown = console
+        .strip_prefix("$ skilllint .\n")
+        .expect("the console block starts with the command");
+    let output = Command::new(env!("CARGO_BIN_EXE_skilllint"))
+        .arg(".")
+        .current_dir(dir.path())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run skilllint");
+    assert_eq!(output.status.code(), Some(1));
+    // A terminal shows the report, then the summary from standard error.
+    assert_eq!(format!("{}{}", stdout(&output), stderr(&output)), shown);
+}
+
+#[test]
+fn the_checkout_lints_clean_and_its_fixtures_still_lint_by_path() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let whole = skilllint(&[".", "--format", "concise"], repo);
+    assert_eq!(whole.status.code(), Some(0), "{}", stderr(&whole));
+    assert_eq!(stdout(&whole), "", "skilllint . in the checkout");
+    // Named, the test data is linted with the defaults (tests/fixtures/skilllint.toml).
+    let fixture = skilllint(&["tests/fixtures/SK005/fires", "--format", "concise"], repo);
+    assert_eq!(
+        stdout(&fixture),
+        "pdf-forms/SKILL.md:2:7: error SK005 [skill-name-folder-mismatch] skill name `pdf-filler` does not match its folder `pdf-forms`\n"
+    );
+    let formats = skilllint(&["tests/formats", "--format", "concise"], repo);
+    assert_eq!(formats.status.code(), Some(1), "{}", stderr(&formats));
+}
