@@ -304,6 +304,15 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         }
         write_failed = !applied.not_fixed.is_empty();
         fixed_line = Some(applied.summary());
+        // A `skill.md` named on the command line and renamed by its fix is linted again under
+        // its new name (the old one is gone).
+        for path in &mut options.paths {
+            if let Some((_, to)) = run.renames.iter().find(|(from, _)| from == path) {
+                if !path.exists() && to.exists() {
+                    *path = to.clone();
+                }
+            }
+        }
     }
     let outcome = match lint(&options) {
         Ok(outcome) => outcome,

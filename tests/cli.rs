@@ -872,3 +872,27 @@ fn the_checkout_lints_clean_and_its_fixtures_still_lint_by_path() {
     let formats = skilllint(&["tests/formats", "--format", "concise"], repo);
     assert_eq!(formats.status.code(), Some(1), "{}", stderr(&formats));
 }
+
+#[test]
+fn a_named_skill_file_renamed_by_its_fix_is_linted_under_its_new_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(
+        root,
+        "notes/skill.md",
+        b"---\nname: notes\ndescription: Keeps notes. Use when asked.\n---\n",
+    );
+    let absolute = root.join("notes/skill.md").to_string_lossy().into_owned();
+    for named in ["notes/skill.md", absolute.as_str()] {
+        let fixed = skilllint(&[named, "--fix"], root);
+        assert_eq!(fixed.status.code(), Some(0), "{named}: {}", stderr(&fixed));
+        assert!(
+            stderr(&fixed).starts_with("Fixed 1 finding.\nAll checks passed"),
+            "{named}: {}",
+            stderr(&fixed)
+        );
+        assert!(root.join("notes/SKILL.md").is_file());
+        std::fs::rename(root.join("notes/SKILL.md"), root.join("notes/skill.md"))
+            .expect("undo the rename");
+    }
+}
