@@ -281,19 +281,26 @@ fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
     }
 }
 
-/// Globs written relative to one folder (the config file's), matched against paths relative to
-/// the lint root.
+/// Globs written relative to a folder (the config file's, or the current folder for `--exclude`),
+/// matched against paths relative to the lint root.
 #[derive(Debug, Clone)]
 pub struct GlobFilter {
-    set: globset::GlobSet,
-    /// The lint root's path below the glob folder, `/`-terminated; `None` when the lint root is
-    /// not inside it (no glob can match then).
-    prefix: Option<String>,
-    empty: bool,
+    /// Each set of globs with the lint root's path below the folder they are relative to,
+    /// `/`-terminated; a set whose folder does not hold the lint root is left out (no glob of it
+    /// can match).
+    parts: Vec<(globset::GlobSet, String)>,
 }
 
 impl GlobFilter {
     pub fn new(base: &Path, root: &Path, globs: &[String]) -> Result<Self, String> {
+        GlobFilter::none().and(base, root, globs)
+    }
+
+    /// This filter, also matching `globs` written relative to `base`.
+    pub fn and(mut self, base: &Path, root: &Path, globs: &[String]) -> Result<Self, String> {
+        if globs.is_empty() {
+            return Ok(self);
+        }
         let mut builder = globset::GlobSetBuilder::new();
         for glob in globs {
             let compiled = globset::GlobBuilder::new(glob)
@@ -314,30 +321,21 @@ impl GlobFilter {
             }),
             _ => None,
         };
-        Ok(GlobFilter {
-            set,
-            prefix,
-            empty: globs.is_empty(),
-        })
+        if let Some(prefix) = prefix {
+            self.parts.push((set, prefix));
+        }
+        Ok(self)
     }
 
     pub fn none() -> Self {
-        GlobFilter {
-            set: globset::GlobSet::empty(),
-            prefix: None,
-            empty: true,
-        }
+        GlobFilter { parts: Vec::new() }
     }
 
     /// Whether `rel_path` (relative to the lint root) matches one of the globs.
     pub fn matches(&self, rel_path: &str) -> bool {
-        if self.empty {
-            return false;
-        }
-        match &self.prefix {
-            Some(prefix) => self.set.is_match(format!("{prefix}{rel_path}")),
-            None => false,
-        }
+        self.parts
+            .iter()
+            .any(|(set, prefix)| set.is_match(format!("{prefix}{rel_path}")))
     }
 }
 

@@ -37,31 +37,6 @@ fn main() -> ExitCode {
     }
 }
 
-/// Rewrites globs given relative to the current folder so they are relative to `base`.
-fn cli_globs(globs: &[String], base: &std::path::Path) -> Vec<String> {
-    let prefix = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| {
-            let cwd = cwd.canonicalize().ok()?;
-            let base = base.canonicalize().ok()?;
-            cwd.strip_prefix(&base)
-                .ok()
-                .map(|rel| skilllint::discover::relative_path(std::path::Path::new(""), rel))
-        })
-        .unwrap_or_default();
-    globs
-        .iter()
-        .map(|glob| {
-            let glob = glob.trim_start_matches("./");
-            if prefix.is_empty() {
-                glob.to_string()
-            } else {
-                format!("{prefix}/{glob}")
-            }
-        })
-        .collect()
-}
-
 /// Files a fix run edits or renames, a renamed file that is also edited counted once.
 fn touched_files(run: &fix::FixRun) -> usize {
     run.changed
@@ -220,13 +195,12 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     options.inline_ignores = !args.no_inline_ignores;
     options.glob_base = Some(config.base.clone());
     options.exclude = config.exclude.clone();
-    if !args.exclude.is_empty() {
-        // CLI globs are relative to the current folder, config globs to the config file: join
-        // each CLI glob onto the current folder's path below the config folder.
-        options
-            .exclude
-            .extend(cli_globs(&args.exclude, &config.base));
-    }
+    // CLI globs are relative to the current folder, config globs to the config file.
+    options.exclude_here = args
+        .exclude
+        .iter()
+        .map(|glob| glob.trim_start_matches("./").to_string())
+        .collect();
     options.per_file_ignores = config.per_file_ignores.clone();
     options.severity = config.severity.clone();
     options.settings.skill_extra_fields = config.extra_fields.clone();

@@ -376,6 +376,31 @@ fn config_globs_are_relative_to_the_config_file() {
         "{}",
         stdout(&excluded)
     );
+    // Also from above the config folder: the config's globs stay relative to it, the command
+    // line's to the current folder.
+    std::fs::remove_file(root.join("skilllint.toml")).expect("remove the root config");
+    write(
+        root,
+        "skills/skilllint.toml",
+        b"[lint]\nexclude = [\"legacy/**\"]\n",
+    );
+    let above = skilllint(&["skills", "--format", "concise"], root);
+    assert_eq!(
+        stdout(&above),
+        "notes/SKILL.md:4:1: warning SK008 [skill-unknown-field] unknown frontmatter field `author`\n"
+    );
+    let both = skilllint(
+        &[
+            "skills",
+            "--format",
+            "concise",
+            "--exclude",
+            "skills/notes/**",
+        ],
+        root,
+    );
+    assert_eq!(stdout(&both), "", "{}", stderr(&both));
+    assert_eq!(both.status.code(), Some(0));
 }
 
 #[test]
