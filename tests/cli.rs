@@ -921,3 +921,43 @@ fn a_named_skill_file_renamed_by_its_fix_is_linted_under_its_new_name() {
             .expect("undo the rename");
     }
 }
+
+#[test]
+fn references_between_files_named_outside_the_current_folder_still_resolve() {
+    // A driver naming its tool by a path from its own folder, in a repository named by an
+    // absolute path (beside another folder) or by a `..` path.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repo = dir.path().join("repo");
+    let clean = fixtures().join("DR003/clean");
+    for rel in [
+        "SECRETS.md",
+        ".tools/image-create/TOOL.md",
+        ".drivers/openai-images-http/DRIVER.md",
+    ] {
+        let text = std::fs::read_to_string(clean.join(rel)).expect("read fixture");
+        let text = text.replace(
+            "  - tool: image-create\n",
+            "  - tool: ../../.tools/image-create/TOOL.md\n",
+        );
+        write(&repo, rel, text.as_bytes());
+    }
+    let cwd = dir.path().join("cwd");
+    std::fs::create_dir_all(&cwd).expect("cwd");
+    let absolute = repo.to_string_lossy().into_owned();
+    for args in [
+        vec![absolute.as_str(), "."],
+        vec!["../repo", "."],
+        vec!["../repo"],
+    ] {
+        let mut args = args.clone();
+        args.extend(["--select", "ALL", "--format", "concise"]);
+        let output = skilllint(&args, &cwd);
+        assert_eq!(stdout(&output), "", "{args:?}");
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+}
