@@ -3,13 +3,26 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// What `--help` says after the options: the rule categories, the files read, the exit codes.
+const AFTER_HELP: &str = "\
+Rule categories: correctness, safety and style run by default; pedantic runs when selected
+(`--select pedantic` or `--select ALL`). `skilllint rules` lists every rule.
+
+Files read: SKILL.md (and skill.md); tools.json and *.tools.json; requirement.yaml and
+requirement.yml; TOOL.md under .tools/; DRIVER.md under .drivers/ or beside a TOOL.md; CLI.md under
+.cli/; SECRETS.md that starts with frontmatter. Configuration: skilllint.toml or .skilllint.toml.
+
+Exit codes: 0 no finding at or above --fail-on (default: error); 1 some; 2 usage, configuration or
+internal error (bad flag, unreadable config, no such path).";
+
 #[derive(Debug, Parser)]
 #[command(
     name = "skilllint",
     version,
     about = "Lint AI-agent skills and the tool contracts behind them",
     long_about = "Lint AI-agent skills (SKILL.md) and the tool contracts behind them (tools.json, \
-requirement.yaml). Paths default to the current folder; `skilllint rule CODE` explains a rule.",
+requirement.yaml). Paths default to the current folder; `skilllint rule CODE|NAME` explains a rule.",
+    after_help = AFTER_HELP,
     args_conflicts_with_subcommands = true
 )]
 pub struct Cli {
@@ -27,9 +40,10 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = ListFormat::Table)]
         format: ListFormat,
     },
-    /// Explain one rule: what it checks, why, an example, and the fix.
+    /// Explain one rule, named by code or by name: what it checks, why, an example, and the fix.
     Rule {
-        /// A rule code (TJ003) or name (write-tool-without-confirmation).
+        /// A rule code (TJ003) or name (write-tool-without-confirmation), in any case.
+        #[arg(value_name = "CODE|NAME")]
         code: String,
     },
 }

@@ -41,7 +41,9 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
     }
 }
 
-/// A relative, `/`-separated path for output, computed lexically (no file system access).
+/// A `/`-separated path for output, computed lexically (no file system access): relative to
+/// `root` when `path` is below it, else as the user wrote it, so an absolute path stays absolute
+/// (`/tmp/x/SKILL.md`, not `tmp/x/SKILL.md`) and a `..` path keeps its `..`.
 pub fn relative_path(root: &Path, path: &Path) -> String {
     // The walker's paths are the root, a `/` and a clean rest (`a/b/SKILL.md`): take the rest as
     // it is, without comparing component by component.
@@ -68,19 +70,28 @@ pub fn relative_path(root: &Path, path: &Path) -> String {
         }
     }
     let stripped = path.strip_prefix(root).unwrap_or(path);
+    // What comes before the names of an absolute path: `/`, or on Windows `C:/`.
+    let mut lead = String::new();
     let mut parts: Vec<String> = Vec::new();
     for component in stripped.components() {
         match component {
             Component::CurDir => {}
             Component::Normal(part) => parts.push(name_form(part)),
             Component::ParentDir => parts.push("..".to_string()),
-            Component::RootDir | Component::Prefix(_) => parts.clear(),
+            Component::Prefix(prefix) => {
+                parts.clear();
+                lead = name_form(prefix.as_os_str());
+            }
+            Component::RootDir => {
+                parts.clear();
+                lead.push('/');
+            }
         }
     }
     if parts.is_empty() {
         path.file_name().map(name_form).unwrap_or_default()
     } else {
-        parts.join("/")
+        lead + &parts.join("/")
     }
 }
 
@@ -270,19 +281,26 @@ fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
     }
 }
 
-/// Globs written relative to one folder (the config file's), matched against paths relative to
-/// the lint root.
+/// Globs written relative to a folder (the config file's, or the current folder for `--exclude`),
+/// matched against paths relative to the lint root.
 #[derive(Debug, Clone)]
 pub struct GlobFilter {
-    set: globset::GlobSet,
-    /// The lint root's path below the glob folder, `/`-terminated; `None` when the lint root is
-    /// not inside it (no glob can match then).
-    prefix: Option<String>,
-    empty: bool,
+    /// Each set of globs with the lint root's path below the folder they are relative to,
+    /// `/`-terminated; a set whose folder does not hold the lint root is left out (no glob of it
+    /// can match).
+    parts: Vec<(globset::GlobSet, String)>,
 }
 
 impl GlobFilter {
     pub fn new(base: &Path, root: &Path, globs: &[String]) -> Result<Self, String> {
+        GlobFilter::none().and(base, root, globs)
+    }
+
+    /// This filter, also matching `globs` written relative to `base`.
+    pub fn and(mut self, base: &Path, root: &Path, globs: &[String]) -> Result<Self, String> {
+        if globs.is_empty() {
+            return Ok(self);
+        }
         let mut builder = globset::GlobSetBuilder::new();
         for glob in globs {
             let compiled = globset::GlobBuilder::new(glob)
@@ -303,30 +321,21 @@ impl GlobFilter {
             }),
             _ => None,
         };
-        Ok(GlobFilter {
-            set,
-            prefix,
-            empty: globs.is_empty(),
-        })
+        if let Some(prefix) = prefix {
+            self.parts.push((set, prefix));
+        }
+        Ok(self)
     }
 
     pub fn none() -> Self {
-        GlobFilter {
-            set: globset::GlobSet::empty(),
-            prefix: None,
-            empty: true,
-        }
+        GlobFilter { parts: Vec::new() }
     }
 
     /// Whether `rel_path` (relative to the lint root) matches one of the globs.
     pub fn matches(&self, rel_path: &str) -> bool {
-        if self.empty {
-            return false;
-        }
-        match &self.prefix {
-            Some(prefix) => self.set.is_match(format!("{prefix}{rel_path}")),
-            None => false,
-        }
+        self.parts
+            .iter()
+            .any(|(set, prefix)| set.is_match(format!("{prefix}{rel_path}")))
     }
 }
 
@@ -602,6 +611,28 @@ mod tests {
         assert_eq!(
             relative_path(Path::new("root"), Path::new("root/x.json")),
             "x.json"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn paths_outside_the_root_print_as_written() {
+        // Absolute stays absolute, `..` stays `..`: the user recognises what they typed.
+        assert_eq!(
+            relative_path(Path::new("."), Path::new("/tmp/x/s/SKILL.md")),
+            "/tmp/x/s/SKILL.md"
+        );
+        assert_eq!(
+            relative_path(Path::new("."), Path::new("/tmp/./x/s/SKILL.md")),
+            "/tmp/x/s/SKILL.md"
+        );
+        assert_eq!(
+            relative_path(Path::new("."), Path::new("../x/s/SKILL.md")),
+            "../x/s/SKILL.md"
+        );
+        assert_eq!(
+            relative_path(Path::new("/tmp/x"), Path::new("/tmp/x/s/SKILL.md")),
+            "s/SKILL.md"
         );
     }
 

@@ -35,6 +35,8 @@ pub struct LintOptions {
     pub glob_base: Option<PathBuf>,
     /// Files matching these globs are not walked (a file named on the command line still is).
     pub exclude: Vec<String>,
+    /// More such globs, relative to the current folder (`--exclude`).
+    pub exclude_here: Vec<String>,
     /// Findings of these rules (selectors) are dropped in files matching the glob.
     pub per_file_ignores: Vec<(String, Vec<String>)>,
     /// Severity overrides by rule code.
@@ -65,6 +67,7 @@ impl Default for LintOptions {
             threads: None,
             glob_base: None,
             exclude: Vec::new(),
+            exclude_here: Vec::new(),
             per_file_ignores: Vec::new(),
             severity: BTreeMap::new(),
             inline_ignores: true,
@@ -146,7 +149,9 @@ fn run(
 ) -> Result<LintOutcome, LintError> {
     let paths = with_skill_siblings(&options.paths, &options.requirement_files);
     let base = options.glob_base.clone().unwrap_or_else(|| root.clone());
-    let exclude = GlobFilter::new(&base, &root, &options.exclude).map_err(LintError::Selector)?;
+    let exclude = GlobFilter::new(&base, &root, &options.exclude)
+        .and_then(|filter| filter.and(Path::new("."), &root, &options.exclude_here))
+        .map_err(LintError::Selector)?;
     let overlay = options.overlay.as_ref();
     let mut discovered = discover(
         &root,

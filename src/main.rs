@@ -37,29 +37,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// Rewrites globs given relative to the current folder so they are relative to `base`.
-fn cli_globs(globs: &[String], base: &std::path::Path) -> Vec<String> {
-    let prefix = std::env::current_dir()
-        .ok()
-        .and_then(|cwd| {
-            let cwd = cwd.canonicalize().ok()?;
-            let base = base.canonicalize().ok()?;
-            cwd.strip_prefix(&base)
-                .ok()
-                .map(|rel| skilllint::discover::relative_path(std::path::Path::new(""), rel))
-        })
-        .unwrap_or_default();
-    globs
-        .iter()
-        .map(|glob| {
-            let glob = glob.trim_start_matches("./");
-            if prefix.is_empty() {
-                glob.to_string()
-            } else {
-                format!("{prefix}/{glob}")
-            }
-        })
-        .collect()
+/// Files a fix run edits or renames, a renamed file that is also edited counted once.
+fn touched_files(run: &fix::FixRun) -> usize {
+    run.changed
+        .keys()
+        .chain(run.renames.iter().map(|(from, _)| from))
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
 }
 
 fn plural(n: usize, word: &str) -> String {
@@ -144,62 +128,17 @@ fn explain_rule(code: &str) -> ExitCode {
     }
 }
 
-/// The one quoted line of a config error, as miette source code: line numbers and columns are
-/// the file's, but nothing else of the file is there to show.
-struct QuotedLine {
-    name: String,
-    quote: config::Quote,
-}
-
-impl miette::SourceCode for QuotedLine {
-    fn read_span<'a>(
-        &'a self,
-        span: &miette::SourceSpan,
-        context_lines_before: usize,
-        context_lines_after: usize,
-    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let local_start = span
-            .offset()
-            .checked_sub(self.quote.offset)
-            .ok_or(miette::MietteError::OutOfBounds)?;
-        let local = miette::SourceSpan::new(local_start.into(), span.len());
-        let inner = self
-            .quote
-            .text
-            .read_span(&local, context_lines_before, context_lines_after)?;
-        Ok(Box::new(miette::MietteSpanContents::new_named(
-            self.name.clone(),
-            inner.data(),
-            miette::SourceSpan::new(
-                (inner.span().offset() + self.quote.offset).into(),
-                inner.span().len(),
-            ),
-            inner.line() + self.quote.line - 1,
-            inner.column() + self.quote.column_offset,
-            inner.line_count(),
-        )))
-    }
-}
-
-/// Prints a configuration error pointing at the offending key or value, quoting that one line
-/// of the file and nothing else (the file may be a link to a secret).
-fn report_config_error(error: &ConfigError) {
-    // The configuration is the repository's: its path and the message quoting it are escaped,
-    // and the one quoted line has its controls replaced (same length, so the label still fits).
-    let name = display_path(&error.path).into_owned();
-    let message = escape_text(&error.message);
-    let report = match &error.quote {
-        Some(quote) => miette::miette!(
-            labels = vec![miette::LabeledSpan::at(quote.span.clone(), "here")],
-            "invalid configuration: {message}"
-        )
-        .with_source_code(QuotedLine {
-            name,
-            quote: (**quote).clone(),
-        }),
-        None => miette::miette!("{name}: {message}"),
+/// Prints a configuration error on standard error, drawn as diagnostics are.
+fn report_config_error(error: &ConfigError, choice: ColorChoice) {
+    let color = match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::io::stderr().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
     };
-    eprintln!("{report:?}");
+    eprint!("{}", render::full::config_error(error, color));
 }
 
 /// The configuration in force: `--config FILE`, else the nearest skilllint.toml, unless isolated.
@@ -231,7 +170,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     let mut config = match load_config(&args, &start) {
         Ok(config) => config,
         Err(error) => {
-            report_config_error(&error);
+            report_config_error(&error, args.color);
             return ExitCode::from(EXIT_USAGE);
         }
     };
@@ -256,13 +195,12 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     options.inline_ignores = !args.no_inline_ignores;
     options.glob_base = Some(config.base.clone());
     options.exclude = config.exclude.clone();
-    if !args.exclude.is_empty() {
-        // CLI globs are relative to the current folder, config globs to the config file: join
-        // each CLI glob onto the current folder's path below the config folder.
-        options
-            .exclude
-            .extend(cli_globs(&args.exclude, &config.base));
-    }
+    // CLI globs are relative to the current folder, config globs to the config file.
+    options.exclude_here = args
+        .exclude
+        .iter()
+        .map(|glob| glob.trim_start_matches("./").to_string())
+        .collect();
     options.per_file_ignores = config.per_file_ignores.clone();
     options.severity = config.severity.clone();
     options.settings.skill_extra_fields = config.extra_fields.clone();
@@ -319,7 +257,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                     } else {
                         "edits and renames"
                     },
-                    plural(run.changed.len() + run.renames.len(), "file")
+                    plural(touched_files(&run), "file")
                 );
             }
             std::mem::forget(outcome);
@@ -340,6 +278,15 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         }
         write_failed = !applied.not_fixed.is_empty();
         fixed_line = Some(applied.summary());
+        // A `skill.md` named on the command line and renamed by its fix is linted again under
+        // its new name (the old one is gone).
+        for path in &mut options.paths {
+            if let Some((_, to)) = run.renames.iter().find(|(from, _)| from == path) {
+                if !path.exists() && to.exists() {
+                    *path = to.clone();
+                }
+            }
+        }
     }
     let outcome = match lint(&options) {
         Ok(outcome) => outcome,

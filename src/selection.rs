@@ -56,12 +56,14 @@ impl Reporting {
     }
 }
 
+/// Whether `selector` names `meta`. Every form is case-insensitive, as codes always were:
+/// `tj003`, `TJ`, `Write-Tool-Without-Confirmation`, `Safety`, `all`.
 fn matches(selector: &str, meta: &RuleMeta) -> bool {
     let upper = selector.to_ascii_uppercase();
     upper == "ALL"
         || meta.code.starts_with(&upper) && upper.len() >= 2
-        || meta.name == selector
-        || Category::parse(selector) == Some(meta.category)
+        || meta.name.eq_ignore_ascii_case(selector)
+        || Category::parse(&selector.to_ascii_lowercase()) == Some(meta.category)
 }
 
 /// Checks that a selector names something; returns it unchanged.
@@ -150,6 +152,19 @@ mod tests {
             !reporting.reports("SK003", "skills/cal/SKILL.md"),
             "not selected"
         );
+    }
+
+    #[test]
+    fn names_and_categories_match_in_any_case() {
+        assert!(enabled(&["Write-Tool-Without-Confirmation"], &[]).contains("TJ003"));
+        let safety = enabled(&["SAFETY"], &["Tool-Use-Rules-Missing"]);
+        assert!(safety.contains("TJ003") && !safety.contains("TR001"));
+        assert_eq!(
+            enabled(&["ALL"], &[]).codes().count(),
+            enabled(&["all"], &[]).codes().count()
+        );
+        let found = registry().find("SKILL-NAME-FOLDER-MISMATCH");
+        assert_eq!(found.map(|r| r.meta.code), Some("SK005"));
     }
 
     #[test]

@@ -342,12 +342,19 @@ fn sync_folder(folder: &Path) {
     }
 }
 
-/// The folder part of a lint-root-relative path, when it is clean (only plain names): the path a
-/// folder has when it is reached from the root without `..`.
+/// The folder part of a shown path, when it is clean (only plain names, after the root of an
+/// absolute path named on the command line): the path a folder has when it is reached from the
+/// lint root, or from the file system root, without `..`.
 fn clean_folder(rel_path: &str) -> Option<PathBuf> {
     let folder = Path::new(rel_path).parent()?;
-    folder
-        .components()
+    let mut components = folder.components().peekable();
+    if matches!(components.peek(), Some(Component::Prefix(_))) {
+        components.next();
+    }
+    if matches!(components.peek(), Some(Component::RootDir)) {
+        components.next();
+    }
+    components
         .all(|c| matches!(c, Component::Normal(_)))
         .then(|| folder.to_path_buf())
 }

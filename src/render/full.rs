@@ -455,7 +455,11 @@ fn shown_file<'m, 'a>(
 /// Draws one report onto `out`; false, with nothing added, when miette fails or panics on it
 /// (its formatting panics on a column past 65,535, for one): the caller then writes the
 /// message plainly, and one odd snippet never takes the whole report down.
-fn draw(handler: &GraphicalReportHandler, out: &mut String, report: &Report) -> bool {
+fn draw(
+    handler: &GraphicalReportHandler,
+    out: &mut String,
+    report: &dyn miette::Diagnostic,
+) -> bool {
     let mut drawn = String::new();
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         handler.render_report(&mut drawn, report)
@@ -469,7 +473,8 @@ fn draw(handler: &GraphicalReportHandler, out: &mut String, report: &Report) -> 
     }
 }
 
-pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize) -> String {
+/// How every report on a terminal is drawn: findings and configuration errors alike.
+fn handler(color: bool, width: usize) -> GraphicalReportHandler {
     let theme = if color {
         GraphicalTheme::unicode()
     } else {
@@ -477,11 +482,95 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
     };
     // miette counts header columns in bytes; we print our own `path:line:column` (columns in
     // Unicode code points, as every other format) as the source name instead.
-    let handler = GraphicalReportHandler::new_themed(theme)
+    GraphicalReportHandler::new_themed(theme)
         .with_width(width)
         .with_links(false)
         .with_context_lines(1)
-        .without_primary_span_start();
+        .without_primary_span_start()
+}
+
+/// The one quoted line of a config error, as miette source code: line numbers are the file's,
+/// but nothing else of the file is there to show.
+struct QuotedLine {
+    name: String,
+    quote: crate::config::Quote,
+}
+
+impl SourceCode for QuotedLine {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let local_start = span
+            .offset()
+            .checked_sub(self.quote.offset)
+            .ok_or(MietteError::OutOfBounds)?;
+        let local = SourceSpan::new(local_start.into(), span.len());
+        let inner = self
+            .quote
+            .text
+            .read_span(&local, context_lines_before, context_lines_after)?;
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            SourceSpan::new(
+                (inner.span().offset() + self.quote.offset).into(),
+                inner.span().len(),
+            ),
+            inner.line() + self.quote.line - 1,
+            inner.column() + self.quote.column_offset,
+            inner.line_count(),
+        )))
+    }
+}
+
+/// A configuration error drawn as findings are (same characters, colours and
+/// `path:line:column` header), quoting the one offending line of the file and nothing else:
+/// the file may be a link to a secret.
+pub fn config_error(error: &crate::config::ConfigError, color: bool) -> String {
+    // The configuration is the repository's: its path and the message quoting it are escaped,
+    // and the one quoted line has its controls replaced (same length, so the label still fits).
+    let path = crate::escape::display_path(&error.path);
+    let message = escape_text(&error.message);
+    let handler = handler(color, DEFAULT_WIDTH);
+    let mut out = String::new();
+    let drawn = match &error.quote {
+        Some(quote) => {
+            // Columns in code points, as in findings; a line cut before the quote counts bytes.
+            let before = quote.span.start.saturating_sub(quote.offset);
+            let column = quote.column_offset
+                + quote
+                    .text
+                    .get(..before)
+                    .map_or(before, |t| t.chars().count())
+                + 1;
+            let report = miette::miette!(
+                labels = vec![LabeledSpan::at(quote.span.clone(), "here")],
+                "invalid configuration: {message}"
+            )
+            .with_source_code(QuotedLine {
+                name: format!("{path}:{}:{column}", quote.line),
+                quote: (**quote).clone(),
+            });
+            draw(&handler, &mut out, report.as_ref())
+        }
+        None => draw(
+            &handler,
+            &mut out,
+            miette::miette!("{path}: {message}").as_ref(),
+        ),
+    };
+    if !drawn {
+        out = format!("skilllint: {path}: {message}\n");
+    }
+    out.push('\n');
+    out
+}
+
+pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize) -> String {
+    let handler = handler(color, width);
     let positions = super::Positions::new(repo, diagnostics);
     // Snippets, messages and help quote the repository: everything miette prints is escaped
     // first, so no ESC, bidi override or line feed from a file reaches the terminal raw.

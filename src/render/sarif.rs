@@ -10,7 +10,7 @@ use crate::suppress::Suppressed;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 const INFORMATION_URI: &str = "https://github.com/skilllint/skilllint";
@@ -288,10 +288,19 @@ fn push_percent_encoded(out: &mut String, bytes: &[u8]) {
     }
 }
 
-/// A file URI for `%SRCROOT%`, so viewers can resolve the relative URIs. The folder's real bytes
-/// are encoded: what a URI may not hold raw (spaces, delimiters, controls, bidi controls and
-/// bytes that are not UTF-8) as `%XX`; other non-ASCII letters stay as they are.
+/// A file URI for `%SRCROOT%`, so viewers can resolve the relative URIs.
 fn root_uri(absolute: &Path) -> String {
+    let mut uri = file_uri(absolute);
+    if !uri.ends_with('/') {
+        uri.push('/');
+    }
+    uri
+}
+
+/// The `file://` URI of an absolute path. Its real bytes are encoded: what a URI may not hold
+/// raw (spaces, delimiters, controls, bidi controls and bytes that are not UTF-8) as `%XX`;
+/// other non-ASCII letters stay as they are.
+fn file_uri(absolute: &Path) -> String {
     let bytes = os_bytes(absolute);
     // Windows separators are backslashes; elsewhere a backslash is part of a name.
     #[cfg(windows)]
@@ -327,9 +336,6 @@ fn root_uri(absolute: &Path) -> String {
         }
         push_percent_encoded(&mut encoded, chunk.invalid());
     }
-    if !encoded.ends_with('/') {
-        encoded.push('/');
-    }
     if encoded.starts_with('/') {
         format!("file://{encoded}")
     } else {
@@ -352,15 +358,55 @@ fn encode_path(path: &[u8]) -> String {
     out
 }
 
+/// Whether a shown path is below the lint root: plain names only, no leading `/` nor `..`.
+fn is_below_root(rel_path: &str) -> bool {
+    Path::new(rel_path)
+        .components()
+        .all(|c| matches!(c, Component::Normal(_)))
+}
+
+/// Where a file named outside the lint root (`/tmp/x/SKILL.md`, `../x/SKILL.md`) is: relative to
+/// `%SRCROOT%` when it is inside it (code scanning then finds it), else its absolute `file://`
+/// URI. Its folder's links and `..` are resolved, as `%SRCROOT%`'s are; the file name is kept.
+fn outside_location(path: &Path, srcroot: Option<&Path>) -> ArtifactLocation {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let resolved = crate::source::folder_of(&absolute)
+        .canonicalize()
+        .ok()
+        .zip(absolute.file_name())
+        .map_or_else(|| absolute.clone(), |(folder, name)| folder.join(name));
+    if let Some(rel) = srcroot.and_then(|root| resolved.strip_prefix(root).ok()) {
+        let names: Vec<String> = rel
+            .components()
+            .map(|c| encode_path(&os_bytes(Path::new(c.as_os_str()))))
+            .collect();
+        if !names.is_empty() {
+            return ArtifactLocation {
+                uri: names.join("/"),
+                uri_base_id: Some(SRCROOT),
+            };
+        }
+    }
+    ArtifactLocation {
+        uri: file_uri(&resolved),
+        uri_base_id: None,
+    }
+}
+
 struct Builder<'a> {
     repo: &'a Repo,
     positions: Positions<'a>,
     /// The lint root below `%SRCROOT%`.
     prefix: String,
+    /// The locations of the files named outside the lint root.
+    outside: HashMap<FileId, ArtifactLocation>,
 }
 
 impl Builder<'_> {
     fn artifact(&self, file: FileId) -> ArtifactLocation {
+        if let Some(location) = self.outside.get(&file) {
+            return location.clone();
+        }
         // The shown path is the lossless escaped form: decoded to the real bytes, so that the
         // URI names the real file (`%FF`, not the escape's `%5Cxff`).
         let rel = crate::escape::path_bytes(&self.repo.file(file).rel_path);
@@ -409,12 +455,23 @@ pub fn render(
         .collect();
     all.sort_by(|a, b| a.0.sort_key().cmp(&b.0.sort_key()));
     let every: Vec<Diagnostic> = all.iter().map(|(d, _)| (*d).clone()).collect();
+    let outside = repo
+        .files
+        .iter()
+        .enumerate()
+        .filter(|(_, file)| !is_below_root(&file.rel_path))
+        .map(|(index, file)| {
+            let location = outside_location(&file.abs_path, srcroot.as_deref());
+            (FileId(index as u32), location)
+        })
+        .collect();
     let builder = Builder {
         repo,
         positions: Positions::new(repo, &every),
         prefix: srcroot
             .as_deref()
             .map_or_else(String::new, |s| root_prefix(root, s)),
+        outside,
     };
     let mut seen: HashMap<u64, usize> = HashMap::new();
     let mut results = Vec::with_capacity(diagnostics.len());

@@ -1164,9 +1164,11 @@ kind: http
             candidate_paths(&bases, "./.tools/a/TOOL.md"),
             vec![".tools/a/TOOL.md", ".drivers/x/.tools/a/TOOL.md"]
         );
+        // From the root it names a file above the lint root, which is in the run only when the
+        // user named it so (`skilllint ../../.tools/a/TOOL.md .`).
         assert_eq!(
             candidate_paths(&bases, "../../.tools/a"),
-            vec![".tools/a/TOOL.md"]
+            vec!["../../.tools/a/TOOL.md", ".tools/a/TOOL.md"]
         );
         assert!(candidate_paths(&bases, "https://example.com/TOOL.md").is_empty());
         assert_eq!(

@@ -57,11 +57,15 @@ impl Registry {
             .map(|i| &self.rules[i])
     }
 
-    /// Finds a rule by code or kebab-case name (case-insensitive for codes).
+    /// Finds a rule by code or kebab-case name, both case-insensitive (`tj003`,
+    /// `Write-Tool-Without-Confirmation`).
     pub fn find(&self, code_or_name: &str) -> Option<&Rule> {
         let upper = code_or_name.to_ascii_uppercase();
-        self.get(&upper)
-            .or_else(|| self.rules.iter().find(|r| r.meta.name == code_or_name))
+        self.get(&upper).or_else(|| {
+            self.rules
+                .iter()
+                .find(|r| r.meta.name.eq_ignore_ascii_case(code_or_name))
+        })
     }
 
     pub fn meta(&self, code: &str) -> Option<&RuleMeta> {

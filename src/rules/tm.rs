@@ -1,6 +1,6 @@
 //! TM: AIP-14 `TOOL.md` tool contracts.
 
-use super::util::{normalize_path, parent_dir};
+use super::util::{join_path, normalize_path, parent_dir};
 use super::{util, Check, RuleImpl, Sink};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::index::{Repo, Unit};
@@ -978,7 +978,7 @@ fn reference_names_tool(
     }
     let tool_dir = parent_dir(tool_path);
     let from_driver = format!("{}/{reference}", parent_dir(driver_path));
-    [reference.to_string(), from_driver]
+    [join_path("", reference), from_driver]
         .iter()
         .filter_map(|candidate| normalize_path(candidate))
         .any(|candidate| candidate == tool_path || candidate == tool_dir)

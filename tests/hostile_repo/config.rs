@@ -8,12 +8,13 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Standard error with miette's line wrapping undone: words joined by single spaces, the `|`
+/// Standard error with miette's line wrapping undone: words joined by single spaces, the `│`
 /// of continuation lines dropped.
 fn flat_stderr(output: &Output) -> String {
     stderr(output)
         .split_whitespace()
-        .filter(|word| *word != "|")
+        // The gutter miette draws where it wraps a long message.
+        .filter(|word| *word != "│")
         .collect::<Vec<_>>()
         .join(" ")
 }
