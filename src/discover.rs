@@ -343,16 +343,43 @@ impl GlobFilter {
 /// any real repository, and it bounds the walker's per-entry cost, which grows with the depth.
 pub const MAX_DEPTH: usize = 256;
 
-/// A SECRETS.md is an AIP-19 manifest only when it opens with YAML frontmatter: the name is also
-/// common for a prose security checklist, which is not skilllint's to read. Known once the text
-/// is read, so this completes [`classify`] for what discovery found.
-pub fn is_prose_secrets(kind: FileKind, text: &str) -> bool {
-    kind == FileKind::Secrets && !crate::parse::frontmatter::opens(text)
+/// Why a file whose name skilllint reads is left out once its text is known, or `None` when it
+/// is read. This completes [`classify`] for what discovery found:
+/// - a SECRETS.md is an AIP-19 manifest only when it opens with YAML frontmatter: the name is
+///   also common for a prose security checklist;
+/// - a lowercase `skill.md` is a skill only when its frontmatter has a top-level `name` or
+///   `description`: the name is also common for a page about skills (a site's `docs/skill.md`).
+///   `SKILL.md` is always a skill, and an unclosed frontmatter block is read (SK002 says what is
+///   wrong with it).
+///
+/// A file found by the walk is then left out silently, as any other file skilllint does not
+/// read; one named on the command line gets the returned reason.
+pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
+    use crate::parse::frontmatter::{opens, split, Split};
+    match kind {
+        FileKind::Secrets if !opens(text) => Some(PROSE_SECRETS_NOT_READ),
+        FileKind::Skill { lowercase: true } => match split(text) {
+            Split::Missing => Some(NOT_A_LOWERCASE_SKILL),
+            Split::Unterminated { .. } => None,
+            Split::Found(frontmatter) => {
+                let yaml = text.get(frontmatter.yaml.start..frontmatter.yaml.end)?;
+                let names_a_skill = yaml.lines().any(|line| {
+                    let key = line
+                        .split_once(':')
+                        .map(|(key, _)| key.trim_end().trim_matches(['"', '\'']));
+                    // Top-level only: an indented `name:` belongs to a nested mapping.
+                    !line.starts_with([' ', '\t']) && matches!(key, Some("name" | "description"))
+                });
+                (!names_a_skill).then_some(NOT_A_LOWERCASE_SKILL)
+            }
+        },
+        _ => None,
+    }
 }
 
-/// Why a SECRETS.md named on the command line is not read (one found by the walk is left out
-/// silently, as any other file skilllint does not read).
 pub const PROSE_SECRETS_NOT_READ: &str = "skilllint does not read this file: a SECRETS.md is read as an AIP-19 manifest only when it starts with YAML frontmatter (`---` on the first line)";
+
+const NOT_A_LOWERCASE_SKILL: &str = "skilllint does not read this file: a lowercase `skill.md` is read as a skill only when its frontmatter has a `name` or `description` (a `SKILL.md` always is)";
 
 /// Why a file named on the command line is not read.
 const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it reads SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md and SECRETS.md";
@@ -493,6 +520,27 @@ fn walk_problem(error: &ignore::Error) -> Option<(PathBuf, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lowercase_skill_md_is_read_only_when_it_names_a_skill() {
+        let lowercase = FileKind::Skill { lowercase: true };
+        let read = |text: &str| not_read_reason(lowercase, text).is_none();
+        assert!(read("---\nname: forms\n---\n"));
+        assert!(read("\u{feff}---\n\"description\": fills forms\n---\n"));
+        assert!(
+            read("---\nname: [unterminated\n"),
+            "unclosed: SK002's to report"
+        );
+        assert!(!read("# Writing a skill\n"), "no frontmatter");
+        assert!(
+            !read("---\nurl: /docs/skill/\nmeta:\n  name: x\n---\n"),
+            "nested name"
+        );
+        // The uppercase file is always a skill, whatever it holds.
+        assert!(not_read_reason(FileKind::Skill { lowercase: false }, "# Notes\n").is_none());
+        assert!(not_read_reason(FileKind::Secrets, "# Checklist\n").is_some());
+        assert!(not_read_reason(FileKind::Secrets, "---\nsecrets: []\n---\n").is_none());
+    }
 
     #[test]
     fn permute_places_each_item_where_the_order_says() {

@@ -161,19 +161,21 @@ fn run(
         &exclude,
         |file| read(file, options.max_file_size, overlay),
     );
-    // A prose SECRETS.md is no manifest: left out as if never found, unless it was named.
+    // A prose SECRETS.md is no manifest, a lowercase skill.md without a skill's keys no skill:
+    // left out as if never found, unless they were named.
     discovered.retain_mut(|(file, read)| {
-        let prose = read
+        let Some(reason) = read
             .as_ref()
-            .is_ok_and(|text| crate::discover::is_prose_secrets(file.kind, text));
-        if !prose {
+            .ok()
+            .and_then(|text| crate::discover::not_read_reason(file.kind, text))
+        else {
             return true;
-        }
+        };
         let named = options.paths.contains(&file.abs_path);
         if named {
             file.kind = FileKind::Unfollowed;
             *read = Err(ReadProblem {
-                message: crate::discover::PROSE_SECRETS_NOT_READ.to_string(),
+                message: reason.to_string(),
                 span: Span::empty(0),
                 display_text: String::new(),
             });
@@ -226,7 +228,7 @@ pub fn lint_in_memory(
         .into_iter()
         .filter_map(|(rel_path, text)| {
             crate::discover::classify(&rel_path, &options.requirement_files)
-                .filter(|kind| !crate::discover::is_prose_secrets(*kind, &text))
+                .filter(|kind| crate::discover::not_read_reason(*kind, &text).is_none())
                 .map(|kind| (rel_path, text, kind))
         })
         .collect();
