@@ -8,9 +8,9 @@ const AFTER_HELP: &str = "\
 Rule categories: correctness, safety and style run by default; pedantic runs when selected
 (`--select pedantic` or `--select ALL`). `skilllint rules` lists every rule.
 
-Files read: SKILL.md (and skill.md); tools.json and *.tools.json; requirement.yaml and
-requirement.yml; TOOL.md under .tools/; DRIVER.md under .drivers/ or beside a TOOL.md; CLI.md under
-.cli/; SECRETS.md that starts with frontmatter. Configuration: skilllint.toml or .skilllint.toml.
+Files read: SKILL.md (and a skill.md with `name` or `description`); tools.json and *.tools.json;
+requirement.yaml and requirement.yml; TOOL.md under .tools/; DRIVER.md under .drivers/ or beside a
+TOOL.md; CLI.md under .cli/; SECRETS.md that starts with frontmatter. Configuration: skilllint.toml or .skilllint.toml.
 
 Exit codes: 0 no finding at or above --fail-on (default: error); 1 some; 2 usage, configuration or
 internal error (bad flag, unreadable config, no such path).";
