@@ -1186,7 +1186,10 @@ fn tool_name_not_portable(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         }
         let length = name.chars().count();
-        let mut bad: Vec<char> = name.chars().filter(|c| !is_portable_name_char(*c)).collect();
+        let mut bad: Vec<char> = name
+            .chars()
+            .filter(|c| !is_portable_name_char(*c))
+            .collect();
         bad.sort_unstable();
         bad.dedup();
         let problem = if length == 0 {
@@ -1701,7 +1704,10 @@ mod tests {
         let messages: Vec<&str> = alone.iter().map(|(m, _)| m.as_str()).collect();
         assert_eq!(messages.len(), 2, "{messages:?}");
         assert!(messages[0].ends_with("at `/type`"), "{messages:?}");
-        assert!(messages[1].ends_with("at `/properties/a/type`"), "{messages:?}");
+        assert!(
+            messages[1].ends_with("at `/properties/a/type`"),
+            "{messages:?}"
+        );
         let unknown = run(
             "SC001",
             &[(
@@ -1723,7 +1729,11 @@ mod tests {
         let tool_md = "---\nid: x-y\ninputs:\n  type: objekt\n---\n";
         assert!(run("SC001", &[(".tools/x-y/TOOL.md", tool_md)]).is_empty());
         // The other schema rules do read TOOL.md `inputs`.
-        let found = run_among(&["SC002", "TM009"], "SC002", &[(".tools/x-y/TOOL.md", tool_md)]);
+        let found = run_among(
+            &["SC002", "TM009"],
+            "SC002",
+            &[(".tools/x-y/TOOL.md", tool_md)],
+        );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].1, "objekt");
         assert_eq!(
@@ -1766,7 +1776,10 @@ mod tests {
         let forge = r#"[{"name": "f", "type": "read", "description": "d", "inputSchema": true}]"#;
         let forge = [("f/tools.json", forge)];
         for code in ["SC001", "SC002"] {
-            assert!(run_among(&[code, "TJ002"], code, &forge).is_empty(), "{code}");
+            assert!(
+                run_among(&[code, "TJ002"], code, &forge).is_empty(),
+                "{code}"
+            );
         }
         // Without it, `true` is a valid schema (SC001) but not an object one (SC002).
         assert!(run("SC001", &forge).is_empty());
@@ -2201,7 +2214,10 @@ mod tests {
         let messages: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();
         assert_eq!(
             messages,
-            ["tool `a` has no description", "tool `b` has a blank description"]
+            [
+                "tool `a` has no description",
+                "tool `b` has a blank description"
+            ]
         );
         let mcp = r#"[{"name": "m", "description": 3, "inputSchema": {"type": "object"}}, {"name": "n", "inputSchema": {"type": "object"}}]"#;
         let found = run("SC015", &[("s/tools.json", mcp)]);
