@@ -1179,7 +1179,8 @@ fn tool_name_not_portable(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         };
         // SC007 reports names MCP itself rejects, while it runs for the file (and TJ002 a forge
-        // tool's empty name); otherwise they are reported here, as names no client accepts.
+        // tool's empty name); otherwise they are reported here: OpenAI and Anthropic accept a
+        // subset of MCP's names, so they reject these too.
         if mcp_name_problem(name).is_some()
             && (unit.reports("SC007", file) || name_left_to_contract(unit, file, tool))
         {

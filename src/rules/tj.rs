@@ -667,14 +667,14 @@ fn write_without_confirmation(unit: &Unit<'_>, sink: &mut Sink) {
 
 fn confirmation_field_missing(unit: &Unit<'_>, sink: &mut Sink) {
     for (id, tool) in forge_tools(unit) {
+        let Some((true, flag_span)) = tool.confirmation else {
+            continue;
+        };
         // A gated read tool is TJ006's while it runs for the file: the gate should go, not be
         // completed. With TJ006 off the gate is kept on purpose, and must be complete.
         if tool.side_effect == SideEffect::Read && unit.reports("TJ006", id) {
             continue;
         }
-        let Some((true, flag_span)) = tool.confirmation else {
-            continue;
-        };
         report_field_problem(
             sink,
             (id, &unit.json_text(id)),
