@@ -84,10 +84,28 @@ pub(crate) struct Subject<'a> {
 }
 
 impl Subject<'_> {
-    /// A forge `inputSchema` that is not an object is TJ002's finding ("must be a JSON Schema
-    /// object"); the schema rules do not repeat it.
-    fn forge_non_object(&self) -> bool {
-        self.dialect == Some(Dialect::Forge) && !self.schema.is_object()
+    /// A forge `inputSchema` or a TOOL.md `inputs` that is not an object breaks the contract that
+    /// holds it ("must be a JSON Schema object"): TJ002 (forge) or TM002 (TOOL.md) reports it, and
+    /// the schema rules do not repeat it while that rule runs for the file. With the contract rule
+    /// off, the schema rules judge the value like any other schema.
+    fn left_to_contract(&self, unit: &Unit<'_>) -> bool {
+        if self.schema.is_object() {
+            return false;
+        }
+        match self.dialect {
+            Some(Dialect::Forge) => unit.reports("TJ002", self.file),
+            None => unit.reports("TM002", self.file),
+            Some(_) => false,
+        }
+    }
+
+    /// The rule that meta-validates this schema: SC001 for a tool's, TM009 for a TOOL.md's.
+    fn meta_rule(&self) -> &'static str {
+        if self.dialect.is_some() {
+            "SC001"
+        } else {
+            "TM009"
+        }
     }
 }
 
@@ -444,7 +462,7 @@ fn object_anchor(site: &Site<'_>, subject: &Subject<'_>) -> Span {
 fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let subjects: Vec<Subject<'_>> = tool_subjects(unit)
         .into_iter()
-        .filter(|subject| !subject.forge_non_object())
+        .filter(|subject| !subject.left_to_contract(unit))
         .collect();
     // Every pattern of the unit judged at once: one compilation for all that are valid.
     let schemas: Vec<&Node> = subjects.iter().map(|subject| subject.schema).collect();
@@ -459,7 +477,11 @@ fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         };
         // A root `type` that is not exactly `object` is SC002's finding, which names the one
         // value that fits there; reporting it here as well would be two errors for one typo.
-        let mut seen = BTreeSet::from([ROOT_TYPE_POINTER]);
+        // With SC002 off it is an invalid schema like any other.
+        let mut seen = BTreeSet::new();
+        if unit.reports("SC002", subject.file) {
+            seen.insert(ROOT_TYPE_POINTER);
+        }
         let mut reported = 0;
         for error in &errors {
             if !seen.insert(error.pointer.as_str()) {
@@ -536,7 +558,7 @@ fn short_message(message: &str) -> String {
 fn input_schema_not_object(unit: &Unit<'_>, sink: &mut Sink) {
     const HELP: &str = "tool arguments are always a JSON object: set the root `type` to `object` and declare each argument under `properties` (MCP, OpenAI and Anthropic reject other roots)";
     for subject in all_subjects(unit) {
-        if subject.forge_non_object() {
+        if subject.left_to_contract(unit) {
             continue;
         }
         let schema = subject.schema;
@@ -585,8 +607,21 @@ fn input_schema_not_object(unit: &Unit<'_>, sink: &mut Sink) {
                         .help(HELP);
                 }
             },
-            // Not a schema at all: SC001 (tools) or TM009 (TOOL.md) says so.
-            _ => {}
+            // Not a schema at all: SC001 (tools) or TM009 (TOOL.md) says so, while it runs.
+            _ if unit.reports(subject.meta_rule(), subject.file) => {}
+            _ => {
+                sink.report(
+                    subject.file,
+                    schema.span,
+                    format!(
+                        "{} is {}, not an object schema",
+                        what(),
+                        schema::with_article(schema.type_name())
+                    ),
+                )
+                .label("expected an object with `type: object`")
+                .help(HELP);
+            }
         }
     }
 }
@@ -726,8 +761,8 @@ impl OpenObject<'_, '_> {
 
 fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
     for subject in all_subjects(unit) {
-        // In strict mode an open object is an error, which SC014 reports.
-        if subject.strict {
+        // In strict mode an open object is an error, which SC014 reports while it runs.
+        if subject.strict && unit.reports("SC014", subject.file) {
             continue;
         }
         let sites = unit_sites(unit, subject.schema);
@@ -1033,6 +1068,11 @@ fn is_mcp_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
+/// OpenAI and Anthropic: MCP's characters less `.`.
+fn is_portable_name_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-')
+}
+
 /// Why `name` is not a valid MCP tool name, if it is not.
 fn mcp_name_problem(name: &str) -> Option<String> {
     let length = name.chars().count();
@@ -1072,12 +1112,19 @@ fn describe_char(c: char) -> String {
     }
 }
 
+/// A forge tool's missing, mistyped or empty name breaks the forge contract: TJ002 reports it
+/// while it runs for the file, and the name rules do not repeat it.
+fn name_left_to_contract(unit: &Unit<'_>, file: FileId, tool: &Tool) -> bool {
+    tool.dialect == Dialect::Forge
+        && tool.name().is_none_or(str::is_empty)
+        && unit.reports("TJ002", file)
+}
+
 fn tool_name_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     const HELP: &str = "use 1–128 ASCII letters, digits, `_`, `-` or `.`; snake_case (`create_event`) works with every client";
     for (file, tool) in unit.tools() {
         match tool.name_node() {
-            // The forge contract reports a missing, mistyped or empty name (TJ002).
-            _ if tool.dialect == Dialect::Forge && tool.name().is_none_or(str::is_empty) => {}
+            _ if name_left_to_contract(unit, file, tool) => {}
             None => {
                 let start = tool.definition().span.start;
                 sink.report(
@@ -1131,17 +1178,33 @@ fn tool_name_not_portable(unit: &Unit<'_>, sink: &mut Sink) {
         let Some(name) = node.as_str() else {
             continue;
         };
-        // SC007 reports names MCP itself rejects.
-        if mcp_name_problem(name).is_some() {
+        // SC007 reports names MCP itself rejects, while it runs for the file (and TJ002 a forge
+        // tool's empty name); otherwise they are reported here: OpenAI and Anthropic accept a
+        // subset of MCP's names, so they reject these too.
+        if mcp_name_problem(name).is_some()
+            && (unit.reports("SC007", file) || name_left_to_contract(unit, file, tool))
+        {
             continue;
         }
         let length = name.chars().count();
-        let problem = if length > PORTABLE_NAME_MAX {
+        let mut bad: Vec<char> = name
+            .chars()
+            .filter(|c| !is_portable_name_char(*c))
+            .collect();
+        bad.sort_unstable();
+        bad.dedup();
+        let problem = if length == 0 {
+            "tool name is empty".to_string()
+        } else if length > PORTABLE_NAME_MAX {
             format!(
                 "tool name is {length} characters long; OpenAI and Anthropic allow at most {PORTABLE_NAME_MAX}"
             )
-        } else if name.contains('.') {
-            format!("tool name `{name}` contains `.`, which OpenAI and Anthropic reject")
+        } else if !bad.is_empty() {
+            let shown: Vec<String> = bad.iter().take(5).map(|c| describe_char(*c)).collect();
+            format!(
+                "tool name `{name}` contains {}, which OpenAI and Anthropic reject",
+                join_and(&shown)
+            )
         } else if !is_snake_case(name) {
             format!("tool name `{name}` is not snake_case")
         } else {
@@ -1505,12 +1568,14 @@ fn openai_strict_violation(unit: &Unit<'_>, sink: &mut Sink) {
                 .iter()
                 .map(|m| m.key.as_str())
                 .collect();
-            // A `required` that is not an array is not a valid schema: SC001 reports it.
+            // A `required` that is not an array is not a valid schema: SC001 reports it while it
+            // runs for the file; otherwise it is read as requiring nothing.
             let required: BTreeSet<&str> = match site.node.get("required") {
                 None => BTreeSet::new(),
                 Some(node) => match node.as_array() {
                     Some(items) => items.iter().filter_map(Node::as_str).collect(),
-                    None => continue,
+                    None if unit.reports("SC001", file) => continue,
+                    None => BTreeSet::new(),
                 },
             };
             let missing: Vec<&str> = declared
@@ -1552,9 +1617,11 @@ fn tool_description_missing(unit: &Unit<'_>, sink: &mut Sink) {
     for (file, tool) in unit.tools() {
         let name = tool.display_name();
         match tool.description() {
-            // The forge contract reports a missing or mistyped description (TJ002); the provider
-            // describes its own tools (Anthropic's `web_search_20250305`).
-            None if tool.dialect == Dialect::Forge || tool.provider_defined => {}
+            // The forge contract reports a missing or mistyped description (TJ002, while it runs
+            // for the file); the provider describes its own tools (Anthropic's
+            // `web_search_20250305`).
+            None if tool.provider_defined => {}
+            None if tool.dialect == Dialect::Forge && unit.reports("TJ002", file) => {}
             None => {
                 sink.report(
                     file,
@@ -1575,7 +1642,7 @@ fn tool_description_missing(unit: &Unit<'_>, sink: &mut Sink) {
                     .help(HELP);
                 }
                 Some(_) => {}
-                None if tool.dialect == Dialect::Forge => {}
+                None if tool.dialect == Dialect::Forge && unit.reports("TJ002", file) => {}
                 None => {
                     sink.report(
                         file,
@@ -1599,7 +1666,12 @@ mod tests {
 
     /// Lints `files` with only `code` selected and returns (message, primary text) pairs.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-        crate::rules::test_support::findings(code, files)
+        run_among(&[code], code, files)
+    }
+
+    /// The findings of `code` with `selected` selected: the rules it leaves findings to run too.
+    fn run_among(selected: &[&str], code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
+        crate::rules::test_support::findings_among(selected, code, files)
             .into_iter()
             .map(|(d, text)| (d.message, text))
             .collect()
@@ -1619,17 +1691,24 @@ mod tests {
 
     #[test]
     fn meta_validation_reports_each_place_once() {
-        let found = run(
-            "SC001",
-            &[(
-                "s/tools.json",
-                &mcp(r#"{"type": "objekt", "properties": {"a": {"type": "int"}}}"#),
-            )],
-        );
+        let typos = [(
+            "s/tools.json",
+            &*mcp(r#"{"type": "objekt", "properties": {"a": {"type": "int"}}}"#),
+        )];
+        let found = run_among(&["SC001", "SC002"], "SC001", &typos);
         // The root `type` is SC002's finding; the nested one is reported here.
         let places: Vec<&str> = found.iter().map(|(_, p)| p.as_str()).collect();
         assert_eq!(places, [r#""type""#]);
         assert!(found[0].0.contains("at `/properties/a/type`"));
+        // With SC002 off, the root `type` is an invalid schema like the nested one.
+        let alone = run("SC001", &typos);
+        let messages: Vec<&str> = alone.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(messages[0].ends_with("at `/type`"), "{messages:?}");
+        assert!(
+            messages[1].ends_with("at `/properties/a/type`"),
+            "{messages:?}"
+        );
         let unknown = run(
             "SC001",
             &[(
@@ -1651,7 +1730,11 @@ mod tests {
         let tool_md = "---\nid: x-y\ninputs:\n  type: objekt\n---\n";
         assert!(run("SC001", &[(".tools/x-y/TOOL.md", tool_md)]).is_empty());
         // The other schema rules do read TOOL.md `inputs`.
-        let found = run("SC002", &[(".tools/x-y/TOOL.md", tool_md)]);
+        let found = run_among(
+            &["SC002", "TM009"],
+            "SC002",
+            &[(".tools/x-y/TOOL.md", tool_md)],
+        );
         assert_eq!(found.len(), 1);
         assert_eq!(found[0].1, "objekt");
         assert_eq!(
@@ -1660,11 +1743,16 @@ mod tests {
         );
         // One typo, one error: TM009 leaves the root `type` of `inputs` to SC002, and keeps the
         // root `type` of `outputs`, which SC002 does not judge.
-        assert!(run("TM009", &[(".tools/x-y/TOOL.md", tool_md)]).is_empty());
+        let both = ["SC002", "TM009"];
+        assert!(run_among(&both, "TM009", &[(".tools/x-y/TOOL.md", tool_md)]).is_empty());
         let outputs = "---\nid: x-y\ninputs:\n  type: objekt\noutputs:\n  type: objekt\n---\n";
-        let found = run("TM009", &[(".tools/x-y/TOOL.md", outputs)]);
+        let found = run_among(&both, "TM009", &[(".tools/x-y/TOOL.md", outputs)]);
         assert_eq!(found.len(), 1);
         assert!(found[0].0.contains("`outputs.type`"), "{}", found[0].0);
+        // With SC002 off, TM009 reports the root `type` of `inputs` as well.
+        let found = run("TM009", &[(".tools/x-y/TOOL.md", tool_md)]);
+        assert_eq!(found.len(), 1);
+        assert!(found[0].0.contains("`inputs.type`"), "{}", found[0].0);
     }
 
     #[test]
@@ -1675,13 +1763,28 @@ mod tests {
             primaries("SC002", r#"{"properties": {}}"#),
             [r#""inputSchema""#]
         );
-        // Not a schema at all: SC001 reports it.
-        assert!(primaries("SC002", r#""object""#).is_empty());
-        // A forge `inputSchema` that is not an object is TJ002's finding.
+        // Not a schema at all: SC001 reports it, and this rule while SC001 is off.
+        let string = [("s/tools.json", &*mcp(r#""object""#))];
+        assert!(run_among(&["SC001", "SC002"], "SC002", &string).is_empty());
+        assert_eq!(
+            run("SC002", &string),
+            [(
+                "input schema of tool `t` is a string, not an object schema".to_string(),
+                r#""object""#.to_string()
+            )]
+        );
+        // A forge `inputSchema` that is not an object is TJ002's finding, while TJ002 runs.
         let forge = r#"[{"name": "f", "type": "read", "description": "d", "inputSchema": true}]"#;
+        let forge = [("f/tools.json", forge)];
         for code in ["SC001", "SC002"] {
-            assert!(run(code, &[("f/tools.json", forge)]).is_empty(), "{code}");
+            assert!(
+                run_among(&[code, "TJ002"], code, &forge).is_empty(),
+                "{code}"
+            );
         }
+        // Without it, `true` is a valid schema (SC001) but not an object one (SC002).
+        assert!(run("SC001", &forge).is_empty());
+        assert_eq!(run("SC002", &forge)[0].1, "true");
         assert!(primaries("SC002", r#"{"type": "object"}"#).is_empty());
         let found = run("SC002", &[("s/tools.json", &mcp(r#"{"type": 5}"#))]);
         assert_eq!(
@@ -1908,6 +2011,10 @@ mod tests {
     }
 
     fn names(code: &str, names: &[&str]) -> Vec<String> {
+        names_among(&[code], code, names)
+    }
+
+    fn names_among(selected: &[&str], code: &str, names: &[&str]) -> Vec<String> {
         let tools: Vec<String> = names
             .iter()
             .map(|n| {
@@ -1916,7 +2023,8 @@ mod tests {
                 )
             })
             .collect();
-        run(code, &[("s/tools.json", &format!("[{}]", tools.join(",")))])
+        let tools = format!("[{}]", tools.join(","));
+        run_among(selected, code, &[("s/tools.json", &tools)])
             .into_iter()
             .map(|(m, _)| m)
             .collect()
@@ -1949,15 +2057,21 @@ mod tests {
         let found = run("SC007", &[("s/tools.json", unnamed)]);
         assert_eq!(found[0].0, "MCP tool at `/tools/0` has no `name`");
         assert_eq!(found[0].1, "{");
-        // The forge contract reports its own missing names (TJ002).
+        // The forge contract reports its own missing names (TJ002), while TJ002 runs.
         let forge = r#"[{"type": "read", "description": "d", "inputSchema": {"type": "object"}}]"#;
-        assert!(run("SC007", &[("s/tools.json", forge)]).is_empty());
+        let forge = [("s/tools.json", forge)];
+        assert!(run_among(&["SC007", "TJ002"], "SC007", &forge).is_empty());
+        assert_eq!(
+            run("SC007", &forge)[0].0,
+            "forge tool at `/0` has no `name`"
+        );
     }
 
     #[test]
     fn portable_names() {
         let long = format!("\"{}\"", "a".repeat(65));
-        let found = names(
+        let found = names_among(
+            &["SC007", "SC008"],
             "SC008",
             &[
                 r#""search_issues""#,
@@ -1976,6 +2090,16 @@ mod tests {
                 "tool name `a.b` contains `.`, which OpenAI and Anthropic reject",
                 "tool name `a__b` is not snake_case",
                 "tool name is 65 characters long; OpenAI and Anthropic allow at most 64",
+            ]
+        );
+        // Names MCP rejects are SC007's while it runs; otherwise they are not portable either.
+        let found = names("SC008", &[r#""bad name""#, r#""""#, r#""naïve.v2""#]);
+        assert_eq!(
+            found,
+            [
+                "tool name `bad name` contains a space, which OpenAI and Anthropic reject",
+                "tool name is empty",
+                "tool name `naïve.v2` contains `.` and `ï`, which OpenAI and Anthropic reject",
             ]
         );
         assert_eq!(
@@ -2083,9 +2207,19 @@ mod tests {
         let tools = r#"[
           {"name": "a", "type": "read", "inputSchema": {"type": "object"}},
           {"name": "b", "type": "read", "description": " ", "inputSchema": {"type": "object"}}]"#;
-        let found = run("SC015", &[("s/tools.json", tools)]);
+        let found = run_among(&["SC015", "TJ002"], "SC015", &[("s/tools.json", tools)]);
         assert_eq!(found.len(), 1, "a missing forge description is TJ002's");
         assert_eq!(found[0].0, "tool `b` has a blank description");
+        // With TJ002 off, it is reported here.
+        let found = run("SC015", &[("s/tools.json", tools)]);
+        let messages: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "tool `a` has no description",
+                "tool `b` has a blank description"
+            ]
+        );
         let mcp = r#"[{"name": "m", "description": 3, "inputSchema": {"type": "object"}}, {"name": "n", "inputSchema": {"type": "object"}}]"#;
         let found = run("SC015", &[("s/tools.json", mcp)]);
         let messages: Vec<&str> = found.iter().map(|(m, _)| m.as_str()).collect();

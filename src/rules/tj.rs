@@ -667,13 +667,14 @@ fn write_without_confirmation(unit: &Unit<'_>, sink: &mut Sink) {
 
 fn confirmation_field_missing(unit: &Unit<'_>, sink: &mut Sink) {
     for (id, tool) in forge_tools(unit) {
-        // A gated read tool is TJ006's: the gate should go, not be completed.
-        if tool.side_effect == SideEffect::Read {
-            continue;
-        }
         let Some((true, flag_span)) = tool.confirmation else {
             continue;
         };
+        // A gated read tool is TJ006's while it runs for the file: the gate should go, not be
+        // completed. With TJ006 off the gate is kept on purpose, and must be complete.
+        if tool.side_effect == SideEffect::Read && unit.reports("TJ006", id) {
+            continue;
+        }
         report_field_problem(
             sink,
             (id, &unit.json_text(id)),
@@ -687,7 +688,8 @@ fn confirmation_field_missing(unit: &Unit<'_>, sink: &mut Sink) {
 
 fn idempotency_key_missing(unit: &Unit<'_>, sink: &mut Sink) {
     for (id, tool) in forge_tools(unit) {
-        // Read tools are TJ006's: the key should be removed from them, not added.
+        // Read tools are exempt: a lookup can be repeated safely without a key, so none is asked
+        // for, whether or not TJ006 runs (TJ006 asks for a key on a read tool to be removed).
         if tool.side_effect == SideEffect::Read {
             continue;
         }

@@ -357,8 +357,12 @@ fn schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
                     .help(help);
             }
             Problem::Unknown(key) => {
-                // TM003 reports driver fields at the top level.
-                if pointer.is_empty() && DRIVER_FIELDS.iter().any(|(k, _)| *k == key) {
+                // TM003 reports driver fields at the top level, while it runs for the file;
+                // otherwise they are unknown keys like any other.
+                if pointer.is_empty()
+                    && DRIVER_FIELDS.iter().any(|(k, _)| *k == key)
+                    && unit.reports("TM003", file)
+                {
                     continue;
                 }
                 let span = pointers.span(&format!("{pointer}/{}", pointer_token(&key)));
@@ -722,18 +726,26 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, fm)) = contract_with_frontmatter(unit) else {
         return;
     };
+    // A non-object `inputs`/`outputs` breaks the contract schema (TM002, "must be an object"),
+    // which reports it while it runs for the file; otherwise a value that is not a schema at all
+    // (a string, `null`) is meta-validated here like any other.
+    let contract_reports = unit.reports("TM002", file);
+    // The root `type` of `inputs` must be exactly `object`: SC002 reports any other value, a typo
+    // such as `obj` included, and names the value that fits, while it runs for the file.
+    let sc002_reports = unit.reports("SC002", file);
     for key in IO_KEYS {
-        // A non-object `inputs`/`outputs` is a schema violation (TM002), not a broken schema.
-        let Some(node) = fm.root.get(key).filter(|n| n.is_object()) else {
+        let Some(node) = fm
+            .root
+            .get(key)
+            .filter(|n| n.is_object() || !contract_reports)
+        else {
             continue;
         };
         let mut reported = HashSet::new();
         let mut pointers = schema::Pointers::new(node);
         for failure in meta_failures(&node.to_json()) {
             let pointer = failure.pointer.as_str();
-            // The root `type` of `inputs` must be exactly `object`: SC002 reports any other value,
-            // a typo such as `obj` included, and names the value that fits.
-            if key == "inputs" && pointer == super::sc::ROOT_TYPE_POINTER {
+            if key == "inputs" && pointer == super::sc::ROOT_TYPE_POINTER && sc002_reports {
                 continue;
             }
             let path = display_path(key, pointer);
@@ -1111,8 +1123,16 @@ fn outputs_not_strict(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     }
     let required = outputs.member("required");
-    // A `required` that is not a list is a broken schema (TM009), not a lax one.
-    if required.is_some_and(|m| m.value.as_array().is_none_or(|items| !items.is_empty())) {
+    // A `required` that is not a list is a broken schema, which TM009 reports while it runs for
+    // the file; otherwise it is read as what it does, requiring nothing.
+    let not_a_list = required.is_some_and(|m| m.value.as_array().is_none());
+    if not_a_list && unit.reports("TM009", file) {
+        return;
+    }
+    if required
+        .and_then(|m| m.value.as_array())
+        .is_some_and(|items| !items.is_empty())
+    {
         return;
     }
     let diagnostic = sink.report(
@@ -1122,7 +1142,12 @@ fn outputs_not_strict(unit: &Unit<'_>, sink: &mut Sink) {
     );
     diagnostic.label("every property is optional");
     if let Some(member) = required {
-        diagnostic.secondary(file, member.value.span, "empty `required`");
+        let label = if not_a_list {
+            "`required` is not a list, so it requires nothing"
+        } else {
+            "empty `required`"
+        };
+        diagnostic.secondary(file, member.value.span, label);
     }
     diagnostic.help("list the keys every successful result carries in `outputs.required`, so callers can rely on them");
 }
