@@ -724,6 +724,27 @@ fn bool_member(node: Option<&Node>, key: &str) -> Option<(bool, Span)> {
     value.as_bool().map(|b| (b, value.span))
 }
 
+/// Whether a provider's tool type is one of `names`, bare or with a version suffix
+/// (`web_search`, `web_search_20250305`).
+fn is_one_of(text: &str, names: &[&str]) -> bool {
+    names.iter().any(|name| {
+        text.strip_prefix(name)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('_'))
+    })
+}
+
+impl Tool {
+    /// A tool its provider defines, declared by the `type` at `span`: only the read-only ones
+    /// have a known side effect.
+    fn mark_provider_defined(&mut self, span: Span, read_only: bool) {
+        self.provider_defined = true;
+        if read_only {
+            self.side_effect = SideEffect::Read;
+            self.side_effect_span = Some(span);
+        }
+    }
+}
+
 fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
     let mut tool = Tool {
         dialect,
@@ -767,18 +788,8 @@ fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
                 .get("type")
                 .filter(|t| t.as_str().is_some_and(is_dated_tool_type));
             if let Some(kind) = provider_type.filter(|_| tool.entry.get("input_schema").is_none()) {
-                let span = kind.span;
-                let read_only = kind.as_str().is_some_and(|text| {
-                    READ_ONLY_PROVIDER_TOOLS.iter().any(|name| {
-                        text.strip_prefix(name)
-                            .is_some_and(|rest| rest.starts_with('_'))
-                    })
-                });
-                tool.provider_defined = true;
-                if read_only {
-                    tool.side_effect = SideEffect::Read;
-                    tool.side_effect_span = Some(span);
-                }
+                let (span, text) = (kind.span, kind.as_str().unwrap_or_default().to_string());
+                tool.mark_provider_defined(span, is_one_of(&text, &READ_ONLY_PROVIDER_TOOLS));
             }
         }
         Dialect::OpenAi => {
@@ -787,20 +798,8 @@ fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
                 .get("type")
                 .filter(|t| t.as_str().is_some_and(is_openai_builtin_type));
             if let Some(kind) = builtin.filter(|_| tool.entry.get("name").is_none()) {
-                let span = kind.span;
-                let read_only = kind.as_str().is_some_and(|text| {
-                    READ_ONLY_OPENAI_TOOLS.iter().any(|name| {
-                        text == *name
-                            || text
-                                .strip_prefix(name)
-                                .is_some_and(|rest| rest.starts_with('_'))
-                    })
-                });
-                tool.provider_defined = true;
-                if read_only {
-                    tool.side_effect = SideEffect::Read;
-                    tool.side_effect_span = Some(span);
-                }
+                let (span, text) = (kind.span, kind.as_str().unwrap_or_default().to_string());
+                tool.mark_provider_defined(span, is_one_of(&text, &READ_ONLY_OPENAI_TOOLS));
             }
         }
         Dialect::Script => {
