@@ -670,8 +670,9 @@ fn use_tree(toks: &[Token], mut k: usize, prefix: &[String], out: &mut Vec<Vec<S
     }
 }
 
-/// `children` names the modules a bare path may start with in a scope (`sk::RULES` in `rules`):
-/// the scope's child modules, file or inline.
+/// The paths, `mod` declarations and inline modules of one file, outside `#[cfg(test)]` code.
+/// `is_child(scope, name)` says whether `name` is a child module (file or inline) of the inline
+/// `scope` of this file, the only way a bare path (`sk::RULES` in `rules`) names a module here.
 fn scan_file(source: &str, is_child: &dyn Fn(&[String], &str) -> bool) -> FileScan {
     let toks = tokens(&blank_comments_and_literals(source));
     let mut scan = FileScan::default();
