@@ -1,5 +1,8 @@
 //! Every rule has `tests/fixtures/<CODE>/fires` (the rule reports something; the rendered report is
 //! snapshotted) and `tests/fixtures/<CODE>/clean` (the rule reports nothing).
+//!
+//! build.rs writes one test per `rules/<CODE>.md`, named after the code in lower case, so
+//! `cargo test --test rule_fixtures tr005` runs TR005's fixtures alone.
 
 use skilllint::render::{concise, full};
 use skilllint::rules::registry;
@@ -68,53 +71,95 @@ fn rendered(outcome: &LintOutcome) -> String {
     )
 }
 
+// `#[test] fn dr001() { rule_fixtures("DR001"); }` and so on, and `RULE_FIXTURE_CODES`.
+include!(concat!(env!("OUT_DIR"), "/rule_fixture_tests.rs"));
+
+/// One rule's fixtures: `fires` reports the rule and its rendered report matches
+/// `tests/snapshots/rules/<CODE>.snap`; `clean` does not report it.
+fn rule_fixtures(code: &str) {
+    let mut problems = Vec::new();
+    for kind in ["fires", "clean"] {
+        if !fixture(code, kind).is_dir() {
+            problems.push(format!("{code}: missing tests/fixtures/{code}/{kind}/"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let is_sl900 = code == "SL900";
+    let fires = run(code, fixture(code, "fires"), is_sl900);
+    if !fires.diagnostics.iter().any(|d| d.code == code) {
+        problems.push(format!("{code}: the `fires` fixture reports no {code}"));
+    }
+    let clean = run(code, fixture(code, "clean"), false);
+    let unexpected: Vec<String> = clean
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code)
+        .map(|d| {
+            format!(
+                "{}: {}",
+                clean.repo.file(d.primary.file).rel_path,
+                d.message
+            )
+        })
+        .collect();
+    if !unexpected.is_empty() {
+        problems.push(format!(
+            "{code}: the `clean` fixture reports {unexpected:?}"
+        ));
+    }
+    insta::with_settings!({
+        snapshot_path => "snapshots/rules",
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_snapshot!(code, rendered(&fires));
+    });
+    assert!(
+        problems.is_empty(),
+        "fixture problems:\n{}",
+        problems.join("\n")
+    );
+}
+
+/// The generated tests cover exactly the registry's rules (a rule without a doc would otherwise
+/// have no fixture test), and every rule has both fixture folders.
 #[test]
 fn every_rule_has_fixtures_that_fire_and_stay_clean() {
+    let registered: Vec<&str> = registry().rules.iter().map(|r| r.meta.code).collect();
+    let mut sorted = registered.clone();
+    sorted.sort_unstable();
+    assert_eq!(
+        sorted, RULE_FIXTURE_CODES,
+        "the registry's rules and the rules/*.md docs differ"
+    );
     let mut problems = Vec::new();
-    for rule in &registry().rules {
-        let code = rule.meta.code;
+    for code in registered {
         for kind in ["fires", "clean"] {
             if !fixture(code, kind).is_dir() {
                 problems.push(format!("{code}: missing tests/fixtures/{code}/{kind}/"));
             }
         }
-        if !fixture(code, "fires").is_dir() || !fixture(code, "clean").is_dir() {
-            continue;
-        }
-        let is_sl900 = code == "SL900";
-        let fires = run(code, fixture(code, "fires"), is_sl900);
-        if !fires.diagnostics.iter().any(|d| d.code == code) {
-            problems.push(format!("{code}: the `fires` fixture reports no {code}"));
-        }
-        let clean = run(code, fixture(code, "clean"), false);
-        let unexpected: Vec<String> = clean
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == code)
-            .map(|d| {
-                format!(
-                    "{}: {}",
-                    clean.repo.file(d.primary.file).rel_path,
-                    d.message
-                )
-            })
-            .collect();
-        if !unexpected.is_empty() {
-            problems.push(format!(
-                "{code}: the `clean` fixture reports {unexpected:?}"
-            ));
-        }
-        insta::with_settings!({
-            snapshot_path => "snapshots/rules",
-            prepend_module_to_snapshot => false,
-            omit_expression => true,
-        }, {
-            insta::assert_snapshot!(code, rendered(&fires));
-        });
     }
     assert!(
         problems.is_empty(),
         "fixture problems:\n{}",
         problems.join("\n")
     );
+}
+
+/// LEAVES_TO names rules that exist, and never a rule itself.
+#[test]
+fn leaves_to_names_known_rules() {
+    for (rule, others) in LEAVES_TO {
+        assert!(
+            RULE_FIXTURE_CODES.contains(rule),
+            "LEAVES_TO: no rule {rule}"
+        );
+        for other in *others {
+            assert!(
+                RULE_FIXTURE_CODES.contains(other) && other != rule,
+                "LEAVES_TO: {rule} leaves to {other}, which is not another rule"
+            );
+        }
+    }
 }
