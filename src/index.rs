@@ -316,7 +316,7 @@ pub struct UnitShared<'a> {
     pub(crate) rule_words: std::cell::OnceCell<Vec<(&'a str, u32)>>,
     /// One editable view of each JSON file a rule fixed, so the file's layout is read once.
     pub(crate) json_texts:
-        std::cell::RefCell<Vec<(FileId, std::rc::Rc<crate::rules::edit::JsonText<'a>>)>>,
+        std::cell::RefCell<Vec<(FileId, std::rc::Rc<crate::edit::json::JsonText<'a>>)>>,
     /// The object subschemas of each schema an SC rule walked, by the schema's address (never
     /// dereferenced: only compared).
     pub(crate) schema_sites: UnitMemo<*const Node, crate::rules::sc::Site<'a>>,
@@ -376,12 +376,12 @@ impl<'a> Unit<'a> {
     }
 
     /// The editable view of a JSON file, shared by every rule of the unit that fixes it.
-    pub(crate) fn json_text(&self, id: FileId) -> std::rc::Rc<crate::rules::edit::JsonText<'a>> {
+    pub(crate) fn json_text(&self, id: FileId) -> std::rc::Rc<crate::edit::json::JsonText<'a>> {
         let mut texts = self.shared.json_texts.borrow_mut();
         if let Some((_, found)) = texts.iter().find(|(file, _)| *file == id) {
             return std::rc::Rc::clone(found);
         }
-        let made = std::rc::Rc::new(crate::rules::edit::JsonText::new(self.text(id), id));
+        let made = std::rc::Rc::new(crate::edit::json::JsonText::new(self.text(id), id));
         texts.push((id, std::rc::Rc::clone(&made)));
         made
     }

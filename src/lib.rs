@@ -6,6 +6,7 @@
 pub mod config;
 pub mod diagnostic;
 pub mod discover;
+pub mod edit;
 pub mod engine;
 pub mod escape;
 pub mod fix;

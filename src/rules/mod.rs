@@ -1,7 +1,6 @@
 //! The rule registry: metadata from `rules/*.md`, one check function per code from `src/rules/*.rs`.
 
 pub mod dr;
-pub mod edit;
 pub mod meta;
 pub mod sc;
 pub mod se;

@@ -9,10 +9,10 @@
 //! rather than every JSON value, so `default`, `enum` and `examples` values are never mistaken for
 //! schemas.
 
-use super::edit::{Json, Place};
 use super::util::name_words;
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
+use crate::edit::json::{Json, Place};
 use crate::index::Unit;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::node::{pointer_token, Member, Node, Value};
@@ -702,7 +702,7 @@ fn yaml_close(text: &str, file: FileId, object: &Node) -> Option<Edit> {
         line_end,
         format!(
             "{}{}additionalProperties: false",
-            crate::fix::newline(text),
+            crate::edit::newline(text),
             " ".repeat(column)
         ),
     ))
@@ -1881,7 +1881,7 @@ mod tests {
         };
         assert_eq!(fix.applicability, crate::diagnostic::Applicability::Unsafe);
         let edits: Vec<&Edit> = fix.edits.iter().collect();
-        let (fixed, skipped) = crate::fix::apply_edits(&text, &edits);
+        let (fixed, skipped) = crate::edit::apply_edits(&text, &edits);
         assert!(skipped.is_empty());
         let fixed: serde_json::Value = serde_json::from_str(&fixed).unwrap_or_default();
         let schema = &fixed["tools"][0]["inputSchema"];
@@ -1927,7 +1927,7 @@ mod tests {
             panic!("SC003 offers a fix");
         };
         let edits: Vec<&Edit> = fix.edits.iter().collect();
-        let (fixed, skipped) = crate::fix::apply_edits(tool_md, &edits);
+        let (fixed, skipped) = crate::edit::apply_edits(tool_md, &edits);
         assert!(skipped.is_empty());
         assert!(
             fixed.contains("            key: {type: string}\n          additionalProperties: false\n      additionalProperties: false\n  additionalProperties: false\n---"),

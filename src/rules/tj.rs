@@ -5,11 +5,11 @@
 //! with the folder's requirement, TJ012 is a design smell on every dialect, TJ013 checks the
 //! requirement file itself, and TJ014 sets aside a `tools.json` that is no tool list at all.
 
-use super::edit::{Json, JsonText, Place};
 use super::util::name_words;
 use super::util::{edit_distance, nearest};
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
+use crate::edit::json::{Json, JsonText, Place};
 use crate::index::{Parsed, Unit};
 use crate::model::requirement::RequirementDoc;
 use crate::model::tools::{Dialect, ShapeProblemKind, SideEffect, Tool};
@@ -1271,7 +1271,7 @@ mod tests {
         let outcome = crate::rules::test_support::lint_files("TJ003", &[("s/tools.json", tools)]);
         let fix = outcome.diagnostics[0].fix.as_ref().expect("a fix");
         let edits: Vec<&Edit> = fix.edits.iter().collect();
-        let (text, skipped) = crate::fix::apply_edits(tools, &edits);
+        let (text, skipped) = crate::edit::apply_edits(tools, &edits);
         assert!(skipped.is_empty());
         assert_eq!(
             text,

@@ -1,14 +1,14 @@
 //! TR rules: the SKILL.md "Tool Use Rules" section mirrors the tool surface of tools.json
 //! (SPEC §3.3). "A contract that exists in JSON but not in the instructions (or vice versa) fails."
 
-use super::edit::{item_end, line_after, ListItem, Marker};
 use super::util::{
     contains_ascii_ignore_case, contains_ignore_case, contains_word, find_substring, find_word,
     looks_like_snake_case_identifier, split_words,
 };
 use super::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix, Severity};
-use crate::fix::{apply_edits, newline};
+use crate::edit::markdown::{item_end, line_after, ListItem, Marker};
+use crate::edit::{apply_edits, newline};
 use crate::index::{Parsed, Unit, UnitMemo};
 use crate::model::skill::SkillDoc;
 use crate::model::tools::{Dialect, SideEffect, Tool};
