@@ -7,7 +7,7 @@
 //! SECRETS.md. Every cross-file finding carries a secondary label on the other file.
 
 use super::util::{join_path, nearest, normalize_path, parent_dir};
-use super::{Check, RuleImpl, Sink};
+use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::Severity;
 use crate::index::{Parsed, Repo, Unit};
 use crate::model::skill::{Frontmatter, FrontmatterState, MarkdownDoc};
@@ -1092,7 +1092,7 @@ mod tests {
 
     /// Lints `files` with only `code` selected; (message, primary text, severity) per finding.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String, Severity)> {
-        crate::rules::test_support::findings(code, files)
+        crate::check::testing::findings(code, files)
             .into_iter()
             .map(|(d, text)| (d.message, text, d.severity))
             .collect()
@@ -1226,7 +1226,7 @@ implements:
         ];
         // The idempotency key of the idempotent tool is DR007's, while DR007 runs.
         let dr006: Vec<(String, Severity)> =
-            crate::rules::test_support::findings_among(&["DR006", "DR007"], "DR006", &files)
+            crate::check::testing::findings_among(&["DR006", "DR007"], "DR006", &files)
                 .into_iter()
                 .map(|(d, text)| (text, d.severity))
                 .collect();

@@ -1,6 +1,6 @@
 //! SK: `SKILL.md` against the Agent Skills specification.
 
-use super::{Check, RuleImpl, Sink};
+use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
 use crate::index::{Repo, SkillName, Unit};
 use crate::model::skill::{

@@ -1,7 +1,8 @@
 //! TM: AIP-14 `TOOL.md` tool contracts.
 
+use super::util;
 use super::util::{join_path, normalize_path, parent_dir};
-use super::{util, Check, RuleImpl, Sink};
+use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::edit::newline;
 use crate::index::{Repo, Unit};

@@ -5,7 +5,7 @@ use super::util::{
     contains_ascii_ignore_case, contains_ignore_case, contains_word, find_substring, find_word,
     looks_like_snake_case_identifier, split_words,
 };
-use super::{Check, RuleImpl, Sink};
+use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix, Severity};
 use crate::edit::markdown::{item_end, line_after, ListItem, Marker};
 use crate::edit::{apply_edits, newline};
@@ -2205,7 +2205,7 @@ mod tests {
     fn run(code: &str, skill_md: &str, tools: Option<&str>) -> Vec<(Diagnostic, String)> {
         let mut files = vec![("calendar/SKILL.md", skill_md)];
         files.extend(tools.map(|tools| ("calendar/tools.json", tools)));
-        crate::rules::test_support::findings(code, &files)
+        crate::check::testing::findings(code, &files)
     }
 
     #[test]
@@ -2261,8 +2261,8 @@ mod tests {
             ("calendar/SKILL.md", skill_md),
             ("calendar/tools.json", tools),
         ];
-        crate::rules::test_support::write(dir.path(), &files);
-        let options = crate::rules::test_support::options(dir.path(), codes);
+        crate::check::testing::write(dir.path(), &files);
+        let options = crate::check::testing::options(dir.path(), codes);
         let outcome = crate::engine::lint(&options).expect("lint runs");
         outcome.diagnostics.iter().map(|d| d.code).collect()
     }
@@ -2513,7 +2513,7 @@ mod tests {
             ("calendar/SKILL.md", skill_md),
             ("calendar/tools.json", tools),
         ];
-        crate::rules::test_support::fix_files(codes, &files, "SKILL.md", skill_md)
+        crate::check::testing::fix_files(codes, &files, "SKILL.md", skill_md)
     }
 
     const ALL_TR: [&str; 10] = [

@@ -6,7 +6,7 @@
 //! obligations to its contract but never drop them. Diagnostics point at the tools.json side (the
 //! flag, or the tool's name) with a secondary label on the TOOL.md key they contradict.
 
-use super::{Check, RuleImpl, Sink};
+use crate::check::{Check, RuleImpl, Sink};
 use crate::index::{link_key, Unit};
 use crate::model::skill::Frontmatter;
 use crate::model::tools::{Dialect, SideEffect, Tool};
@@ -359,7 +359,7 @@ mod tests {
     use crate::index::Settings;
     use crate::{lint, LintOptions};
 
-    use crate::rules::test_support::write;
+    use crate::check::testing::write;
 
     /// Lints `files` with only `code` selected; (message, primary text, secondary texts).
     fn run_with(
@@ -371,7 +371,7 @@ mod tests {
         write(dir.path(), files);
         let options = LintOptions {
             settings,
-            ..crate::rules::test_support::options(dir.path(), &[code])
+            ..crate::check::testing::options(dir.path(), &[code])
         };
         let outcome = lint(&options).expect("lint runs");
         let text = |file, span: crate::source::Span| {
