@@ -410,13 +410,15 @@ fn check_unit(
         .iter()
         .filter_map(|id| parse_pending(repo, *id).map(|parsed| (*id, parsed)))
         .collect();
-    let shared = crate::index::UnitShared::default();
-    let unit = crate::index::Unit {
+    let view = crate::index::UnitView {
         repo,
         files,
         local: &local,
-        shared: &shared,
     };
+    // The unit's shared facts and editable JSON views live as long as its parses, no longer.
+    let facts = crate::semantic::UnitFacts::default();
+    let json_texts = crate::check::JsonTexts::default();
+    let unit = crate::check::Unit::new(view, &facts, &json_texts);
     let primary = files.primary_file();
     let mut outcome = UnitOutcome::default();
     for rule in rules {

@@ -23,6 +23,7 @@ pub mod render;
 pub mod rules;
 pub mod schema;
 pub mod selection;
+pub mod semantic;
 pub mod source;
 pub mod suppress;
 

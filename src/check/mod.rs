@@ -1,17 +1,19 @@
-//! The check stage: what a rule is and how the engine finds the rules to run. A rule is a code
-//! bound to a [`Check`] (its family's `RULES` table lists them); the [`Registry`] joins those
-//! checks with the [`Catalog`](crate::catalog::Catalog) of rule documents, and a rule reports
-//! through a [`Sink`]. Only `engine` uses the registry; everything that only needs the rules'
+//! The check stage: what a rule is, what it is given and how the engine finds the rules to run. A
+//! rule is a code bound to a [`Check`] (its family's `RULES` table lists them); the [`Registry`]
+//! joins those checks with the [`Catalog`](crate::catalog::Catalog) of rule documents; a unit
+//! rule reads a [`Unit`] and reports through a [`Sink`]. Only `engine` uses the registry; everything that only needs the rules'
 //! metadata reads the catalog.
 
+mod context;
 mod sink;
 #[cfg(test)]
 pub(crate) mod testing;
 
+pub use context::{JsonTexts, Unit, UnitView};
 pub use sink::{Sink, MAX_FINDINGS_PER_FILE};
 
 use crate::catalog::{catalog, Catalog, RuleMeta, RULE_DOCS};
-use crate::index::{Repo, Unit};
+use crate::index::Repo;
 use std::sync::OnceLock;
 
 /// A check over one unit (a folder's SKILL.md, tools files and requirement, read together).

@@ -8,8 +8,9 @@
 use super::dr::{
     display_path, report_frontmatter_problem, report_schema_errors, GENERIC_MISSING_HELP,
 };
+use crate::check::Unit;
 use crate::check::{Check, RuleImpl, Sink};
-use crate::index::{Repo, Unit};
+use crate::index::Repo;
 use crate::parse::node::{Node, Value};
 use crate::schema;
 use crate::source::{FileId, Span};

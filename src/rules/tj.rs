@@ -7,10 +7,11 @@
 
 use super::util::name_words;
 use super::util::{edit_distance, nearest};
+use crate::check::Unit;
 use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
 use crate::edit::json::{Json, JsonText, Place};
-use crate::index::{Parsed, Unit};
+use crate::index::Parsed;
 use crate::model::requirement::RequirementDoc;
 use crate::model::tools::{Dialect, ShapeProblemKind, SideEffect, Tool};
 use crate::parse::node::{pointer_token, Member, Node, Value};

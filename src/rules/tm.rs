@@ -1,17 +1,17 @@
 //! TM: AIP-14 `TOOL.md` tool contracts.
 
 use super::util;
-use super::util::{join_path, normalize_path, parent_dir};
+use crate::check::Unit;
 use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::edit::newline;
-use crate::index::{Repo, Unit};
+use crate::index::Repo;
 use crate::model::skill::{Frontmatter, MarkdownDoc};
 use crate::parse::node::pointer_token;
 use crate::parse::{Node, Value};
 use crate::schema;
 use crate::schema::display_path;
-use crate::source::{FileId, Span};
+use crate::source::{join_path, normalize_path, parent_dir, FileId, Span};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, Validator};
 use std::collections::{BTreeMap, HashSet};

@@ -5,16 +5,18 @@ use super::util::{
     contains_ascii_ignore_case, contains_ignore_case, contains_word, find_substring, find_word,
     looks_like_snake_case_identifier, split_words,
 };
+use crate::check::Unit;
 use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix, Severity};
 use crate::edit::markdown::{item_end, line_after, ListItem, Marker};
 use crate::edit::{apply_edits, newline};
-use crate::index::{Parsed, Unit, UnitMemo};
+use crate::index::Parsed;
 use crate::model::skill::SkillDoc;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::markdown::parse_markdown;
 use crate::parse::markdown::{Section, TextBlock};
 use crate::parse::node::{Node, Value};
+use crate::semantic::UnitMemo;
 use crate::source::{FileId, Span};
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -133,14 +135,7 @@ impl<'a> RulesSection<'a> {
         let (file, doc) = unit.skill()?;
         let name = unit.settings().tool_use_rules_heading.as_str();
         // Eight rules read the section: find it and its items once per unit.
-        let (section, items) = unit
-            .shared
-            .tool_use_rules
-            .get_or_init(|| {
-                let section = doc.doc.body.section(name)?;
-                Some((section, doc.doc.body.blocks_in(section.content).collect()))
-            })
-            .as_ref()?;
+        let (section, items) = unit.tool_use_rules()?;
         Some(RulesSection {
             name,
             file,
@@ -148,8 +143,8 @@ impl<'a> RulesSection<'a> {
             doc,
             section: *section,
             items,
-            mentions: &unit.shared.rule_mentions,
-            words: &unit.shared.rule_words,
+            mentions: unit.rule_mentions(),
+            words: unit.rule_words(),
         })
     }
 
