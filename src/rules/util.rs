@@ -190,8 +190,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// Edit-distance cells one rule run may spend on "did you mean" suggestions. Every unknown name
 /// is compared with every candidate, so a file of many unknown names and many candidates costs
 /// their product; past this budget (far above what any hand-written file needs) the rest of
-/// that run's findings carry no suggestion. Reset for each rule run (see [`super::Sink::new`]),
-/// so what is suggested does not depend on which thread ran what before.
+/// that run's findings carry no suggestion. Reset for each rule run (see
+/// [`crate::check::Sink::new`]), so what is suggested does not depend on which thread ran what
+/// before.
 const SUGGESTION_BUDGET: usize = 2_000_000;
 
 thread_local! {
