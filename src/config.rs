@@ -2,8 +2,8 @@
 //! problem is a [`ConfigError`] pointing at the offending key or value; the CLI renders it with the
 //! TOML snippet and exits 2.
 
+use crate::catalog::Catalog;
 use crate::diagnostic::Severity;
-use crate::rules::Registry;
 use crate::selection::validate_selector;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -294,10 +294,10 @@ fn check_candidate(dir: &Path, candidate: &Path) -> Result<bool, ConfigError> {
 
 /// Reads and validates a config file. It is read only if it is a regular file of at most
 /// `max_size` bytes, and must be UTF-8 text.
-pub fn load(path: &Path, registry: &Registry, max_size: u64) -> Result<Config, ConfigError> {
+pub fn load(path: &Path, catalog: &Catalog, max_size: u64) -> Result<Config, ConfigError> {
     let text = read_config_text(path, max_size)?;
     let base = crate::source::folder_of(path).to_path_buf();
-    parse(&text, path, base, registry)
+    parse(&text, path, base, catalog)
 }
 
 /// The text of a config file, bounded by `max_size` and read like a lint file (a regular file
@@ -393,7 +393,7 @@ pub fn parse(
     text: &str,
     path: &Path,
     base: PathBuf,
-    registry: &Registry,
+    catalog: &Catalog,
 ) -> Result<Config, ConfigError> {
     let error = |span: Option<Range<usize>>, message: String| ConfigError {
         path: path.to_path_buf(),
@@ -409,7 +409,7 @@ pub fn parse(
     let selectors = |list: &[Spanned<String>]| -> Result<Vec<String>, ConfigError> {
         list.iter()
             .map(|s| {
-                validate_selector(registry, s.get_ref())
+                validate_selector(catalog, s.get_ref())
                     .map(str::to_string)
                     .map_err(|m| error(Some(s.span()), m))
             })
@@ -452,13 +452,13 @@ pub fn parse(
         config.fail_on = Some(severity_of(fail_on)?);
     }
     for (rule, level) in &lint.severity {
-        let Some(found) = registry.find(rule.get_ref()) else {
+        let Some(found) = catalog.find(rule.get_ref()) else {
             return Err(error(
                 Some(rule.span()),
                 format!("unknown rule `{}` in [lint.severity]", rule.get_ref()),
             ));
         };
-        config.severity.insert(found.meta.code, severity_of(level)?);
+        config.severity.insert(found.code, severity_of(level)?);
     }
     for (glob, rules) in &lint.per_file_ignores {
         check_glob(glob).map_err(|m| error(Some(glob.span()), m))?;
@@ -526,14 +526,14 @@ fn check_glob(glob: &Spanned<String>) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::registry;
+    use crate::catalog::catalog;
 
     fn parse_text(text: &str) -> Result<Config, ConfigError> {
         parse(
             text,
             Path::new("skilllint.toml"),
             PathBuf::from("."),
-            registry(),
+            catalog(),
         )
     }
 
@@ -693,7 +693,7 @@ mod schema_sync {
     //! docs/skilllint.schema.json (for editor completion) must describe exactly what `parse`
     //! accepts: every key in the schema parses, and the parser accepts no key the schema lacks.
     use super::*;
-    use crate::rules::registry;
+    use crate::catalog::catalog;
     use serde_json::Value;
 
     fn schema() -> Value {
@@ -741,7 +741,7 @@ mod schema_sync {
             let keys = table_schema["properties"].as_object().expect("keys");
             for (key, property) in keys {
                 let text = format!("[{table}]\n{key} = {}\n", sample(property));
-                let parsed = parse(&text, Path::new("t.toml"), PathBuf::from("."), registry());
+                let parsed = parse(&text, Path::new("t.toml"), PathBuf::from("."), catalog());
                 assert!(
                     parsed.is_ok(),
                     "schema key {table}.{key} is refused: {parsed:?}"
@@ -750,13 +750,7 @@ mod schema_sync {
             }
             let unknown = format!("[{table}]\nnot-a-key = 1\n");
             assert!(
-                parse(
-                    &unknown,
-                    Path::new("t.toml"),
-                    PathBuf::from("."),
-                    registry()
-                )
-                .is_err(),
+                parse(&unknown, Path::new("t.toml"), PathBuf::from("."), catalog()).is_err(),
                 "[{table}] accepts keys the schema does not list"
             );
         }
@@ -766,7 +760,7 @@ mod schema_sync {
             "[other]\n",
             Path::new("t.toml"),
             PathBuf::from("."),
-            registry()
+            catalog()
         )
         .is_err());
         assert_eq!(tables.len(), 4);

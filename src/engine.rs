@@ -1,5 +1,7 @@
 //! walk → read & parse → index → check → triage. Everything a run does, without any output.
 
+use crate::catalog::catalog;
+use crate::check::{registry, Check, Rule, Sink};
 use crate::diagnostic::Diagnostic;
 use crate::discover::GlobFilter;
 use crate::discover::{discover, Discovered};
@@ -9,7 +11,6 @@ use crate::model::skill::{find_broken_references, parse_markdown_doc, SkillDoc};
 use crate::model::tools::parse_tools;
 use crate::model::FileKind;
 use crate::read::{read_text, ReadProblem};
-use crate::rules::{registry, Check, Rule, Sink};
 use crate::selection::{resolve, Enabled, Reporting};
 use crate::source::{FileId, SourceFile, Span};
 use crate::suppress::{self, Malformed, Suppressed, Suppression};
@@ -123,9 +124,9 @@ pub fn lint(options: &LintOptions) -> Result<LintOutcome, LintError> {
             return Err(LintError::NoSuchPath(path.clone()));
         }
     }
-    let registry = registry();
+    let catalog = catalog();
     let enabled =
-        resolve(registry, &options.select, &options.ignore).map_err(LintError::Selector)?;
+        resolve(catalog, &options.select, &options.ignore).map_err(LintError::Selector)?;
     let threads = options
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -221,9 +222,9 @@ pub fn lint_in_memory(
     options: &LintOptions,
     files: Vec<(String, String)>,
 ) -> Result<LintOutcome, LintError> {
-    let registry = registry();
+    let catalog = catalog();
     let enabled =
-        resolve(registry, &options.select, &options.ignore).map_err(LintError::Selector)?;
+        resolve(catalog, &options.select, &options.ignore).map_err(LintError::Selector)?;
     let mut files: Vec<(String, String, FileKind)> = files
         .into_iter()
         .filter_map(|(rel_path, text)| {
@@ -350,10 +351,10 @@ fn analyse(
         let (kept, silenced, used) = suppress::apply(diagnostics, &suppressions);
         diagnostics = kept;
         suppressed = silenced;
-        let registry = registry();
+        let catalog = catalog();
         // Through a sink, as a rule's findings: a file of a hundred thousand comments gets the
         // same cap on findings per file.
-        if let Some(meta) = registry.meta("SL002").filter(|m| enabled.contains(m.code)) {
+        if let Some(meta) = catalog.get("SL002").filter(|m| enabled.contains(m.code)) {
             let mut sink = Sink::new(meta);
             for (suppression, was_used) in suppressions.iter().zip(&used) {
                 // Only a rule that ran can prove a suppression useless.
@@ -376,7 +377,7 @@ fn analyse(
             }
             diagnostics.extend(sink.finish());
         }
-        if let Some(meta) = registry.meta("SL003").filter(|m| enabled.contains(m.code)) {
+        if let Some(meta) = catalog.get("SL003").filter(|m| enabled.contains(m.code)) {
             let mut sink = Sink::new(meta);
             for problem in malformed {
                 sink.report(problem.file, problem.span, problem.message)
@@ -409,13 +410,15 @@ fn check_unit(
         .iter()
         .filter_map(|id| parse_pending(repo, *id).map(|parsed| (*id, parsed)))
         .collect();
-    let shared = crate::index::UnitShared::default();
-    let unit = crate::index::Unit {
+    let view = crate::index::UnitView {
         repo,
         files,
         local: &local,
-        shared: &shared,
     };
+    // The unit's shared facts and editable JSON views live as long as its parses, no longer.
+    let facts = crate::semantic::UnitFacts::default();
+    let json_texts = crate::check::JsonTexts::default();
+    let unit = crate::check::Unit::new(view, &facts, &json_texts);
     let primary = files.primary_file();
     let mut outcome = UnitOutcome::default();
     for rule in rules {
@@ -444,12 +447,12 @@ fn reporting(
     root: &Path,
     ignores: &[(String, Vec<String>)],
 ) -> Result<Reporting, LintError> {
-    let registry = registry();
+    let catalog = catalog();
     let mut filters = Vec::with_capacity(ignores.len());
     for (glob, selectors) in ignores {
         let filter =
             GlobFilter::new(base, root, std::slice::from_ref(glob)).map_err(LintError::Selector)?;
-        let codes = resolve(registry, selectors, &[]).map_err(LintError::Selector)?;
+        let codes = resolve(catalog, selectors, &[]).map_err(LintError::Selector)?;
         filters.push((filter, codes));
     }
     Ok(Reporting::new(enabled.clone(), filters))
@@ -526,7 +529,7 @@ fn guarded(
     check: impl FnOnce(&mut Sink),
 ) -> Vec<Diagnostic> {
     install_panic_hook();
-    let mut sink = Sink::new(&rule.meta);
+    let mut sink = Sink::new(rule.meta);
     IN_RULE.with(|f| f.set(true));
     let result = catch_unwind(AssertUnwindSafe(|| {
         if panic_in == Some(rule.meta.code) {
@@ -543,7 +546,7 @@ fn guarded(
                 .map(|s| s.to_string())
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_string());
-            let Some(meta) = registry().meta("SL900") else {
+            let Some(meta) = catalog().get("SL900") else {
                 return Vec::new();
             };
             let file = file.unwrap_or(FileId(0));
@@ -596,7 +599,7 @@ fn load(
     match read {
         Ok(text) => source.text = text,
         Err(problem) => {
-            let diagnostic = registry().meta("SL001").map(|meta| {
+            let diagnostic = catalog().get("SL001").map(|meta| {
                 let mut diagnostic =
                     Diagnostic::new(meta.code, meta.severity, id, problem.span, problem.message);
                 if !problem.span.is_empty() {

@@ -1,11 +1,17 @@
 //! skilllint: a static analyzer for repositories of AI-agent skills and tool contracts.
 //!
 //! Data flows one way: walk ([`discover`]) → read & parse ([`parse`], [`model`]) → index
-//! ([`index`]) → check ([`rules`]) → triage ([`selection`]) → render ([`render`]).
+//! ([`index`]) → check ([`check`]: what a rule is given; the [`rules`]) → triage
+//! ([`selection`]) → render ([`render`]). Beside the pipeline: [`catalog`] (the rule documents,
+//! which everything that only describes rules reads), [`edit`] (text edits that fixes are built
+//! from) and [`fix`] (the `--fix` loop over the engine).
 
+pub mod catalog;
+pub mod check;
 pub mod config;
 pub mod diagnostic;
 pub mod discover;
+pub mod edit;
 pub mod engine;
 pub mod escape;
 pub mod fix;
@@ -17,6 +23,7 @@ pub mod render;
 pub mod rules;
 pub mod schema;
 pub mod selection;
+pub mod semantic;
 pub mod source;
 pub mod suppress;
 

@@ -1,11 +1,11 @@
 use clap::Parser;
+use skilllint::catalog::catalog;
 use skilllint::config::{self, Config, ConfigError};
 use skilllint::diagnostic::Severity;
 // Paths and messages on stderr quote the repository: printed escaped, as in the reports.
 use skilllint::escape::{display_path, escape_text};
 use skilllint::fix;
 use skilllint::render::{self, Format};
-use skilllint::rules::registry;
 use skilllint::{lint, LintOptions};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -109,18 +109,18 @@ fn print_to_stdout(text: &str) -> ExitCode {
 }
 
 fn list_rules(format: ListFormat) -> ExitCode {
-    let registry = registry();
+    let catalog = catalog();
     let text = match format {
-        ListFormat::Table => skilllint::render::rules_table(registry),
-        ListFormat::Json => skilllint::render::rules_json(registry),
-        ListFormat::Markdown => skilllint::render::rules_markdown(registry),
+        ListFormat::Table => skilllint::render::rules_table(catalog),
+        ListFormat::Json => skilllint::render::rules_json(catalog),
+        ListFormat::Markdown => skilllint::render::rules_markdown(catalog),
     };
     print_to_stdout(&text)
 }
 
 fn explain_rule(code: &str) -> ExitCode {
-    match registry().find(code) {
-        Some(rule) => print_to_stdout(&skilllint::render::rule_explanation(&rule.meta)),
+    match catalog().find(code) {
+        Some(meta) => print_to_stdout(&skilllint::render::rule_explanation(meta)),
         None => {
             eprintln!("skilllint: no rule is called `{code}`; `skilllint rules` lists them all");
             ExitCode::from(EXIT_USAGE)
@@ -156,7 +156,7 @@ fn load_config(args: &cli::LintArgs, start: &std::path::Path) -> Result<Config, 
         .max_file_size
         .unwrap_or(skilllint::engine::DEFAULT_MAX_FILE_SIZE);
     match path {
-        Some(path) => config::load(&path, registry(), cap),
+        Some(path) => config::load(&path, catalog(), cap),
         None => Ok(Config::default()),
     }
 }

@@ -1,8 +1,8 @@
 //! Which rules run: `select` / `ignore` selectors (codes, code prefixes, names, families,
-//! categories, `ALL`) resolved against the registry.
+//! categories, `ALL`) resolved against the rule catalog.
 
+use crate::catalog::{Catalog, Category, RuleMeta};
 use crate::discover::GlobFilter;
-use crate::rules::{Category, Registry, RuleMeta};
 use std::collections::BTreeSet;
 
 /// What runs when nothing is selected: every category but pedantic.
@@ -67,8 +67,8 @@ fn matches(selector: &str, meta: &RuleMeta) -> bool {
 }
 
 /// Checks that a selector names something; returns it unchanged.
-pub fn validate_selector<'a>(registry: &Registry, selector: &'a str) -> Result<&'a str, String> {
-    if registry.rules.iter().any(|r| matches(selector, &r.meta)) {
+pub fn validate_selector<'a>(catalog: &Catalog, selector: &'a str) -> Result<&'a str, String> {
+    if catalog.rules.iter().any(|meta| matches(selector, meta)) {
         Ok(selector)
     } else {
         Err(format!(
@@ -78,20 +78,15 @@ pub fn validate_selector<'a>(registry: &Registry, selector: &'a str) -> Result<&
 }
 
 /// Resolves selectors; an `ignore` wins over a `select`.
-pub fn resolve(
-    registry: &Registry,
-    select: &[String],
-    ignore: &[String],
-) -> Result<Enabled, String> {
+pub fn resolve(catalog: &Catalog, select: &[String], ignore: &[String]) -> Result<Enabled, String> {
     for selector in select.iter().chain(ignore) {
-        validate_selector(registry, selector)?;
+        validate_selector(catalog, selector)?;
     }
     let default: Vec<String> = DEFAULT_SELECT.iter().map(|s| s.to_string()).collect();
     let select = if select.is_empty() { &default } else { select };
-    let codes = registry
+    let codes = catalog
         .rules
         .iter()
-        .map(|r| &r.meta)
         .filter(|meta| select.iter().any(|s| matches(s, meta)))
         .filter(|meta| !ignore.iter().any(|s| matches(s, meta)))
         .map(|meta| meta.code)
@@ -102,12 +97,12 @@ pub fn resolve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::registry;
+    use crate::catalog::catalog;
 
     fn enabled(select: &[&str], ignore: &[&str]) -> Enabled {
         let s: Vec<String> = select.iter().map(|s| s.to_string()).collect();
         let i: Vec<String> = ignore.iter().map(|s| s.to_string()).collect();
-        resolve(registry(), &s, &i).expect("valid selectors")
+        resolve(catalog(), &s, &i).expect("valid selectors")
     }
 
     #[test]
@@ -163,14 +158,14 @@ mod tests {
             enabled(&["ALL"], &[]).codes().count(),
             enabled(&["all"], &[]).codes().count()
         );
-        let found = registry().find("SKILL-NAME-FOLDER-MISMATCH");
-        assert_eq!(found.map(|r| r.meta.code), Some("SK005"));
+        let found = catalog().find("SKILL-NAME-FOLDER-MISMATCH");
+        assert_eq!(found.map(|m| m.code), Some("SK005"));
     }
 
     #[test]
     fn unknown_selectors_are_errors() {
         let bad = vec!["XX999".to_string()];
-        assert!(resolve(registry(), &bad, &[]).is_err());
-        assert!(resolve(registry(), &[], &["T".to_string()]).is_err());
+        assert!(resolve(catalog(), &bad, &[]).is_err());
+        assert!(resolve(catalog(), &[], &["T".to_string()]).is_err());
     }
 }

@@ -65,6 +65,51 @@ pub fn split_path(path: &str) -> (&str, &str) {
     }
 }
 
+/// Collapses `.` and `..` segments of a `/`-separated path. The shown path of a file named on
+/// the command line outside the lint root keeps what places it: the leading `/` of an absolute
+/// path, the leading `..` of one above the lint root (`../other/.tools/x`). `None` when an
+/// absolute path climbs above `/`.
+pub fn normalize_path(path: &str) -> Option<String> {
+    let absolute = path.starts_with('/');
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => match parts.last() {
+                Some(&"..") | None if !absolute => parts.push(".."),
+                _ => {
+                    parts.pop()?;
+                }
+            },
+            other => parts.push(other),
+        }
+    }
+    let joined = parts.join("/");
+    Some(if absolute {
+        format!("/{joined}")
+    } else {
+        joined
+    })
+}
+
+/// The folder part of a `/`-separated path (`""` for a bare file name).
+pub fn parent_dir(path: &str) -> &str {
+    path.rsplit_once('/').map_or("", |(dir, _)| dir)
+}
+
+/// `reference` read from folder `base`: an absolute reference (leading `/`) is relative to the
+/// lint root, and so is any reference from an empty base; normalise the result with
+/// [`normalize_path`].
+pub fn join_path(base: &str, reference: &str) -> String {
+    if reference.starts_with('/') {
+        reference.trim_start_matches('/').to_string()
+    } else if base.is_empty() {
+        reference.to_string()
+    } else {
+        format!("{base}/{reference}")
+    }
+}
+
 /// The folder holding `path`: its parent, or `.` for a bare file name (whose parent is empty).
 pub fn folder_of(path: &std::path::Path) -> &std::path::Path {
     match path.parent() {
@@ -238,6 +283,24 @@ pub fn slice(text: &str, span: Span) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn normalized_paths_keep_what_places_them() {
+        assert_eq!(normalize_path("a/./b/../c").as_deref(), Some("a/c"));
+        assert_eq!(
+            normalize_path("/tmp/x/.drivers/d/../../.tools/t").as_deref(),
+            Some("/tmp/x/.tools/t")
+        );
+        assert_eq!(
+            normalize_path("../x/.drivers/d/../../.tools/t").as_deref(),
+            Some("../x/.tools/t")
+        );
+        assert_eq!(normalize_path("/a/../.."), None);
+        // A reference written from the root is relative to the lint root, whatever the base.
+        assert_eq!(join_path("/tmp/x/.drivers/d", "/.tools/t"), ".tools/t");
+        assert_eq!(join_path("", "t"), "t");
+        assert_eq!(join_path("a", "t"), "a/t");
+    }
 
     #[test]
     fn line_col_counts_unicode_scalars() {

@@ -9,10 +9,10 @@
 //!   RULES     = RULE ("," RULE)*   (spaces allowed after commas; a rule is a code or a name)
 //! YAML grammar: `# skilllint: ignore[RULES]` optionally followed by a space and a reason.
 
+use crate::catalog::{catalog, Catalog, RuleMeta};
 use crate::diagnostic::Diagnostic;
 use crate::index::Parsed;
 use crate::model::skill::MarkdownDoc;
-use crate::rules::{registry, Registry, RuleMeta};
 use crate::source::{FileId, Span};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -171,7 +171,7 @@ fn line_bounds(text: &str, offset: usize) -> Span {
 }
 
 struct Collector<'a> {
-    registry: &'a Registry,
+    catalog: &'a Catalog,
     file: FileId,
     suppressions: Vec<Suppression>,
     malformed: Vec<Malformed>,
@@ -182,7 +182,7 @@ impl Collector<'_> {
     fn codes(&mut self, rules: &[String], span: Span) -> Vec<&'static str> {
         let mut codes = Vec::new();
         for rule in rules {
-            match self.registry.find(rule).map(|r| &r.meta) {
+            match self.catalog.find(rule) {
                 Some(RuleMeta { code, .. }) => codes.push(*code),
                 None => self.malformed.push(Malformed {
                     file: self.file,
@@ -306,7 +306,7 @@ pub fn collect_file(
     parsed: &Parsed,
 ) -> (Vec<Suppression>, Vec<Malformed>) {
     let mut collector = Collector {
-        registry: registry(),
+        catalog: catalog(),
         file,
         suppressions: Vec::new(),
         malformed: Vec::new(),

@@ -1,8 +1,8 @@
 //! Every rule with a fix: applied to its `fires` fixture, the fixed files still parse, the rule no
 //! longer fires, and a second run changes nothing (convergence).
 
+use skilllint::catalog::{catalog, FixAvailability};
 use skilllint::fix::{apply, fix, WriteScope};
-use skilllint::rules::{registry, FixAvailability};
 use skilllint::{lint, LintOptions};
 use std::path::{Path, PathBuf};
 
@@ -26,8 +26,7 @@ const PARSE_RULES: [&str; 8] = [
 #[test]
 fn every_fix_repairs_its_fixture_and_converges() {
     let mut problems = Vec::new();
-    for rule in &registry().rules {
-        let meta = &rule.meta;
+    for meta in &catalog().rules {
         if meta.fix == FixAvailability::None {
             continue;
         }
@@ -86,7 +85,7 @@ fn every_fix_repairs_its_fixture_and_converges() {
         let parse_check = LintOptions {
             select: PARSE_RULES
                 .iter()
-                .filter(|c| registry().get(c).is_some())
+                .filter(|c| catalog().get(c).is_some())
                 .map(|c| c.to_string())
                 .collect(),
             ..options.clone()

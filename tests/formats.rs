@@ -2,8 +2,8 @@
 //! in another file, and a finding on a line with non-ASCII text), plus schema validation of the
 //! machine formats and a staleness check of the generated docs/rules.md.
 
+use skilllint::catalog::catalog;
 use skilllint::render::{self, Format};
-use skilllint::rules::registry;
 use skilllint::{lint, LintOptions, LintOutcome};
 use std::path::{Path, PathBuf};
 
@@ -115,7 +115,7 @@ fn sarif_matches_the_sarif_schema() {
     let rules = instance["runs"][0]["tool"]["driver"]["rules"]
         .as_array()
         .map_or(0, Vec::len);
-    assert_eq!(rules, registry().rules.len(), "every rule is described");
+    assert_eq!(rules, catalog().rules.len(), "every rule is described");
     for result in instance["runs"][0]["results"]
         .as_array()
         .into_iter()
@@ -215,7 +215,7 @@ fn sarif_fingerprints_survive_line_shifts() {
 #[test]
 fn docs_rules_md_is_current() {
     let path = manifest_dir().join("docs/rules.md");
-    let expected = render::rules_markdown(registry());
+    let expected = render::rules_markdown(catalog());
     let actual = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         actual == expected,

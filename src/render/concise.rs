@@ -1,14 +1,14 @@
 //! `path:line:col: severity CODE [name] message`, one line per diagnostic.
 
+use crate::catalog::catalog;
 use crate::diagnostic::Diagnostic;
 use crate::escape::escape_text;
 use crate::index::Repo;
-use crate::rules::registry;
 use crate::source::{FileId, LineCursor};
 use std::fmt::Write as _;
 
 pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
-    let registry = registry();
+    let catalog = catalog();
     // About a line's worth per diagnostic up front, so the output is not copied as it grows.
     let mut out = String::with_capacity(diagnostics.len() * 128);
     // Only primary positions are printed, and diagnostics come sorted by file and offset: a
@@ -21,7 +21,7 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
             slot => &mut slot.insert((file, LineCursor::new(repo.text(file)))).1,
         };
         let start = lines.line_col(d.primary.span.start);
-        let name = registry.meta(d.code).map_or("", |m| m.name.as_str());
+        let name = catalog.get(d.code).map_or("", |m| m.name.as_str());
         // Paths and messages quote the repository: escaped, so that a line feed in a tool name
         // cannot start a second line nor an ESC drive the terminal.
         let _ = writeln!(

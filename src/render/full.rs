@@ -1,9 +1,9 @@
 //! The default report: rustc-style snippets with labels and help, drawn by miette.
 
+use crate::catalog::catalog;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::escape::{escape_text, Snippet};
 use crate::index::Repo;
-use crate::rules::registry;
 use crate::source::FileId;
 use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
@@ -584,7 +584,7 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
             start.column
         )
     };
-    let registry = registry();
+    let catalog = catalog();
     let mut out = String::new();
     for d in diagnostics {
         let mut labels =
@@ -620,7 +620,7 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
                 });
             }
         }
-        let name = registry.meta(d.code).map_or("", |m| m.name.as_str());
+        let name = catalog.get(d.code).map_or("", |m| m.name.as_str());
         let message = escape_text(&d.message).into_owned();
         let (source, labels) =
             shown_file(&mut shown, repo, d.primary.file).snippet(source_name(&d.primary), labels);

@@ -2,9 +2,9 @@
 //! `docs/output-formats.md` and described by `docs/json-v1.schema.json`.
 
 use super::Positions;
+use crate::catalog::catalog;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::index::Repo;
-use crate::rules::registry;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -88,11 +88,11 @@ fn json_label<'a>(
 
 pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
     let positions = Positions::new(repo, diagnostics);
-    let registry = registry();
+    let catalog = catalog();
     let items: Vec<JsonDiagnostic<'_>> = diagnostics
         .iter()
         .map(|d| {
-            let meta = registry.meta(d.code);
+            let meta = catalog.get(d.code);
             let mut labels = vec![json_label(repo, &positions, &d.primary, true)];
             labels.extend(
                 d.secondary

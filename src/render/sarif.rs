@@ -2,9 +2,9 @@
 //! oxc do): the subset we emit is small and the field order stays under our control.
 
 use super::Positions;
+use crate::catalog::{catalog, Catalog, Category, RuleMeta};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::index::Repo;
-use crate::rules::{registry, Category, Registry, RuleMeta};
 use crate::source::{slice, FileId};
 use crate::suppress::Suppressed;
 use serde::Serialize;
@@ -228,13 +228,13 @@ fn rule(meta: &RuleMeta) -> Rule<'_> {
     }
 }
 
-fn driver(registry: &Registry) -> Driver<'_> {
+fn driver(catalog: &Catalog) -> Driver<'_> {
     Driver {
         name: "skilllint",
         version: env!("CARGO_PKG_VERSION"),
         semantic_version: env!("CARGO_PKG_VERSION"),
         information_uri: INFORMATION_URI,
-        rules: registry.rules.iter().map(|r| rule(&r.meta)).collect(),
+        rules: catalog.rules.iter().map(rule).collect(),
     }
 }
 
@@ -444,7 +444,7 @@ pub fn render(
     suppressed: &[Suppressed],
     root: &Path,
 ) -> String {
-    let registry = registry();
+    let catalog = catalog();
     let srcroot = source_root(root);
     // Findings silenced in source stay in the log, marked as suppressed, so code scanning shows
     // them as dismissed instead of losing them.
@@ -477,9 +477,9 @@ pub fn render(
     let mut results = Vec::with_capacity(diagnostics.len());
     let mut notifications = Vec::new();
     for (d, silenced) in all {
-        let rule_index = registry
+        let rule_index = catalog
             .rules
-            .binary_search_by(|r| r.meta.code.cmp(d.code))
+            .binary_search_by(|m| m.code.cmp(d.code))
             .unwrap_or(0);
         let path = repo.file(d.primary.file).rel_path.as_str();
         let flagged: Vec<&str> = slice(repo.text(d.primary.file), d.primary.span)
@@ -541,7 +541,7 @@ pub fn render(
         version: "2.1.0",
         runs: vec![Run {
             tool: Tool {
-                driver: driver(registry),
+                driver: driver(catalog),
             },
             invocations: vec![Invocation {
                 execution_successful: true,
@@ -559,13 +559,13 @@ pub fn render(
 /// A SARIF log for a run that could not start (bad configuration, no such path): no results, the
 /// reason as a configuration notification, `executionSuccessful: false`.
 pub fn render_failure(message: &str) -> String {
-    let registry = registry();
+    let catalog = catalog();
     let log = Log {
         schema: SCHEMA,
         version: "2.1.0",
         runs: vec![Run {
             tool: Tool {
-                driver: driver(registry),
+                driver: driver(catalog),
             },
             invocations: vec![Invocation {
                 execution_successful: false,

@@ -6,15 +6,19 @@
 //! may narrow a tool, never widen it or drop what the tool requires. DR011 follows `auth.ref` to a
 //! SECRETS.md. Every cross-file finding carries a secondary label on the other file.
 
-use super::util::{join_path, nearest, normalize_path, parent_dir};
-use super::{Check, RuleImpl, Sink};
+use super::util::nearest;
+use crate::check::Unit;
+use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::Severity;
-use crate::index::{Parsed, Repo, Unit};
+use crate::index::{Parsed, Repo};
 use crate::model::skill::{Frontmatter, FrontmatterState, MarkdownDoc};
 use crate::parse::node::{Member, Node};
 use crate::schema::{self, SchemaError};
+use crate::semantic::bindings::{
+    contract_candidates, drivers, folder_of, parse_range, range_admits, Contract,
+};
+use crate::source::{join_path, normalize_path};
 use crate::source::{FileId, Span};
-use semver::{Version, VersionReq};
 use std::collections::{HashMap, HashSet};
 
 #[rustfmt::skip]
@@ -40,11 +44,6 @@ const IDEMPOTENCY_FIELD: &str = "idempotency_key";
 // ---------------------------------------------------------------------------------------------
 // Shared helpers (also used by the SE family)
 // ---------------------------------------------------------------------------------------------
-
-/// The folder of a file relative to the lint root (`""` at the root).
-fn folder_of(repo: &Repo, id: FileId) -> &str {
-    parent_dir(&repo.file(id).rel_path)
-}
 
 /// The first line of a file, where a finding about a file without frontmatter points.
 fn first_line(text: &str) -> Span {
@@ -193,141 +192,9 @@ pub(crate) fn report_schema_errors(
     }
 }
 
-/// A driver file of the unit with a valid frontmatter.
-#[derive(Debug)]
-pub(crate) struct Driver<'a> {
-    file: FileId,
-    fm: &'a Frontmatter,
-    /// A `CLI.md` (AIP-29), which is a `kind: cli` driver even when it omits `kind`.
-    cli: bool,
-}
-
-impl<'a> Driver<'a> {
-    /// The declared `kind`, or `cli` for a CLI.md that omits it.
-    fn kind(&self) -> Option<&'a str> {
-        match self.fm.root.get("kind") {
-            Some(node) => node.as_str(),
-            None if self.cli => Some("cli"),
-            None => None,
-        }
-    }
-
-    /// Where a finding about the kind points: the `kind` value, else the opening `---`.
-    fn kind_span(&self) -> Span {
-        self.fm.root.get("kind").map_or(self.fm.opening, |n| n.span)
-    }
-
-    fn implements(&self) -> &'a [Node] {
-        self.fm
-            .root
-            .get("implements")
-            .and_then(Node::as_array)
-            .unwrap_or_default()
-    }
-
-    /// The frontmatter as JSON, with `kind: cli` filled in for a CLI.md that omits it.
-    fn json(&self) -> serde_json::Value {
-        let mut json = self.fm.root.to_json();
-        if self.cli {
-            if let Some(map) = json.as_object_mut() {
-                map.entry("kind")
-                    .or_insert_with(|| serde_json::Value::String("cli".to_string()));
-            }
-        }
-        json
-    }
-}
-
-fn drivers<'a>(unit: &Unit<'a>) -> Vec<Driver<'a>> {
-    unit.files
-        .drivers
-        .iter()
-        .filter_map(|id| match unit.parsed(*id) {
-            Parsed::Driver { doc, cli } => doc.frontmatter().map(|fm| Driver {
-                file: *id,
-                fm,
-                cli: *cli,
-            }),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The repository paths a `tool:` reference may mean: relative to the lint root (the AIP's
-/// "workspace-relative") or to the driver's own folder, naming the TOOL.md or its folder.
-fn candidate_paths(base_dirs: &[&str], reference: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let reference = reference.trim();
-    if reference.is_empty() || reference.contains("://") {
-        return out;
-    }
-    for base in base_dirs {
-        let Some(path) = normalize_path(&join_path(base, reference)) else {
-            continue;
-        };
-        if path.is_empty() {
-            continue;
-        }
-        let file = if path == "TOOL.md" || path.ends_with("/TOOL.md") {
-            path
-        } else {
-            format!("{path}/TOOL.md")
-        };
-        if !out.contains(&file) {
-            out.push(file);
-        }
-    }
-    out
-}
-
-/// A TOOL.md an `implements[]` entry resolved to.
-#[derive(Debug)]
-struct Contract<'a> {
-    file: FileId,
-    /// `None` when the TOOL.md's frontmatter could not be read (TM001 reports it).
-    fm: Option<&'a Frontmatter>,
-}
-
+// The contract's inputs by name, for DR006 and DR009 (the contract is found in
+// `semantic::bindings`).
 impl<'a> Contract<'a> {
-    fn get(&self, key: &str) -> Option<&'a Node> {
-        self.fm?.root.get(key)
-    }
-
-    fn member(&self, key: &str) -> Option<&'a Member> {
-        self.fm?.root.member(key)
-    }
-
-    fn id(&self) -> Option<&'a str> {
-        self.get("id")?.as_str()
-    }
-
-    fn version(&self) -> Option<Version> {
-        Version::parse(self.get("version")?.as_str()?.trim()).ok()
-    }
-
-    /// A span that stands for the whole contract: its `id` value, else the opening `---`.
-    fn anchor(&self) -> Span {
-        match self.fm {
-            Some(fm) => fm.root.get("id").map_or(fm.opening, |n| n.span),
-            None => Span::empty(0),
-        }
-    }
-
-    /// The contract's `inputs` key, else its anchor: where a label about its inputs points.
-    fn inputs_span(&self) -> Span {
-        self.member("inputs").map_or(self.anchor(), |m| m.key_span)
-    }
-
-    /// How messages name the tool: its id, else the reference the driver used.
-    fn name(&self, reference: &str) -> String {
-        self.id().unwrap_or(reference).to_string()
-    }
-
-    /// The `inputs` schema's `properties` member names, when it declares any.
-    fn input_properties(&self) -> Option<&'a [Member]> {
-        self.get("inputs")?.get("properties")?.as_object()
-    }
-
     /// The contract's inputs gathered for lookups by name (DR006, DR009).
     fn input_lookup(&self) -> InputLookup<'a> {
         let properties = self
@@ -348,10 +215,6 @@ impl<'a> Contract<'a> {
             properties,
             required,
         }
-    }
-
-    fn idempotent(&self) -> Option<&'a Node> {
-        self.get("idempotent").filter(|n| n.as_bool() == Some(true))
     }
 }
 
@@ -374,143 +237,6 @@ impl<'a> InputLookups<'a> {
             .entry(contract.file)
             .or_insert_with(|| contract.input_lookup())
     }
-}
-
-/// Every TOOL.md a reference may name: by id, then by path (lint root first, then the driver's
-/// folder). Several files share an id when they are different major versions.
-fn contract_candidates(repo: &Repo, driver_file: FileId, reference: &str) -> Vec<FileId> {
-    let mut found: Vec<FileId> = repo
-        .contracts
-        .tools_by_id
-        .get(reference.trim())
-        .cloned()
-        .unwrap_or_default();
-    let bases = ["", folder_of(repo, driver_file)];
-    for path in candidate_paths(&bases, reference) {
-        if let Some(id) = repo.file_by_path(&path) {
-            if matches!(repo.parsed(id), Parsed::Contract(_)) && !found.contains(&id) {
-                found.push(id);
-            }
-        }
-    }
-    found
-}
-
-/// The TOOL.md an entry binds to: among the candidates, the first whose version the entry's range
-/// admits, else the first one.
-fn resolve<'a>(repo: &'a Repo, driver_file: FileId, entry: &Node) -> Option<Contract<'a>> {
-    let reference = entry.get("tool")?.as_str()?;
-    let candidates = contract_candidates(repo, driver_file, reference);
-    let contract = |id: FileId| Contract {
-        file: id,
-        fm: repo.contract(id).and_then(MarkdownDoc::frontmatter),
-    };
-    let range = entry
-        .get("version")
-        .and_then(Node::as_str)
-        .and_then(parse_range);
-    if let Some(range) = &range {
-        let admitted = candidates.iter().copied().find(|id| {
-            contract(*id)
-                .version()
-                .is_some_and(|v| range_admits(range, &v))
-        });
-        if let Some(id) = admitted {
-            return Some(contract(id));
-        }
-    }
-    candidates.first().map(|id| contract(*id))
-}
-
-/// One `implements[]` entry with the contract it resolved to.
-#[derive(Debug)]
-pub(crate) struct Binding<'a> {
-    entry: &'a Node,
-    reference: &'a str,
-    contract: Contract<'a>,
-}
-
-/// A driver of the unit with the bindings of its `implements[]` entries.
-pub(crate) type DriverBindings<'a> = (Driver<'a>, Vec<Binding<'a>>);
-
-/// The unit's drivers, each with its resolved bindings (entries that resolve to no TOOL.md, or
-/// have no string `tool`, are left out: DR003 and DR002 report those). Six rules read them:
-/// resolved once per unit.
-fn bindings<'a>(unit: &Unit<'a>) -> &'a [DriverBindings<'a>] {
-    unit.shared
-        .driver_bindings
-        .get_or_init(|| resolve_bindings(unit))
-}
-
-fn resolve_bindings<'a>(unit: &Unit<'a>) -> Vec<DriverBindings<'a>> {
-    drivers(unit)
-        .into_iter()
-        .map(|driver| {
-            let resolved = driver
-                .implements()
-                .iter()
-                .filter_map(|entry| {
-                    let reference = entry.get("tool")?.as_str()?;
-                    let contract = resolve(unit.repo, driver.file, entry)?;
-                    Some(Binding {
-                        entry,
-                        reference,
-                        contract,
-                    })
-                })
-                .collect();
-            (driver, resolved)
-        })
-        .collect()
-}
-
-/// Parses an npm-style semver range into alternatives (`||`), each a `semver` requirement.
-/// Accepts space-separated comparators (`>=1.2 <2`), hyphen ranges (`1.0.0 - 2.0.0`) and a leading
-/// `v` on versions.
-fn parse_range(text: &str) -> Option<Vec<VersionReq>> {
-    let mut alternatives = Vec::new();
-    for alternative in text.split("||") {
-        let alternative = alternative.trim();
-        let normalized = if alternative.is_empty() {
-            "*".to_string()
-        } else if let Some((low, high)) = alternative.split_once(" - ") {
-            format!(">={}, <={}", low.trim(), high.trim())
-        } else {
-            // Glue operators to their versions (`>= 1.2` → `>=1.2`), then join with commas.
-            let mut comparators: Vec<String> = Vec::new();
-            let mut pending = String::new();
-            for token in alternative.split([' ', ',']).filter(|t| !t.is_empty()) {
-                if token
-                    .chars()
-                    .all(|c| matches!(c, '<' | '>' | '=' | '~' | '^'))
-                {
-                    pending.push_str(token);
-                } else {
-                    comparators.push(format!("{pending}{token}"));
-                    pending.clear();
-                }
-            }
-            if !pending.is_empty() {
-                return None;
-            }
-            comparators.join(", ")
-        };
-        let without_v: String = normalized
-            .split(", ")
-            .map(|c| {
-                let op_len = c.len() - c.trim_start_matches(['<', '>', '=', '~', '^']).len();
-                let (op, rest) = c.split_at(op_len);
-                format!("{op}{}", rest.strip_prefix(['v', 'V']).unwrap_or(rest))
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
-        alternatives.push(VersionReq::parse(&without_v).ok()?);
-    }
-    Some(alternatives)
-}
-
-fn range_admits(range: &[VersionReq], version: &Version) -> bool {
-    range.iter().any(|req| req.matches(version))
 }
 
 /// A TOOL.md's `driver_constraints.<key>` list, as (kind, span) pairs.
@@ -632,7 +358,7 @@ fn tool_unresolved(unit: &Unit<'_>, sink: &mut Sink) {
 // ---------------------------------------------------------------------------------------------
 
 fn version_range_mismatch(unit: &Unit<'_>, sink: &mut Sink) {
-    for (driver, bindings) in bindings(unit) {
+    for (driver, bindings) in unit.driver_bindings() {
         for binding in bindings {
             let Some(range_node) = binding.entry.get("version") else {
                 continue;
@@ -692,7 +418,7 @@ fn version_range_mismatch(unit: &Unit<'_>, sink: &mut Sink) {
 // ---------------------------------------------------------------------------------------------
 
 fn kind_forbidden(unit: &Unit<'_>, sink: &mut Sink) {
-    for (driver, bindings) in bindings(unit) {
+    for (driver, bindings) in unit.driver_bindings() {
         let Some(kind) = driver.kind() else {
             continue;
         };
@@ -759,7 +485,7 @@ fn dropped_inputs(entry: &Node) -> Vec<(&str, Span)> {
 
 fn drops_required_input(unit: &Unit<'_>, sink: &mut Sink) {
     let mut lookups = InputLookups::default();
-    for (driver, bindings) in bindings(unit) {
+    for (driver, bindings) in unit.driver_bindings() {
         for binding in bindings {
             let contract = &binding.contract;
             let name = contract.name(binding.reference);
@@ -819,7 +545,7 @@ fn drops_required_input(unit: &Unit<'_>, sink: &mut Sink) {
 }
 
 fn drops_idempotency_key(unit: &Unit<'_>, sink: &mut Sink) {
-    for (driver, bindings) in bindings(unit) {
+    for (driver, bindings) in unit.driver_bindings() {
         for binding in bindings {
             let contract = &binding.contract;
             let Some(idempotent) = contract.idempotent() else {
@@ -848,7 +574,7 @@ fn drops_idempotency_key(unit: &Unit<'_>, sink: &mut Sink) {
 // ---------------------------------------------------------------------------------------------
 
 fn widens_timeout(unit: &Unit<'_>, sink: &mut Sink) {
-    for (driver, bindings) in bindings(unit) {
+    for (driver, bindings) in unit.driver_bindings() {
         let driver_level = driver.fm.root.get("timeout_override_ms");
         for binding in bindings {
             let contract = &binding.contract;
@@ -897,7 +623,7 @@ fn widens_timeout(unit: &Unit<'_>, sink: &mut Sink) {
 
 fn mapping_unknown_input(unit: &Unit<'_>, sink: &mut Sink) {
     let mut lookups = InputLookups::default();
-    for (driver, bindings) in bindings(unit) {
+    for (driver, bindings) in unit.driver_bindings() {
         for binding in bindings {
             let contract = &binding.contract;
             let Some(properties) = contract.input_properties() else {
@@ -1089,10 +815,11 @@ fn subtype_schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::semantic::bindings::candidate_paths;
 
     /// Lints `files` with only `code` selected; (message, primary text, severity) per finding.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String, Severity)> {
-        crate::rules::test_support::findings(code, files)
+        crate::check::testing::findings(code, files)
             .into_iter()
             .map(|(d, text)| (d.message, text, d.severity))
             .collect()
@@ -1130,31 +857,6 @@ kind: http
 {extra}---
 "
         )
-    }
-
-    #[test]
-    fn ranges_accept_npm_forms() {
-        let v = Version::parse("1.4.0").expect("version");
-        for ok in [
-            "^1.0.0",
-            "~1.4",
-            ">=1.2 <2",
-            ">= 1.2, < 2",
-            "1.x",
-            "*",
-            "1.0.0 - 2.0.0",
-            "^0.9 || ^1",
-            "v1.4.0",
-        ] {
-            let range = parse_range(ok).unwrap_or_else(|| panic!("{ok} parses"));
-            assert!(range_admits(&range, &v), "{ok} admits 1.4.0");
-        }
-        for no in ["^2.0.0", "~1.3", "<1.4.0"] {
-            let range = parse_range(no).expect("parses");
-            assert!(!range_admits(&range, &v), "{no} excludes 1.4.0");
-        }
-        assert!(parse_range("latest").is_none());
-        assert!(parse_range(">=").is_none());
     }
 
     #[test]
@@ -1226,7 +928,7 @@ implements:
         ];
         // The idempotency key of the idempotent tool is DR007's, while DR007 runs.
         let dr006: Vec<(String, Severity)> =
-            crate::rules::test_support::findings_among(&["DR006", "DR007"], "DR006", &files)
+            crate::check::testing::findings_among(&["DR006", "DR007"], "DR006", &files)
                 .into_iter()
                 .map(|(d, text)| (text, d.severity))
                 .collect();

@@ -9,17 +9,19 @@
 //! rather than every JSON value, so `default`, `enum` and `examples` values are never mistaken for
 //! schemas.
 
-use super::edit::{Json, Place};
 use super::util::name_words;
-use super::{Check, RuleImpl, Sink};
+use crate::check::Unit;
+use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
-use crate::index::Unit;
+use crate::edit::json::{Json, Place};
 use crate::model::tools::{Dialect, SideEffect, Tool};
-use crate::parse::node::{pointer_token, Member, Node, Value};
+use crate::parse::node::{pointer_token, Node, Value};
 use crate::schema;
+use crate::semantic::schemas::{
+    strict_flag, tool_subject, tool_subjects, Owner, Site, Subject, Via,
+};
 use crate::source::{FileId, Span};
 use std::collections::BTreeSet;
-use std::rc::Rc;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -44,9 +46,6 @@ pub const RULES: &[RuleImpl] = &[
 const MCP_NAME_MAX: usize = 128;
 /// OpenAI and Anthropic: `^[a-zA-Z0-9_-]{1,64}$`.
 const PORTABLE_NAME_MAX: usize = 64;
-/// How deep the schema walk goes: as deep as the JSON and YAML parsers nest (128), so nothing they
-/// accept is skipped, and a bounded recursion whatever builds the tree.
-const MAX_SCHEMA_DEPTH: usize = 128;
 /// How many `$ref` hops a local reference is followed before giving up (cycles, chains).
 const MAX_REF_HOPS: usize = 8;
 /// Where meta-validation reports a bad root `type`, which SC002 reports instead (SC001, TM009).
@@ -57,31 +56,8 @@ const MAX_META_ERRORS: usize = 5;
 const DESTRUCTIVE_VERBS: [&str; 5] = ["delete", "remove", "drop", "purge", "destroy"];
 
 // ---------------------------------------------------------------------------------------------
-// Subjects: the schemas a unit holds
+// Subjects and sites (found in `semantic::schemas`): what the rules ask of them
 // ---------------------------------------------------------------------------------------------
-
-/// One input schema to check: a tool's, or a TOOL.md's `inputs`.
-#[derive(Debug)]
-pub(crate) struct Subject<'a> {
-    file: FileId,
-    schema: &'a Node,
-    /// The key holding the schema (`"inputSchema"`, `"parameters"`, `inputs`): where a diagnostic
-    /// about the schema as a whole points.
-    key_span: Span,
-    /// "tool `create_event`" or "contract `create-event`".
-    owner: Owner<'a>,
-    /// "input schema" or "`inputs`".
-    schema_word: &'static str,
-    /// "parameter" or "input".
-    parameter_word: &'static str,
-    /// Script parameters converted to JSON Schema: the root object is synthesised and cannot
-    /// carry `additionalProperties`.
-    synthesised_root: bool,
-    /// An OpenAI tool with `strict: true`: SC014 holds its objects to stricter rules.
-    strict: bool,
-    /// The tool's dialect; `None` for a TOOL.md.
-    dialect: Option<Dialect>,
-}
 
 impl Subject<'_> {
     /// A forge `inputSchema` or a TOOL.md `inputs` that is not an object breaks the contract that
@@ -142,24 +118,6 @@ fn property_path(site: &Site<'_>, sites: &[Site<'_>]) -> Option<String> {
     Some(names.join("."))
 }
 
-/// The member of a tool's entry that holds its input schema.
-fn schema_member(tool: &Tool) -> Option<&Member> {
-    match tool.dialect {
-        Dialect::Forge | Dialect::Mcp => tool.entry.member("inputSchema"),
-        Dialect::Anthropic => tool.entry.member("input_schema"),
-        Dialect::OpenAi => tool.definition().member("parameters"),
-        Dialect::Script => tool.entry.member("parameters"),
-    }
-}
-
-/// Whose schema a subject is, as messages name it. Formatted only when a diagnostic needs it:
-/// every rule builds its subjects, few report.
-#[derive(Debug)]
-enum Owner<'a> {
-    Tool(&'a Tool),
-    Contract(Option<&'a str>),
-}
-
 impl std::fmt::Display for Owner<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -170,224 +128,9 @@ impl std::fmt::Display for Owner<'_> {
     }
 }
 
-/// The `strict: true` node of an OpenAI tool in strict mode.
-fn strict_flag(tool: &Tool) -> Option<&Node> {
-    if tool.dialect != Dialect::OpenAi {
-        return None;
-    }
-    tool.definition()
-        .get("strict")
-        .filter(|s| s.as_bool() == Some(true))
-}
-
-fn tool_subject(file: FileId, tool: &Tool) -> Option<Subject<'_>> {
-    let schema = tool.schema()?;
-    Some(Subject {
-        file,
-        schema,
-        key_span: schema_member(tool).map_or(schema.span, |m| m.key_span),
-        owner: Owner::Tool(tool),
-        schema_word: "input schema",
-        parameter_word: "parameter",
-        synthesised_root: tool.dialect == Dialect::Script,
-        strict: strict_flag(tool).is_some(),
-        dialect: Some(tool.dialect),
-    })
-}
-
-fn tool_subjects<'a>(unit: &Unit<'a>) -> Vec<Subject<'a>> {
-    unit.tools()
-        .filter_map(|(file, tool)| tool_subject(file, tool))
-        .collect()
-}
-
-fn contract_subject<'a>(unit: &Unit<'a>) -> Option<Subject<'a>> {
-    let (file, doc) = unit.contract()?;
-    let root = &doc.frontmatter()?.root;
-    let inputs = root.member("inputs")?;
-    let owner = Owner::Contract(root.get("id").and_then(Node::as_str));
-    Some(Subject {
-        file,
-        schema: &inputs.value,
-        key_span: inputs.key_span,
-        owner,
-        schema_word: "`inputs`",
-        parameter_word: "input",
-        synthesised_root: false,
-        strict: false,
-        dialect: None,
-    })
-}
-
-/// Every schema SC002–SC006 and SC013 check: the tools' input schemas, then the TOOL.md `inputs`.
-/// Found once per unit, for the six rules that read them.
-fn all_subjects<'a>(unit: &Unit<'a>) -> &'a [Subject<'a>] {
-    unit.shared.schema_subjects.get_or_init(|| {
-        let mut subjects = tool_subjects(unit);
-        subjects.extend(contract_subject(unit));
-        subjects
-    })
-}
-
 // ---------------------------------------------------------------------------------------------
-// Walking a schema
+// Reading a schema
 // ---------------------------------------------------------------------------------------------
-
-/// How a subschema is reached from its parent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Via {
-    Root,
-    /// A value of `properties`: a declared parameter.
-    Property,
-    /// `items`, `prefixItems`, `additionalItems`, `unevaluatedItems`.
-    Items,
-    /// `allOf`, `anyOf`, `oneOf`, `then`, `else`, `dependentSchemas`: applies to the parent's
-    /// instance, so it shares the parent's properties.
-    Branch,
-    /// `if`, `not`, `contains`, `propertyNames`: a test, not a declaration.
-    Condition,
-    /// `$defs`, `definitions`.
-    Definition,
-    /// `additionalProperties`, `patternProperties`, `unevaluatedProperties`.
-    Other,
-}
-
-#[derive(Debug)]
-pub(crate) struct Site<'a> {
-    node: &'a Node,
-    /// The keyword of the parent that holds this subschema (`properties`, `items`, `allOf`, …).
-    keyword: &'a str,
-    /// The position in a list keyword (`allOf/2`).
-    index: Option<usize>,
-    via: Via,
-    /// The property name, for `Via::Property`.
-    name: Option<&'a str>,
-    /// The key that names this subschema (the property name, `items`, …).
-    key_span: Option<Span>,
-    parent: Option<usize>,
-    /// Inside an `if`/`not`/`contains`/`propertyNames`: properties there are tests, not parameters.
-    in_condition: bool,
-}
-
-const MAP_KEYWORDS: [(&str, Via); 5] = [
-    ("properties", Via::Property),
-    ("patternProperties", Via::Other),
-    ("$defs", Via::Definition),
-    ("definitions", Via::Definition),
-    ("dependentSchemas", Via::Branch),
-];
-
-const SINGLE_KEYWORDS: [(&str, Via); 11] = [
-    ("items", Via::Items),
-    ("additionalItems", Via::Items),
-    ("unevaluatedItems", Via::Items),
-    ("additionalProperties", Via::Other),
-    ("unevaluatedProperties", Via::Other),
-    ("then", Via::Branch),
-    ("else", Via::Branch),
-    ("if", Via::Condition),
-    ("not", Via::Condition),
-    ("contains", Via::Condition),
-    ("propertyNames", Via::Condition),
-];
-
-const LIST_KEYWORDS: [(&str, Via); 5] = [
-    ("allOf", Via::Branch),
-    ("anyOf", Via::Branch),
-    ("oneOf", Via::Branch),
-    ("prefixItems", Via::Items),
-    // Draft 4–2019-09 tuple form.
-    ("items", Via::Items),
-];
-
-/// The object subschemas of a schema of the unit. Six rules walk each input schema: walked once
-/// per unit, looked up by the schema's address.
-fn unit_sites<'a>(unit: &Unit<'a>, schema: &'a Node) -> Rc<[Site<'a>]> {
-    unit.shared
-        .schema_sites
-        .get(std::ptr::from_ref(schema), || sites(schema))
-}
-
-/// Every object subschema of `root` (the root first), in document order of discovery.
-fn sites(root: &Node) -> Vec<Site<'_>> {
-    let mut out = Vec::new();
-    if root.is_object() {
-        out.push(Site {
-            node: root,
-            keyword: "",
-            index: None,
-            via: Via::Root,
-            name: None,
-            key_span: None,
-            parent: None,
-            in_condition: false,
-        });
-        walk(&mut out, 0, 0);
-    }
-    out
-}
-
-fn walk<'a>(out: &mut Vec<Site<'a>>, index: usize, depth: usize) {
-    if depth >= MAX_SCHEMA_DEPTH {
-        return;
-    }
-    let Some(site) = out.get(index) else {
-        return;
-    };
-    let node = site.node;
-    let in_condition = site.in_condition;
-    let visit = |out: &mut Vec<Site<'a>>, child: Site<'a>| {
-        out.push(child);
-        let last = out.len() - 1;
-        walk(out, last, depth + 1);
-    };
-    let child = |value: &'a Node, via: Via, keyword: &'a str| Site {
-        node: value,
-        keyword,
-        index: None,
-        via,
-        name: None,
-        key_span: None,
-        parent: Some(index),
-        in_condition: in_condition || via == Via::Condition,
-    };
-    for member in node.as_object().unwrap_or_default() {
-        let key = member.key.as_str();
-        if let Some((_, via)) = MAP_KEYWORDS.iter().find(|(k, _)| *k == key) {
-            for entry in member.value.as_object().unwrap_or_default() {
-                if entry.value.is_object() {
-                    let site = Site {
-                        name: Some(entry.key.as_str()),
-                        key_span: Some(entry.key_span),
-                        ..child(&entry.value, *via, key)
-                    };
-                    visit(out, site);
-                }
-            }
-        } else if member.value.is_object() {
-            if let Some((_, via)) = SINGLE_KEYWORDS.iter().find(|(k, _)| *k == key) {
-                let site = Site {
-                    key_span: Some(member.key_span),
-                    ..child(&member.value, *via, key)
-                };
-                visit(out, site);
-            }
-        } else if let Some(items) = member.value.as_array() {
-            if let Some((_, via)) = LIST_KEYWORDS.iter().find(|(k, _)| *k == key) {
-                for (i, item) in items.iter().enumerate() {
-                    if item.is_object() {
-                        let site = Site {
-                            index: Some(i),
-                            key_span: Some(item.span),
-                            ..child(item, *via, key)
-                        };
-                        visit(out, site);
-                    }
-                }
-            }
-        }
-    }
-}
 
 /// The JSON pointer of `site` from the schema root (built only for messages).
 fn pointer(site: &Site<'_>, sites: &[Site<'_>]) -> String {
@@ -557,7 +300,7 @@ fn short_message(message: &str) -> String {
 
 fn input_schema_not_object(unit: &Unit<'_>, sink: &mut Sink) {
     const HELP: &str = "tool arguments are always a JSON object: set the root `type` to `object` and declare each argument under `properties` (MCP, OpenAI and Anthropic reject other roots)";
-    for subject in all_subjects(unit) {
+    for subject in unit.schema_subjects() {
         if subject.left_to_contract(unit) {
             continue;
         }
@@ -702,7 +445,7 @@ fn yaml_close(text: &str, file: FileId, object: &Node) -> Option<Edit> {
         line_end,
         format!(
             "{}{}additionalProperties: false",
-            crate::fix::newline(text),
+            crate::edit::newline(text),
             " ".repeat(column)
         ),
     ))
@@ -760,12 +503,12 @@ impl OpenObject<'_, '_> {
 }
 
 fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
-    for subject in all_subjects(unit) {
+    for subject in unit.schema_subjects() {
         // In strict mode an open object is an error, which SC014 reports while it runs.
         if subject.strict && unit.reports("SC014", subject.file) {
             continue;
         }
-        let sites = unit_sites(unit, subject.schema);
+        let sites = unit.schema_sites(subject.schema);
         let open: Vec<OpenObject<'_, '_>> = sites
             .iter()
             .filter(|site| judged_object(site, subject))
@@ -925,8 +668,8 @@ fn names_in_scope<'a>(
 }
 
 fn required_property_undefined(unit: &Unit<'_>, sink: &mut Sink) {
-    for subject in all_subjects(unit) {
-        let sites = unit_sites(unit, subject.schema);
+    for subject in unit.schema_subjects() {
+        let sites = unit.schema_sites(subject.schema);
         for (index, site) in sites.iter().enumerate() {
             let Some(required) = site.node.get("required").and_then(Node::as_array) else {
                 continue;
@@ -977,8 +720,8 @@ fn parameters<'s, 'a>(sites: &'s [Site<'a>]) -> impl Iterator<Item = (&'s Site<'
 }
 
 fn parameter_undescribed(unit: &Unit<'_>, sink: &mut Sink) {
-    for subject in all_subjects(unit) {
-        let sites = unit_sites(unit, subject.schema);
+    for subject in unit.schema_subjects() {
+        let sites = unit.schema_sites(subject.schema);
         for (site, key_span) in parameters(&sites) {
             let described = |node: &Node| {
                 node.get("description")
@@ -1007,8 +750,8 @@ fn parameter_undescribed(unit: &Unit<'_>, sink: &mut Sink) {
 }
 
 fn parameter_unbounded(unit: &Unit<'_>, sink: &mut Sink) {
-    for subject in all_subjects(unit) {
-        let sites = unit_sites(unit, subject.schema);
+    for subject in unit.schema_subjects() {
+        let sites = unit.schema_sites(subject.schema);
         for (site, key_span) in parameters(&sites) {
             let Some(node) = resolve(subject.schema, site.node) else {
                 continue;
@@ -1466,8 +1209,8 @@ fn remote_scheme(reference: &str) -> Option<&'static str> {
 }
 
 fn remote_schema_ref(unit: &Unit<'_>, sink: &mut Sink) {
-    for subject in all_subjects(unit) {
-        for site in unit_sites(unit, subject.schema).iter() {
+    for subject in unit.schema_subjects() {
+        for site in unit.schema_sites(subject.schema).iter() {
             for keyword in ["$ref", "$dynamicRef"] {
                 let Some(node) = site.node.get(keyword) else {
                     continue;
@@ -1532,7 +1275,7 @@ fn openai_strict_violation(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         };
         let schema = subject.schema;
-        let sites = unit_sites(unit, schema);
+        let sites = unit.schema_sites(schema);
         for site in sites.iter() {
             if !is_object_schema(site.node) {
                 continue;
@@ -1663,6 +1406,8 @@ fn tool_description_missing(unit: &Unit<'_>, sink: &mut Sink) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::node::Member;
+    use crate::semantic::schemas::{sites, MAX_SCHEMA_DEPTH};
 
     /// Lints `files` with only `code` selected and returns (message, primary text) pairs.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
@@ -1671,7 +1416,7 @@ mod tests {
 
     /// The findings of `code` with `selected` selected: the rules it leaves findings to run too.
     fn run_among(selected: &[&str], code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-        crate::rules::test_support::findings_among(selected, code, files)
+        crate::check::testing::findings_among(selected, code, files)
             .into_iter()
             .map(|(d, text)| (d.message, text))
             .collect()
@@ -1845,7 +1590,7 @@ mod tests {
             "filter": {"type": "object", "properties": {"actor": {"type": "string"}}},
             "steps": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": true}}}}"#;
         let text = mcp(schema);
-        let found = crate::rules::test_support::findings("SC003", &[("s/tools.json", &text)]);
+        let found = crate::check::testing::findings("SC003", &[("s/tools.json", &text)]);
         assert_eq!(found.len(), 1, "one finding per tool");
         let (diagnostic, primary) = &found[0];
         assert_eq!(primary, r#""type""#);
@@ -1881,7 +1626,7 @@ mod tests {
         };
         assert_eq!(fix.applicability, crate::diagnostic::Applicability::Unsafe);
         let edits: Vec<&Edit> = fix.edits.iter().collect();
-        let (fixed, skipped) = crate::fix::apply_edits(&text, &edits);
+        let (fixed, skipped) = crate::edit::apply_edits(&text, &edits);
         assert!(skipped.is_empty());
         let fixed: serde_json::Value = serde_json::from_str(&fixed).unwrap_or_default();
         let schema = &fixed["tools"][0]["inputSchema"];
@@ -1920,14 +1665,13 @@ mod tests {
     fn closing_nested_yaml_objects_keeps_the_lines_in_order() {
         // `options` ends the root, and `cache` ends `options`: all three close at one offset.
         let tool_md = "---\nid: x-y\ninputs:\n  type: object\n  properties:\n    options:\n      type: object\n      properties:\n        cache:\n          type: object\n          properties:\n            key: {type: string}\n---\n";
-        let found =
-            crate::rules::test_support::findings("SC003", &[(".tools/x-y/TOOL.md", tool_md)]);
+        let found = crate::check::testing::findings("SC003", &[(".tools/x-y/TOOL.md", tool_md)]);
         assert_eq!(found.len(), 1);
         let Some(fix) = &found[0].0.fix else {
             panic!("SC003 offers a fix");
         };
         let edits: Vec<&Edit> = fix.edits.iter().collect();
-        let (fixed, skipped) = crate::fix::apply_edits(tool_md, &edits);
+        let (fixed, skipped) = crate::edit::apply_edits(tool_md, &edits);
         assert!(skipped.is_empty());
         assert!(
             fixed.contains("            key: {type: string}\n          additionalProperties: false\n      additionalProperties: false\n  additionalProperties: false\n---"),

@@ -8,8 +8,9 @@
 use super::dr::{
     display_path, report_frontmatter_problem, report_schema_errors, GENERIC_MISSING_HELP,
 };
-use super::{Check, RuleImpl, Sink};
-use crate::index::{Repo, Unit};
+use crate::check::Unit;
+use crate::check::{Check, RuleImpl, Sink};
+use crate::index::Repo;
 use crate::parse::node::{Node, Value};
 use crate::schema;
 use crate::source::{FileId, Span};
@@ -896,7 +897,7 @@ mod tests {
 
     /// Lints `files` with only `code` selected; (message, primary text) per finding.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-        crate::rules::test_support::findings(code, files)
+        crate::check::testing::findings(code, files)
             .into_iter()
             .map(|(d, text)| (d.message, text))
             .collect()
@@ -914,8 +915,7 @@ secrets:
 ---
 ";
         let files = [("SECRETS.md", text)];
-        let se001 =
-            crate::rules::test_support::findings_among(&["SE001", "SE002"], "SE001", &files);
+        let se001 = crate::check::testing::findings_among(&["SE001", "SE002"], "SE001", &files);
         assert_eq!(se001.len(), 1, "{se001:?}");
         assert_eq!(se001[0].1, "colour");
         // Alone, SE001 reports the value key as the unknown key it is, once.

@@ -1,8 +1,9 @@
 //! SK: `SKILL.md` against the Agent Skills specification.
 
-use super::{Check, RuleImpl, Sink};
+use crate::check::Unit;
+use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
-use crate::index::{Repo, SkillName, Unit};
+use crate::index::{Repo, SkillName};
 use crate::model::skill::{
     FoundAt, Frontmatter, FrontmatterState, Outside, ReferenceProblem, SkillDoc,
 };

@@ -1,7 +1,7 @@
 //! SL: the linter's own diagnostics, emitted by the engine while reading files (SL001), applying
 //! inline suppressions (SL002, SL003) and running rules (SL900); they have no check of their own.
 
-use super::{Check, RuleImpl};
+use crate::check::{Check, RuleImpl};
 
 pub const RULES: &[RuleImpl] = &[
     RuleImpl {

@@ -5,12 +5,13 @@
 //! with the folder's requirement, TJ012 is a design smell on every dialect, TJ013 checks the
 //! requirement file itself, and TJ014 sets aside a `tools.json` that is no tool list at all.
 
-use super::edit::{Json, JsonText, Place};
 use super::util::name_words;
 use super::util::{edit_distance, nearest};
-use super::{Check, RuleImpl, Sink};
+use crate::check::Unit;
+use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
-use crate::index::{Parsed, Unit};
+use crate::edit::json::{Json, JsonText, Place};
+use crate::index::Parsed;
 use crate::model::requirement::RequirementDoc;
 use crate::model::tools::{Dialect, ShapeProblemKind, SideEffect, Tool};
 use crate::parse::node::{pointer_token, Member, Node, Value};
@@ -1250,7 +1251,7 @@ mod tests {
 
     /// Lints `files` with only `code` selected and returns (message, primary text) pairs.
     fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-        crate::rules::test_support::findings(code, files)
+        crate::check::testing::findings(code, files)
             .into_iter()
             .map(|(d, text)| (d.message, text))
             .collect()
@@ -1260,7 +1261,7 @@ mod tests {
     /// original when nothing changed) and the codes that still fire.
     fn fixed(codes: &[&str], tools: &str) -> (String, Vec<&'static str>) {
         let files = [("s/tools.json", tools)];
-        crate::rules::test_support::fix_files(codes, &files, "tools.json", tools)
+        crate::check::testing::fix_files(codes, &files, "tools.json", tools)
     }
 
     const GATES: [&str; 4] = ["TJ003", "TJ004", "TJ005", "TJ006"];
@@ -1268,10 +1269,10 @@ mod tests {
     #[test]
     fn tj003_restores_the_whole_gate_in_one_pass() {
         let tools = r#"[{"name": "a", "type": "write", "description": "d", "inputSchema": {"type": "object"}}]"#;
-        let outcome = crate::rules::test_support::lint_files("TJ003", &[("s/tools.json", tools)]);
+        let outcome = crate::check::testing::lint_files("TJ003", &[("s/tools.json", tools)]);
         let fix = outcome.diagnostics[0].fix.as_ref().expect("a fix");
         let edits: Vec<&Edit> = fix.edits.iter().collect();
-        let (text, skipped) = crate::fix::apply_edits(tools, &edits);
+        let (text, skipped) = crate::edit::apply_edits(tools, &edits);
         assert!(skipped.is_empty());
         assert_eq!(
             text,
@@ -1452,8 +1453,7 @@ mod tests {
             ("[{\"name\": \"a\"}, \n", "["),
             ("[{\"name\": \"abc", "\""),
         ] {
-            let outcome =
-                crate::rules::test_support::lint_files("TJ001", &[("s/tools.json", text)]);
+            let outcome = crate::check::testing::lint_files("TJ001", &[("s/tools.json", text)]);
             let [diagnostic] = outcome.diagnostics.as_slice() else {
                 panic!("one TJ001 expected for {text:?}: {:?}", outcome.diagnostics);
             };

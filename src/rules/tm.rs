@@ -1,15 +1,17 @@
 //! TM: AIP-14 `TOOL.md` tool contracts.
 
-use super::util::{join_path, normalize_path, parent_dir};
-use super::{util, Check, RuleImpl, Sink};
+use super::util;
+use crate::check::Unit;
+use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Applicability, Edit, Fix};
-use crate::index::{Repo, Unit};
+use crate::edit::newline;
+use crate::index::Repo;
 use crate::model::skill::{Frontmatter, MarkdownDoc};
 use crate::parse::node::pointer_token;
 use crate::parse::{Node, Value};
 use crate::schema;
 use crate::schema::display_path;
-use crate::source::{FileId, Span};
+use crate::source::{join_path, normalize_path, parent_dir, FileId, Span};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{Draft, Validator};
 use std::collections::{BTreeMap, HashSet};
@@ -472,15 +474,6 @@ fn mutates_undeclared(unit: &Unit<'_>, sink: &mut Sink) {
 fn line_start_of_key(text: &str, key: Span) -> Option<usize> {
     let start = text.get(..key.start)?.rfind('\n').map_or(0, |i| i + 1);
     (start == key.start).then_some(start)
-}
-
-/// The file's line ending, so inserted lines match it.
-fn newline(text: &str) -> &'static str {
-    if text.contains("\r\n") {
-        "\r\n"
-    } else {
-        "\n"
-    }
 }
 
 fn auto_approval_with_mutations(unit: &Unit<'_>, sink: &mut Sink) {
@@ -1269,8 +1262,6 @@ mod tests {
         let nested = "---\n{name: x, mutates: [a:b]}\n---\n";
         let at = nested.find("mutates").expect("present");
         assert_eq!(line_start_of_key(nested, Span::new(at, at + 7)), None);
-        assert_eq!(newline("a\r\nb"), "\r\n");
-        assert_eq!(newline("a\nb"), "\n");
     }
 
     #[test]

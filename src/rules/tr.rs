@@ -1,20 +1,22 @@
 //! TR rules: the SKILL.md "Tool Use Rules" section mirrors the tool surface of tools.json
 //! (SPEC §3.3). "A contract that exists in JSON but not in the instructions (or vice versa) fails."
 
-use super::edit::{item_end, line_after, ListItem, Marker};
 use super::util::{
     contains_ascii_ignore_case, contains_ignore_case, contains_word, find_substring, find_word,
     looks_like_snake_case_identifier, split_words,
 };
-use super::{Check, RuleImpl, Sink};
+use crate::check::Unit;
+use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix, Severity};
-use crate::fix::{apply_edits, newline};
-use crate::index::{Parsed, Unit, UnitMemo};
+use crate::edit::markdown::{item_end, line_after, ListItem, Marker};
+use crate::edit::{apply_edits, newline};
+use crate::index::Parsed;
 use crate::model::skill::SkillDoc;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::markdown::parse_markdown;
 use crate::parse::markdown::{Section, TextBlock};
 use crate::parse::node::{Node, Value};
+use crate::semantic::UnitMemo;
 use crate::source::{FileId, Span};
 use std::borrow::Cow;
 use std::cell::OnceCell;
@@ -133,14 +135,7 @@ impl<'a> RulesSection<'a> {
         let (file, doc) = unit.skill()?;
         let name = unit.settings().tool_use_rules_heading.as_str();
         // Eight rules read the section: find it and its items once per unit.
-        let (section, items) = unit
-            .shared
-            .tool_use_rules
-            .get_or_init(|| {
-                let section = doc.doc.body.section(name)?;
-                Some((section, doc.doc.body.blocks_in(section.content).collect()))
-            })
-            .as_ref()?;
+        let (section, items) = unit.tool_use_rules()?;
         Some(RulesSection {
             name,
             file,
@@ -148,8 +143,8 @@ impl<'a> RulesSection<'a> {
             doc,
             section: *section,
             items,
-            mentions: &unit.shared.rule_mentions,
-            words: &unit.shared.rule_words,
+            mentions: unit.rule_mentions(),
+            words: unit.rule_words(),
         })
     }
 
@@ -2205,7 +2200,7 @@ mod tests {
     fn run(code: &str, skill_md: &str, tools: Option<&str>) -> Vec<(Diagnostic, String)> {
         let mut files = vec![("calendar/SKILL.md", skill_md)];
         files.extend(tools.map(|tools| ("calendar/tools.json", tools)));
-        crate::rules::test_support::findings(code, &files)
+        crate::check::testing::findings(code, &files)
     }
 
     #[test]
@@ -2261,8 +2256,8 @@ mod tests {
             ("calendar/SKILL.md", skill_md),
             ("calendar/tools.json", tools),
         ];
-        crate::rules::test_support::write(dir.path(), &files);
-        let options = crate::rules::test_support::options(dir.path(), codes);
+        crate::check::testing::write(dir.path(), &files);
+        let options = crate::check::testing::options(dir.path(), codes);
         let outcome = crate::engine::lint(&options).expect("lint runs");
         outcome.diagnostics.iter().map(|d| d.code).collect()
     }
@@ -2513,7 +2508,7 @@ mod tests {
             ("calendar/SKILL.md", skill_md),
             ("calendar/tools.json", tools),
         ];
-        crate::rules::test_support::fix_files(codes, &files, "SKILL.md", skill_md)
+        crate::check::testing::fix_files(codes, &files, "SKILL.md", skill_md)
     }
 
     const ALL_TR: [&str; 10] = [

@@ -171,51 +171,6 @@ pub fn looks_like_snake_case_identifier(word: &str) -> bool {
     first_ok && rest_ok && rest > 0
 }
 
-/// Collapses `.` and `..` segments of a `/`-separated path. The shown path of a file named on
-/// the command line outside the lint root keeps what places it: the leading `/` of an absolute
-/// path, the leading `..` of one above the lint root (`../other/.tools/x`). `None` when an
-/// absolute path climbs above `/`.
-pub fn normalize_path(path: &str) -> Option<String> {
-    let absolute = path.starts_with('/');
-    let mut parts: Vec<&str> = Vec::new();
-    for part in path.split('/') {
-        match part {
-            "" | "." => {}
-            ".." => match parts.last() {
-                Some(&"..") | None if !absolute => parts.push(".."),
-                _ => {
-                    parts.pop()?;
-                }
-            },
-            other => parts.push(other),
-        }
-    }
-    let joined = parts.join("/");
-    Some(if absolute {
-        format!("/{joined}")
-    } else {
-        joined
-    })
-}
-
-/// The folder part of a `/`-separated path (`""` for a bare file name).
-pub fn parent_dir(path: &str) -> &str {
-    path.rsplit_once('/').map_or("", |(dir, _)| dir)
-}
-
-/// `reference` read from folder `base`: an absolute reference (leading `/`) is relative to the
-/// lint root, and so is any reference from an empty base; normalise the result with
-/// [`normalize_path`].
-pub fn join_path(base: &str, reference: &str) -> String {
-    if reference.starts_with('/') {
-        reference.trim_start_matches('/').to_string()
-    } else if base.is_empty() {
-        reference.to_string()
-    } else {
-        format!("{base}/{reference}")
-    }
-}
-
 /// Levenshtein distance over chars, for "did you mean" suggestions.
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -235,8 +190,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// Edit-distance cells one rule run may spend on "did you mean" suggestions. Every unknown name
 /// is compared with every candidate, so a file of many unknown names and many candidates costs
 /// their product; past this budget (far above what any hand-written file needs) the rest of
-/// that run's findings carry no suggestion. Reset for each rule run (see [`super::Sink::new`]),
-/// so what is suggested does not depend on which thread ran what before.
+/// that run's findings carry no suggestion. Reset for each rule run (see
+/// [`crate::check::Sink::new`]), so what is suggested does not depend on which thread ran what
+/// before.
 const SUGGESTION_BUDGET: usize = 2_000_000;
 
 thread_local! {
@@ -421,24 +377,6 @@ pub fn sentences(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn normalized_paths_keep_what_places_them() {
-        assert_eq!(normalize_path("a/./b/../c").as_deref(), Some("a/c"));
-        assert_eq!(
-            normalize_path("/tmp/x/.drivers/d/../../.tools/t").as_deref(),
-            Some("/tmp/x/.tools/t")
-        );
-        assert_eq!(
-            normalize_path("../x/.drivers/d/../../.tools/t").as_deref(),
-            Some("../x/.tools/t")
-        );
-        assert_eq!(normalize_path("/a/../.."), None);
-        // A reference written from the root is relative to the lint root, whatever the base.
-        assert_eq!(join_path("/tmp/x/.drivers/d", "/.tools/t"), ".tools/t");
-        assert_eq!(join_path("", "t"), "t");
-        assert_eq!(join_path("a", "t"), "a/t");
-    }
 
     #[test]
     fn find_substring_matches_str_find() {

@@ -6,12 +6,12 @@
 //! obligations to its contract but never drop them. Diagnostics point at the tools.json side (the
 //! flag, or the tool's name) with a secondary label on the TOOL.md key they contradict.
 
-use super::{Check, RuleImpl, Sink};
-use crate::index::{link_key, Unit};
-use crate::model::skill::Frontmatter;
+use crate::check::Unit;
+use crate::check::{Check, RuleImpl, Sink};
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::Node;
-use crate::source::{FileId, Span};
+use crate::semantic::links::Link;
+use crate::source::Span;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -22,75 +22,6 @@ pub const RULES: &[RuleImpl] = &[
 ];
 
 const CONFIRMATION_FIELD: &str = "user_confirmed";
-
-/// A tools.json tool and the TOOL.md contract it is linked to.
-#[derive(Debug)]
-pub(crate) struct Link<'a> {
-    tools_file: FileId,
-    tool: &'a Tool,
-    contract_file: FileId,
-    contract: &'a Frontmatter,
-    id: &'a str,
-}
-
-impl Link<'_> {
-    fn name(&self) -> String {
-        self.tool.display_name()
-    }
-
-    fn get(&self, key: &str) -> Option<&Node> {
-        self.contract.root.get(key)
-    }
-
-    /// The contract's `id` value: where a label about a defaulted key points.
-    fn id_span(&self) -> Span {
-        self.get("id").map_or(self.contract.opening, |n| n.span)
-    }
-}
-
-/// The unit's linked (tool, contract) pairs, in file and entry order; found once per unit, by
-/// the first of the four rules that asks.
-fn links<'a>(unit: &Unit<'a>) -> &'a [Link<'a>] {
-    unit.shared.tool_links.get_or_init(|| find_links(unit))
-}
-
-fn find_links<'a>(unit: &Unit<'a>) -> Vec<Link<'a>> {
-    let repo = unit.repo;
-    let contracts = &repo.contracts;
-    let mut out = Vec::new();
-    for (tools_file, doc) in unit.tools_docs() {
-        for tool in &doc.tools {
-            let Some(name) = tool.name() else {
-                continue;
-            };
-            let id = match repo.settings.contract_map.get(name) {
-                Some(mapped) => mapped.as_str(),
-                None => match contracts.tools_by_link_key.get(link_key(name).as_ref()) {
-                    Some(id) => id.as_str(),
-                    None => continue,
-                },
-            };
-            let Some((id, files)) = contracts.tools_by_id.get_key_value(id) else {
-                continue;
-            };
-            // A contract without valid frontmatter links nothing.
-            let Some(&contract_file) = files.first() else {
-                continue;
-            };
-            let Some(contract) = repo.contract(contract_file).and_then(|d| d.frontmatter()) else {
-                continue;
-            };
-            out.push(Link {
-                tools_file,
-                tool,
-                contract_file,
-                contract,
-                id: id.as_str(),
-            });
-        }
-    }
-    out
-}
 
 fn quoted_list(items: &[Node], max: usize) -> String {
     let names: Vec<String> = items
@@ -112,7 +43,7 @@ fn quoted_list(items: &[Node], max: usize) -> String {
 // ---------------------------------------------------------------------------------------------
 
 fn tool_type_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
-    for link in links(unit) {
+    for link in unit.tool_links() {
         let Some(mutates) = link.get("mutates") else {
             continue;
         };
@@ -198,7 +129,7 @@ fn is_gated(tool: &Tool) -> bool {
 }
 
 fn confirmation_weaker_than_contract(unit: &Unit<'_>, sink: &mut Sink) {
-    for link in links(unit) {
+    for link in unit.tool_links() {
         let Some((approval, approval_label)) = gating_approval(link) else {
             continue;
         };
@@ -243,7 +174,7 @@ fn confirmation_weaker_than_contract(unit: &Unit<'_>, sink: &mut Sink) {
 // ---------------------------------------------------------------------------------------------
 
 fn idempotency_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
-    for link in links(unit) {
+    for link in unit.tool_links() {
         let Some((tool_says, span)) = link.tool.idempotent else {
             continue;
         };
@@ -319,7 +250,7 @@ fn properties_anchor(tool: &Tool) -> (Span, &'static str) {
 }
 
 fn contract_input_missing(unit: &Unit<'_>, sink: &mut Sink) {
-    for link in links(unit) {
+    for link in unit.tool_links() {
         let Some(required) = link
             .get("inputs")
             .and_then(|i| i.get("required"))
@@ -359,7 +290,7 @@ mod tests {
     use crate::index::Settings;
     use crate::{lint, LintOptions};
 
-    use crate::rules::test_support::write;
+    use crate::check::testing::write;
 
     /// Lints `files` with only `code` selected; (message, primary text, secondary texts).
     fn run_with(
@@ -371,7 +302,7 @@ mod tests {
         write(dir.path(), files);
         let options = LintOptions {
             settings,
-            ..crate::rules::test_support::options(dir.path(), &[code])
+            ..crate::check::testing::options(dir.path(), &[code])
         };
         let outcome = lint(&options).expect("lint runs");
         let text = |file, span: crate::source::Span| {

@@ -55,7 +55,7 @@ fn assert_linear(
 }
 
 /// How many findings of one rule in one file are reported (`MAX_FINDINGS_PER_FILE`).
-const CAP: usize = skilllint::rules::MAX_FINDINGS_PER_FILE;
+const CAP: usize = skilllint::check::MAX_FINDINGS_PER_FILE;
 
 /// How many diagnostics of one rule a JSON report holds for `n` findings in one file: all of
 /// them up to the cap, else the cap and one that counts the rest.

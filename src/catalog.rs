@@ -1,8 +1,12 @@
-//! Rule metadata, read from the `rules/*.md` files embedded at build time.
+//! The rule catalog: every rule's metadata (code, name, category, severity, fix, summary,
+//! explanation), read from the `rules/*.md` files embedded at build time. It is data only: what
+//! `render`, `config`, `selection`, `suppress` and the `rules`/`rule X` commands read. It must not
+//! import `rules`, `check`, `engine` or `index`; `check::Registry` joins it with the checks.
 
 use crate::diagnostic::Severity;
 use crate::model::skill::{parse_frontmatter, FrontmatterState};
 use crate::parse::Node;
+use std::sync::OnceLock;
 
 include!(concat!(env!("OUT_DIR"), "/rule_docs.rs"));
 
@@ -86,7 +90,7 @@ impl RuleMeta {
 
 /// Parses one embedded rule document. Errors name the problem; a test runs this over every file.
 pub fn parse_rule_doc(code: &'static str, text: &'static str) -> Result<RuleMeta, String> {
-    // Only the frontmatter and where the body starts: every run builds the registry, and the
+    // Only the frontmatter and where the body starts: every run builds the catalog, and the
     // explanations are shown whole, never parsed.
     let (state, body_span) = parse_frontmatter(text);
     let FrontmatterState::Valid(frontmatter) = &state else {
@@ -129,4 +133,107 @@ pub fn parse_rule_doc(code: &'static str, text: &'static str) -> Result<RuleMeta
         summary: field("summary")?,
         explanation,
     })
+}
+
+/// Every rule's metadata, sorted by code.
+#[derive(Debug)]
+pub struct Catalog {
+    /// Sorted by code.
+    pub rules: Vec<RuleMeta>,
+}
+
+impl Catalog {
+    /// Parses every embedded rule document. A document that does not parse is a build mistake
+    /// that the test suite reports by name; at run time that rule is left out rather than
+    /// crashing the linter.
+    pub fn build() -> (Catalog, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut rules = Vec::new();
+        for (code, text) in RULE_DOCS {
+            match parse_rule_doc(code, text) {
+                Ok(meta) => rules.push(meta),
+                Err(problem) => problems.push(problem),
+            }
+        }
+        rules.sort_by_key(|meta| meta.code);
+        (Catalog { rules }, problems)
+    }
+
+    pub fn get(&self, code: &str) -> Option<&RuleMeta> {
+        self.rules
+            .binary_search_by(|meta| meta.code.cmp(code))
+            .ok()
+            .map(|i| &self.rules[i])
+    }
+
+    /// Finds a rule by code or kebab-case name, both case-insensitive (`tj003`,
+    /// `Write-Tool-Without-Confirmation`).
+    pub fn find(&self, code_or_name: &str) -> Option<&RuleMeta> {
+        let upper = code_or_name.to_ascii_uppercase();
+        self.get(&upper).or_else(|| {
+            self.rules
+                .iter()
+                .find(|meta| meta.name.eq_ignore_ascii_case(code_or_name))
+        })
+    }
+}
+
+/// The catalog of the rule documents built into this binary, parsed on first use.
+pub fn catalog() -> &'static Catalog {
+    static CATALOG: OnceLock<Catalog> = OnceLock::new();
+    // Problems are only possible with a broken build; the catalog test names every one.
+    CATALOG.get_or_init(|| Catalog::build().0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_document_parses() {
+        let (_, problems) = Catalog::build();
+        assert!(
+            problems.is_empty(),
+            "rule document problems:\n{}",
+            problems.join("\n")
+        );
+    }
+
+    #[test]
+    fn names_are_unique_kebab_case_and_families_match_codes() {
+        let catalog = catalog();
+        let mut names = std::collections::HashSet::new();
+        for meta in &catalog.rules {
+            assert!(
+                names.insert(meta.name.clone()),
+                "duplicate name {}",
+                meta.name
+            );
+            assert!(
+                meta.name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{} is not kebab-case",
+                meta.name
+            );
+            assert!(meta.code.starts_with(&meta.family), "{}", meta.code);
+            assert!(
+                !meta.summary.ends_with('.'),
+                "{} summary ends with a period",
+                meta.code
+            );
+            for section in [
+                "## What it checks",
+                "## Why it matters",
+                "## Example",
+                "## How to fix",
+            ] {
+                assert!(
+                    meta.explanation.contains(section),
+                    "{} lacks {section}",
+                    meta.code
+                );
+            }
+        }
+    }
 }

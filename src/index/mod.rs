@@ -1,20 +1,24 @@
 //! The immutable repository index: every file, grouped into units (one per folder), built once
-//! before any rule runs. Rules read only this.
+//! before any rule runs. It knows files, models and settings, nothing derived from them: it never
+//! imports `semantic`, `check` or `rules`.
 //!
 //! Files other folders refer to (TOOL.md, DRIVER.md / CLI.md, SECRETS.md) are parsed up front and
 //! stay parsed. A folder's own files (SKILL.md, tools files, requirement.yaml) are parsed while
 //! their unit is checked and dropped after it: that keeps the run's peak memory near the size of
 //! the texts instead of every parse tree at once.
 
+mod view;
+
+pub use view::UnitView;
+
 use crate::model::requirement::RequirementDoc;
 use crate::model::skill::{MarkdownDoc, SkillDoc};
-use crate::model::tools::{Tool, ToolsDoc};
+use crate::model::tools::ToolsDoc;
 use crate::model::FileKind;
-use crate::parse::markdown::{Section, TextBlock};
 use crate::parse::Node;
 use crate::source::Span;
 use crate::source::{FileId, SourceFile};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 #[derive(Debug)]
@@ -285,180 +289,5 @@ impl Repo {
 
     pub fn skill_count(&self) -> usize {
         self.units.iter().filter(|u| u.skill.is_some()).count()
-    }
-}
-
-/// One folder's files, as rules see them.
-#[derive(Clone, Copy)]
-pub struct Unit<'a> {
-    pub repo: &'a Repo,
-    pub files: &'a UnitFiles,
-    /// The parses of the folder's own files (those [`Parsed::Pending`] in the repository).
-    pub local: &'a [(FileId, Parsed)],
-    /// What several rules of the unit derive alike, derived once.
-    pub shared: &'a UnitShared<'a>,
-}
-
-/// Per-unit results that several rules need, computed by the first of them that runs.
-#[derive(Debug, Default)]
-pub struct UnitShared<'a> {
-    /// Every tools-file tool linked to a TOOL.md contract, in file and entry order (XC rules).
-    pub(crate) tool_links: std::cell::OnceCell<Vec<crate::rules::xc::Link<'a>>>,
-    /// Every driver of the unit with the contracts its entries resolve to (DR rules).
-    pub(crate) driver_bindings: std::cell::OnceCell<Vec<crate::rules::dr::DriverBindings<'a>>>,
-    /// The SKILL.md's Tool Use Rules section and its items, if it has one.
-    pub tool_use_rules: std::cell::OnceCell<Option<(Section<'a>, Vec<&'a TextBlock>)>>,
-    /// For each tool name a TR rule asked about, the positions of the section's items that name
-    /// it as a whole word.
-    pub(crate) rule_mentions: UnitMemo<&'a str, usize>,
-    /// Every word of the section's items with the position of its item, sorted and without
-    /// repeats: a tool name's items are then a binary search away, not a scan of every item.
-    pub(crate) rule_words: std::cell::OnceCell<Vec<(&'a str, u32)>>,
-    /// One editable view of each JSON file a rule fixed, so the file's layout is read once.
-    pub(crate) json_texts:
-        std::cell::RefCell<Vec<(FileId, std::rc::Rc<crate::rules::edit::JsonText<'a>>)>>,
-    /// The object subschemas of each schema an SC rule walked, by the schema's address (never
-    /// dereferenced: only compared).
-    pub(crate) schema_sites: UnitMemo<*const Node, crate::rules::sc::Site<'a>>,
-    /// The schemas the SC rules check: the tools' input schemas, then the TOOL.md `inputs`.
-    pub(crate) schema_subjects: std::cell::OnceCell<Vec<crate::rules::sc::Subject<'a>>>,
-}
-
-/// Lists that rules of a unit ask for by key: the first to ask computes one, the others share it.
-/// A unit is checked on one thread, so a `RefCell` serves. Hashed: a unit of many tools asks for
-/// as many keys, and a list searched per key made that quadratic.
-#[derive(Debug)]
-pub(crate) struct UnitMemo<K, V>(std::cell::RefCell<HashMap<K, std::rc::Rc<[V]>>>);
-
-impl<K, V> Default for UnitMemo<K, V> {
-    fn default() -> Self {
-        UnitMemo(std::cell::RefCell::new(HashMap::new()))
-    }
-}
-
-impl<K: Copy + Eq + std::hash::Hash, V> UnitMemo<K, V> {
-    /// The list for `key`, computed by `compute` the first time.
-    pub(crate) fn get(&self, key: K, compute: impl FnOnce() -> Vec<V>) -> std::rc::Rc<[V]> {
-        if let Some(found) = self.0.borrow().get(&key) {
-            return std::rc::Rc::clone(found);
-        }
-        // Computed without holding the borrow, so a computation may itself ask the memo.
-        let found: std::rc::Rc<[V]> = compute().into();
-        self.0.borrow_mut().insert(key, std::rc::Rc::clone(&found));
-        found
-    }
-}
-
-impl<'a> Unit<'a> {
-    /// A file's parse: the unit's own for its files, the repository's for the others.
-    pub fn parsed(&self, id: FileId) -> &'a Parsed {
-        match self.local.iter().find(|(file, _)| *file == id) {
-            Some((_, parsed)) => parsed,
-            None => self.repo.parsed(id),
-        }
-    }
-
-    pub fn dir(&self) -> &'a str {
-        &self.files.dir
-    }
-
-    pub fn settings(&self) -> &'a Settings {
-        &self.repo.settings
-    }
-
-    /// See [`Repo::reports`].
-    pub fn reports(&self, code: &str, file: FileId) -> bool {
-        self.repo.reports(code, file)
-    }
-
-    pub fn text(&self, id: FileId) -> &'a str {
-        self.repo.text(id)
-    }
-
-    /// The editable view of a JSON file, shared by every rule of the unit that fixes it.
-    pub(crate) fn json_text(&self, id: FileId) -> std::rc::Rc<crate::rules::edit::JsonText<'a>> {
-        let mut texts = self.shared.json_texts.borrow_mut();
-        if let Some((_, found)) = texts.iter().find(|(file, _)| *file == id) {
-            return std::rc::Rc::clone(found);
-        }
-        let made = std::rc::Rc::new(crate::rules::edit::JsonText::new(self.text(id), id));
-        texts.push((id, std::rc::Rc::clone(&made)));
-        made
-    }
-
-    pub fn skill(&self) -> Option<(FileId, &'a SkillDoc)> {
-        let id = self.files.skill?;
-        match self.parsed(id) {
-            Parsed::Skill(doc) => Some((id, doc)),
-            _ => None,
-        }
-    }
-
-    pub fn tools_docs(&self) -> impl Iterator<Item = (FileId, &'a ToolsDoc)> + 'a {
-        let unit = *self;
-        self.files
-            .tools
-            .iter()
-            .filter_map(move |id| match unit.parsed(*id) {
-                Parsed::Tools(doc) => Some((*id, &**doc)),
-                _ => None,
-            })
-    }
-
-    /// True when the folder has a tools file, even one that failed to parse; a file that is no
-    /// tool list in any dialect (TJ014) does not count.
-    pub fn has_tools_file(&self) -> bool {
-        self.files.tools.iter().any(|id| match self.parsed(*id) {
-            Parsed::Tools(doc) => doc.not_a_tool_list.is_none(),
-            _ => true,
-        })
-    }
-
-    /// Every tool of every tools file in the folder.
-    pub fn tools(&self) -> impl Iterator<Item = (FileId, &'a Tool)> + 'a {
-        self.tools_docs()
-            .flat_map(|(id, doc)| doc.tools.iter().map(move |t| (id, t)))
-    }
-
-    pub fn find_tool(&self, name: &str) -> Option<(FileId, &'a Tool)> {
-        self.tools().find(|(_, t)| t.name() == Some(name))
-    }
-
-    /// The folder's `TOOL.md`.
-    pub fn contract(&self) -> Option<(FileId, &'a MarkdownDoc)> {
-        let id = self.files.contract?;
-        match self.parsed(id) {
-            Parsed::Contract(doc) => Some((id, doc)),
-            _ => None,
-        }
-    }
-
-    /// The folder's `DRIVER.md` / `CLI.md` files.
-    pub fn drivers(&self) -> impl Iterator<Item = (FileId, &'a MarkdownDoc)> + 'a {
-        let unit = *self;
-        self.files
-            .drivers
-            .iter()
-            .filter_map(move |id| match unit.parsed(*id) {
-                Parsed::Driver { doc, .. } => Some((*id, &**doc)),
-                _ => None,
-            })
-    }
-
-    /// The folder's `SECRETS.md`.
-    pub fn secrets(&self) -> Option<(FileId, &'a MarkdownDoc)> {
-        let id = self.files.secrets?;
-        match self.parsed(id) {
-            Parsed::Secrets(doc) => Some((id, doc)),
-            _ => None,
-        }
-    }
-
-    pub fn requirement(&self) -> Option<(FileId, &'a RequirementDoc)> {
-        let id = self.files.requirement?;
-        match self.parsed(id) {
-            Parsed::Requirement(doc) => Some((id, doc)),
-            _ => None,
-        }
     }
 }

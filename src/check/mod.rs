@@ -1,0 +1,103 @@
+//! The check stage: what a rule is, what it is given and how the engine finds the rules to run. A
+//! rule is a code bound to a [`Check`] (its family's `RULES` table lists them); the [`Registry`]
+//! joins those checks with the [`Catalog`] of rule documents; a unit rule reads a [`Unit`] and
+//! reports through a [`Sink`]. Only `engine` uses the registry; everything that only needs the
+//! rules' metadata reads the catalog.
+
+mod context;
+mod sink;
+#[cfg(test)]
+pub(crate) mod testing;
+
+pub use context::{JsonTexts, Unit, UnitView};
+pub use sink::{Sink, MAX_FINDINGS_PER_FILE};
+
+use crate::catalog::{catalog, Catalog, RuleMeta, RULE_DOCS};
+use crate::index::Repo;
+use std::sync::OnceLock;
+
+/// A check over one unit (a folder's SKILL.md, tools files and requirement, read together).
+pub type UnitCheck = fn(&Unit<'_>, &mut Sink);
+/// A check over the whole repository index (e.g. duplicate names across skills).
+pub type RepoCheck = fn(&Repo, &mut Sink);
+
+#[derive(Clone, Copy)]
+pub enum Check {
+    Unit(UnitCheck),
+    Repo(RepoCheck),
+    /// Emitted by the engine itself (unreadable files, crashed rules).
+    Engine,
+}
+
+/// Binds a rule code to its check; each family module lists its own.
+pub struct RuleImpl {
+    pub code: &'static str,
+    pub check: Check,
+}
+
+/// A rule the engine can run: its catalog entry and its check.
+pub struct Rule {
+    pub meta: &'static RuleMeta,
+    pub check: Check,
+}
+
+pub struct Registry {
+    /// Sorted by code, as the catalog is.
+    pub rules: Vec<Rule>,
+}
+
+impl Registry {
+    pub fn get(&self, code: &str) -> Option<&Rule> {
+        self.rules
+            .binary_search_by(|r| r.meta.code.cmp(code))
+            .ok()
+            .map(|i| &self.rules[i])
+    }
+}
+
+/// Joins the catalog with the checks of `rules::checks()`. A document without a check (or the
+/// reverse) is a build mistake that the test suite reports; at run time such a rule is left out
+/// rather than crashing the linter.
+fn join(catalog: &'static Catalog) -> (Registry, Vec<String>) {
+    let mut problems = Vec::new();
+    let mut rules = Vec::new();
+    for meta in &catalog.rules {
+        match crate::rules::checks().find(|i| i.code == meta.code) {
+            Some(implementation) => rules.push(Rule {
+                meta,
+                check: implementation.check,
+            }),
+            None => problems.push(format!("rules/{}.md has no check in src/rules/", meta.code)),
+        }
+    }
+    for implementation in crate::rules::checks() {
+        if !RULE_DOCS.iter().any(|(c, _)| *c == implementation.code) {
+            problems.push(format!(
+                "check {} has no rules/{}.md",
+                implementation.code, implementation.code
+            ));
+        }
+    }
+    (Registry { rules }, problems)
+}
+
+pub fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    // Problems are only possible with a broken build; the registry test names every one.
+    REGISTRY.get_or_init(|| join(catalog()).0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_rule_document_has_a_check_and_every_check_a_document() {
+        let (_, problems) = join(catalog());
+        assert!(
+            problems.is_empty(),
+            "registry problems:\n{}",
+            problems.join("\n")
+        );
+    }
+}

@@ -1,0 +1,192 @@
+//! [`Sink`]: where a rule reports. It stamps each finding with the rule's code and default
+//! severity, and caps how many findings one rule run keeps per file.
+
+use crate::catalog::RuleMeta;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::rules::util;
+use crate::source::{FileId, Span};
+use std::collections::HashMap;
+
+/// How many findings one rule run keeps for one file. A hostile file just under the size cap can
+/// hold hundreds of thousands of findings of one rule (a hidden character per byte, a key per
+/// line); stored and rendered, each costs kilobytes, so past this the rest are only counted and
+/// reported as one finding that says how many were left out.
+pub const MAX_FINDINGS_PER_FILE: usize = 1000;
+
+/// One rule run's findings in one file. Past the cap it keeps the first findings by position,
+/// whatever order the rule found them in (a schema validator reports `/items/10` before
+/// `/items/2`), so which ones are reported never depends on how a rule walks the file.
+#[derive(Default)]
+struct FileFindings {
+    kept: Vec<Diagnostic>,
+    /// How many were left out, and the first of them by position.
+    dropped: usize,
+    first_dropped: Option<Span>,
+}
+
+impl FileFindings {
+    /// Keeps the first [`MAX_FINDINGS_PER_FILE`] by position and counts the rest. Called when
+    /// twice that many have piled up, so each finding is sorted a bounded number of times.
+    fn keep_first(&mut self) {
+        if self.kept.len() <= MAX_FINDINGS_PER_FILE {
+            return;
+        }
+        self.kept.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        for left_out in self.kept.drain(MAX_FINDINGS_PER_FILE..) {
+            self.dropped += 1;
+            let span = left_out.primary.span;
+            if self
+                .first_dropped
+                .is_none_or(|first| (span.start, span.end) < (first.start, first.end))
+            {
+                self.first_dropped = Some(span);
+            }
+        }
+    }
+}
+
+/// Collects the diagnostics of one rule; the rule's code and default severity are filled in.
+pub struct Sink {
+    code: &'static str,
+    severity: Severity,
+    /// By file, in the order the files were first reported on.
+    files: Vec<(FileId, FileFindings)>,
+    slots: HashMap<FileId, usize>,
+}
+
+impl Sink {
+    pub fn new(meta: &RuleMeta) -> Self {
+        // One sink per rule run, on the thread that runs it.
+        util::reset_suggestion_budget();
+        Sink {
+            code: meta.code,
+            severity: meta.severity,
+            files: Vec::new(),
+            slots: HashMap::new(),
+        }
+    }
+
+    pub fn report(
+        &mut self,
+        file: FileId,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        let files = &mut self.files;
+        let slot = *self.slots.entry(file).or_insert_with(|| {
+            files.push((file, FileFindings::default()));
+            files.len() - 1
+        });
+        let findings = &mut self.files[slot].1;
+        if findings.kept.len() >= 2 * MAX_FINDINGS_PER_FILE {
+            findings.keep_first();
+        }
+        findings.kept.push(Diagnostic::new(
+            self.code,
+            self.severity,
+            file,
+            span,
+            message,
+        ));
+        let last = findings.kept.len() - 1;
+        &mut findings.kept[last]
+    }
+
+    /// The findings kept, and for each file that had more than the cap one finding that says
+    /// how many more there were.
+    pub fn finish(self) -> Vec<Diagnostic> {
+        let mut diagnostics = Vec::new();
+        for (file, mut findings) in self.files {
+            findings.keep_first();
+            diagnostics.append(&mut findings.kept);
+            let (more, Some(first)) = (findings.dropped, findings.first_dropped) else {
+                continue;
+            };
+            let noun = if more == 1 { "finding" } else { "findings" };
+            diagnostics.push(
+                Diagnostic::new(
+                    self.code,
+                    self.severity,
+                    file,
+                    first,
+                    format!(
+                        "{more} more {noun} of this rule in this file not reported: a rule \
+                         reports at most {MAX_FINDINGS_PER_FILE} per file"
+                    ),
+                )
+                .with_label("the first one not reported")
+                .with_help(
+                    "fix the findings reported here and lint again to see the rest; a file \
+                     with this many findings of one rule is usually generated or hostile",
+                ),
+            );
+        }
+        diagnostics
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+
+    #[test]
+    fn a_sink_keeps_the_cap_per_file_and_counts_the_rest() {
+        let Some(meta) = catalog().get("SE003") else {
+            panic!("SE003 is registered");
+        };
+        let mut sink = Sink::new(meta);
+        for i in 0..MAX_FINDINGS_PER_FILE + 5 {
+            sink.report(FileId(1), Span::new(i, i + 1), "in file 1")
+                .help("kept or thrown away");
+        }
+        sink.report(FileId(2), Span::new(0, 1), "in file 2");
+        let diagnostics = sink.finish();
+        let in_file = |id| {
+            diagnostics
+                .iter()
+                .filter(|d| d.primary.file == FileId(id))
+                .count()
+        };
+        assert_eq!(in_file(1), MAX_FINDINGS_PER_FILE + 1);
+        assert_eq!(in_file(2), 1);
+        let Some(summary) = diagnostics.iter().find(|d| d.message.starts_with("5 more")) else {
+            panic!("no summary among {} diagnostics", diagnostics.len());
+        };
+        assert_eq!(
+            summary.primary.span,
+            Span::new(MAX_FINDINGS_PER_FILE, MAX_FINDINGS_PER_FILE + 1)
+        );
+        assert_eq!(summary.code, "SE003");
+    }
+
+    #[test]
+    fn a_sink_keeps_the_first_findings_by_position_whatever_the_order_found() {
+        let Some(meta) = catalog().get("SE003") else {
+            panic!("SE003 is registered");
+        };
+        let total = 3 * MAX_FINDINGS_PER_FILE;
+        let mut sink = Sink::new(meta);
+        for i in (0..total).rev() {
+            sink.report(FileId(0), Span::new(i, i + 1), "found backwards");
+        }
+        let diagnostics = sink.finish();
+        let mut starts: Vec<usize> = diagnostics
+            .iter()
+            .filter(|d| d.message == "found backwards")
+            .map(|d| d.primary.span.start)
+            .collect();
+        starts.sort_unstable();
+        assert_eq!(starts, (0..MAX_FINDINGS_PER_FILE).collect::<Vec<_>>());
+        let Some(summary) = diagnostics
+            .iter()
+            .find(|d| d.message.contains("more findings"))
+        else {
+            panic!("no summary");
+        };
+        assert!(summary
+            .message
+            .starts_with(&format!("{} more", total - MAX_FINDINGS_PER_FILE)));
+        assert_eq!(summary.primary.span.start, MAX_FINDINGS_PER_FILE);
+    }
+}
