@@ -14,19 +14,6 @@ use toml::Spanned;
 /// File names looked for in each folder, in this order.
 pub const CONFIG_NAMES: [&str; 2] = ["skilllint.toml", ".skilllint.toml"];
 
-/// Frontmatter keys Claude Code reads in SKILL.md beyond the Agent Skills six.
-pub const CLAUDE_CODE_FIELDS: [&str; 9] = [
-    "model",
-    "version",
-    "disable-model-invocation",
-    "user-invocable",
-    "argument-hint",
-    "when_to_use",
-    "context",
-    "agent",
-    "hooks",
-];
-
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ConfigFile {
@@ -472,7 +459,7 @@ pub fn parse(
             "agentskills" => {}
             "claude-code" => config
                 .extra_fields
-                .extend(CLAUDE_CODE_FIELDS.iter().map(|s| s.to_string())),
+                .extend(crate::model::skill::CLAUDE_CODE_FIELDS.iter().map(|s| s.to_string())),
             other => {
                 return Err(error(
                     Some(dialect.span()),

@@ -1,7 +1,7 @@
 //! walk → read & parse → index → check → triage. Everything a run does, without any output.
 
 use crate::catalog::catalog;
-use crate::check::{registry, Check, Rule, Sink};
+use crate::check::{Check, Registry, Rule, Sink};
 use crate::diagnostic::Diagnostic;
 use crate::discover::GlobFilter;
 use crate::discover::{discover, Discovered};
@@ -19,6 +19,14 @@ use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+
+/// The rules the engine runs: the catalog joined with every family's checks, built once. The
+/// engine is the one module that sees both (the check stage never imports the rules).
+pub fn registry() -> &'static Registry {
+    static REGISTRY: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+    // Problems are only possible with a broken build; the registry test names every one.
+    REGISTRY.get_or_init(|| Registry::join(catalog(), crate::rules::checks()).0)
+}
 
 pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
 
@@ -428,7 +436,7 @@ fn check_unit(
                 .extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
         }
     }
-    outcome.skill_name = crate::rules::sk::skill_name(&unit);
+    outcome.skill_name = crate::semantic::skill_names::skill_name(&unit);
     if inline_ignores {
         for id in members {
             let (found, broken) = suppress::collect_file(id, repo.text(id), unit.parsed(id));

@@ -4,8 +4,8 @@
 //! build.rs writes one test per `rules/<CODE>.md`, named after the code in lower case, so
 //! `cargo test --test rule_fixtures tr005` runs TR005's fixtures alone.
 
+use skilllint::engine::registry;
 use skilllint::render::{concise, full};
-use skilllint::rules::registry;
 use skilllint::{lint, LintOptions, LintOutcome};
 use std::path::{Path, PathBuf};
 

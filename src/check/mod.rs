@@ -10,11 +10,11 @@ mod sink;
 pub(crate) mod testing;
 
 pub use context::{JsonTexts, Unit, UnitView};
+pub(crate) use sink::spend_suggestion_cells;
 pub use sink::{Sink, MAX_FINDINGS_PER_FILE};
 
-use crate::catalog::{catalog, Catalog, RuleMeta, RULE_DOCS};
+use crate::catalog::{Catalog, RuleMeta, RULE_DOCS};
 use crate::index::Repo;
-use std::sync::OnceLock;
 
 /// A check over one unit (a folder's SKILL.md, tools files and requirement, read together).
 pub type UnitCheck = fn(&Unit<'_>, &mut Sink);
@@ -55,36 +55,36 @@ impl Registry {
     }
 }
 
-/// Joins the catalog with the checks of `rules::checks()`. A document without a check (or the
-/// reverse) is a build mistake that the test suite reports; at run time such a rule is left out
-/// rather than crashing the linter.
-fn join(catalog: &'static Catalog) -> (Registry, Vec<String>) {
-    let mut problems = Vec::new();
-    let mut rules = Vec::new();
-    for meta in &catalog.rules {
-        match crate::rules::checks().find(|i| i.code == meta.code) {
-            Some(implementation) => rules.push(Rule {
-                meta,
-                check: implementation.check,
-            }),
-            None => problems.push(format!("rules/{}.md has no check in src/rules/", meta.code)),
+impl Registry {
+    /// Joins the catalog with the rules' checks (`rules::checks()`, which the engine passes: the
+    /// check stage defines what a rule is and never imports the rules). A document without a
+    /// check (or the reverse) is a build mistake that the test suite reports; at run time such a
+    /// rule is left out rather than crashing the linter.
+    pub fn join(
+        catalog: &'static Catalog,
+        checks: impl Iterator<Item = &'static RuleImpl> + Clone,
+    ) -> (Registry, Vec<String>) {
+        let mut problems = Vec::new();
+        let mut rules = Vec::new();
+        for meta in &catalog.rules {
+            match checks.clone().find(|i| i.code == meta.code) {
+                Some(implementation) => rules.push(Rule {
+                    meta,
+                    check: implementation.check,
+                }),
+                None => problems.push(format!("rules/{}.md has no check in src/rules/", meta.code)),
+            }
         }
-    }
-    for implementation in crate::rules::checks() {
-        if !RULE_DOCS.iter().any(|(c, _)| *c == implementation.code) {
-            problems.push(format!(
-                "check {} has no rules/{}.md",
-                implementation.code, implementation.code
-            ));
+        for implementation in checks {
+            if !RULE_DOCS.iter().any(|(c, _)| *c == implementation.code) {
+                problems.push(format!(
+                    "check {} has no rules/{}.md",
+                    implementation.code, implementation.code
+                ));
+            }
         }
+        (Registry { rules }, problems)
     }
-    (Registry { rules }, problems)
-}
-
-pub fn registry() -> &'static Registry {
-    static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    // Problems are only possible with a broken build; the registry test names every one.
-    REGISTRY.get_or_init(|| join(catalog()).0)
 }
 
 #[cfg(test)]
@@ -93,7 +93,7 @@ mod tests {
 
     #[test]
     fn every_rule_document_has_a_check_and_every_check_a_document() {
-        let (_, problems) = join(catalog());
+        let (_, problems) = Registry::join(crate::catalog::catalog(), crate::rules::checks());
         assert!(
             problems.is_empty(),
             "registry problems:\n{}",

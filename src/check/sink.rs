@@ -3,7 +3,6 @@
 
 use crate::catalog::RuleMeta;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::rules::util;
 use crate::source::{FileId, Span};
 use std::collections::HashMap;
 
@@ -54,10 +53,38 @@ pub struct Sink {
     slots: HashMap<FileId, usize>,
 }
 
+/// Edit-distance cells one rule run may spend on "did you mean" suggestions. Every unknown name
+/// is compared with every candidate, so a file of many unknown names and many candidates costs
+/// their product; past this budget (far above what any hand-written file needs) the rest of
+/// that run's findings carry no suggestion. Reset for each rule run (in [`Sink::new`]), so what
+/// is suggested does not depend on which thread ran what before.
+const SUGGESTION_BUDGET: usize = 2_000_000;
+
+thread_local! {
+    static SUGGESTION_CELLS_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(SUGGESTION_BUDGET) };
+}
+
+/// Gives the running rule its full suggestion budget again.
+fn reset_suggestion_budget() {
+    SUGGESTION_CELLS_LEFT.with(|left| left.set(SUGGESTION_BUDGET));
+}
+
+/// Takes `cells` from the running rule's suggestion budget: false (and the budget spent) when
+/// fewer are left, so the suggestion is not computed.
+pub(crate) fn spend_suggestion_cells(cells: usize) -> bool {
+    let left = SUGGESTION_CELLS_LEFT.with(std::cell::Cell::get);
+    if cells > left {
+        SUGGESTION_CELLS_LEFT.with(|l| l.set(0));
+        return false;
+    }
+    SUGGESTION_CELLS_LEFT.with(|l| l.set(left - cells));
+    true
+}
+
 impl Sink {
     pub fn new(meta: &RuleMeta) -> Self {
         // One sink per rule run, on the thread that runs it.
-        util::reset_suggestion_budget();
+        reset_suggestion_budget();
         Sink {
             code: meta.code,
             severity: meta.severity,

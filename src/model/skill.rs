@@ -166,6 +166,19 @@ enum Destination<'a> {
     Relative(std::borrow::Cow<'a, str>),
 }
 
+/// Frontmatter keys Claude Code reads in SKILL.md beyond the Agent Skills six.
+pub const CLAUDE_CODE_FIELDS: [&str; 9] = [
+    "model",
+    "version",
+    "disable-model-invocation",
+    "user-invocable",
+    "argument-hint",
+    "when_to_use",
+    "context",
+    "agent",
+    "hooks",
+];
+
 /// Longer paths cannot be opened (the usual `PATH_MAX`): reported missing without a look.
 const MAX_PATH_LEN: usize = 4096;
 /// Symlinks followed while resolving one path before it counts as a loop, which opens nothing

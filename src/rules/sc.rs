@@ -9,6 +9,7 @@
 //! rather than every JSON value, so `default`, `enum` and `examples` values are never mistaken for
 //! schemas.
 
+use super::report::{pattern_problem, ROOT_TYPE_POINTER};
 use super::util::name_words;
 use crate::check::Unit;
 use crate::check::{Check, RuleImpl, Sink};
@@ -48,8 +49,6 @@ const MCP_NAME_MAX: usize = 128;
 const PORTABLE_NAME_MAX: usize = 64;
 /// How many `$ref` hops a local reference is followed before giving up (cycles, chains).
 const MAX_REF_HOPS: usize = 8;
-/// Where meta-validation reports a bad root `type`, which SC002 reports instead (SC001, TM009).
-pub(crate) const ROOT_TYPE_POINTER: &str = "/type";
 /// SC001 reports at most this many meta-validation failures per schema.
 const MAX_META_ERRORS: usize = 5;
 /// Name prefixes that make a writing tool destructive for SC012.
@@ -271,15 +270,6 @@ fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
             .label("not a regular expression the validator can compile")
             .help("write an ECMA 262 regular expression (escape `[`, `(` and `{` meant literally); until it compiles, no value can be checked against it");
         }
-    }
-}
-
-/// What is wrong with an uncompilable pattern, by where it is.
-pub(crate) fn pattern_problem(keyword: &str) -> &'static str {
-    if keyword == "pattern" {
-        "the `pattern` is not a regular expression the validator can compile"
-    } else {
-        "this `patternProperties` key is not a regular expression the validator can compile"
     }
 }
 

@@ -5,7 +5,7 @@
 //! formats) in every linted file; it never prints what it found. SE003 looks for characters an
 //! agent reads but a reviewer cannot see: bidi controls, zero-width characters and Unicode tags.
 
-use super::dr::{
+use super::report::{
     display_path, report_frontmatter_problem, report_schema_errors, GENERIC_MISSING_HELP,
 };
 use crate::check::Unit;

@@ -3,7 +3,7 @@
 use crate::check::Unit;
 use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
-use crate::index::{Repo, SkillName};
+use crate::index::Repo;
 use crate::model::skill::{
     FoundAt, Frontmatter, FrontmatterState, Outside, ReferenceProblem, SkillDoc,
 };
@@ -355,7 +355,7 @@ fn unknown_field_help(key: &str, value: &Node) -> String {
             "move it under `metadata` as a quoted string (`metadata` values are strings), or {ALLOW}"
         ),
     };
-    if crate::config::CLAUDE_CODE_FIELDS.contains(&key) {
+    if crate::model::skill::CLAUDE_CODE_FIELDS.contains(&key) {
         format!(
             "`{key}` is a Claude Code field: set `dialect = \"claude-code\"` in the `[skills]` config if the skill is for Claude Code; otherwise {elsewhere}"
         )
@@ -556,19 +556,6 @@ fn body_too_long(unit: &Unit<'_>, sink: &mut Sink) {
     )
     .label(format!("line {} of the body", BODY_MAX_LINES + 1))
     .help("move reference material into separate files that the body links to");
-}
-
-/// The skill's non-empty frontmatter `name`, which each unit leaves behind for SK014 (the
-/// parses are gone by the time repository-wide rules run).
-pub(crate) fn skill_name(unit: &Unit<'_>) -> Option<SkillName> {
-    let (file, skill) = unit.skill()?;
-    let name = skill.doc.frontmatter()?.root.get("name")?;
-    let text = name.as_str().filter(|t| !t.trim().is_empty())?;
-    Some(SkillName {
-        file,
-        name: text.to_string(),
-        span: name.span,
-    })
 }
 
 fn name_duplicate(repo: &Repo, sink: &mut Sink) {

@@ -280,7 +280,7 @@ fn frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, doc)) = unit.contract() else {
         return;
     };
-    super::dr::report_frontmatter_problem(
+    super::report::report_frontmatter_problem(
         unit.repo,
         file,
         doc,
@@ -738,7 +738,7 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         let mut pointers = schema::Pointers::new(node);
         for failure in meta_failures(&node.to_json()) {
             let pointer = failure.pointer.as_str();
-            if key == "inputs" && pointer == super::sc::ROOT_TYPE_POINTER && sc002_reports {
+            if key == "inputs" && pointer == super::report::ROOT_TYPE_POINTER && sc002_reports {
                 continue;
             }
             let path = display_path(key, pointer);
@@ -783,7 +783,7 @@ fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
                 bad.span,
                 format!(
                     "invalid JSON Schema: `{path}`: {}",
-                    super::sc::pattern_problem(bad.keyword)
+                    super::report::pattern_problem(bad.keyword)
                 ),
             )
             .label("not a regular expression the validator can compile")

@@ -187,23 +187,6 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     previous[b.len()]
 }
 
-/// Edit-distance cells one rule run may spend on "did you mean" suggestions. Every unknown name
-/// is compared with every candidate, so a file of many unknown names and many candidates costs
-/// their product; past this budget (far above what any hand-written file needs) the rest of
-/// that run's findings carry no suggestion. Reset for each rule run (see
-/// [`crate::check::Sink::new`]), so what is suggested does not depend on which thread ran what
-/// before.
-const SUGGESTION_BUDGET: usize = 2_000_000;
-
-thread_local! {
-    static SUGGESTION_CELLS_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(SUGGESTION_BUDGET) };
-}
-
-/// Gives the running rule its full suggestion budget again.
-pub(crate) fn reset_suggestion_budget() {
-    SUGGESTION_CELLS_LEFT.with(|left| left.set(SUGGESTION_BUDGET));
-}
-
 /// The candidate closest to `name`, when it is close enough to be a plausible typo or rename.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let name_chars = name.chars().count();
@@ -217,12 +200,9 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             continue;
         }
         let cells = (name_chars + 1) * (candidate_chars + 1);
-        let left = SUGGESTION_CELLS_LEFT.with(std::cell::Cell::get);
-        if cells > left {
-            SUGGESTION_CELLS_LEFT.with(|l| l.set(0));
+        if !crate::check::spend_suggestion_cells(cells) {
             return None;
         }
-        SUGGESTION_CELLS_LEFT.with(|l| l.set(left - cells));
         let distance = edit_distance(name, candidate);
         if distance <= limit && best.is_none_or(|b| (distance, candidate) < b) {
             best = Some((distance, candidate));

@@ -1,7 +1,8 @@
 //! Facts that several rules of a unit read, derived once per unit from the [`UnitView`] and the
 //! models: which tool is linked to which TOOL.md ([`links`]), which contracts a driver binds
 //! ([`bindings`]), which schemas a unit holds and their object subschemas ([`schemas`]), and the
-//! skill's Tool Use Rules section ([`tool_use_rules`]). Facts are pure functions of the unit, so
+//! skill's Tool Use Rules section ([`tool_use_rules`]), and the skill's name the repository-wide
+//! rules compare ([`skill_names`]). Facts are pure functions of the unit, so
 //! it does not matter which rule asks first. No diagnostics, no edits: this module never imports
 //! `check`, `rules`, `edit`, `fix`, `engine`, the triage modules or `render`.
 
@@ -9,6 +10,7 @@ pub mod bindings;
 pub mod links;
 mod memo;
 pub mod schemas;
+pub mod skill_names;
 pub mod tool_use_rules;
 
 pub(crate) use memo::UnitMemo;
