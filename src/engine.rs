@@ -2,7 +2,7 @@
 
 use crate::catalog::catalog;
 use crate::check::{Check, Registry, Rule, Sink};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Suppressed};
 use crate::discover::GlobFilter;
 use crate::discover::{discover, Discovered};
 use crate::index::{ContractIndex, Parsed, Repo, Settings, SkillName, UnitFiles};
@@ -11,9 +11,10 @@ use crate::model::skill::{find_broken_references, parse_markdown_doc, SkillDoc};
 use crate::model::tools::parse_tools;
 use crate::model::FileKind;
 use crate::read::{read_text, ReadProblem};
-use crate::selection::{resolve, Enabled, Reporting};
 use crate::source::{FileId, SourceFile, Span};
-use crate::suppress::{self, Malformed, Suppressed, Suppression};
+use crate::triage::selection::{resolve, Enabled};
+use crate::triage::suppress::{self, Malformed, Suppression};
+use crate::triage::{self, Policy};
 use rayon::prelude::*;
 use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
@@ -295,7 +296,8 @@ fn analyse(
     } = root;
     // Built before any rule runs: a rule that leaves a finding to another asks it whether that
     // rule reports in the finding's file.
-    let reporting = reporting(enabled, base, &root, &options.per_file_ignores)?;
+    let reporting = triage::reporting(enabled, base, &root, &options.per_file_ignores)
+        .map_err(LintError::Selector)?;
     let units = build_units(&files, &parsed);
     let contracts = ContractIndex::build(&parsed);
     let mut repo = Repo {
@@ -347,56 +349,13 @@ fn analyse(
         }
     }
 
-    // Only the enabled rules ran; this drops what `per-file-ignores` silences.
-    diagnostics.retain(|d| repo.reports(d.code, d.primary.file));
-    for d in &mut diagnostics {
-        if let Some(severity) = options.severity.get(d.code) {
-            d.severity = *severity;
-        }
-    }
-    let mut suppressed = Vec::new();
-    if options.inline_ignores {
-        let (kept, silenced, used) = suppress::apply(diagnostics, &suppressions);
-        diagnostics = kept;
-        suppressed = silenced;
-        let catalog = catalog();
-        // Through a sink, as a rule's findings: a file of a hundred thousand comments gets the
-        // same cap on findings per file.
-        if let Some(meta) = catalog.get("SL002").filter(|m| enabled.contains(m.code)) {
-            let mut sink = Sink::new(meta);
-            for (suppression, was_used) in suppressions.iter().zip(&used) {
-                // Only a rule that ran can prove a suppression useless.
-                if *was_used || !suppression.codes.iter().all(|c| enabled.contains(c)) {
-                    continue;
-                }
-                let codes = suppression
-                    .codes
-                    .iter()
-                    .map(|c| format!("`{c}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                sink.report(
-                    suppression.file,
-                    suppression.span,
-                    format!("suppression of {codes} matches no finding"),
-                )
-                .label("nothing to suppress here")
-                .help("remove the comment, or move it next to the finding it is meant for");
-            }
-            diagnostics.extend(sink.finish());
-        }
-        if let Some(meta) = catalog.get("SL003").filter(|m| enabled.contains(m.code)) {
-            let mut sink = Sink::new(meta);
-            for problem in malformed {
-                sink.report(problem.file, problem.span, problem.message)
-                    .help("write `<!-- skilllint-disable-next-line CODE -- reason -->` in Markdown or `# skilllint: ignore[CODE] reason` in YAML");
-            }
-            diagnostics.extend(sink.finish());
-        }
-    }
-    diagnostics.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    diagnostics.dedup();
-    suppressed.sort_by(|a, b| a.diagnostic.sort_key().cmp(&b.diagnostic.sort_key()));
+    let policy = Policy {
+        enabled,
+        severity: &options.severity,
+        inline_ignores: options.inline_ignores,
+    };
+    let (diagnostics, suppressed) =
+        triage::apply(diagnostics, &repo, &policy, &suppressions, malformed);
     Ok(LintOutcome {
         repo,
         diagnostics,
@@ -446,24 +405,6 @@ fn check_unit(
         }
     }
     outcome
-}
-
-/// The enabled rules with the `per-file-ignores` globs compiled.
-fn reporting(
-    enabled: &Enabled,
-    base: &Path,
-    root: &Path,
-    ignores: &[(String, Vec<String>)],
-) -> Result<Reporting, LintError> {
-    let catalog = catalog();
-    let mut filters = Vec::with_capacity(ignores.len());
-    for (glob, selectors) in ignores {
-        let filter =
-            GlobFilter::new(base, root, std::slice::from_ref(glob)).map_err(LintError::Selector)?;
-        let codes = resolve(catalog, selectors, &[]).map_err(LintError::Selector)?;
-        filters.push((filter, codes));
-    }
-    Ok(Reporting::new(enabled.clone(), filters))
 }
 
 /// A file named on the command line is read together with the files of its skill folder, so that

@@ -39,9 +39,6 @@ struct Never {
     why: &'static str,
 }
 
-/// Where today's modules stand in for the target's: `selection` and `suppress` become `triage/`,
-/// `rules::meta` becomes `catalog` and `rules::edit` becomes `edit/`; the family rule already
-/// covers the last two, as they are children of `rules`.
 const NEVER: &[Never] = &[
     Never {
         from: &["index/**"],
@@ -57,8 +54,6 @@ const NEVER: &[Never] = &[
             "fix/**",
             "engine/**",
             "triage/**",
-            "selection",
-            "suppress",
             "render/**",
         ],
         why: "facts are derived; they never report or edit",
@@ -69,8 +64,6 @@ const NEVER: &[Never] = &[
             "engine/**",
             "fix/**",
             "triage/**",
-            "selection",
-            "suppress",
             "config",
             "render/**",
             "catalog",
@@ -102,13 +95,11 @@ const NEVER: &[Never] = &[
             "rules/**",
             "index/**",
             "triage/**",
-            "selection",
-            "suppress",
         ],
         why: "render reads Sources, Diagnostics, Suppressed and Catalog",
     },
     Never {
-        from: &["triage/**", "selection", "suppress", "config"],
+        from: &["triage/**", "config"],
         to: &["rules/**", "check/**", "engine/**"],
         why: "triage and config read the catalog, never checks",
     },
@@ -123,8 +114,6 @@ const NEVER: &[Never] = &[
             "rules/**",
             "catalog",
             "triage/**",
-            "selection",
-            "suppress",
             "config",
             "engine/**",
             "fix/**",
@@ -142,8 +131,6 @@ const NEVER: &[Never] = &[
             "rules/**",
             "catalog",
             "triage/**",
-            "selection",
-            "suppress",
             "config",
             "engine/**",
             "fix/**",
@@ -203,11 +190,6 @@ const KNOWN: &[(&str, &str)] = &[
     (
         "render::sarif → index",
         "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/sarif.rs:9: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::sarif → suppress",
-        "stage 3: Suppressed moves to diagnostic.rs",
     ),
 ];
 

@@ -220,7 +220,7 @@ pub struct Repo {
     /// the repository-wide rules, which run after the units.
     pub skill_names: Vec<SkillName>,
     /// Which rules report in which files (selection and `per-file-ignores`).
-    pub reporting: crate::selection::Reporting,
+    pub reporting: crate::triage::selection::Reporting,
     /// The canonical lint root: a skill's links are looked up on disk inside it, and nowhere
     /// else (`None`: a run without a file system, where they are not looked up).
     pub reference_root: Option<PathBuf>,

@@ -3,10 +3,10 @@
 
 use super::Positions;
 use crate::catalog::{catalog, Catalog, Category, RuleMeta};
+use crate::diagnostic::Suppressed;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::index::Repo;
 use crate::source::{slice, FileId};
-use crate::suppress::Suppressed;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
