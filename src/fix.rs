@@ -4,8 +4,10 @@
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit};
 use crate::edit::apply_edits;
-use crate::engine::{lint, parse_file, parse_pending, LintError, LintOptions, LintOutcome};
+use crate::engine::{lint, LintError, LintOptions, LintOutcome};
+use crate::index::parse_pending;
 use crate::index::Parsed;
+use crate::model::parse_file;
 use crate::model::skill::FrontmatterState;
 use crate::source::{FileId, SourceFile};
 use std::collections::{BTreeMap, HashMap, HashSet};

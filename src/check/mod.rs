@@ -5,6 +5,7 @@
 //! rules' metadata reads the catalog.
 
 mod context;
+pub(crate) mod run;
 #[cfg(test)]
 pub(crate) mod testing;
 
