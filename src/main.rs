@@ -222,7 +222,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         eprintln!("skilllint: {}", escape_text(&error.to_string()));
         // Code scanning still gets a log that says why the run did not happen.
         if format == Format::Sarif {
-            let log = render::sarif::render_failure(&error.to_string());
+            let log = render::sarif::render_failure(catalog(), &error.to_string());
             if let Err(error) = write_report(args.output.as_deref(), &log) {
                 eprintln!("skilllint: {}", error.describe("the report"));
             }
@@ -300,7 +300,14 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     };
-    let report = render::render(format, &outcome, color);
+    let input = render::Input {
+        sources: outcome.repo.sources(),
+        diagnostics: &outcome.diagnostics,
+        suppressed: &outcome.suppressed,
+        root: &outcome.root,
+        catalog: catalog(),
+    };
+    let report = render::render(format, &input, color);
     if let Err(error) = write_report(args.output.as_deref(), &report) {
         // A closed pipe (`skilllint . | head`) is not a failure of the lint.
         if error.error.kind() != std::io::ErrorKind::BrokenPipe {
@@ -317,7 +324,8 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             render::nothing_found(&options.paths)
         } else {
             render::summary(
-                &outcome.repo,
+                outcome.repo.files.len(),
+                outcome.repo.skill_count(),
                 &outcome.diagnostics,
                 outcome.suppressed.len(),
             )

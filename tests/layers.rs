@@ -155,43 +155,7 @@ const NEVER: &[Never] = &[
 // ---------------------------------------------------------------------------------------------
 
 /// Forbidden arrows that exist today, as `"from → to"`, with the reason they are still there.
-const KNOWN: &[(&str, &str)] = &[
-    // src/render/mod.rs:156: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render → engine",
-        "stage 3: render takes &Sources and &Catalog, not a LintOutcome",
-    ),
-    // src/render/mod.rs:13: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/concise.rs:6: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::concise → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/full.rs:6: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::full → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/github.rs:6: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::github → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/json.rs:7: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::json → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/sarif.rs:7: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::sarif → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-];
+const KNOWN: &[(&str, &str)] = &[];
 
 const KNOWN_CYCLES: &[(&[&str], &str)] = &[];
 

@@ -162,6 +162,11 @@ impl Repo {
         self.reporting.reports(code, path)
     }
 
+    /// The files alone, as renderers read them.
+    pub fn sources(&self) -> crate::source::Sources<'_> {
+        crate::source::Sources::new(&self.files)
+    }
+
     pub fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }
