@@ -8,6 +8,7 @@
 use crate::catalog::catalog;
 use crate::check::run::{check_repo, check_unit, UnitOutcome};
 use crate::check::{Registry, Rule};
+use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Suppressed};
 use crate::discover::GlobFilter;
 use crate::discover::{discover, Discovered};
@@ -83,6 +84,31 @@ impl Default for LintOptions {
             inline_ignores: true,
             overlay: std::sync::Arc::new(HashMap::new()),
             panic_in_rule: None,
+        }
+    }
+}
+
+impl LintOptions {
+    /// Takes what a configuration file says: the selection, the size cap, the globs and where
+    /// they are relative to, severity overrides, rule settings and the requirement file names.
+    /// The command line's flags are applied after this, over it.
+    pub fn apply_config(&mut self, config: &Config) {
+        self.select = config.select.clone().unwrap_or_default();
+        self.ignore = config.ignore.clone();
+        if let Some(cap) = config.max_file_size {
+            self.max_file_size = cap;
+        }
+        self.glob_base = Some(config.base.clone());
+        self.exclude = config.exclude.clone();
+        self.per_file_ignores = config.per_file_ignores.clone();
+        self.severity = config.severity.clone();
+        self.settings.skill_extra_fields = config.extra_fields.clone();
+        self.settings.contract_map = config.contract_map.clone();
+        if let Some(heading) = &config.tool_use_rules_heading {
+            self.settings.tool_use_rules_heading = heading.clone();
+        }
+        if let Some(files) = &config.requirement_files {
+            self.requirement_files = files.clone();
         }
     }
 }

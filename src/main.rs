@@ -178,39 +178,25 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         // Without a file, command-line globs are relative to the current folder.
         config.base = std::path::PathBuf::from(".");
     }
+    options.apply_config(&config);
     // Command-line flags override the file: `--select` replaces the file's whole selection
     // (select and ignore), so `skilllint --select SK003` runs SK003 whatever the file says.
-    if args.select.is_empty() {
-        options.select = config.select.clone().unwrap_or_default();
-        options.ignore = config.ignore.clone();
-    } else {
+    if !args.select.is_empty() {
         options.select = args.select.clone();
+        options.ignore = Vec::new();
     }
     options.ignore.extend(args.ignore.iter().cloned());
     options.threads = args.threads;
-    options.max_file_size = args
-        .max_file_size
-        .or(config.max_file_size)
-        .unwrap_or(skilllint::engine::DEFAULT_MAX_FILE_SIZE);
+    if let Some(cap) = args.max_file_size {
+        options.max_file_size = cap;
+    }
     options.inline_ignores = !args.no_inline_ignores;
-    options.glob_base = Some(config.base.clone());
-    options.exclude = config.exclude.clone();
     // CLI globs are relative to the current folder, config globs to the config file.
     options.exclude_here = args
         .exclude
         .iter()
         .map(|glob| glob.trim_start_matches("./").to_string())
         .collect();
-    options.per_file_ignores = config.per_file_ignores.clone();
-    options.severity = config.severity.clone();
-    options.settings.skill_extra_fields = config.extra_fields.clone();
-    options.settings.contract_map = config.contract_map.clone();
-    if let Some(heading) = &config.tool_use_rules_heading {
-        options.settings.tool_use_rules_heading = heading.clone();
-    }
-    if let Some(files) = &config.requirement_files {
-        options.requirement_files = files.clone();
-    }
     let format = match args.format {
         OutputFormat::Full => Format::Full,
         OutputFormat::Concise => Format::Concise,
