@@ -38,22 +38,6 @@ fn main() -> ExitCode {
 }
 
 /// Files a fix run edits or renames, a renamed file that is also edited counted once.
-fn touched_files(run: &fix::FixRun) -> usize {
-    run.changed
-        .keys()
-        .chain(run.renames.iter().map(|(from, _)| from))
-        .collect::<std::collections::BTreeSet<_>>()
-        .len()
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
 /// Why `-o FILE` (or standard output) could not take the report.
 struct WriteError {
     /// The `-o` file; `None` for standard output.
@@ -235,16 +219,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 return ExitCode::from(EXIT_USAGE);
             }
             if !args.quiet {
-                eprintln!(
-                    "{} would be fixed ({} in {}).",
-                    plural(run.fixed, "finding"),
-                    if run.renames.is_empty() {
-                        "edits"
-                    } else {
-                        "edits and renames"
-                    },
-                    plural(touched_files(&run), "file")
-                );
+                eprintln!("{}", fix::diff_summary(&run));
             }
             std::mem::forget(outcome);
             return if run.changed.is_empty() && run.renames.is_empty() {
