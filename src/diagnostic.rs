@@ -208,3 +208,11 @@ impl Diagnostic {
         self
     }
 }
+
+/// A finding silenced by an inline comment, kept for SARIF (which reports it with the
+/// comment's reason as its justification).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suppressed {
+    pub diagnostic: Diagnostic,
+    pub justification: Option<String>,
+}

@@ -517,6 +517,52 @@ fn walk_problem(error: &ignore::Error) -> Option<(PathBuf, String)> {
     innermost(error, None)
 }
 
+/// A file named on the command line is read together with the files of its skill folder, so that
+/// cross-file rules see the same contract as a full run would.
+pub(crate) fn with_skill_siblings(paths: &[PathBuf], requirement_files: &[String]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for path in paths {
+        out.push(path.clone());
+        // Only a file skilllint reads needs its folder's context; anything else named is reported
+        // on its own.
+        let read = || {
+            crate::discover::classify(
+                &crate::discover::relative_path(Path::new("."), path),
+                requirement_files,
+            )
+            .is_some()
+        };
+        if path.is_file() && read() {
+            let dir = crate::source::folder_of(path);
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                continue;
+            };
+            let mut siblings: Vec<PathBuf> = entries
+                .filter_map(Result::ok)
+                // A linked sibling is taken when it leads to a file (discovery then checks where
+                // it leads); a link to a folder is never walked from here.
+                .filter(|e| {
+                    e.file_type()
+                        .is_ok_and(|t| t.is_file() || (t.is_symlink() && e.path().is_file()))
+                })
+                .filter(|e| {
+                    let sibling = e.path();
+                    crate::discover::classify(
+                        &crate::discover::relative_path(Path::new("."), &sibling),
+                        requirement_files,
+                    )
+                    .is_some()
+                })
+                .map(|e| e.path())
+                .filter(|p| p != path)
+                .collect();
+            siblings.sort();
+            out.extend(siblings);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,23 +1,25 @@
 //! walk → read & parse → index → check → triage. Everything a run does, without any output.
+//!
+//! Orchestration only: each stage's work is in its module ([`crate::discover`], `read`,
+//! [`crate::model::parse_file`], [`crate::index::build_units`], `check::run`, `triage::apply`);
+//! the engine owns the options, the thread pool and the order of the stages, and is the one
+//! module that sees the rules (through [`registry`]).
 
 use crate::catalog::catalog;
-use crate::check::{Check, Registry, Rule, Sink};
-use crate::diagnostic::Diagnostic;
+use crate::check::run::{check_repo, check_unit, UnitOutcome};
+use crate::check::{Registry, Rule};
+use crate::config::Config;
+use crate::diagnostic::{Diagnostic, Suppressed};
 use crate::discover::GlobFilter;
 use crate::discover::{discover, Discovered};
-use crate::index::{ContractIndex, Parsed, Repo, Settings, SkillName, UnitFiles};
-use crate::model::requirement::parse_requirement;
-use crate::model::skill::{find_broken_references, parse_markdown_doc, SkillDoc};
-use crate::model::tools::parse_tools;
-use crate::model::FileKind;
-use crate::read::{read_text, ReadProblem};
-use crate::selection::{resolve, Enabled, Reporting};
+use crate::index::{build_units, ContractIndex, Repo, Settings};
+use crate::model::{parse_up_front, FileKind, Parsed};
+use crate::read::{read_discovered, ReadProblem};
 use crate::source::{FileId, SourceFile, Span};
-use crate::suppress::{self, Malformed, Suppressed, Suppression};
+use crate::triage::selection::{resolve, Enabled};
+use crate::triage::{self, Policy};
 use rayon::prelude::*;
-use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 /// The rules the engine runs: the catalog joined with every family's checks, built once. The
@@ -82,6 +84,31 @@ impl Default for LintOptions {
             inline_ignores: true,
             overlay: std::sync::Arc::new(HashMap::new()),
             panic_in_rule: None,
+        }
+    }
+}
+
+impl LintOptions {
+    /// Takes what a configuration file says: the selection, the size cap, the globs and where
+    /// they are relative to, severity overrides, rule settings and the requirement file names.
+    /// The command line's flags are applied after this, over it.
+    pub fn apply_config(&mut self, config: &Config) {
+        self.select = config.select.clone().unwrap_or_default();
+        self.ignore = config.ignore.clone();
+        if let Some(cap) = config.max_file_size {
+            self.max_file_size = cap;
+        }
+        self.glob_base = Some(config.base.clone());
+        self.exclude = config.exclude.clone();
+        self.per_file_ignores = config.per_file_ignores.clone();
+        self.severity = config.severity.clone();
+        self.settings.skill_extra_fields = config.extra_fields.clone();
+        self.settings.contract_map = config.contract_map.clone();
+        if let Some(heading) = &config.tool_use_rules_heading {
+            self.settings.tool_use_rules_heading = heading.clone();
+        }
+        if let Some(files) = &config.requirement_files {
+            self.requirement_files = files.clone();
         }
     }
 }
@@ -156,7 +183,7 @@ fn run(
     root: PathBuf,
     threads: usize,
 ) -> Result<LintOutcome, LintError> {
-    let paths = with_skill_siblings(&options.paths, &options.requirement_files);
+    let paths = crate::discover::with_skill_siblings(&options.paths, &options.requirement_files);
     let base = options.glob_base.clone().unwrap_or_else(|| root.clone());
     let exclude = GlobFilter::new(&base, &root, &options.exclude)
         .and_then(|filter| filter.and(Path::new("."), &root, &options.exclude_here))
@@ -168,7 +195,7 @@ fn run(
         &options.requirement_files,
         threads,
         &exclude,
-        |file| read(file, options.max_file_size, overlay),
+        |file| read_discovered(file, options.max_file_size, overlay),
     );
     // A prose SECRETS.md is no manifest, a lowercase skill.md without a skill's keys no skill:
     // left out as if never found, unless they were named.
@@ -269,15 +296,6 @@ pub fn lint_in_memory(
     )
 }
 
-/// What checking one unit leaves behind once its parses are dropped.
-#[derive(Default)]
-struct UnitOutcome {
-    diagnostics: Vec<Diagnostic>,
-    skill_name: Option<SkillName>,
-    /// By file, for the folder's files that have suppression comments.
-    suppressions: Vec<(FileId, Vec<Suppression>, Vec<Malformed>)>,
-}
-
 /// index → check → triage, for files already read (and, for the kinds other folders refer to,
 /// parsed).
 fn analyse(
@@ -295,7 +313,8 @@ fn analyse(
     } = root;
     // Built before any rule runs: a rule that leaves a finding to another asks it whether that
     // rule reports in the finding's file.
-    let reporting = reporting(enabled, base, &root, &options.per_file_ignores)?;
+    let reporting = triage::reporting(enabled, base, &root, &options.per_file_ignores)
+        .map_err(LintError::Selector)?;
     let units = build_units(&files, &parsed);
     let contracts = ContractIndex::build(&parsed);
     let mut repo = Repo {
@@ -341,255 +360,21 @@ fn analyse(
     }
     // The repository-wide rules are few and read only what is left: the up-front parses and
     // the skills' names.
-    for rule in &rules {
-        if let Check::Repo(check) = rule.check {
-            diagnostics.extend(guarded(rule, None, panic_in, |sink| check(&repo, sink)));
-        }
-    }
+    diagnostics.extend(check_repo(&repo, &rules, panic_in));
 
-    // Only the enabled rules ran; this drops what `per-file-ignores` silences.
-    diagnostics.retain(|d| repo.reports(d.code, d.primary.file));
-    for d in &mut diagnostics {
-        if let Some(severity) = options.severity.get(d.code) {
-            d.severity = *severity;
-        }
-    }
-    let mut suppressed = Vec::new();
-    if options.inline_ignores {
-        let (kept, silenced, used) = suppress::apply(diagnostics, &suppressions);
-        diagnostics = kept;
-        suppressed = silenced;
-        let catalog = catalog();
-        // Through a sink, as a rule's findings: a file of a hundred thousand comments gets the
-        // same cap on findings per file.
-        if let Some(meta) = catalog.get("SL002").filter(|m| enabled.contains(m.code)) {
-            let mut sink = Sink::new(meta);
-            for (suppression, was_used) in suppressions.iter().zip(&used) {
-                // Only a rule that ran can prove a suppression useless.
-                if *was_used || !suppression.codes.iter().all(|c| enabled.contains(c)) {
-                    continue;
-                }
-                let codes = suppression
-                    .codes
-                    .iter()
-                    .map(|c| format!("`{c}`"))
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                sink.report(
-                    suppression.file,
-                    suppression.span,
-                    format!("suppression of {codes} matches no finding"),
-                )
-                .label("nothing to suppress here")
-                .help("remove the comment, or move it next to the finding it is meant for");
-            }
-            diagnostics.extend(sink.finish());
-        }
-        if let Some(meta) = catalog.get("SL003").filter(|m| enabled.contains(m.code)) {
-            let mut sink = Sink::new(meta);
-            for problem in malformed {
-                sink.report(problem.file, problem.span, problem.message)
-                    .help("write `<!-- skilllint-disable-next-line CODE -- reason -->` in Markdown or `# skilllint: ignore[CODE] reason` in YAML");
-            }
-            diagnostics.extend(sink.finish());
-        }
-    }
-    diagnostics.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    diagnostics.dedup();
-    suppressed.sort_by(|a, b| a.diagnostic.sort_key().cmp(&b.diagnostic.sort_key()));
+    let policy = Policy {
+        enabled,
+        severity: &options.severity,
+        inline_ignores: options.inline_ignores,
+    };
+    let (diagnostics, suppressed) =
+        triage::apply(diagnostics, &repo, &policy, &suppressions, malformed);
     Ok(LintOutcome {
         repo,
         diagnostics,
         suppressed,
         root,
     })
-}
-
-/// Parses a unit's own files, runs the unit rules on them and keeps what outlives the parses.
-fn check_unit(
-    repo: &Repo,
-    files: &UnitFiles,
-    rules: &[&Rule],
-    panic_in: Option<&str>,
-    inline_ignores: bool,
-) -> UnitOutcome {
-    let members = files.all();
-    let local: Vec<(FileId, Parsed)> = members
-        .iter()
-        .filter_map(|id| parse_pending(repo, *id).map(|parsed| (*id, parsed)))
-        .collect();
-    let view = crate::index::UnitView {
-        repo,
-        files,
-        local: &local,
-    };
-    // The unit's shared facts and editable JSON views live as long as its parses, no longer.
-    let facts = crate::semantic::UnitFacts::default();
-    let json_texts = crate::check::JsonTexts::default();
-    let unit = crate::check::Unit::new(view, &facts, &json_texts);
-    let primary = files.primary_file();
-    let mut outcome = UnitOutcome::default();
-    for rule in rules {
-        if let Check::Unit(check) = rule.check {
-            outcome
-                .diagnostics
-                .extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
-        }
-    }
-    outcome.skill_name = crate::semantic::skill_names::skill_name(&unit);
-    if inline_ignores {
-        for id in members {
-            let (found, broken) = suppress::collect_file(id, repo.text(id), unit.parsed(id));
-            if !found.is_empty() || !broken.is_empty() {
-                outcome.suppressions.push((id, found, broken));
-            }
-        }
-    }
-    outcome
-}
-
-/// The enabled rules with the `per-file-ignores` globs compiled.
-fn reporting(
-    enabled: &Enabled,
-    base: &Path,
-    root: &Path,
-    ignores: &[(String, Vec<String>)],
-) -> Result<Reporting, LintError> {
-    let catalog = catalog();
-    let mut filters = Vec::with_capacity(ignores.len());
-    for (glob, selectors) in ignores {
-        let filter =
-            GlobFilter::new(base, root, std::slice::from_ref(glob)).map_err(LintError::Selector)?;
-        let codes = resolve(catalog, selectors, &[]).map_err(LintError::Selector)?;
-        filters.push((filter, codes));
-    }
-    Ok(Reporting::new(enabled.clone(), filters))
-}
-
-/// A file named on the command line is read together with the files of its skill folder, so that
-/// cross-file rules see the same contract as a full run would.
-fn with_skill_siblings(paths: &[PathBuf], requirement_files: &[String]) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for path in paths {
-        out.push(path.clone());
-        // Only a file skilllint reads needs its folder's context; anything else named is reported
-        // on its own.
-        let read = || {
-            crate::discover::classify(
-                &crate::discover::relative_path(Path::new("."), path),
-                requirement_files,
-            )
-            .is_some()
-        };
-        if path.is_file() && read() {
-            let dir = crate::source::folder_of(path);
-            let Ok(entries) = std::fs::read_dir(dir) else {
-                continue;
-            };
-            let mut siblings: Vec<PathBuf> = entries
-                .filter_map(Result::ok)
-                // A linked sibling is taken when it leads to a file (discovery then checks where
-                // it leads); a link to a folder is never walked from here.
-                .filter(|e| {
-                    e.file_type()
-                        .is_ok_and(|t| t.is_file() || (t.is_symlink() && e.path().is_file()))
-                })
-                .filter(|e| {
-                    let sibling = e.path();
-                    crate::discover::classify(
-                        &crate::discover::relative_path(Path::new("."), &sibling),
-                        requirement_files,
-                    )
-                    .is_some()
-                })
-                .map(|e| e.path())
-                .filter(|p| p != path)
-                .collect();
-            siblings.sort();
-            out.extend(siblings);
-        }
-    }
-    out
-}
-
-thread_local! {
-    static IN_RULE: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Keeps the default panic message for real crashes but silences panics caught inside rules,
-/// which are reported as SL900 instead.
-fn install_panic_hook() {
-    static HOOK: std::sync::Once = std::sync::Once::new();
-    HOOK.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if !IN_RULE.with(Cell::get) {
-                previous(info);
-            }
-        }));
-    });
-}
-
-fn guarded(
-    rule: &Rule,
-    file: Option<FileId>,
-    panic_in: Option<&str>,
-    check: impl FnOnce(&mut Sink),
-) -> Vec<Diagnostic> {
-    install_panic_hook();
-    let mut sink = Sink::new(rule.meta);
-    IN_RULE.with(|f| f.set(true));
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        if panic_in == Some(rule.meta.code) {
-            panic!("panic injected into {} for testing", rule.meta.code);
-        }
-        check(&mut sink)
-    }));
-    IN_RULE.with(|f| f.set(false));
-    match result {
-        Ok(()) => sink.finish(),
-        Err(payload) => {
-            let reason = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
-            let Some(meta) = catalog().get("SL900") else {
-                return Vec::new();
-            };
-            let file = file.unwrap_or(FileId(0));
-            vec![Diagnostic::new(
-                meta.code,
-                meta.severity,
-                file,
-                Span::empty(0),
-                format!(
-                    "rule {} [{}] crashed on this file; other rules still ran",
-                    rule.meta.code, rule.meta.name
-                ),
-            )
-            .with_help(format!(
-                "internal error: {reason}. Please report this as a skilllint bug."
-            ))]
-        }
-    }
-}
-
-/// Reads one discovered file (or takes its text from the overlay).
-fn read(
-    file: &Discovered,
-    max_size: u64,
-    overlay: &HashMap<PathBuf, String>,
-) -> Result<String, ReadProblem> {
-    match (&file.problem, overlay.get(&file.abs_path)) {
-        (Some(problem), _) => Err(ReadProblem {
-            message: problem.clone(),
-            span: Span::empty(0),
-            display_text: String::new(),
-        }),
-        (None, Some(text)) => Ok(text.clone()),
-        (None, None) => read_text(&file.abs_path, max_size),
-    }
 }
 
 /// Parses one read file when its kind is parsed up front. Unreadable input yields an SL001
@@ -621,137 +406,6 @@ fn load(
     }
     let parsed = parse_up_front(file.kind, &source);
     (source, (parsed, None))
-}
-
-/// The parse of a file the repository holds as [`Parsed::Pending`]; `None` for the others.
-pub(crate) fn parse_pending(repo: &Repo, id: FileId) -> Option<Parsed> {
-    match repo.parsed(id) {
-        Parsed::Pending(kind) => Some(parse_file(
-            *kind,
-            repo.file(id),
-            repo.reference_root.as_deref(),
-        )),
-        _ => None,
-    }
-}
-
-/// Parses the kinds other folders refer to; leaves the rest [`Parsed::Pending`] for their unit.
-fn parse_up_front(kind: FileKind, source: &SourceFile) -> Parsed {
-    if kind.parsed_up_front() {
-        // No kind parsed up front checks links.
-        parse_file(kind, source, None)
-    } else {
-        Parsed::Pending(kind)
-    }
-}
-
-/// Parses one file's text according to its kind. `reference_root`: the canonical lint root, inside
-/// which a skill's links are looked up (`None`: they are not).
-pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&Path>) -> Parsed {
-    match kind {
-        FileKind::Skill { lowercase } => {
-            let doc = parse_markdown_doc(&source.text);
-            let dir = crate::source::folder_of(&source.abs_path);
-            Parsed::Skill(Box::new(SkillDoc {
-                broken_references: find_broken_references(&doc.body, dir, reference_root),
-                folder_name: folder_name(dir),
-                doc,
-                lowercase_file_name: lowercase,
-            }))
-        }
-        FileKind::Tools => Parsed::Tools(Box::new(parse_tools(&source.text))),
-        FileKind::Requirement => Parsed::Requirement(Box::new(parse_requirement(&source.text))),
-        FileKind::Contract => Parsed::Contract(Box::new(parse_markdown_doc(&source.text))),
-        FileKind::Driver { cli } => Parsed::Driver {
-            doc: Box::new(parse_markdown_doc(&source.text)),
-            cli,
-        },
-        FileKind::Secrets => Parsed::Secrets(Box::new(parse_markdown_doc(&source.text))),
-        FileKind::Unfollowed => Parsed::Unreadable(kind),
-    }
-}
-
-/// The folder's own name, resolving `.` and `..` (a skill at the lint root is named after it).
-fn folder_name(dir: &Path) -> String {
-    let named = dir.file_name().filter(|_| {
-        !matches!(
-            dir.components().next_back(),
-            Some(std::path::Component::ParentDir)
-        )
-    });
-    match named {
-        Some(name) => name.to_string_lossy().into_owned(),
-        None => dir
-            .canonicalize()
-            .ok()
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_default(),
-    }
-}
-
-fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
-    // Sized for the worst case (a folder per file): memory reserved but never written costs
-    // nothing, while growing by doubling copies every unit and touches fresh pages each time.
-    let mut units: Vec<UnitFiles> = Vec::with_capacity(files.len());
-    // Files arrive sorted by path, and the paths under a folder sort into one run, where the
-    // folder's own files mix only with its subfolders' files. So the folders enclosing the last
-    // file (outermost first, each with its unit) are the only ones a later file can be in.
-    let mut open: Vec<(&str, usize)> = Vec::new();
-    let encloses = |outer: &str, dir: &str| {
-        outer.is_empty()
-            || dir
-                .strip_prefix(outer)
-                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-    };
-    for (index, (file, model)) in files.iter().zip(parsed).enumerate() {
-        let id = FileId(index as u32);
-        let (dir, name) = crate::source::split_path(&file.rel_path);
-        while open.last().is_some_and(|(outer, _)| !encloses(outer, dir)) {
-            open.pop();
-        }
-        let slot = match open.last() {
-            Some((outer, slot)) if *outer == dir => *slot,
-            _ => {
-                units.push(UnitFiles {
-                    dir: dir.to_string(),
-                    ..UnitFiles::default()
-                });
-                open.push((dir, units.len() - 1));
-                units.len() - 1
-            }
-        };
-        let unit = &mut units[slot];
-        let role = match model.kind() {
-            FileKind::Skill { .. } => &mut unit.skill,
-            FileKind::Tools => {
-                if name == "tools.json" {
-                    unit.tools.insert(0, id);
-                } else {
-                    unit.tools.push(id);
-                }
-                continue;
-            }
-            FileKind::Requirement => &mut unit.requirement,
-            FileKind::Contract => &mut unit.contract,
-            FileKind::Driver { .. } => {
-                unit.drivers.push(id);
-                continue;
-            }
-            FileKind::Secrets => &mut unit.secrets,
-            FileKind::Unfollowed => {
-                unit.others.push(id);
-                continue;
-            }
-        };
-        // The first file of a role takes it (`SKILL.md` before `skill.md`).
-        if role.is_none() {
-            *role = Some(id);
-        } else {
-            unit.others.push(id);
-        }
-    }
-    units.sort_unstable_by(|a, b| a.dir.cmp(&b.dir));
-    units
 }
 
 #[cfg(test)]
@@ -803,61 +457,6 @@ mod tests {
             .collect();
         assert_eq!(found, [("SL001", crate::discover::PROSE_SECRETS_NOT_READ)]);
         assert_eq!(named.repo.files.len(), 1);
-    }
-
-    #[test]
-    fn units_gather_a_folders_files_between_its_subfolders_files() {
-        // Sorted by path, as the engine hands them over: `a`'s files sit on both sides of
-        // `a/b`'s, and `a.b` and `a-b` sort around `a/` as byte order has it.
-        let mut paths = vec![
-            "SKILL.md",
-            "a-b/SKILL.md",
-            "a.b/tools.json",
-            "a/SKILL.md",
-            "a/b/SKILL.md",
-            "a/b/c/tools.json",
-            "a/b/tools.json",
-            "a/requirement.yaml",
-            "a/tools.json",
-            "a0/SKILL.md",
-            "tools.json",
-        ];
-        paths.sort();
-        let files: Vec<SourceFile> = paths
-            .iter()
-            .map(|p| SourceFile {
-                rel_path: p.to_string(),
-                abs_path: PathBuf::from(p),
-                text: String::new(),
-            })
-            .collect();
-        let parsed: Vec<Parsed> = paths
-            .iter()
-            .map(|p| {
-                let kind = crate::discover::classify(p, &["requirement.yaml".to_string()]);
-                Parsed::Pending(kind.expect("a known file name"))
-            })
-            .collect();
-        let grouped: Vec<(String, Vec<&str>)> = build_units(&files, &parsed)
-            .iter()
-            .map(|unit| {
-                let members = unit.all().iter().map(|id| paths[id.0 as usize]).collect();
-                (unit.dir.clone(), members)
-            })
-            .collect();
-        let expected: Vec<(String, Vec<&str>)> = vec![
-            ("".into(), vec!["SKILL.md", "tools.json"]),
-            (
-                "a".into(),
-                vec!["a/SKILL.md", "a/requirement.yaml", "a/tools.json"],
-            ),
-            ("a-b".into(), vec!["a-b/SKILL.md"]),
-            ("a.b".into(), vec!["a.b/tools.json"]),
-            ("a/b".into(), vec!["a/b/SKILL.md", "a/b/tools.json"]),
-            ("a/b/c".into(), vec!["a/b/c/tools.json"]),
-            ("a0".into(), vec!["a0/SKILL.md"]),
-        ];
-        assert_eq!(grouped, expected);
     }
 
     #[test]

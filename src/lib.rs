@@ -2,7 +2,7 @@
 //!
 //! Data flows one way: walk ([`discover`]) → read & parse ([`parse`], [`model`]) → index
 //! ([`index`]) → check ([`check`]: what a rule is given; the [`rules`]) → triage
-//! ([`selection`]) → render ([`render`]). Beside the pipeline: [`catalog`] (the rule documents,
+//! ([`triage`]) → render ([`render`]). Beside the pipeline: [`catalog`] (the rule documents,
 //! which everything that only describes rules reads), [`edit`] (text edits that fixes are built
 //! from) and [`fix`] (the `--fix` loop over the engine).
 
@@ -22,10 +22,10 @@ mod read;
 pub mod render;
 pub mod rules;
 pub mod schema;
-pub mod selection;
 pub mod semantic;
+mod sink;
 pub mod source;
-pub mod suppress;
+pub mod triage;
 
 pub use engine::{lint, LintError, LintOptions, LintOutcome};
 

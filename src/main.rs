@@ -38,22 +38,6 @@ fn main() -> ExitCode {
 }
 
 /// Files a fix run edits or renames, a renamed file that is also edited counted once.
-fn touched_files(run: &fix::FixRun) -> usize {
-    run.changed
-        .keys()
-        .chain(run.renames.iter().map(|(from, _)| from))
-        .collect::<std::collections::BTreeSet<_>>()
-        .len()
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
 /// Why `-o FILE` (or standard output) could not take the report.
 struct WriteError {
     /// The `-o` file; `None` for standard output.
@@ -178,39 +162,25 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         // Without a file, command-line globs are relative to the current folder.
         config.base = std::path::PathBuf::from(".");
     }
+    options.apply_config(&config);
     // Command-line flags override the file: `--select` replaces the file's whole selection
     // (select and ignore), so `skilllint --select SK003` runs SK003 whatever the file says.
-    if args.select.is_empty() {
-        options.select = config.select.clone().unwrap_or_default();
-        options.ignore = config.ignore.clone();
-    } else {
+    if !args.select.is_empty() {
         options.select = args.select.clone();
+        options.ignore = Vec::new();
     }
     options.ignore.extend(args.ignore.iter().cloned());
     options.threads = args.threads;
-    options.max_file_size = args
-        .max_file_size
-        .or(config.max_file_size)
-        .unwrap_or(skilllint::engine::DEFAULT_MAX_FILE_SIZE);
+    if let Some(cap) = args.max_file_size {
+        options.max_file_size = cap;
+    }
     options.inline_ignores = !args.no_inline_ignores;
-    options.glob_base = Some(config.base.clone());
-    options.exclude = config.exclude.clone();
     // CLI globs are relative to the current folder, config globs to the config file.
     options.exclude_here = args
         .exclude
         .iter()
         .map(|glob| glob.trim_start_matches("./").to_string())
         .collect();
-    options.per_file_ignores = config.per_file_ignores.clone();
-    options.severity = config.severity.clone();
-    options.settings.skill_extra_fields = config.extra_fields.clone();
-    options.settings.contract_map = config.contract_map.clone();
-    if let Some(heading) = &config.tool_use_rules_heading {
-        options.settings.tool_use_rules_heading = heading.clone();
-    }
-    if let Some(files) = &config.requirement_files {
-        options.requirement_files = files.clone();
-    }
     let format = match args.format {
         OutputFormat::Full => Format::Full,
         OutputFormat::Concise => Format::Concise,
@@ -222,7 +192,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         eprintln!("skilllint: {}", escape_text(&error.to_string()));
         // Code scanning still gets a log that says why the run did not happen.
         if format == Format::Sarif {
-            let log = render::sarif::render_failure(&error.to_string());
+            let log = render::sarif::render_failure(catalog(), &error.to_string());
             if let Err(error) = write_report(args.output.as_deref(), &log) {
                 eprintln!("skilllint: {}", error.describe("the report"));
             }
@@ -249,16 +219,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 return ExitCode::from(EXIT_USAGE);
             }
             if !args.quiet {
-                eprintln!(
-                    "{} would be fixed ({} in {}).",
-                    plural(run.fixed, "finding"),
-                    if run.renames.is_empty() {
-                        "edits"
-                    } else {
-                        "edits and renames"
-                    },
-                    plural(touched_files(&run), "file")
-                );
+                eprintln!("{}", fix::diff_summary(&run));
             }
             std::mem::forget(outcome);
             return if run.changed.is_empty() && run.renames.is_empty() {
@@ -300,7 +261,14 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
     };
-    let report = render::render(format, &outcome, color);
+    let input = render::Input {
+        sources: outcome.repo.sources(),
+        diagnostics: &outcome.diagnostics,
+        suppressed: &outcome.suppressed,
+        root: &outcome.root,
+        catalog: catalog(),
+    };
+    let report = render::render(format, &input, color);
     if let Err(error) = write_report(args.output.as_deref(), &report) {
         // A closed pipe (`skilllint . | head`) is not a failure of the lint.
         if error.error.kind() != std::io::ErrorKind::BrokenPipe {
@@ -317,7 +285,8 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             render::nothing_found(&options.paths)
         } else {
             render::summary(
-                &outcome.repo,
+                outcome.repo.files.len(),
+                outcome.repo.skill_count(),
                 &outcome.diagnostics,
                 outcome.suppressed.len(),
             )

@@ -1,8 +1,10 @@
 //! Reading files from the repository: only regular files, never blocking, never more than the
 //! size cap, and every reason a file was not read said in words an SL001 diagnostic can carry.
 
+use crate::discover::Discovered;
 use crate::source::Span;
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 /// Why a file that would be linted was not read (an SL001 diagnostic).
 pub(crate) struct ReadProblem {
@@ -57,6 +59,24 @@ pub(crate) fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProble
             display_text,
         }
     })
+}
+
+/// Reads one discovered file, or takes its text from the overlay (the fix loop's edited texts);
+/// a file discovery could not follow is a read problem.
+pub(crate) fn read_discovered(
+    file: &Discovered,
+    max_size: u64,
+    overlay: &HashMap<PathBuf, String>,
+) -> Result<String, ReadProblem> {
+    match (&file.problem, overlay.get(&file.abs_path)) {
+        (Some(problem), _) => Err(ReadProblem {
+            message: problem.clone(),
+            span: Span::empty(0),
+            display_text: String::new(),
+        }),
+        (None, Some(text)) => Ok(text.clone()),
+        (None, None) => read_text(&file.abs_path, max_size),
+    }
 }
 
 /// Why [`read_regular_bounded`] read nothing.

@@ -54,6 +54,32 @@ pub struct SourceFile {
     pub text: String,
 }
 
+/// The run's files by [`FileId`]: what renderers read (paths and texts), without the index.
+#[derive(Debug, Clone, Copy)]
+pub struct Sources<'a> {
+    files: &'a [SourceFile],
+}
+
+impl<'a> Sources<'a> {
+    /// `files[i]` is the file of `FileId(i)`.
+    pub fn new(files: &'a [SourceFile]) -> Self {
+        Sources { files }
+    }
+
+    pub fn file(&self, id: FileId) -> &'a SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn text(&self, id: FileId) -> &'a str {
+        &self.file(id).text
+    }
+
+    /// Every file, in `FileId` order.
+    pub fn all(&self) -> &'a [SourceFile] {
+        self.files
+    }
+}
+
 /// A `/`-separated path cut at its last `/`: (folder, file name), the folder `""` when there is
 /// none. A byte scan: rules ask this of short paths thousands of times, and `rsplit`/`rfind`
 /// set up a searcher on every call.

@@ -28,8 +28,18 @@ fn outcome() -> LintOutcome {
 }
 
 fn rendered(format: Format) -> String {
-    let outcome = outcome();
-    render::render(format, &outcome, false)
+    render_outcome(format, &outcome())
+}
+
+fn render_outcome(format: Format, outcome: &LintOutcome) -> String {
+    let input = render::Input {
+        sources: outcome.repo.sources(),
+        diagnostics: &outcome.diagnostics,
+        suppressed: &outcome.suppressed,
+        root: &outcome.root,
+        catalog: catalog(),
+    };
+    render::render(format, &input, false)
 }
 
 fn load_json(path: &Path) -> serde_json::Value {
@@ -155,7 +165,7 @@ fn sarif_for_every_fixture_repository_is_valid() {
                 ..LintOptions::default()
             };
             let outcome = lint(&options).expect("lint runs");
-            let text = render::render(Format::Sarif, &outcome, false);
+            let text = render_outcome(Format::Sarif, &outcome);
             let instance: serde_json::Value = serde_json::from_str(&text).expect("SARIF parses");
             let errors: Vec<String> = validator
                 .iter_errors(&instance)
@@ -186,7 +196,7 @@ fn sarif_fingerprints_survive_line_shifts() {
             ..LintOptions::default()
         })
         .expect("lint runs");
-        let text = render::render(Format::Sarif, &outcome, false);
+        let text = render_outcome(Format::Sarif, &outcome);
         let log: serde_json::Value = serde_json::from_str(&text).expect("SARIF parses");
         log["runs"][0]["results"]
             .as_array()

@@ -39,9 +39,6 @@ struct Never {
     why: &'static str,
 }
 
-/// Where today's modules stand in for the target's: `selection` and `suppress` become `triage/`,
-/// `rules::meta` becomes `catalog` and `rules::edit` becomes `edit/`; the family rule already
-/// covers the last two, as they are children of `rules`.
 const NEVER: &[Never] = &[
     Never {
         from: &["index/**"],
@@ -57,8 +54,6 @@ const NEVER: &[Never] = &[
             "fix/**",
             "engine/**",
             "triage/**",
-            "selection",
-            "suppress",
             "render/**",
         ],
         why: "facts are derived; they never report or edit",
@@ -69,8 +64,6 @@ const NEVER: &[Never] = &[
             "engine/**",
             "fix/**",
             "triage/**",
-            "selection",
-            "suppress",
             "config",
             "render/**",
             "catalog",
@@ -102,13 +95,11 @@ const NEVER: &[Never] = &[
             "rules/**",
             "index/**",
             "triage/**",
-            "selection",
-            "suppress",
         ],
         why: "render reads Sources, Diagnostics, Suppressed and Catalog",
     },
     Never {
-        from: &["triage/**", "selection", "suppress", "config"],
+        from: &["triage/**", "config"],
         to: &["rules/**", "check/**", "engine/**"],
         why: "triage and config read the catalog, never checks",
     },
@@ -123,8 +114,6 @@ const NEVER: &[Never] = &[
             "rules/**",
             "catalog",
             "triage/**",
-            "selection",
-            "suppress",
             "config",
             "engine/**",
             "fix/**",
@@ -142,8 +131,6 @@ const NEVER: &[Never] = &[
             "rules/**",
             "catalog",
             "triage/**",
-            "selection",
-            "suppress",
             "config",
             "engine/**",
             "fix/**",
@@ -168,48 +155,7 @@ const NEVER: &[Never] = &[
 // ---------------------------------------------------------------------------------------------
 
 /// Forbidden arrows that exist today, as `"from → to"`, with the reason they are still there.
-const KNOWN: &[(&str, &str)] = &[
-    // src/render/mod.rs:156: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render → engine",
-        "stage 3: render takes &Sources and &Catalog, not a LintOutcome",
-    ),
-    // src/render/mod.rs:13: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/concise.rs:6: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::concise → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/full.rs:6: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::full → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/github.rs:6: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::github → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/json.rs:7: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::json → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/sarif.rs:7: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::sarif → index",
-        "stage 3: render takes &Sources, not the Repo",
-    ),
-    // src/render/sarif.rs:9: render reads Sources, Diagnostics, Suppressed and Catalog
-    (
-        "render::sarif → suppress",
-        "stage 3: Suppressed moves to diagnostic.rs",
-    ),
-];
+const KNOWN: &[(&str, &str)] = &[];
 
 const KNOWN_CYCLES: &[(&[&str], &str)] = &[];
 

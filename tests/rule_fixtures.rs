@@ -4,6 +4,7 @@
 //! build.rs writes one test per `rules/<CODE>.md`, named after the code in lower case, so
 //! `cargo test --test rule_fixtures tr005` runs TR005's fixtures alone.
 
+use skilllint::catalog::catalog;
 use skilllint::engine::registry;
 use skilllint::render::{concise, full};
 use skilllint::{lint, LintOptions, LintOutcome};
@@ -62,12 +63,13 @@ fn rendered(outcome: &LintOutcome) -> String {
     format!(
         "{}---- concise ----\n{}",
         full::render(
-            &outcome.repo,
+            outcome.repo.sources(),
             &outcome.diagnostics,
+            catalog(),
             false,
             full::DEFAULT_WIDTH
         ),
-        concise::render(&outcome.repo, &outcome.diagnostics)
+        concise::render(outcome.repo.sources(), &outcome.diagnostics, catalog())
     )
 }
 

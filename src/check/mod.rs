@@ -5,13 +5,14 @@
 //! rules' metadata reads the catalog.
 
 mod context;
-mod sink;
+pub(crate) mod run;
 #[cfg(test)]
 pub(crate) mod testing;
 
 pub use context::{JsonTexts, Unit, UnitView};
-pub(crate) use sink::spend_suggestion_cells;
-pub use sink::{Sink, MAX_FINDINGS_PER_FILE};
+// Re-exported so that a rule names only the check stage; triage reports through a sink too.
+pub(crate) use crate::sink::spend_suggestion_cells;
+pub use crate::sink::{Sink, MAX_FINDINGS_PER_FILE};
 
 use crate::catalog::{Catalog, RuleMeta, RULE_DOCS};
 use crate::index::Repo;

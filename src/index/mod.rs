@@ -7,57 +7,20 @@
 //! their unit is checked and dropped after it: that keeps the run's peak memory near the size of
 //! the texts instead of every parse tree at once.
 
+mod units;
 mod view;
 
+// `Parsed` lives with the models; rules name it through the index, which holds one per file.
+pub use crate::model::Parsed;
+pub use units::{build_units, UnitFiles};
 pub use view::UnitView;
 
-use crate::model::requirement::RequirementDoc;
-use crate::model::skill::{MarkdownDoc, SkillDoc};
-use crate::model::tools::ToolsDoc;
-use crate::model::FileKind;
+use crate::model::skill::MarkdownDoc;
 use crate::parse::Node;
 use crate::source::Span;
 use crate::source::{FileId, SourceFile};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-
-#[derive(Debug)]
-/// The documents are boxed: the repository keeps one `Parsed` per file, most of them `Pending`,
-/// and inline documents would make each of those hundreds of bytes.
-pub enum Parsed {
-    Skill(Box<SkillDoc>),
-    Tools(Box<ToolsDoc>),
-    Requirement(Box<RequirementDoc>),
-    /// AIP-14 `TOOL.md`.
-    Contract(Box<MarkdownDoc>),
-    /// AIP-30 `DRIVER.md` or `CLI.md`.
-    Driver {
-        doc: Box<MarkdownDoc>,
-        cli: bool,
-    },
-    /// AIP-19 `SECRETS.md`.
-    Secrets(Box<MarkdownDoc>),
-    /// Could not be read; SL001 was reported.
-    Unreadable(FileKind),
-    /// Read, and parsed only while its unit is checked (see [`FileKind::parsed_up_front`]).
-    Pending(FileKind),
-}
-
-impl Parsed {
-    pub fn kind(&self) -> FileKind {
-        match self {
-            Parsed::Skill(doc) => FileKind::Skill {
-                lowercase: doc.lowercase_file_name,
-            },
-            Parsed::Tools(_) => FileKind::Tools,
-            Parsed::Requirement(_) => FileKind::Requirement,
-            Parsed::Contract(_) => FileKind::Contract,
-            Parsed::Driver { cli, .. } => FileKind::Driver { cli: *cli },
-            Parsed::Secrets(_) => FileKind::Secrets,
-            Parsed::Unreadable(kind) | Parsed::Pending(kind) => *kind,
-        }
-    }
-}
 
 /// Settings that change what rules consider correct (from the config file, §6).
 #[derive(Debug, Clone)]
@@ -77,53 +40,6 @@ impl Default for Settings {
             skill_extra_fields: Vec::new(),
             contract_map: BTreeMap::new(),
         }
-    }
-}
-
-/// The files of one folder that are read together.
-#[derive(Debug, Clone, Default)]
-pub struct UnitFiles {
-    /// Folder relative to the lint root (`""` for the root itself).
-    pub dir: String,
-    pub skill: Option<FileId>,
-    /// `tools.json` first, then `*.tools.json`, by path.
-    pub tools: Vec<FileId>,
-    pub requirement: Option<FileId>,
-    /// `TOOL.md`.
-    pub contract: Option<FileId>,
-    /// `DRIVER.md` and `CLI.md`.
-    pub drivers: Vec<FileId>,
-    pub secrets: Option<FileId>,
-    /// The folder's other files: a second spelling (`skill.md` beside `SKILL.md`, both requirement
-    /// names) and paths that could not be followed. No rule reads them; suppressions still do.
-    pub others: Vec<FileId>,
-}
-
-impl UnitFiles {
-    /// The file an internal error about this unit is reported on.
-    pub fn primary_file(&self) -> Option<FileId> {
-        self.skill
-            .or_else(|| self.tools.first().copied())
-            .or(self.requirement)
-            .or(self.contract)
-            .or_else(|| self.drivers.first().copied())
-            .or(self.secrets)
-    }
-
-    /// Every file of the folder, in path order.
-    pub fn all(&self) -> Vec<FileId> {
-        let mut all: Vec<FileId> = self
-            .skill
-            .into_iter()
-            .chain(self.tools.iter().copied())
-            .chain(self.requirement)
-            .chain(self.contract)
-            .chain(self.drivers.iter().copied())
-            .chain(self.secrets)
-            .chain(self.others.iter().copied())
-            .collect();
-        all.sort();
-        all
     }
 }
 
@@ -220,7 +136,7 @@ pub struct Repo {
     /// the repository-wide rules, which run after the units.
     pub skill_names: Vec<SkillName>,
     /// Which rules report in which files (selection and `per-file-ignores`).
-    pub reporting: crate::selection::Reporting,
+    pub reporting: crate::triage::selection::Reporting,
     /// The canonical lint root: a skill's links are looked up on disk inside it, and nowhere
     /// else (`None`: a run without a file system, where they are not looked up).
     pub reference_root: Option<PathBuf>,
@@ -244,6 +160,11 @@ impl Repo {
             .get(file.0 as usize)
             .map_or("", |f| f.rel_path.as_str());
         self.reporting.reports(code, path)
+    }
+
+    /// The files alone, as renderers read them.
+    pub fn sources(&self) -> crate::source::Sources<'_> {
+        crate::source::Sources::new(&self.files)
     }
 
     pub fn file(&self, id: FileId) -> &SourceFile {
@@ -289,5 +210,17 @@ impl Repo {
 
     pub fn skill_count(&self) -> usize {
         self.units.iter().filter(|u| u.skill.is_some()).count()
+    }
+}
+
+/// The parse of a file the repository holds as [`Parsed::Pending`]; `None` for the others.
+pub(crate) fn parse_pending(repo: &Repo, id: FileId) -> Option<Parsed> {
+    match repo.parsed(id) {
+        Parsed::Pending(kind) => Some(crate::model::parse_file(
+            *kind,
+            repo.file(id),
+            repo.reference_root.as_deref(),
+        )),
+        _ => None,
     }
 }

@@ -1,10 +1,10 @@
 //! The default report: rustc-style snippets with labels and help, drawn by miette.
 
-use crate::catalog::catalog;
+use crate::catalog::Catalog;
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::escape::{escape_text, Snippet};
-use crate::index::Repo;
 use crate::source::FileId;
+use crate::source::Sources;
 use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
     NamedSource, SourceCode, SourceSpan, SpanContents,
@@ -444,12 +444,12 @@ impl Shown<'_> {
 /// The shown form of `file`, made on first use.
 fn shown_file<'m, 'a>(
     shown: &'m mut HashMap<FileId, Shown<'a>>,
-    repo: &'a Repo,
+    sources: Sources<'a>,
     file: FileId,
 ) -> &'m Shown<'a> {
     shown
         .entry(file)
-        .or_insert_with(|| Shown::new(repo.text(file)))
+        .or_insert_with(|| Shown::new(sources.text(file)))
 }
 
 /// Draws one report onto `out`; false, with nothing added, when miette fails or panics on it
@@ -569,9 +569,15 @@ pub fn config_error(error: &crate::config::ConfigError, color: bool) -> String {
     out
 }
 
-pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize) -> String {
+pub fn render(
+    sources: Sources<'_>,
+    diagnostics: &[Diagnostic],
+    catalog: &Catalog,
+    color: bool,
+    width: usize,
+) -> String {
     let handler = handler(color, width);
-    let positions = super::Positions::new(repo, diagnostics);
+    let positions = super::Positions::new(sources, diagnostics);
     // Snippets, messages and help quote the repository: everything miette prints is escaped
     // first, so no ESC, bidi override or line feed from a file reaches the terminal raw.
     let mut shown: HashMap<FileId, Shown<'_>> = HashMap::new();
@@ -579,20 +585,19 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
         let start = positions.start(label.file, label.span);
         format!(
             "{}:{}:{}",
-            escape_text(&repo.file(label.file).rel_path),
+            escape_text(&sources.file(label.file).rel_path),
             start.line,
             start.column
         )
     };
-    let catalog = catalog();
     let mut out = String::new();
     for d in diagnostics {
         let mut labels =
-            vec![shown_file(&mut shown, repo, d.primary.file).labeled(&d.primary, true)];
+            vec![shown_file(&mut shown, sources, d.primary.file).labeled(&d.primary, true)];
         let mut related = Vec::new();
         let primary_line = positions.start(d.primary.file, d.primary.span).line;
         for label in &d.secondary {
-            let file = shown_file(&mut shown, repo, label.file);
+            let file = shown_file(&mut shown, sources, label.file);
             // A nearby label shares the primary snippet; a distant one (or one in another file)
             // gets its own snippet, so each snippet's header names its own line.
             let line = positions.start(label.file, label.span).line;
@@ -622,8 +627,8 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic], color: bool, width: usize
         }
         let name = catalog.get(d.code).map_or("", |m| m.name.as_str());
         let message = escape_text(&d.message).into_owned();
-        let (source, labels) =
-            shown_file(&mut shown, repo, d.primary.file).snippet(source_name(&d.primary), labels);
+        let (source, labels) = shown_file(&mut shown, sources, d.primary.file)
+            .snippet(source_name(&d.primary), labels);
         let report = Report {
             message: message.clone(),
             code: Some(format!("{} [{}]", d.code, name)),

@@ -3,7 +3,7 @@
 use super::Positions;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::escape::escape_text;
-use crate::index::Repo;
+use crate::source::Sources;
 use std::fmt::Write as _;
 
 /// Escapes a command's message (data).
@@ -18,8 +18,8 @@ fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
-    let positions = Positions::new(repo, diagnostics);
+pub fn render(sources: Sources<'_>, diagnostics: &[Diagnostic]) -> String {
+    let positions = Positions::new(sources, diagnostics);
     let mut out = String::new();
     for d in diagnostics {
         let command = match d.severity {
@@ -33,7 +33,7 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
         // colour the log), then escaped as the workflow-command syntax requires.
         let mut properties = format!(
             "file={},line={},endLine={}",
-            escape_property(&escape_text(&repo.file(d.primary.file).rel_path)),
+            escape_property(&escape_text(&sources.file(d.primary.file).rel_path)),
             start.line,
             end.line
         );

@@ -2,9 +2,9 @@
 //! `docs/output-formats.md` and described by `docs/json-v1.schema.json`.
 
 use super::Positions;
-use crate::catalog::catalog;
+use crate::catalog::Catalog;
 use crate::diagnostic::{Diagnostic, Label};
-use crate::index::Repo;
+use crate::source::Sources;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -72,13 +72,13 @@ fn position(positions: &Positions<'_>, label: &Label, at_end: bool) -> Position 
 }
 
 fn json_label<'a>(
-    repo: &'a Repo,
+    sources: Sources<'a>,
     positions: &Positions<'_>,
     label: &'a Label,
     primary: bool,
 ) -> JsonLabel<'a> {
     JsonLabel {
-        path: &repo.file(label.file).rel_path,
+        path: &sources.file(label.file).rel_path,
         start: position(positions, label, false),
         end: position(positions, label, true),
         message: label.message.as_deref(),
@@ -86,18 +86,17 @@ fn json_label<'a>(
     }
 }
 
-pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
-    let positions = Positions::new(repo, diagnostics);
-    let catalog = catalog();
+pub fn render(sources: Sources<'_>, diagnostics: &[Diagnostic], catalog: &Catalog) -> String {
+    let positions = Positions::new(sources, diagnostics);
     let items: Vec<JsonDiagnostic<'_>> = diagnostics
         .iter()
         .map(|d| {
             let meta = catalog.get(d.code);
-            let mut labels = vec![json_label(repo, &positions, &d.primary, true)];
+            let mut labels = vec![json_label(sources, &positions, &d.primary, true)];
             labels.extend(
                 d.secondary
                     .iter()
-                    .map(|l| json_label(repo, &positions, l, false)),
+                    .map(|l| json_label(sources, &positions, l, false)),
             );
             JsonDiagnostic {
                 code: d.code,
@@ -105,7 +104,7 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
                 category: meta.map_or("correctness", |m| m.category.as_str()),
                 severity: d.severity.as_str(),
                 message: &d.message,
-                path: &repo.file(d.primary.file).rel_path,
+                path: &sources.file(d.primary.file).rel_path,
                 start: position(&positions, &d.primary, false),
                 end: position(&positions, &d.primary, true),
                 labels,
@@ -126,7 +125,7 @@ pub fn render(repo: &Repo, diagnostics: &[Diagnostic]) -> String {
                                 message: None,
                             };
                             JsonEdit {
-                                path: &repo.file(e.file).rel_path,
+                                path: &sources.file(e.file).rel_path,
                                 start: position(&positions, &l, false),
                                 end: position(&positions, &l, true),
                                 replacement: &e.replacement,

@@ -1,6 +1,5 @@
-//! Output formats. Each is a pure function of the sorted diagnostics, the files and the rule
-//! catalog. The rule listings take the [`Catalog`] as a parameter; the finding renderers read
-//! [`catalog()`](crate::catalog::catalog) for rule names and SARIF rule metadata.
+//! Output formats. Each is a pure function of the sorted diagnostics, the files ([`Sources`]) and
+//! the rule [`Catalog`], all given as parameters: render knows no engine, index or triage.
 
 pub mod concise;
 pub mod full;
@@ -9,9 +8,8 @@ pub mod json;
 pub mod sarif;
 
 use crate::catalog::{Catalog, RuleMeta};
-use crate::diagnostic::{Diagnostic, Severity};
-use crate::index::Repo;
-use crate::source::{FileId, LineCol, LineIndex, Span};
+use crate::diagnostic::{Diagnostic, Severity, Suppressed};
+use crate::source::{FileId, LineCol, LineIndex, Sources, Span};
 use std::collections::HashMap;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,34 +23,34 @@ pub enum Format {
 
 /// Line/column lookups for the files that have diagnostics, built once per render.
 pub struct Positions<'a> {
-    repo: &'a Repo,
+    sources: Sources<'a>,
     indexes: HashMap<FileId, LineIndex<'a>>,
 }
 
 impl<'a> Positions<'a> {
-    pub fn new(repo: &'a Repo, diagnostics: &[Diagnostic]) -> Self {
+    pub fn new(sources: Sources<'a>, diagnostics: &[Diagnostic]) -> Self {
         let mut indexes = HashMap::new();
         for d in diagnostics {
             for label in std::iter::once(&d.primary).chain(&d.secondary) {
                 indexes
                     .entry(label.file)
-                    .or_insert_with(|| LineIndex::new(repo.text(label.file)));
+                    .or_insert_with(|| LineIndex::new(sources.text(label.file)));
             }
         }
-        Positions { repo, indexes }
+        Positions { sources, indexes }
     }
 
     pub fn start(&self, file: FileId, span: Span) -> LineCol {
         match self.indexes.get(&file) {
             Some(index) => index.line_col(span.start),
-            None => LineIndex::new(self.repo.text(file)).line_col(span.start),
+            None => LineIndex::new(self.sources.text(file)).line_col(span.start),
         }
     }
 
     pub fn end(&self, file: FileId, span: Span) -> LineCol {
         match self.indexes.get(&file) {
             Some(index) => index.line_col(span.end),
-            None => LineIndex::new(self.repo.text(file)).line_col(span.end),
+            None => LineIndex::new(self.sources.text(file)).line_col(span.end),
         }
     }
 }
@@ -97,13 +95,15 @@ fn plural(n: usize, word: &str) -> String {
 }
 
 /// The human summary for stderr, e.g. `Found 2 errors and 1 warning in 4 files (2 skills).`
-pub fn summary(repo: &Repo, diagnostics: &[Diagnostic], suppressed: usize) -> String {
+/// `files` and `skills` count what the run read.
+pub fn summary(
+    files: usize,
+    skills: usize,
+    diagnostics: &[Diagnostic],
+    suppressed: usize,
+) -> String {
     let counts = Counts::of(diagnostics);
-    let scope = format!(
-        "{} ({})",
-        plural(repo.files.len(), "file"),
-        plural(repo.skill_count(), "skill")
-    );
+    let scope = format!("{} ({})", plural(files, "file"), plural(skills, "skill"));
     let silenced = if suppressed > 0 {
         format!(" {suppressed} suppressed inline.")
     } else {
@@ -152,19 +152,37 @@ fn join_and(parts: &[String]) -> String {
     }
 }
 
+/// What the finding renderers read of a finished run.
+#[derive(Clone, Copy)]
+pub struct Input<'a> {
+    pub sources: Sources<'a>,
+    /// Sorted, as the engine returns them.
+    pub diagnostics: &'a [Diagnostic],
+    /// Findings silenced in source, sorted.
+    pub suppressed: &'a [Suppressed],
+    /// The folder paths are reported relative to.
+    pub root: &'a std::path::Path,
+    pub catalog: &'a Catalog,
+}
+
 /// Renders a finished run. Suppressed findings appear only in SARIF (as suppressed results).
-pub fn render(format: Format, outcome: &crate::engine::LintOutcome, color: bool) -> String {
-    let (repo, diagnostics) = (&outcome.repo, outcome.diagnostics.as_slice());
+pub fn render(format: Format, input: &Input<'_>, color: bool) -> String {
+    let Input {
+        sources,
+        diagnostics,
+        suppressed,
+        root,
+        catalog,
+    } = *input;
     match format {
-        Format::Full => full::render(repo, diagnostics, color, full::DEFAULT_WIDTH),
-        Format::Concise => concise::render(repo, diagnostics),
-        Format::Json => json::render(repo, diagnostics),
-        Format::Github => github::render(repo, diagnostics),
-        Format::Sarif => sarif::render(repo, diagnostics, &outcome.suppressed, &outcome.root),
+        Format::Full => full::render(sources, diagnostics, catalog, color, full::DEFAULT_WIDTH),
+        Format::Concise => concise::render(sources, diagnostics, catalog),
+        Format::Json => json::render(sources, diagnostics, catalog),
+        Format::Github => github::render(sources, diagnostics),
+        Format::Sarif => sarif::render(sources, diagnostics, catalog, suppressed, root),
     }
 }
 
-/// `skilllint rules`: one line per rule.
 pub fn rules_table(catalog: &Catalog) -> String {
     let mut out = String::new();
     let width = catalog

@@ -2,11 +2,11 @@
 //! oxc do): the subset we emit is small and the field order stays under our control.
 
 use super::Positions;
-use crate::catalog::{catalog, Catalog, Category, RuleMeta};
+use crate::catalog::{Catalog, Category, RuleMeta};
+use crate::diagnostic::Suppressed;
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::index::Repo;
+use crate::source::Sources;
 use crate::source::{slice, FileId};
-use crate::suppress::Suppressed;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -394,7 +394,7 @@ fn outside_location(path: &Path, srcroot: Option<&Path>) -> ArtifactLocation {
 }
 
 struct Builder<'a> {
-    repo: &'a Repo,
+    sources: Sources<'a>,
     positions: Positions<'a>,
     /// The lint root below `%SRCROOT%`.
     prefix: String,
@@ -409,7 +409,7 @@ impl Builder<'_> {
         }
         // The shown path is the lossless escaped form: decoded to the real bytes, so that the
         // URI names the real file (`%FF`, not the escape's `%5Cxff`).
-        let rel = crate::escape::path_bytes(&self.repo.file(file).rel_path);
+        let rel = crate::escape::path_bytes(&self.sources.file(file).rel_path);
         ArtifactLocation {
             uri: format!("{}{}", self.prefix, encode_path(&rel)),
             uri_base_id: Some(SRCROOT),
@@ -439,12 +439,12 @@ impl Builder<'_> {
 }
 
 pub fn render(
-    repo: &Repo,
+    sources: Sources<'_>,
     diagnostics: &[Diagnostic],
+    catalog: &Catalog,
     suppressed: &[Suppressed],
     root: &Path,
 ) -> String {
-    let catalog = catalog();
     let srcroot = source_root(root);
     // Findings silenced in source stay in the log, marked as suppressed, so code scanning shows
     // them as dismissed instead of losing them.
@@ -455,8 +455,8 @@ pub fn render(
         .collect();
     all.sort_by(|a, b| a.0.sort_key().cmp(&b.0.sort_key()));
     let every: Vec<Diagnostic> = all.iter().map(|(d, _)| (*d).clone()).collect();
-    let outside = repo
-        .files
+    let outside = sources
+        .all()
         .iter()
         .enumerate()
         .filter(|(_, file)| !is_below_root(&file.rel_path))
@@ -466,8 +466,8 @@ pub fn render(
         })
         .collect();
     let builder = Builder {
-        repo,
-        positions: Positions::new(repo, &every),
+        sources,
+        positions: Positions::new(sources, &every),
         prefix: srcroot
             .as_deref()
             .map_or_else(String::new, |s| root_prefix(root, s)),
@@ -481,8 +481,8 @@ pub fn render(
             .rules
             .binary_search_by(|m| m.code.cmp(d.code))
             .unwrap_or(0);
-        let path = repo.file(d.primary.file).rel_path.as_str();
-        let flagged: Vec<&str> = slice(repo.text(d.primary.file), d.primary.span)
+        let path = sources.file(d.primary.file).rel_path.as_str();
+        let flagged: Vec<&str> = slice(sources.text(d.primary.file), d.primary.span)
             .split_whitespace()
             .collect();
         let base = fnv1a(&[d.code, path, &flagged.join(" ")]);
@@ -558,8 +558,7 @@ pub fn render(
 
 /// A SARIF log for a run that could not start (bad configuration, no such path): no results, the
 /// reason as a configuration notification, `executionSuccessful: false`.
-pub fn render_failure(message: &str) -> String {
-    let catalog = catalog();
+pub fn render_failure(catalog: &Catalog, message: &str) -> String {
     let log = Log {
         schema: SCHEMA,
         version: "2.1.0",

@@ -10,7 +10,7 @@
 //! YAML grammar: `# skilllint: ignore[RULES]` optionally followed by a space and a reason.
 
 use crate::catalog::{catalog, Catalog, RuleMeta};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Suppressed};
 use crate::index::Parsed;
 use crate::model::skill::MarkdownDoc;
 use crate::source::{FileId, Span};
@@ -47,15 +47,8 @@ pub struct Malformed {
     pub message: String,
 }
 
-/// A finding silenced in source, kept for SARIF.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Suppressed {
-    pub diagnostic: Diagnostic,
-    pub justification: Option<String>,
-}
-
 #[derive(Debug, PartialEq, Eq)]
-enum Parsed1 {
+enum CommentParse {
     Directive {
         directive: Directive,
         rules: Vec<String>,
@@ -88,13 +81,13 @@ fn parse_rules(list: &str) -> Result<Vec<String>, String> {
 }
 
 /// Parses the inside of an HTML comment (`<!--` … `-->` already stripped).
-fn parse_markdown_comment(inner: &str) -> Parsed1 {
+fn parse_markdown_comment(inner: &str) -> CommentParse {
     let text = inner.trim();
     let Some(rest) = text.strip_prefix("skilllint-") else {
         return if text.starts_with("skilllint") {
-            Parsed1::Malformed("expected `skilllint-<directive>`".to_string())
+            CommentParse::Malformed("expected `skilllint-<directive>`".to_string())
         } else {
-            Parsed1::NotOurs
+            CommentParse::NotOurs
         };
     };
     let (word, after) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
@@ -104,7 +97,7 @@ fn parse_markdown_comment(inner: &str) -> Parsed1 {
         "enable" => Directive::Enable,
         "disable-file" => Directive::DisableFile,
         other => {
-            return Parsed1::Malformed(format!(
+            return CommentParse::Malformed(format!(
                 "unknown directive `skilllint-{other}` (expected disable-next-line, disable, enable or disable-file)"
             ))
         }
@@ -114,49 +107,49 @@ fn parse_markdown_comment(inner: &str) -> Parsed1 {
         None => (after, None),
     };
     if list.trim().is_empty() {
-        return Parsed1::Malformed(format!(
+        return CommentParse::Malformed(format!(
             "`skilllint-{word}` needs the rules it applies to, e.g. `skilllint-{word} TR004`"
         ));
     }
     match parse_rules(list) {
-        Ok(rules) => Parsed1::Directive {
+        Ok(rules) => CommentParse::Directive {
             directive,
             rules,
             reason: reason.filter(|r| !r.is_empty()).map(str::to_string),
         },
-        Err(message) => Parsed1::Malformed(message),
+        Err(message) => CommentParse::Malformed(message),
     }
 }
 
 /// Parses a YAML comment body (after `#`).
-fn parse_yaml_comment(comment: &str) -> Parsed1 {
+fn parse_yaml_comment(comment: &str) -> CommentParse {
     let text = comment.trim_start();
     let Some(rest) = text.strip_prefix("skilllint:") else {
         return if text.starts_with("skilllint") {
-            Parsed1::Malformed("expected `# skilllint: ignore[RULES]`".to_string())
+            CommentParse::Malformed("expected `# skilllint: ignore[RULES]`".to_string())
         } else {
-            Parsed1::NotOurs
+            CommentParse::NotOurs
         };
     };
     let rest = rest.trim_start();
     let Some(inside) = rest.strip_prefix("ignore[") else {
-        return Parsed1::Malformed("expected `ignore[RULES]` after `skilllint:`".to_string());
+        return CommentParse::Malformed("expected `ignore[RULES]` after `skilllint:`".to_string());
     };
     let Some((list, reason)) = inside.split_once(']') else {
-        return Parsed1::Malformed("`ignore[` is not closed with `]`".to_string());
+        return CommentParse::Malformed("`ignore[` is not closed with `]`".to_string());
     };
     if !reason.is_empty() && !reason.starts_with(char::is_whitespace) {
-        return Parsed1::Malformed("put a space between `]` and the reason".to_string());
+        return CommentParse::Malformed("put a space between `]` and the reason".to_string());
     }
     match parse_rules(list) {
-        Ok(rules) => Parsed1::Directive {
+        Ok(rules) => CommentParse::Directive {
             directive: Directive::DisableNextLine,
             rules,
             reason: Some(reason.trim())
                 .filter(|r| !r.is_empty())
                 .map(str::to_string),
         },
-        Err(message) => Parsed1::Malformed(message),
+        Err(message) => CommentParse::Malformed(message),
     }
 }
 
@@ -204,13 +197,13 @@ fn markdown_suppressions(collector: &mut Collector<'_>, doc: &MarkdownDoc, text:
             .and_then(|c| c.strip_suffix("-->"))
             .unwrap_or("");
         match parse_markdown_comment(inner) {
-            Parsed1::NotOurs => {}
-            Parsed1::Malformed(message) => collector.malformed.push(Malformed {
+            CommentParse::NotOurs => {}
+            CommentParse::Malformed(message) => collector.malformed.push(Malformed {
                 file: collector.file,
                 span: *span,
                 message: format!("malformed suppression: {message}"),
             }),
-            Parsed1::Directive {
+            CommentParse::Directive {
                 directive,
                 rules,
                 reason,
@@ -274,13 +267,13 @@ fn yaml_suppressions(collector: &mut Collector<'_>, text: &str, region: Span) {
             let start = offset + hash;
             let span = Span::new(start, offset + line.trim_end().len());
             match parse_yaml_comment(comment.trim_end()) {
-                Parsed1::NotOurs => {}
-                Parsed1::Malformed(message) => collector.malformed.push(Malformed {
+                CommentParse::NotOurs => {}
+                CommentParse::Malformed(message) => collector.malformed.push(Malformed {
                     file: collector.file,
                     span,
                     message: format!("malformed suppression: {message}"),
                 }),
-                Parsed1::Directive { rules, reason, .. } => {
+                CommentParse::Directive { rules, reason, .. } => {
                     let codes = collector.codes(&rules, span);
                     if !codes.is_empty() {
                         collector.suppressions.push(Suppression {
@@ -368,7 +361,7 @@ mod tests {
 
     fn directive(text: &str) -> (Directive, Vec<String>, Option<String>) {
         match parse_markdown_comment(text) {
-            Parsed1::Directive {
+            CommentParse::Directive {
                 directive,
                 rules,
                 reason,
@@ -434,12 +427,16 @@ mod tests {
         ];
         for text in malformed {
             assert!(
-                matches!(parse_markdown_comment(text), Parsed1::Malformed(_)),
+                matches!(parse_markdown_comment(text), CommentParse::Malformed(_)),
                 "{text:?} must be malformed"
             );
         }
         for text in [" a normal comment ", " TODO: skilllint later "] {
-            assert_eq!(parse_markdown_comment(text), Parsed1::NotOurs, "{text:?}");
+            assert_eq!(
+                parse_markdown_comment(text),
+                CommentParse::NotOurs,
+                "{text:?}"
+            );
         }
     }
 
@@ -456,7 +453,7 @@ mod tests {
         ];
         for (text, rules, reason) in valid {
             match parse_yaml_comment(text) {
-                Parsed1::Directive {
+                CommentParse::Directive {
                     rules: r,
                     reason: why,
                     ..
@@ -476,10 +473,10 @@ mod tests {
             " skilllint ignore[SK008]",
         ] {
             assert!(
-                matches!(parse_yaml_comment(text), Parsed1::Malformed(_)),
+                matches!(parse_yaml_comment(text), CommentParse::Malformed(_)),
                 "{text:?}"
             );
         }
-        assert_eq!(parse_yaml_comment(" just a comment"), Parsed1::NotOurs);
+        assert_eq!(parse_yaml_comment(" just a comment"), CommentParse::NotOurs);
     }
 }

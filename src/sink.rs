@@ -1,5 +1,9 @@
 //! [`Sink`]: where a rule reports. It stamps each finding with the rule's code and default
 //! severity, and caps how many findings one rule run keeps per file.
+//!
+//! Below both the check stage (which re-exports it as `check::Sink`, the name rules use) and
+//! triage (which reports SL002 and SL003 through it, under the same cap), so neither imports the
+//! other. It knows only the catalog's `RuleMeta` and diagnostics.
 
 use crate::catalog::RuleMeta;
 use crate::diagnostic::{Diagnostic, Severity};

@@ -1,0 +1,139 @@
+//! Running the rules: one unit at a time (its own files parsed, checked and dropped), then the
+//! repository-wide rules; every rule run is guarded, so a panicking rule becomes an SL900 finding
+//! and the other rules still run.
+
+use crate::catalog::catalog;
+use crate::check::{Check, Rule, Sink};
+use crate::diagnostic::Diagnostic;
+use crate::index::{parse_pending, Parsed, Repo, SkillName, UnitFiles};
+use crate::source::{FileId, Span};
+use crate::triage::suppress::{self, Malformed, Suppression};
+use std::cell::Cell;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// What checking one unit leaves behind once its parses are dropped.
+#[derive(Default)]
+pub(crate) struct UnitOutcome {
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) skill_name: Option<SkillName>,
+    /// By file, for the folder's files that have suppression comments.
+    pub(crate) suppressions: Vec<(FileId, Vec<Suppression>, Vec<Malformed>)>,
+}
+
+/// Parses a unit's own files, runs the unit rules on them and keeps what outlives the parses.
+pub(crate) fn check_unit(
+    repo: &Repo,
+    files: &UnitFiles,
+    rules: &[&Rule],
+    panic_in: Option<&str>,
+    inline_ignores: bool,
+) -> UnitOutcome {
+    let members = files.all();
+    let local: Vec<(FileId, Parsed)> = members
+        .iter()
+        .filter_map(|id| parse_pending(repo, *id).map(|parsed| (*id, parsed)))
+        .collect();
+    let view = crate::index::UnitView {
+        repo,
+        files,
+        local: &local,
+    };
+    // The unit's shared facts and editable JSON views live as long as its parses, no longer.
+    let facts = crate::semantic::UnitFacts::default();
+    let json_texts = crate::check::JsonTexts::default();
+    let unit = crate::check::Unit::new(view, &facts, &json_texts);
+    let primary = files.primary_file();
+    let mut outcome = UnitOutcome::default();
+    for rule in rules {
+        if let Check::Unit(check) = rule.check {
+            outcome
+                .diagnostics
+                .extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
+        }
+    }
+    outcome.skill_name = crate::semantic::skill_names::skill_name(&unit);
+    if inline_ignores {
+        for id in members {
+            let (found, broken) = suppress::collect_file(id, repo.text(id), unit.parsed(id));
+            if !found.is_empty() || !broken.is_empty() {
+                outcome.suppressions.push((id, found, broken));
+            }
+        }
+    }
+    outcome
+}
+
+/// Runs the repository-wide rules, which read only what outlives the units: the up-front parses
+/// and the skills' names.
+pub(crate) fn check_repo(repo: &Repo, rules: &[&Rule], panic_in: Option<&str>) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    for rule in rules {
+        if let Check::Repo(check) = rule.check {
+            diagnostics.extend(guarded(rule, None, panic_in, |sink| check(repo, sink)));
+        }
+    }
+    diagnostics
+}
+
+thread_local! {
+    static IN_RULE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Keeps the default panic message for real crashes but silences panics caught inside rules,
+/// which are reported as SL900 instead.
+fn install_panic_hook() {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !IN_RULE.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+}
+
+fn guarded(
+    rule: &Rule,
+    file: Option<FileId>,
+    panic_in: Option<&str>,
+    check: impl FnOnce(&mut Sink),
+) -> Vec<Diagnostic> {
+    install_panic_hook();
+    let mut sink = Sink::new(rule.meta);
+    IN_RULE.with(|f| f.set(true));
+    let result = catch_unwind(AssertUnwindSafe(|| {
+        if panic_in == Some(rule.meta.code) {
+            panic!("panic injected into {} for testing", rule.meta.code);
+        }
+        check(&mut sink)
+    }));
+    IN_RULE.with(|f| f.set(false));
+    match result {
+        Ok(()) => sink.finish(),
+        Err(payload) => {
+            let reason = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".to_string());
+            let Some(meta) = catalog().get("SL900") else {
+                return Vec::new();
+            };
+            let file = file.unwrap_or(FileId(0));
+            vec![Diagnostic::new(
+                meta.code,
+                meta.severity,
+                file,
+                Span::empty(0),
+                format!(
+                    "rule {} [{}] crashed on this file; other rules still ran",
+                    rule.meta.code, rule.meta.name
+                ),
+            )
+            .with_help(format!(
+                "internal error: {reason}. Please report this as a skilllint bug."
+            ))]
+        }
+    }
+}

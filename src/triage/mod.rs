@@ -1,0 +1,110 @@
+//! Triage: what happens to the rules' findings after every rule ran, in one place. It is the only
+//! code that knows the selection ([`selection`]: which rules run and report where) and inline
+//! suppressions ([`suppress`]), and it reports SL002 (unused suppression) and SL003 (malformed
+//! suppression). It reads the catalog, never the checks: it must not import `rules`, `check` or
+//! `engine`.
+
+pub mod selection;
+pub mod suppress;
+
+use crate::catalog::catalog;
+use crate::diagnostic::{Diagnostic, Severity, Suppressed};
+use crate::discover::GlobFilter;
+use crate::index::Repo;
+use crate::sink::Sink;
+use rayon::prelude::*;
+use selection::{resolve, Enabled, Reporting};
+use std::collections::BTreeMap;
+use std::path::Path;
+use suppress::{Malformed, Suppression};
+
+/// The enabled rules with the `per-file-ignores` globs compiled; `Err` carries the message of a
+/// bad glob or selector.
+pub(crate) fn reporting(
+    enabled: &Enabled,
+    base: &Path,
+    root: &Path,
+    ignores: &[(String, Vec<String>)],
+) -> Result<Reporting, String> {
+    let catalog = catalog();
+    let mut filters = Vec::with_capacity(ignores.len());
+    for (glob, selectors) in ignores {
+        let filter = GlobFilter::new(base, root, std::slice::from_ref(glob))?;
+        let codes = resolve(catalog, selectors, &[])?;
+        filters.push((filter, codes));
+    }
+    Ok(Reporting::new(enabled.clone(), filters))
+}
+
+/// What the run's options say about triage.
+pub(crate) struct Policy<'a> {
+    pub(crate) enabled: &'a Enabled,
+    /// Severity overrides by rule code.
+    pub(crate) severity: &'a BTreeMap<&'static str, Severity>,
+    /// Honour inline suppression comments.
+    pub(crate) inline_ignores: bool,
+}
+
+/// Applies, in this order: the per-file ignores (only enabled rules ran), the severity
+/// overrides, the inline suppressions and the SL002 / SL003 findings about them; then sorts and
+/// dedups. Returns the findings kept and those silenced in source, both sorted.
+pub(crate) fn apply(
+    mut diagnostics: Vec<Diagnostic>,
+    repo: &Repo,
+    policy: &Policy<'_>,
+    suppressions: &[Suppression],
+    malformed: Vec<Malformed>,
+) -> (Vec<Diagnostic>, Vec<Suppressed>) {
+    let enabled = policy.enabled;
+    // Only the enabled rules ran; this drops what `per-file-ignores` silences.
+    diagnostics.retain(|d| repo.reports(d.code, d.primary.file));
+    for d in &mut diagnostics {
+        if let Some(severity) = policy.severity.get(d.code) {
+            d.severity = *severity;
+        }
+    }
+    let mut suppressed = Vec::new();
+    if policy.inline_ignores {
+        let (kept, silenced, used) = suppress::apply(diagnostics, suppressions);
+        diagnostics = kept;
+        suppressed = silenced;
+        let catalog = catalog();
+        // Through a sink, as a rule's findings: a file of a hundred thousand comments gets the
+        // same cap on findings per file.
+        if let Some(meta) = catalog.get("SL002").filter(|m| enabled.contains(m.code)) {
+            let mut sink = Sink::new(meta);
+            for (suppression, was_used) in suppressions.iter().zip(&used) {
+                // Only a rule that ran can prove a suppression useless.
+                if *was_used || !suppression.codes.iter().all(|c| enabled.contains(c)) {
+                    continue;
+                }
+                let codes = suppression
+                    .codes
+                    .iter()
+                    .map(|c| format!("`{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                sink.report(
+                    suppression.file,
+                    suppression.span,
+                    format!("suppression of {codes} matches no finding"),
+                )
+                .label("nothing to suppress here")
+                .help("remove the comment, or move it next to the finding it is meant for");
+            }
+            diagnostics.extend(sink.finish());
+        }
+        if let Some(meta) = catalog.get("SL003").filter(|m| enabled.contains(m.code)) {
+            let mut sink = Sink::new(meta);
+            for problem in malformed {
+                sink.report(problem.file, problem.span, problem.message)
+                    .help("write `<!-- skilllint-disable-next-line CODE -- reason -->` in Markdown or `# skilllint: ignore[CODE] reason` in YAML");
+            }
+            diagnostics.extend(sink.finish());
+        }
+    }
+    diagnostics.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    diagnostics.dedup();
+    suppressed.sort_by(|a, b| a.diagnostic.sort_key().cmp(&b.diagnostic.sort_key()));
+    (diagnostics, suppressed)
+}
