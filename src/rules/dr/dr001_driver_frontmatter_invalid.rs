@@ -1,8 +1,7 @@
 //! DR001 `driver-frontmatter-invalid`: A DRIVER.md or CLI.md has no readable YAML frontmatter
 //! mapping.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::index::Parsed;
 use crate::rules::report::{report_frontmatter_problem, GENERIC_MISSING_HELP};
 

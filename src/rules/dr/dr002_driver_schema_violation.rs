@@ -1,8 +1,7 @@
 //! DR002 `driver-schema-violation`: The driver frontmatter does not match the AIP-30 driver
 //! schema.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
 use crate::rules::report::report_schema_errors;
 use crate::schema;

@@ -1,8 +1,7 @@
 //! DR003 `driver-tool-unresolved`: An implements entry names a tool that no TOOL.md in the
 //! repository defines.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::skill::MarkdownDoc;
 use crate::rules::util::nearest;
 use crate::semantic::bindings::{contract_candidates, drivers, Contract};

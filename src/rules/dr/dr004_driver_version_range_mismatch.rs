@@ -1,8 +1,7 @@
 //! DR004 `driver-version-range-mismatch`: An implements entry's version range does not admit
 //! the tool contract's version.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::semantic::bindings::{parse_range, range_admits};
 
 pub(super) fn driver_version_range_mismatch(unit: &Unit<'_>, sink: &mut Sink) {

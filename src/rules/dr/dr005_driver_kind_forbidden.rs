@@ -1,8 +1,7 @@
 //! DR005 `driver-kind-forbidden`: A driver's kind is refused by the driver constraints of a
 //! tool it implements.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::{Member, Node};
 use crate::semantic::bindings::Contract;
 

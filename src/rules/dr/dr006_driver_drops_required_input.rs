@@ -2,8 +2,7 @@
 //! requires or does not define.
 
 use super::{dropped_inputs, InputLookups, IDEMPOTENCY_FIELD};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::Severity;
 use crate::rules::util::nearest;
 

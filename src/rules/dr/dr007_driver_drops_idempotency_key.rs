@@ -2,8 +2,7 @@
 //! tool.
 
 use super::{dropped_inputs, IDEMPOTENCY_FIELD};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn driver_drops_idempotency_key(unit: &Unit<'_>, sink: &mut Sink) {
     for (driver, bindings) in unit.driver_bindings() {

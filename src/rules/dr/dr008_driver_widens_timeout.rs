@@ -1,8 +1,7 @@
 //! DR008 `driver-widens-timeout`: A driver's timeout override is longer than the tool
 //! contract's timeout.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
 
 /// The contract ceiling when a TOOL.md sets no `timeout_ms` (AIP-14).

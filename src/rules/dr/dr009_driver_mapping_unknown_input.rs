@@ -2,8 +2,7 @@
 //! not define.
 
 use super::InputLookups;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
 use crate::rules::util::nearest;
 

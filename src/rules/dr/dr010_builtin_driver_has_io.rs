@@ -1,8 +1,7 @@
 //! DR010 `builtin-driver-has-io`: A builtin driver declares an install step, an auth surface or
 //! network egress.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
 use crate::semantic::bindings::drivers;
 use crate::source::Span;

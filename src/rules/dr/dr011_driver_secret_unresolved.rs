@@ -1,8 +1,7 @@
 //! DR011 `driver-secret-unresolved`: A driver's auth.ref names no SECRETS.md and no declared
 //! secret slug.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::index::{Parsed, Repo};
 use crate::rules::util::nearest;
 use crate::semantic::bindings::{drivers, folder_of};

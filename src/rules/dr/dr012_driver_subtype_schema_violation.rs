@@ -1,8 +1,7 @@
 //! DR012 `driver-subtype-schema-violation`: A driver does not match the subtype schema of its
 //! kind (AIP-31 HTTP, AIP-32 MCP, AIP-33 SDK).
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::rules::report::report_schema_errors;
 use crate::schema;
 use crate::semantic::bindings::drivers;

@@ -45,8 +45,6 @@ use sc004_required_property_undefined::required_property_undefined;
 use sc005_parameter_undescribed::parameter_undescribed;
 use sc006_parameter_unbounded::parameter_unbounded;
 use sc007_tool_name_invalid::tool_name_invalid;
-#[cfg(test)]
-use sc008_tool_name_not_portable::is_snake_case;
 use sc008_tool_name_not_portable::tool_name_not_portable;
 use sc009_annotation_contradiction::annotation_contradiction;
 use sc010_behavior_annotations_missing::behavior_annotations_missing;

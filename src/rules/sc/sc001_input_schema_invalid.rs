@@ -1,7 +1,6 @@
 //! SC001 `input-schema-invalid`: A tool's input schema is not a valid JSON Schema.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
 use crate::rules::report::{pattern_problem, ROOT_TYPE_POINTER};
 use crate::schema;

@@ -1,7 +1,6 @@
 //! SC002 `input-schema-not-object`: The root of an input schema is not an object schema.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::{Node, Value};
 use crate::schema;
 

@@ -2,8 +2,7 @@
 //! declare.
 
 use super::{is_object_schema, object_anchor};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::{Edit, Fix};
 use crate::edit::json::{Json, Place};
 use crate::parse::node::{Node, Value};

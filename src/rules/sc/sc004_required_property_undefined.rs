@@ -2,8 +2,7 @@
 //! that is not defined.
 
 use super::{resolve, MAX_REF_HOPS};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
 use crate::semantic::schemas::{Site, Via};
 use std::collections::BTreeSet;

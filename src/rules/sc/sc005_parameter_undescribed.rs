@@ -1,8 +1,7 @@
 //! SC005 `parameter-undescribed`: A parameter of an input schema has no description.
 
 use super::{parameters, resolve};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
 
 pub(super) fn parameter_undescribed(unit: &Unit<'_>, sink: &mut Sink) {

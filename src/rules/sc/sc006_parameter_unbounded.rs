@@ -1,8 +1,7 @@
 //! SC006 `parameter-unbounded`: A numeric or string parameter accepts any value.
 
 use super::{declared_types, parameters, resolve};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn parameter_unbounded(unit: &Unit<'_>, sink: &mut Sink) {
     for subject in unit.schema_subjects() {

@@ -1,8 +1,7 @@
 //! SC007 `tool-name-invalid`: A tool name breaks the MCP tool name rules.
 
 use super::{mcp_name_problem, name_left_to_contract};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::source::Span;
 
 pub(super) fn tool_name_invalid(unit: &Unit<'_>, sink: &mut Sink) {

@@ -1,8 +1,7 @@
 //! SC008 `tool-name-not-portable`: A tool name is not portable snake_case.
 
 use super::{describe_char, join_and, mcp_name_problem, name_left_to_contract};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::rules::util::name_words;
 
 /// OpenAI and Anthropic: `^[a-zA-Z0-9_-]{1,64}$`.

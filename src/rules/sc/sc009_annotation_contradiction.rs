@@ -2,8 +2,7 @@
 //! tool's declared type.
 
 use super::hint;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::Dialect;
 
 pub(super) fn annotation_contradiction(unit: &Unit<'_>, sink: &mut Sink) {

@@ -1,8 +1,7 @@
 //! SC010 `behavior-annotations-missing`: A tool declares none of the MCP behavior hints.
 
 use super::{hint, takes_annotations};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 const HINTS: [&str; 3] = ["readOnlyHint", "destructiveHint", "idempotentHint"];
 

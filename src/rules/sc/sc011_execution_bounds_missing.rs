@@ -1,8 +1,7 @@
 //! SC011 `execution-bounds-missing`: A tool declares no timeout or output size limit.
 
 use super::takes_annotations;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::{Dialect, Tool};
 
 /// Whether `key` (or its snake_case spelling) is set on the entry, its annotations or its `_meta`

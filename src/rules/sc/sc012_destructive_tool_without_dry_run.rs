@@ -1,8 +1,7 @@
 //! SC012 `destructive-tool-without-dry-run`: A destructive tool offers no dry_run parameter.
 
 use super::hint;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::{SideEffect, Tool};
 use crate::rules::util::name_words;
 

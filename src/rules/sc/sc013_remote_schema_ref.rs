@@ -1,7 +1,6 @@
 //! SC013 `remote-schema-ref`: An input schema references a remote URL or a local file.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::schema;
 
 fn remote_scheme(reference: &str) -> Option<&'static str> {

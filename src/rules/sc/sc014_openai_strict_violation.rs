@@ -2,8 +2,7 @@
 //! rejects.
 
 use super::{is_object_schema, join_and, object_anchor};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::Dialect;
 use crate::parse::node::Node;
 use crate::semantic::schemas::{strict_flag, tool_subject};

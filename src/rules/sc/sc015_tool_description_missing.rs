@@ -1,7 +1,6 @@
 //! SC015 `tool-description-missing`: A tool has no description or a blank one.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::Dialect;
 
 pub(super) fn tool_description_missing(unit: &Unit<'_>, sink: &mut Sink) {

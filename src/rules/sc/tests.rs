@@ -1,4 +1,4 @@
-use super::*;
+use super::sc008_tool_name_not_portable::is_snake_case;
 use crate::diagnostic::Edit;
 use crate::parse::node::Member;
 use crate::parse::node::{Node, Value};

@@ -19,12 +19,8 @@ mod tests;
 
 use crate::check::{Check, RuleImpl};
 use se001_secrets_schema_violation::secrets_schema_violation;
-#[cfg(test)]
-use se002_secret_value_in_manifest::find_credentials;
 use se002_secret_value_in_manifest::secret_value_in_manifest;
 use se003_hidden_unicode::hidden_unicode;
-#[cfg(test)]
-use se003_hidden_unicode::{describe_run, hidden_runs, tag_text};
 use se004_secret_slug_duplicate::secret_slug_duplicate;
 
 #[rustfmt::skip]

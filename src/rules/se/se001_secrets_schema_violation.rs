@@ -2,8 +2,7 @@
 //! inventory schema.
 
 use super::VALUE_KEYS;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::rules::report::{
     display_path, report_frontmatter_problem, report_schema_errors, GENERIC_MISSING_HELP,
 };

@@ -1,8 +1,7 @@
 //! SE002 `secret-value-in-manifest`: A secret value is written into a linted file.
 
 use super::VALUE_KEYS;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
 use crate::source::{FileId, Span};
 

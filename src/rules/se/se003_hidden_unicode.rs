@@ -1,8 +1,7 @@
 //! SE003 `hidden-unicode`: Invisible Unicode characters hide text from reviewers in
 //! agent-facing content.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::{Node, Value};
 use crate::source::{FileId, Span};
 

@@ -34,8 +34,6 @@ use sk001_skill_frontmatter_missing::skill_frontmatter_missing;
 use sk002_skill_frontmatter_invalid::skill_frontmatter_invalid;
 use sk003_skill_name_missing::skill_name_missing;
 use sk004_skill_name_invalid::skill_name_invalid;
-#[cfg(test)]
-use sk005_skill_name_folder_mismatch::name_value;
 use sk005_skill_name_folder_mismatch::skill_name_folder_mismatch;
 use sk006_skill_description_missing::skill_description_missing;
 use sk007_skill_description_too_long::skill_description_too_long;
@@ -44,8 +42,6 @@ use sk009_skill_compatibility_invalid::skill_compatibility_invalid;
 use sk010_skill_metadata_invalid::skill_metadata_invalid;
 use sk011_skill_broken_reference::skill_broken_reference;
 use sk012_skill_file_lowercase::skill_file_lowercase;
-#[cfg(test)]
-use sk013_skill_body_too_long::line_count;
 use sk013_skill_body_too_long::skill_body_too_long;
 use sk014_skill_name_duplicate::skill_name_duplicate;
 use sk015_skill_yaml_not_portable::skill_yaml_not_portable;

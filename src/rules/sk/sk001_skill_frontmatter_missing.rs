@@ -1,7 +1,6 @@
 //! SK001 `skill-frontmatter-missing`: SKILL.md does not begin with a YAML frontmatter block.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::skill::FrontmatterState;
 use crate::source::Span;
 

@@ -1,7 +1,6 @@
 //! SK002 `skill-frontmatter-invalid`: The SKILL.md frontmatter is not a valid YAML mapping.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::skill::FrontmatterState;
 
 pub(super) fn skill_frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {

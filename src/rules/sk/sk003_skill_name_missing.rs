@@ -1,8 +1,7 @@
 //! SK003 `skill-name-missing`: The skill frontmatter has no name.
 
 use super::{is_blank, skill_with_frontmatter};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn skill_name_missing(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, _, fm)) = skill_with_frontmatter(unit) else {

@@ -1,8 +1,7 @@
 //! SK004 `skill-name-invalid`: The skill name breaks the naming rules.
 
 use super::{is_blank, name_problem, skill_with_frontmatter};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn skill_name_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, _, fm)) = skill_with_frontmatter(unit) else {

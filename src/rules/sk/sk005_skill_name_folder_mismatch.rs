@@ -1,8 +1,7 @@
 //! SK005 `skill-name-folder-mismatch`: The skill name differs from its folder name.
 
 use super::{name_problem, nfkc, skill_with_frontmatter};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::{Edit, Fix};
 use crate::parse::Value;
 use crate::source::Span;

@@ -1,8 +1,7 @@
 //! SK006 `skill-description-missing`: The skill frontmatter has no description.
 
 use super::{is_blank, skill_with_frontmatter};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn skill_description_missing(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, _, fm)) = skill_with_frontmatter(unit) else {

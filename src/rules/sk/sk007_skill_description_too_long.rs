@@ -1,8 +1,7 @@
 //! SK007 `skill-description-too-long`: The skill description is longer than 1024 characters.
 
 use super::{chars, skill_with_frontmatter};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 const DESCRIPTION_MAX: usize = 1024;
 

@@ -2,8 +2,7 @@
 //! define.
 
 use super::skill_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::{Node, Value};
 
 /// The six top-level keys of the Agent Skills specification.

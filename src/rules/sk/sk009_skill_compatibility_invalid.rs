@@ -2,8 +2,7 @@
 //! characters.
 
 use super::{chars, skill_with_frontmatter};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 const COMPATIBILITY_MAX: usize = 500;
 

@@ -1,8 +1,7 @@
 //! SK010 `skill-metadata-invalid`: The metadata field is not a map of strings to strings.
 
 use super::skill_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn skill_metadata_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, _, fm)) = skill_with_frontmatter(unit) else {

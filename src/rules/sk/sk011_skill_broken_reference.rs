@@ -1,7 +1,6 @@
 //! SK011 `skill-broken-reference`: The skill body links to a file that does not exist.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::skill::{FoundAt, ReferenceProblem};
 
 pub(super) fn skill_broken_reference(unit: &Unit<'_>, sink: &mut Sink) {

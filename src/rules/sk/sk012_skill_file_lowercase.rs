@@ -1,7 +1,6 @@
 //! SK012 `skill-file-lowercase`: The skill file is named skill.md instead of SKILL.md.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::Fix;
 use crate::source::Span;
 

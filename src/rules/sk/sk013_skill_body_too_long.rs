@@ -1,7 +1,6 @@
 //! SK013 `skill-body-too-long`: The SKILL.md body is longer than 500 lines.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::source::Span;
 
 const BODY_MAX_LINES: usize = 500;

@@ -2,8 +2,7 @@
 //! validator rejects.
 
 use super::skill_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::source::Span;
 
 pub(super) fn skill_yaml_not_portable(unit: &Unit<'_>, sink: &mut Sink) {

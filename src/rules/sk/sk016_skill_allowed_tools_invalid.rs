@@ -2,8 +2,7 @@
 //! string.
 
 use super::skill_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn skill_allowed_tools_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, _, fm)) = skill_with_frontmatter(unit) else {

@@ -1,8 +1,7 @@
 //! SK017 `skill-reference-outside-skill`: The skill body links to a file outside the skill
 //! folder.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::skill::{Outside, ReferenceProblem};
 
 const MACHINE_PATH_HELP: &str = "the path exists only on one machine: copy the file into the skill folder (e.g. under `references/`) and link to it with a relative path, or link to it by URL";

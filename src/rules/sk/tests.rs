@@ -1,4 +1,6 @@
-use super::{line_count, name_problem, name_value};
+use super::name_problem;
+use super::sk005_skill_name_folder_mismatch::name_value;
+use super::sk013_skill_body_too_long::line_count;
 use crate::source::Span;
 
 #[test]

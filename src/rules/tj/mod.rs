@@ -45,11 +45,7 @@ use tj007_tool_name_duplicate::tool_name_duplicate;
 use tj008_requirement_tool_undefined::requirement_tool_undefined;
 use tj009_requirement_obligation_dropped::requirement_obligation_dropped;
 use tj010_tool_not_in_requirement::tool_not_in_requirement;
-#[cfg(test)]
-use tj011_tool_conflicts_non_goal::non_goal_verb;
 use tj011_tool_conflicts_non_goal::tool_conflicts_non_goal;
-#[cfg(test)]
-use tj012_multi_capability_tool::is_selector_parameter;
 use tj012_multi_capability_tool::multi_capability_tool;
 use tj013_requirement_invalid::requirement_invalid;
 use tj014_tools_json_not_a_tool_list::tools_json_not_a_tool_list;

@@ -1,4 +1,5 @@
-use super::*;
+use super::tj011_tool_conflicts_non_goal::non_goal_verb;
+use super::tj012_multi_capability_tool::is_selector_parameter;
 use crate::diagnostic::Edit;
 use crate::rules::util::name_words;
 

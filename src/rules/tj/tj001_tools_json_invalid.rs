@@ -1,8 +1,7 @@
 //! TJ001 `tools-json-invalid`: tools.json is not valid JSON.
 
 use super::lowercase_first;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::source::Span;
 
 pub(super) fn tools_json_invalid(unit: &Unit<'_>, sink: &mut Sink) {

@@ -2,8 +2,7 @@
 //! of its dialect.
 
 use super::{describe, FORGE_KEYS};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::{Dialect, ShapeProblemKind, Tool};
 use crate::parse::node::{pointer_token, Node, Value};
 use crate::rules::util::nearest;

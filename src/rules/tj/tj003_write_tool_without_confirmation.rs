@@ -2,8 +2,7 @@
 //! confirmation.
 
 use super::{forge_tools, gate_field_edits, CONFIRMATION, FORGE_KEYS};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::{Edit, Fix};
 use crate::edit::json::{Json, Place};
 use crate::rules::util::nearest;

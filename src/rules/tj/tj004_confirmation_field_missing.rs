@@ -2,8 +2,7 @@
 //! user_confirmed parameter.
 
 use super::{forge_tools, report_field_problem, CONFIRMATION};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::SideEffect;
 
 pub(super) fn confirmation_field_missing(unit: &Unit<'_>, sink: &mut Sink) {

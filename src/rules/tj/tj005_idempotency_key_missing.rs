@@ -2,8 +2,7 @@
 //! parameter.
 
 use super::{forge_tools, report_field_problem, GateField, IDEMPOTENCY_FIELD};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::SideEffect;
 
 const IDEMPOTENCY_DESCRIPTION: &str =

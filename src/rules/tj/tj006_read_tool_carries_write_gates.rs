@@ -2,8 +2,7 @@
 //! idempotency key meant for write tools.
 
 use super::{forge_tools, CONFIRMATION_FIELD, IDEMPOTENCY_FIELD};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::{Edit, Fix};
 use crate::edit::json::{Json, JsonText};
 use crate::model::tools::{SideEffect, Tool};

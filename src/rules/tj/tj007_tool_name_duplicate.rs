@@ -1,7 +1,6 @@
 //! TJ007 `tool-name-duplicate`: Two tools in the same file or skill share a name.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::source::{FileId, Span};
 use std::collections::BTreeMap;
 

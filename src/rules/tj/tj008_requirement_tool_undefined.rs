@@ -2,8 +2,7 @@
 //! in tools.json.
 
 use super::similar_name;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::index::Parsed;
 use std::collections::HashSet;
 

@@ -1,8 +1,7 @@
 //! TJ009 `requirement-obligation-dropped`: tools.json drops a safety obligation that the
 //! skill's requirement imposes.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::requirement::RequirementDoc;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::source::FileId;

@@ -2,8 +2,7 @@
 //! not list.
 
 use super::similar_name;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use std::collections::HashSet;
 
 pub(super) fn tool_not_in_requirement(unit: &Unit<'_>, sink: &mut Sink) {

@@ -1,8 +1,7 @@
 //! TJ011 `tool-conflicts-non-goal`: A tool performs an action that a non-goal of the skill's
 //! requirement rules out.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::rules::util::name_words;
 use crate::source::Span;
 use std::collections::{HashMap, HashSet};

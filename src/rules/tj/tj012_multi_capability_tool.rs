@@ -1,7 +1,6 @@
 //! TJ012 `multi-capability-tool`: One tool bundles several capabilities behind a single name.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
 use crate::rules::util::name_words;
 

@@ -2,8 +2,7 @@
 //! documented shape.
 
 use super::{lowercase_first, similar_name};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn requirement_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     const HELP: &str = "a requirement has `tools: [{name, type: read|write, description}]`, `safety_requirements: [string]` and `non_goals: [string]`";

@@ -1,8 +1,7 @@
 //! TJ014 `tools-json-not-a-tool-list`: A tools.json file is not a tool list in any dialect, so
 //! it is not linted.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn tools_json_not_a_tool_list(unit: &Unit<'_>, sink: &mut Sink) {
     for (id, doc) in unit.tools_docs() {

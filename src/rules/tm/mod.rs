@@ -38,19 +38,13 @@ use tm004_mutates_undeclared::mutates_undeclared;
 use tm005_auto_approval_with_mutations::auto_approval_with_mutations;
 use tm006_risk_level_inconsistent::risk_level_inconsistent;
 use tm007_tool_id_folder_mismatch::tool_id_folder_mismatch;
-#[cfg(test)]
-use tm008_tool_id_duplicate::major_version;
 use tm008_tool_id_duplicate::tool_id_duplicate;
 use tm009_io_schema_invalid::io_schema_invalid;
 use tm010_example_violates_schema::example_violates_schema;
 use tm011_examples_count::examples_count;
 use tm012_description_lacks_when_not::description_lacks_when_not;
-#[cfg(test)]
-use tm012_description_lacks_when_not::says_when_not;
 use tm013_driver_constraints_conflict::driver_constraints_conflict;
 use tm014_default_implementation_unresolved::default_implementation_unresolved;
-#[cfg(test)]
-use tm014_default_implementation_unresolved::reference_names_tool;
 use tm015_required_tool_unresolved::required_tool_unresolved;
 use tm016_outputs_not_strict::outputs_not_strict;
 

@@ -1,3 +1,6 @@
+use super::tm008_tool_id_duplicate::major_version;
+use super::tm012_description_lacks_when_not::says_when_not;
+use super::tm014_default_implementation_unresolved::reference_names_tool;
 use super::*;
 use crate::schema;
 use crate::schema::display_path;

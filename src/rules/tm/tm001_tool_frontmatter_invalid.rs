@@ -1,8 +1,7 @@
 //! TM001 `tool-frontmatter-invalid`: The TOOL.md frontmatter is missing, unterminated, not
 //! valid YAML, not a mapping, or repeats a key.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn tool_frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, doc)) = unit.contract() else {

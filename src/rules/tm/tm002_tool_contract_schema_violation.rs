@@ -2,8 +2,7 @@
 //! tool contract schema.
 
 use super::{contract_with_frontmatter, failures, short_value, Problem, DRIVER_FIELDS};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::pointer_token;
 use crate::schema;
 use crate::schema::display_path;

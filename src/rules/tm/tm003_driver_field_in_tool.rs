@@ -2,8 +2,7 @@
 //! TOOL.md.
 
 use super::{contract_with_frontmatter, DRIVER_FIELDS};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn driver_field_in_tool(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, fm)) = contract_with_frontmatter(unit) else {

@@ -1,8 +1,7 @@
 //! TM004 `mutates-undeclared`: The tool contract does not declare what it mutates.
 
 use super::{contract_with_frontmatter, line_start_of_key};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::edit::newline;
 use crate::source::Span;

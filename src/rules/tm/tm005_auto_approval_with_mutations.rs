@@ -2,8 +2,7 @@
 //! automatically.
 
 use super::{contract_with_frontmatter, line_start_of_key};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::{Applicability, Edit, Fix};
 use crate::edit::newline;
 use crate::parse::Node;

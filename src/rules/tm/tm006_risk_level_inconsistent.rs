@@ -2,8 +2,7 @@
 //! approval class.
 
 use super::contract_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::{Node, Value};
 
 pub(super) fn risk_level_inconsistent(unit: &Unit<'_>, sink: &mut Sink) {

@@ -1,8 +1,7 @@
 //! TM007 `tool-id-folder-mismatch`: The folder holding TOOL.md is not named after the tool id.
 
 use super::contract_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn tool_id_folder_mismatch(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, fm)) = contract_with_frontmatter(unit) else {

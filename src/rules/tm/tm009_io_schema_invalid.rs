@@ -1,8 +1,7 @@
 //! TM009 `io-schema-invalid`: The tool inputs or outputs are not a valid JSON Schema.
 
 use super::{contract_with_frontmatter, meta_failures, short_value, Problem};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::pointer_token;
 use crate::schema;
 use crate::schema::display_path;

@@ -2,8 +2,7 @@
 //! outputs.
 
 use super::{contract_with_frontmatter, failures, meta_failures, Failure, Problem};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::pointer_token;
 use crate::parse::Node;
 use crate::schema;

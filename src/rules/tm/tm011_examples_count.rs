@@ -1,8 +1,7 @@
 //! TM011 `examples-count`: The tool contract has fewer than 2 or more than 5 examples.
 
 use super::contract_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 const EXAMPLES_MIN: usize = 2;
 

@@ -2,8 +2,7 @@
 //! tool.
 
 use super::contract_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 /// Phrases that tell the caller when not to use a tool (TM012), matched case-insensitively.
 const WHEN_NOT_PHRASES: [&str; 17] = [

@@ -1,8 +1,7 @@
 //! TM013 `driver-constraints-conflict`: A driver kind is both required and forbidden.
 
 use super::contract_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::Node;
 
 pub(super) fn driver_constraints_conflict(unit: &Unit<'_>, sink: &mut Sink) {

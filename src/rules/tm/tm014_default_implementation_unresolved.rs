@@ -2,8 +2,7 @@
 //! the repository that implements this tool.
 
 use super::contract_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::index::Repo;
 use crate::model::skill::MarkdownDoc;
 use crate::parse::Node;

@@ -2,8 +2,7 @@
 //! repository.
 
 use super::contract_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::Node;
 use crate::rules::util;
 

@@ -1,8 +1,7 @@
 //! TM016 `outputs-not-strict`: The tool outputs declare properties but require none of them.
 
 use super::contract_with_frontmatter;
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 
 pub(super) fn outputs_not_strict(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, fm)) = contract_with_frontmatter(unit) else {

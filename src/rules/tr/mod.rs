@@ -46,8 +46,6 @@ use tr005_confirmation_rule_missing::confirmation_rule_missing;
 use tr006_idempotency_rule_missing::idempotency_rule_missing;
 use tr007_write_closing_rule_missing::write_closing_rule_missing;
 use tr008_confirmation_rule_contradicts_contract::confirmation_rule_contradicts_contract;
-#[cfg(test)]
-use tr008_confirmation_rule_contradicts_contract::{claims, Claim};
 use tr009_allowed_tools_preapproves_write::allowed_tools_preapproves_write;
 use tr010_tool_use_rules_without_tools::tool_use_rules_without_tools;
 

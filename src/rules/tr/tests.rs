@@ -1,3 +1,4 @@
+use super::tr008_confirmation_rule_contradicts_contract::{claims, Claim};
 use super::*;
 use crate::diagnostic::Diagnostic;
 use crate::diagnostic::Severity;

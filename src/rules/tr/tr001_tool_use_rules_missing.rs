@@ -5,8 +5,7 @@ use super::{
     document_bullet, documentable, item_text, named_tools, start_of_file, tool_items,
     tools_are_complete, tools_file_name, ALLOWLIST_ITEM, CLOSING_ITEM,
 };
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::{Edit, Fix};
 use crate::edit::{apply_edits, newline};
 use crate::model::skill::SkillDoc;

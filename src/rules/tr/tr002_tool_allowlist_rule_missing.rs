@@ -4,8 +4,7 @@
 use super::{
     no_section_label, start_of_file, unreported_missing_section, RulesSection, Slot, ALLOWLIST_ITEM,
 };
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::Fix;
 use crate::rules::util::{contains_ascii_ignore_case, find_substring};
 

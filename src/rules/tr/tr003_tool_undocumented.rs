@@ -5,8 +5,7 @@ use super::{
     documentable, named_tools, no_section_label, start_of_file, tool_items,
     unreported_missing_section, RulesSection, Slot,
 };
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::Fix;
 use crate::model::tools::Tool;
 use crate::rules::util::contains_word;

@@ -5,8 +5,7 @@ use super::{
     is_vocabulary, named_tools, names_in_item, skill_name, tools_are_complete, tools_file_name,
     RulesSection,
 };
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::{Node, Value};
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};

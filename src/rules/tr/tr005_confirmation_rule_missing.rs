@@ -4,8 +4,7 @@
 use super::{
     confirmation_item, documentable, named_tools, report_without_section, RuleFinding, RulesSection,
 };
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::Fix;
 use crate::model::tools::{SideEffect, Tool};
 use crate::rules::util::contains_ignore_case;

@@ -5,8 +5,7 @@ use super::{
     is_closing_item, named_tools, no_section_label, start_of_file, unreported_missing_section,
     RulesSection, Slot, CLOSING_ITEM,
 };
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::Fix;
 
 pub(super) fn write_closing_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {

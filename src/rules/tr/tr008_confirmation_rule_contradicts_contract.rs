@@ -2,8 +2,7 @@
 //! confirmation gate in tools.json.
 
 use super::{is_not, lower_words, named_tools, subject, tools_file_name, RulesSection, Word};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::diagnostic::Severity;
 use crate::model::tools::SideEffect;
 use crate::rules::util::{contains_ascii_ignore_case, find_word};

@@ -1,8 +1,7 @@
 //! TR009 `allowed-tools-preapproves-write`: The allowed-tools field pre-approves a write or
 //! confirmation-gated tool.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::parse::node::{Node, Value};
 use crate::rules::util::find_word;
 use crate::source::Span;

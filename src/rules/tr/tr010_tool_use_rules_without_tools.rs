@@ -2,8 +2,7 @@
 //! no tools.json.
 
 use super::{is_vocabulary, names_in_item, RulesSection};
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use std::collections::HashSet;
 
 pub(super) fn tool_use_rules_without_tools(unit: &Unit<'_>, sink: &mut Sink) {

@@ -1,8 +1,7 @@
 //! XC001 `tool-type-contradicts-contract`: A tool's read or write type contradicts the side
 //! effects its TOOL.md contract declares.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::{Dialect, SideEffect};
 use crate::parse::Node;
 

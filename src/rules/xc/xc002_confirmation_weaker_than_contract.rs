@@ -1,8 +1,7 @@
 //! XC002 `confirmation-weaker-than-contract`: A tool is not confirmation-gated although its
 //! TOOL.md contract requires approval.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::{Dialect, Tool};
 use crate::parse::Node;
 use crate::semantic::links::Link;

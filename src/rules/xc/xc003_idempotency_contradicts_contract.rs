@@ -1,8 +1,7 @@
 //! XC003 `idempotency-contradicts-contract`: A tool's idempotency differs from its TOOL.md
 //! contract's.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::Dialect;
 
 pub(super) fn idempotency_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {

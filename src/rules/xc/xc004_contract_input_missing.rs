@@ -1,8 +1,7 @@
 //! XC004 `contract-input-missing`: A tool's input schema lacks an input its TOOL.md contract
 //! requires.
 
-use crate::check::Sink;
-use crate::check::Unit;
+use crate::check::{Sink, Unit};
 use crate::model::tools::{Dialect, Tool};
 use crate::parse::Node;
 use crate::source::Span;
