@@ -1,5 +1,7 @@
-//! Rule code only: one module per family, each with a `RULES` table binding its codes to their
-//! checks. [`checks`] chains the tables; `check::Registry` joins them with the catalog of
+//! Rule code only: one folder per family, one file per rule. A family's `mod.rs` holds its `RULES`
+//! table binding its codes to their checks and the helpers several of its rules share; each rule
+//! is `<family>/<code>_<rule name>.rs` (tests/rule_files.rs keeps the names in step with
+//! `rules/*.md`). [`checks`] chains the tables; `check::Registry` joins them with the catalog of
 //! `rules/*.md`. Rules import what they are given from `check` and text edits from `edit`, never
 //! `engine`, `fix`, `catalog`, `config`, `render` or the triage modules.
 

@@ -1,0 +1,57 @@
+//! SK017 `skill-reference-outside-skill`: The skill body links to a file outside the skill
+//! folder.
+
+use crate::check::{Sink, Unit};
+use crate::model::skill::{Outside, ReferenceProblem};
+
+const MACHINE_PATH_HELP: &str = "the path exists only on one machine: copy the file into the skill folder (e.g. under `references/`) and link to it with a relative path, or link to it by URL";
+
+const OUTSIDE_HELP: &str = "a skill is installed as its folder alone, so this file does not come with it: copy it into the skill folder (e.g. under `references/`) and link to the copy, or link to it by URL";
+
+pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
+    let Some((file, skill)) = unit.skill() else {
+        return;
+    };
+    for reference in &skill.broken_references {
+        let ReferenceProblem::Outside(outside) = &reference.problem else {
+            continue;
+        };
+        let destination = &reference.destination;
+        let leads_out = format!("link to `{destination}` leads outside the skill folder");
+        let through_symlink = format!("{leads_out} through a symlink");
+        let (message, label) = match outside {
+            Outside::Existing { symlink: None } => (
+                leads_out,
+                "exists, but outside the skill folder".to_string(),
+            ),
+            Outside::Existing {
+                symlink: Some(symlink),
+            } => (
+                through_symlink,
+                format!("`{symlink}` is a symlink to a place outside the skill folder"),
+            ),
+            Outside::BeyondLintRoot { symlink: None } => (
+                leads_out,
+                "outside the lint root too: not looked at".to_string(),
+            ),
+            Outside::BeyondLintRoot {
+                symlink: Some(symlink),
+            } => (
+                through_symlink,
+                format!("`{symlink}` is a symlink to a place outside the lint root: not looked at"),
+            ),
+            Outside::MachinePath => (
+                format!("link to `{destination}`, an absolute path on one machine"),
+                "not a file of the skill".to_string(),
+            ),
+        };
+        let help = if matches!(outside, Outside::MachinePath) {
+            MACHINE_PATH_HELP
+        } else {
+            OUTSIDE_HELP
+        };
+        sink.report(file, reference.span, message)
+            .label(label)
+            .help(help);
+    }
+}

@@ -1,0 +1,34 @@
+//! TJ007 `tool-name-duplicate`: Two tools in the same file or skill share a name.
+
+use crate::check::{Sink, Unit};
+use crate::source::{FileId, Span};
+use std::collections::BTreeMap;
+
+pub(super) fn tool_name_duplicate(unit: &Unit<'_>, sink: &mut Sink) {
+    let mut first: BTreeMap<&str, (FileId, Span)> = BTreeMap::new();
+    for (id, tool) in unit.tools() {
+        let Some(name) = tool.name().filter(|n| !n.is_empty()) else {
+            continue;
+        };
+        let span = tool.span();
+        match first.get(name) {
+            None => {
+                first.insert(name, (id, span));
+            }
+            Some(&(first_id, first_span)) => {
+                let message = if first_id == id {
+                    format!("tool `{name}` is defined twice")
+                } else {
+                    format!(
+                        "tool `{name}` is also defined in `{}`",
+                        unit.repo.file(first_id).rel_path
+                    )
+                };
+                sink.report(id, span, message)
+                    .label("second definition")
+                    .secondary(first_id, first_span, "first defined here")
+                    .help("delete the stale definition, or give this tool its own name and document it in SKILL.md");
+            }
+        }
+    }
+}
