@@ -1,7 +1,8 @@
 //! skilllint: a static analyzer for repositories of AI-agent skills and tool contracts.
 //!
 //! Data flows one way: walk ([`discover`]) → read & parse ([`parse`], [`model`]) → index
-//! ([`index`]) → check ([`check`]: what a rule is given; the [`rules`]) → triage
+//! ([`index`]) → facts ([`semantic`]: what several rules of a unit share, derived once) → check
+//! ([`check`]: what a rule is given; the [`rules`]) → triage
 //! ([`triage`]) → render ([`render`]). Beside the pipeline: [`catalog`] (the rule documents,
 //! which everything that only describes rules reads), [`edit`] (text edits that fixes are built
 //! from) and [`fix`] (the `--fix` loop over the engine).

@@ -73,6 +73,19 @@ const NEVER: &[Never] = &[
         why: "a rule does no I/O and knows no config, suppression or output format; Sink carries its code",
     },
     Never {
+        from: &["sink"],
+        to: &[
+            "check/**",
+            "rules/**",
+            "semantic/**",
+            "engine/**",
+            "fix/**",
+            "triage/**",
+            "render/**",
+        ],
+        why: "the sink collects what rules and triage report; it sits below both and knows neither",
+    },
+    Never {
         from: &["rules/<family>/**"],
         to: &["rules/<other family>/**"],
         why: "cross-family wording lives in rules/report.rs or rules/util.rs",
