@@ -9,18 +9,17 @@ pub(crate) mod run;
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub use context::{JsonTexts, Unit, UnitView};
+pub use context::{JsonTexts, RepoContext, Unit, UnitView};
 // Re-exported so that a rule names only the check stage; triage reports through a sink too.
 pub(crate) use crate::sink::spend_suggestion_cells;
 pub use crate::sink::{Sink, MAX_FINDINGS_PER_FILE};
 
 use crate::catalog::{Catalog, RuleMeta, RULE_DOCS};
-use crate::index::Repo;
 
 /// A check over one unit (a folder's SKILL.md, tools files and requirement, read together).
 pub type UnitCheck = fn(&Unit<'_>, &mut Sink);
-/// A check over the whole repository index (e.g. duplicate names across skills).
-pub type RepoCheck = fn(&Repo, &mut Sink);
+/// A check over the whole repository (e.g. duplicate names across skills), run after the units.
+pub type RepoCheck = fn(&RepoContext<'_>, &mut Sink);
 
 #[derive(Clone, Copy)]
 pub enum Check {
