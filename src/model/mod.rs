@@ -2,6 +2,8 @@
 //! builds the one a file's kind calls for. Models know no index: nothing here imports `index` or
 //! anything above it.
 
+pub mod contract;
+pub mod driver;
 pub mod requirement;
 pub mod skill;
 pub mod tools;
