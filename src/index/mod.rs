@@ -15,7 +15,7 @@ pub use crate::model::Parsed;
 pub use units::{build_units, UnitFiles};
 pub use view::UnitView;
 
-use crate::model::skill::MarkdownDoc;
+use crate::model::document::MarkdownDoc;
 use crate::parse::Node;
 use crate::source::Span;
 use crate::source::{FileId, SourceFile};

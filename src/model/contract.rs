@@ -3,7 +3,7 @@
 //! TOOL.md a driver or a tool is bound to is resolved in `semantic`, and how messages word a
 //! contract stays with the rules.
 
-use crate::model::skill::{Frontmatter, MarkdownDoc};
+use crate::model::document::{Frontmatter, MarkdownDoc};
 use crate::parse::node::{Member, Node};
 use crate::source::{FileId, Span};
 use semver::Version;

@@ -3,7 +3,7 @@
 //! pure view of the one file: the TOOL.md each `implements[]` entry names is resolved in
 //! `semantic::bindings`.
 
-use crate::model::skill::{Frontmatter, MarkdownDoc};
+use crate::model::document::{Frontmatter, MarkdownDoc};
 use crate::parse::node::Node;
 use crate::source::{FileId, Span};
 

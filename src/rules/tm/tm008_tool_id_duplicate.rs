@@ -1,7 +1,7 @@
 //! TM008 `tool-id-duplicate`: Two TOOL.md files declare the same id and major version.
 
 use crate::check::{RepoContext, Sink};
-use crate::model::skill::MarkdownDoc;
+use crate::model::document::MarkdownDoc;
 use crate::parse::Node;
 use crate::source::{FileId, Span};
 use std::collections::BTreeMap;
