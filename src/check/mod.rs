@@ -1,8 +1,8 @@
 //! The check stage: what a rule is, what it is given and how the engine finds the rules to run. A
 //! rule is a code bound to a [`Check`] (its family's `RULES` table lists them); the [`Registry`]
-//! joins those checks with the [`Catalog`] of rule documents; a unit rule reads a [`Unit`] and
-//! reports through a [`Sink`]. Only `engine` uses the registry; everything that only needs the
-//! rules' metadata reads the catalog.
+//! joins those checks with the [`Catalog`] of rule documents; a unit rule reads a [`Unit`], a
+//! repository-wide rule a [`RepoContext`], and both report through a [`Sink`]. Only `engine` uses
+//! the registry; everything that only needs the rules' metadata reads the catalog.
 
 mod context;
 pub(crate) mod run;
