@@ -4,7 +4,7 @@
 //! import `rules`, `check`, `engine` or `index`; `check::Registry` joins it with the checks.
 
 use crate::diagnostic::Severity;
-use crate::model::skill::{parse_frontmatter, FrontmatterState};
+use crate::model::document::{parse_frontmatter, FrontmatterState};
 use crate::parse::Node;
 use std::sync::OnceLock;
 

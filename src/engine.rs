@@ -7,7 +7,7 @@
 
 use crate::catalog::catalog;
 use crate::check::run::{check_repo, check_unit, UnitOutcome};
-use crate::check::{Registry, Rule};
+use crate::check::{Registry, RepoContext, Rule};
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Suppressed};
 use crate::discover::GlobFilter;
@@ -317,13 +317,12 @@ fn analyse(
         .map_err(LintError::Selector)?;
     let units = build_units(&files, &parsed);
     let contracts = ContractIndex::build(&parsed);
-    let mut repo = Repo {
+    let repo = Repo {
         files,
         parsed,
         units,
         contracts,
         settings: options.settings.clone(),
-        skill_names: Vec::new(),
         reporting,
         reference_root,
     };
@@ -346,13 +345,13 @@ fn analyse(
     let mut malformed = Vec::new();
     let mut per_file = Vec::new();
     diagnostics.reserve(outcomes.iter().map(|o| o.diagnostics.len()).sum());
-    repo.skill_names.reserve(outcomes.len());
+    let mut skill_names = Vec::with_capacity(outcomes.len());
     for outcome in outcomes {
         diagnostics.extend(outcome.diagnostics);
-        repo.skill_names.extend(outcome.skill_name);
+        skill_names.extend(outcome.skill_name);
         per_file.extend(outcome.suppressions);
     }
-    repo.skill_names.sort_by_key(|name| name.file);
+    skill_names.sort_by_key(|name| name.file);
     per_file.sort_by_key(|(file, _, _)| *file);
     for (_, found, broken) in per_file {
         suppressions.extend(found);
@@ -360,7 +359,11 @@ fn analyse(
     }
     // The repository-wide rules are few and read only what is left: the up-front parses and
     // the skills' names.
-    diagnostics.extend(check_repo(&repo, &rules, panic_in));
+    let context = RepoContext {
+        repo: &repo,
+        skill_names: &skill_names,
+    };
+    diagnostics.extend(check_repo(&context, &rules, panic_in));
 
     let policy = Policy {
         enabled,

@@ -1,6 +1,7 @@
 //! [`Unit`]: what a unit rule is given. It reads as the unit's [`UnitView`] (through `Deref`) plus
 //! one accessor per shared fact of [`UnitFacts`], and holds the unit's editable JSON views, which
-//! fixes share and which are no fact.
+//! fixes share and which are no fact. [`RepoContext`]: what a repository-wide rule is given, the
+//! immutable [`Repo`] plus what the units left behind for those rules.
 
 use crate::edit::json::JsonText;
 use crate::parse::markdown::{Section, TextBlock};
@@ -8,13 +9,34 @@ use crate::parse::Node;
 use crate::semantic::bindings::DriverBindings;
 use crate::semantic::links::Link;
 use crate::semantic::schemas::{Site, Subject};
+use crate::semantic::skill_names::SkillName;
 use crate::semantic::{UnitFacts, UnitMemo};
 use crate::source::FileId;
 use std::cell::{OnceCell, RefCell};
 use std::ops::Deref;
 use std::rc::Rc;
 
+use crate::index::Repo;
 pub use crate::index::UnitView;
+
+/// The repository as a repository-wide rule sees it: the index (through `Deref`, as [`Unit`] reads
+/// as its view) and the facts gathered from the units, which run first and whose parses are gone
+/// by then. Keeping those facts here rather than in [`Repo`] means the index is never mutated
+/// after it is built.
+#[derive(Clone, Copy)]
+pub struct RepoContext<'a> {
+    pub repo: &'a Repo,
+    /// Every skill's non-empty frontmatter `name`, in file order.
+    pub skill_names: &'a [SkillName],
+}
+
+impl Deref for RepoContext<'_> {
+    type Target = Repo;
+
+    fn deref(&self) -> &Repo {
+        self.repo
+    }
+}
 
 /// One editable view of each JSON file a rule of the unit fixed, so the file's layout is read
 /// once however many rules and tools fix it.

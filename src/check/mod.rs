@@ -1,26 +1,25 @@
 //! The check stage: what a rule is, what it is given and how the engine finds the rules to run. A
 //! rule is a code bound to a [`Check`] (its family's `RULES` table lists them); the [`Registry`]
-//! joins those checks with the [`Catalog`] of rule documents; a unit rule reads a [`Unit`] and
-//! reports through a [`Sink`]. Only `engine` uses the registry; everything that only needs the
-//! rules' metadata reads the catalog.
+//! joins those checks with the [`Catalog`] of rule documents; a unit rule reads a [`Unit`], a
+//! repository-wide rule a [`RepoContext`], and both report through a [`Sink`]. Only `engine` uses
+//! the registry; everything that only needs the rules' metadata reads the catalog.
 
 mod context;
 pub(crate) mod run;
 #[cfg(test)]
 pub(crate) mod testing;
 
-pub use context::{JsonTexts, Unit, UnitView};
+pub use context::{JsonTexts, RepoContext, Unit, UnitView};
 // Re-exported so that a rule names only the check stage; triage reports through a sink too.
 pub(crate) use crate::sink::spend_suggestion_cells;
 pub use crate::sink::{Sink, MAX_FINDINGS_PER_FILE};
 
 use crate::catalog::{Catalog, RuleMeta, RULE_DOCS};
-use crate::index::Repo;
 
 /// A check over one unit (a folder's SKILL.md, tools files and requirement, read together).
 pub type UnitCheck = fn(&Unit<'_>, &mut Sink);
-/// A check over the whole repository index (e.g. duplicate names across skills).
-pub type RepoCheck = fn(&Repo, &mut Sink);
+/// A check over the whole repository (e.g. duplicate names across skills), run after the units.
+pub type RepoCheck = fn(&RepoContext<'_>, &mut Sink);
 
 #[derive(Clone, Copy)]
 pub enum Check {

@@ -3,9 +3,10 @@
 //! and the other rules still run.
 
 use crate::catalog::catalog;
-use crate::check::{Check, Rule, Sink};
+use crate::check::{Check, RepoContext, Rule, Sink};
 use crate::diagnostic::Diagnostic;
-use crate::index::{parse_pending, Parsed, Repo, SkillName, UnitFiles};
+use crate::index::{parse_pending, Parsed, Repo, UnitFiles};
+use crate::semantic::skill_names::SkillName;
 use crate::source::{FileId, Span};
 use crate::triage::suppress::{self, Malformed, Suppression};
 use std::cell::Cell;
@@ -65,7 +66,11 @@ pub(crate) fn check_unit(
 
 /// Runs the repository-wide rules, which read only what outlives the units: the up-front parses
 /// and the skills' names.
-pub(crate) fn check_repo(repo: &Repo, rules: &[&Rule], panic_in: Option<&str>) -> Vec<Diagnostic> {
+pub(crate) fn check_repo(
+    repo: &RepoContext<'_>,
+    rules: &[&Rule],
+    panic_in: Option<&str>,
+) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();
     for rule in rules {
         if let Check::Repo(check) = rule.check {

@@ -8,8 +8,8 @@ use crate::edit::apply_edits;
 use crate::engine::{lint, LintError, LintOptions, LintOutcome};
 use crate::index::parse_pending;
 use crate::index::Parsed;
+use crate::model::document::FrontmatterState;
 use crate::model::parse_file;
-use crate::model::skill::FrontmatterState;
 use crate::source::{FileId, SourceFile};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
@@ -54,7 +54,7 @@ fn applies(diagnostic: &Diagnostic, unsafe_fixes: bool) -> bool {
 fn still_parses(before: &Parsed, source: &SourceFile) -> Result<(), String> {
     // Links are not looked up: only whether the file still parses matters here.
     let after = parse_file(before.kind(), source, None);
-    let frontmatter_ok = |doc: &crate::model::skill::MarkdownDoc| {
+    let frontmatter_ok = |doc: &crate::model::document::MarkdownDoc| {
         matches!(doc.frontmatter, FrontmatterState::Valid(_))
     };
     let ok = match (before, &after) {

@@ -15,7 +15,7 @@ pub use crate::model::Parsed;
 pub use units::{build_units, UnitFiles};
 pub use view::UnitView;
 
-use crate::model::skill::MarkdownDoc;
+use crate::model::document::MarkdownDoc;
 use crate::parse::Node;
 use crate::source::Span;
 use crate::source::{FileId, SourceFile};
@@ -132,22 +132,11 @@ pub struct Repo {
     pub units: Vec<UnitFiles>,
     pub contracts: ContractIndex,
     pub settings: Settings,
-    /// Every skill's non-empty frontmatter `name`, in file order: what is left of the skills for
-    /// the repository-wide rules, which run after the units.
-    pub skill_names: Vec<SkillName>,
     /// Which rules report in which files (selection and `per-file-ignores`).
     pub reporting: crate::triage::selection::Reporting,
     /// The canonical lint root: a skill's links are looked up on disk inside it, and nowhere
     /// else (`None`: a run without a file system, where they are not looked up).
     pub reference_root: Option<PathBuf>,
-}
-
-/// A skill's frontmatter `name` and where it is written.
-#[derive(Debug, Clone)]
-pub struct SkillName {
-    pub file: FileId,
-    pub name: String,
-    pub span: Span,
 }
 
 impl Repo {

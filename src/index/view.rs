@@ -1,8 +1,9 @@
 //! [`UnitView`]: one folder's files and parses as the rules read them.
 
 use super::{Parsed, Repo, Settings, UnitFiles};
+use crate::model::document::MarkdownDoc;
 use crate::model::requirement::RequirementDoc;
-use crate::model::skill::{MarkdownDoc, SkillDoc};
+use crate::model::skill::SkillDoc;
 use crate::model::tools::{Tool, ToolsDoc};
 use crate::source::FileId;
 

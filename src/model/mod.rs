@@ -2,6 +2,9 @@
 //! builds the one a file's kind calls for. Models know no index: nothing here imports `index` or
 //! anything above it.
 
+pub mod contract;
+pub mod document;
+pub mod driver;
 pub mod requirement;
 pub mod skill;
 pub mod tools;
@@ -9,8 +12,9 @@ pub mod tools;
 use crate::parse::yaml::YamlError;
 use crate::parse::Node;
 use crate::source::{SourceFile, Span};
+use document::{parse_markdown_doc, MarkdownDoc};
 use requirement::{parse_requirement, RequirementDoc};
-use skill::{find_broken_references, parse_markdown_doc, MarkdownDoc, SkillDoc};
+use skill::{find_broken_references, SkillDoc};
 use std::path::Path;
 use tools::{parse_tools, ToolsDoc};
 

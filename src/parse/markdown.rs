@@ -834,7 +834,7 @@ mod tests {
                     stack.push(path);
                 } else if path.extension().is_some_and(|e| e == "md") {
                     if let Ok(text) = std::fs::read_to_string(&path) {
-                        let (_, body) = crate::model::skill::parse_frontmatter(&text);
+                        let (_, body) = crate::model::document::parse_frontmatter(&text);
                         taken += usize::from(fast_agrees(&text[body.start..body.end]));
                     }
                 }

@@ -4,7 +4,7 @@
 
 use crate::check::Sink;
 use crate::index::Repo;
-use crate::model::skill::{Frontmatter, FrontmatterState, MarkdownDoc};
+use crate::model::document::{Frontmatter, FrontmatterState, MarkdownDoc};
 use crate::schema::{self, SchemaError};
 use crate::source::{FileId, Span};
 

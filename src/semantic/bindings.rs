@@ -1,11 +1,13 @@
 //! Driver bindings: each DRIVER.md / CLI.md of a unit with the TOOL.md contracts its
 //! `implements[]` entries resolve to, by id or by path, the entry's semver range choosing among
-//! major versions. The DR rules read these.
+//! major versions. The DR rules read these. The views of one TOOL.md and of one driver file are
+//! [`Contract`] and [`Driver`] in `model`; what is here crosses files.
 
 use crate::index::{Parsed, Repo, UnitView};
-use crate::model::skill::{Frontmatter, MarkdownDoc};
-use crate::parse::node::{Member, Node};
-use crate::source::{join_path, normalize_path, parent_dir, FileId, Span};
+use crate::model::contract::Contract;
+use crate::model::driver::Driver;
+use crate::parse::node::Node;
+use crate::source::{join_path, normalize_path, parent_dir, FileId};
 use semver::{Version, VersionReq};
 
 /// The folder of a file relative to the lint root (`""` at the root).
@@ -13,61 +15,12 @@ pub(crate) fn folder_of(repo: &Repo, id: FileId) -> &str {
     parent_dir(&repo.file(id).rel_path)
 }
 
-/// A driver file of the unit with a valid frontmatter.
-#[derive(Debug)]
-pub(crate) struct Driver<'a> {
-    pub(crate) file: FileId,
-    pub(crate) fm: &'a Frontmatter,
-    /// A `CLI.md` (AIP-29), which is a `kind: cli` driver even when it omits `kind`.
-    pub(crate) cli: bool,
-}
-
-impl<'a> Driver<'a> {
-    /// The declared `kind`, or `cli` for a CLI.md that omits it.
-    pub(crate) fn kind(&self) -> Option<&'a str> {
-        match self.fm.root.get("kind") {
-            Some(node) => node.as_str(),
-            None if self.cli => Some("cli"),
-            None => None,
-        }
-    }
-
-    /// Where a finding about the kind points: the `kind` value, else the opening `---`.
-    pub(crate) fn kind_span(&self) -> Span {
-        self.fm.root.get("kind").map_or(self.fm.opening, |n| n.span)
-    }
-
-    pub(crate) fn implements(&self) -> &'a [Node] {
-        self.fm
-            .root
-            .get("implements")
-            .and_then(Node::as_array)
-            .unwrap_or_default()
-    }
-
-    /// The frontmatter as JSON, with `kind: cli` filled in for a CLI.md that omits it.
-    pub(crate) fn json(&self) -> serde_json::Value {
-        let mut json = self.fm.root.to_json();
-        if self.cli {
-            if let Some(map) = json.as_object_mut() {
-                map.entry("kind")
-                    .or_insert_with(|| serde_json::Value::String("cli".to_string()));
-            }
-        }
-        json
-    }
-}
-
 pub(crate) fn drivers<'a>(unit: &UnitView<'a>) -> Vec<Driver<'a>> {
     unit.files
         .drivers
         .iter()
         .filter_map(|id| match unit.parsed(*id) {
-            Parsed::Driver { doc, cli } => doc.frontmatter().map(|fm| Driver {
-                file: *id,
-                fm,
-                cli: *cli,
-            }),
+            Parsed::Driver { doc, cli } => Driver::new(*id, doc, *cli),
             _ => None,
         })
         .collect()
@@ -100,59 +53,6 @@ pub(crate) fn candidate_paths(base_dirs: &[&str], reference: &str) -> Vec<String
     out
 }
 
-/// A TOOL.md an `implements[]` entry resolved to.
-#[derive(Debug)]
-pub(crate) struct Contract<'a> {
-    pub(crate) file: FileId,
-    /// `None` when the TOOL.md's frontmatter could not be read (TM001 reports it).
-    pub(crate) fm: Option<&'a Frontmatter>,
-}
-
-impl<'a> Contract<'a> {
-    pub(crate) fn get(&self, key: &str) -> Option<&'a Node> {
-        self.fm?.root.get(key)
-    }
-
-    pub(crate) fn member(&self, key: &str) -> Option<&'a Member> {
-        self.fm?.root.member(key)
-    }
-
-    pub(crate) fn id(&self) -> Option<&'a str> {
-        self.get("id")?.as_str()
-    }
-
-    pub(crate) fn version(&self) -> Option<Version> {
-        Version::parse(self.get("version")?.as_str()?.trim()).ok()
-    }
-
-    /// A span that stands for the whole contract: its `id` value, else the opening `---`.
-    pub(crate) fn anchor(&self) -> Span {
-        match self.fm {
-            Some(fm) => fm.root.get("id").map_or(fm.opening, |n| n.span),
-            None => Span::empty(0),
-        }
-    }
-
-    /// The contract's `inputs` key, else its anchor: where a label about its inputs points.
-    pub(crate) fn inputs_span(&self) -> Span {
-        self.member("inputs").map_or(self.anchor(), |m| m.key_span)
-    }
-
-    /// How messages name the tool: its id, else the reference the driver used.
-    pub(crate) fn name(&self, reference: &str) -> String {
-        self.id().unwrap_or(reference).to_string()
-    }
-
-    /// The `inputs` schema's `properties` member names, when it declares any.
-    pub(crate) fn input_properties(&self) -> Option<&'a [Member]> {
-        self.get("inputs")?.get("properties")?.as_object()
-    }
-
-    pub(crate) fn idempotent(&self) -> Option<&'a Node> {
-        self.get("idempotent").filter(|n| n.as_bool() == Some(true))
-    }
-}
-
 /// Every TOOL.md a reference may name: by id, then by path (lint root first, then the driver's
 /// folder). Several files share an id when they are different major versions.
 pub(crate) fn contract_candidates(
@@ -182,10 +82,7 @@ pub(crate) fn contract_candidates(
 fn resolve<'a>(repo: &'a Repo, driver_file: FileId, entry: &Node) -> Option<Contract<'a>> {
     let reference = entry.get("tool")?.as_str()?;
     let candidates = contract_candidates(repo, driver_file, reference);
-    let contract = |id: FileId| Contract {
-        file: id,
-        fm: repo.contract(id).and_then(MarkdownDoc::frontmatter),
-    };
+    let contract = |id: FileId| Contract::new(id, repo.contract(id));
     let range = entry
         .get("version")
         .and_then(Node::as_str)

@@ -3,33 +3,23 @@
 //! `-` become `_` ([`link_key`]). The XC rules read these.
 
 use crate::index::{link_key, UnitView};
-use crate::model::skill::Frontmatter;
+use crate::model::contract::Contract;
 use crate::model::tools::Tool;
-use crate::parse::Node;
-use crate::source::{FileId, Span};
+use crate::source::FileId;
 
 /// A tools.json tool and the TOOL.md contract it is linked to.
 #[derive(Debug)]
 pub(crate) struct Link<'a> {
     pub(crate) tools_file: FileId,
     pub(crate) tool: &'a Tool,
-    pub(crate) contract_file: FileId,
-    pub(crate) contract: &'a Frontmatter,
+    /// Always with its frontmatter: a TOOL.md without one links nothing.
+    pub(crate) contract: Contract<'a>,
     pub(crate) id: &'a str,
 }
 
 impl Link<'_> {
     pub(crate) fn name(&self) -> String {
         self.tool.display_name()
-    }
-
-    pub(crate) fn get(&self, key: &str) -> Option<&Node> {
-        self.contract.root.get(key)
-    }
-
-    /// The contract's `id` value: where a label about a defaulted key points.
-    pub(crate) fn id_span(&self) -> Span {
-        self.get("id").map_or(self.contract.opening, |n| n.span)
     }
 }
 
@@ -57,13 +47,13 @@ pub(crate) fn find_links<'a>(unit: &UnitView<'a>) -> Vec<Link<'a>> {
             let Some(&contract_file) = files.first() else {
                 continue;
             };
-            let Some(contract) = repo.contract(contract_file).and_then(|d| d.frontmatter()) else {
+            let contract = Contract::new(contract_file, repo.contract(contract_file));
+            if contract.fm.is_none() {
                 continue;
-            };
+            }
             out.push(Link {
                 tools_file,
                 tool,
-                contract_file,
                 contract,
                 id: id.as_str(),
             });

@@ -12,7 +12,7 @@
 use crate::catalog::{catalog, Catalog, RuleMeta};
 use crate::diagnostic::{Diagnostic, Suppressed};
 use crate::index::Parsed;
-use crate::model::skill::MarkdownDoc;
+use crate::model::document::MarkdownDoc;
 use crate::source::{FileId, Span};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

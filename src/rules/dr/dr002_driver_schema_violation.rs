@@ -12,7 +12,7 @@ pub(super) fn driver_schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     };
     for driver in drivers(unit) {
-        let errors = schema::validate_at_keys(validator, &driver.json());
+        let errors = schema::validate_at_keys(validator, &driver.to_json());
         report_schema_errors(
             driver.file,
             driver.fm,

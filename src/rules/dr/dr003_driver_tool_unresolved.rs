@@ -2,9 +2,9 @@
 //! repository defines.
 
 use crate::check::{Sink, Unit};
-use crate::model::skill::MarkdownDoc;
+use crate::model::contract::Contract;
 use crate::rules::util::nearest;
-use crate::semantic::bindings::{contract_candidates, drivers, Contract};
+use crate::semantic::bindings::{contract_candidates, drivers};
 
 pub(super) fn driver_tool_unresolved(unit: &Unit<'_>, sink: &mut Sink) {
     let repo = unit.repo;
@@ -41,10 +41,7 @@ pub(super) fn driver_tool_unresolved(unit: &Unit<'_>, sink: &mut Sink) {
             });
             match suggestion {
                 Some((id, file)) => {
-                    let contract = Contract {
-                        file,
-                        fm: repo.contract(file).and_then(MarkdownDoc::frontmatter),
-                    };
+                    let contract = Contract::new(file, repo.contract(file));
                     diagnostic
                         .secondary(file, contract.anchor(), format!("did you mean `{id}`?"))
                         .help(format!(

@@ -2,8 +2,8 @@
 //! tool it implements.
 
 use crate::check::{Sink, Unit};
+use crate::model::contract::Contract;
 use crate::parse::node::{Member, Node};
-use crate::semantic::bindings::Contract;
 
 /// A TOOL.md's `driver_constraints.<key>` list, as (kind, span) pairs.
 fn constraint_list<'a>(contract: &Contract<'a>, key: &str) -> Option<(&'a Member, Vec<&'a Node>)> {

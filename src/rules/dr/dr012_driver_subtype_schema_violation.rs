@@ -17,7 +17,7 @@ pub(super) fn driver_subtype_schema_violation(unit: &Unit<'_>, sink: &mut Sink) 
         let Some(validator) = schema::embedded(schema_name) else {
             continue;
         };
-        let errors = schema::validate_at_keys(validator, &driver.json());
+        let errors = schema::validate_at_keys(validator, &driver.to_json());
         let kind = driver.kind().unwrap_or_default();
         report_schema_errors(
             driver.file,

@@ -27,8 +27,8 @@ mod dr012_driver_subtype_schema_violation;
 mod tests;
 
 use crate::check::{Check, RuleImpl};
+use crate::model::contract::Contract;
 use crate::parse::node::Node;
-use crate::semantic::bindings::Contract;
 use crate::source::{FileId, Span};
 use dr001_driver_frontmatter_invalid::driver_frontmatter_invalid;
 use dr002_driver_schema_violation::driver_schema_violation;
@@ -62,9 +62,14 @@ pub const RULES: &[RuleImpl] = &[
 
 const IDEMPOTENCY_FIELD: &str = "idempotency_key";
 
-// The contract's inputs by name, for DR006 and DR009 (the contract is found in
-// `semantic::bindings`).
+// How the DR rules name a contract and read its inputs by name (the view is
+// `model::contract`, the contract a binding resolves to is found in `semantic::bindings`).
 impl<'a> Contract<'a> {
+    /// How messages name the tool: its id, else the reference the driver used.
+    fn name(&self, reference: &str) -> String {
+        self.id().unwrap_or(reference).to_string()
+    }
+
     /// The contract's inputs gathered for lookups by name (DR006, DR009).
     fn input_lookup(&self) -> InputLookup<'a> {
         let properties = self

@@ -1,9 +1,8 @@
 //! SE004 `secret-slug-duplicate`: Two SECRETS.md entries declare the same slug.
 
-use crate::check::Sink;
-use crate::index::Repo;
+use crate::check::{RepoContext, Sink};
 
-pub(super) fn secret_slug_duplicate(repo: &Repo, sink: &mut Sink) {
+pub(super) fn secret_slug_duplicate(repo: &RepoContext<'_>, sink: &mut Sink) {
     for (slug, declarations) in &repo.contracts.secret_slugs {
         let Some((first_file, first_span)) = declarations.first() else {
             continue;

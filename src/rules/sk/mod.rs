@@ -27,7 +27,8 @@ mod tests;
 
 use crate::check::Unit;
 use crate::check::{Check, RuleImpl};
-use crate::model::skill::{Frontmatter, SkillDoc};
+use crate::model::document::Frontmatter;
+use crate::model::skill::SkillDoc;
 use crate::parse::{Node, Value};
 use crate::source::FileId;
 use sk001_skill_frontmatter_missing::skill_frontmatter_missing;

@@ -1,7 +1,7 @@
 //! SK001 `skill-frontmatter-missing`: SKILL.md does not begin with a YAML frontmatter block.
 
 use crate::check::{Sink, Unit};
-use crate::model::skill::FrontmatterState;
+use crate::model::document::FrontmatterState;
 use crate::source::Span;
 
 /// The first line of the file, where a diagnostic about the file as a whole points.

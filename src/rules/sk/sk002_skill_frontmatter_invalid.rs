@@ -1,7 +1,7 @@
 //! SK002 `skill-frontmatter-invalid`: The SKILL.md frontmatter is not a valid YAML mapping.
 
 use crate::check::{Sink, Unit};
-use crate::model::skill::FrontmatterState;
+use crate::model::document::FrontmatterState;
 
 pub(super) fn skill_frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, skill)) = unit.skill() else {

@@ -26,7 +26,7 @@ mod tm016_outputs_not_strict;
 
 use crate::check::Unit;
 use crate::check::{Check, RuleImpl};
-use crate::model::skill::Frontmatter;
+use crate::model::document::Frontmatter;
 use crate::schema;
 use crate::source::{FileId, Span};
 use jsonschema::error::{TypeKind, ValidationErrorKind};

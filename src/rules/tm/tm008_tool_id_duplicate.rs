@@ -1,8 +1,7 @@
 //! TM008 `tool-id-duplicate`: Two TOOL.md files declare the same id and major version.
 
-use crate::check::Sink;
-use crate::index::Repo;
-use crate::model::skill::MarkdownDoc;
+use crate::check::{RepoContext, Sink};
+use crate::model::document::MarkdownDoc;
 use crate::parse::Node;
 use crate::source::{FileId, Span};
 use std::collections::BTreeMap;
@@ -17,7 +16,7 @@ pub(super) fn major_version(version: &str) -> Option<u64> {
         .ok()
 }
 
-pub(super) fn tool_id_duplicate(repo: &Repo, sink: &mut Sink) {
+pub(super) fn tool_id_duplicate(repo: &RepoContext<'_>, sink: &mut Sink) {
     for (id, files) in &repo.contracts.tools_by_id {
         if files.len() < 2 {
             continue;

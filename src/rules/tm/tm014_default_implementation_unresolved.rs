@@ -4,7 +4,7 @@
 use super::contract_with_frontmatter;
 use crate::check::{Sink, Unit};
 use crate::index::Repo;
-use crate::model::skill::MarkdownDoc;
+use crate::model::document::MarkdownDoc;
 use crate::parse::Node;
 use crate::rules::util;
 use crate::source::{join_path, normalize_path, parent_dir, FileId};

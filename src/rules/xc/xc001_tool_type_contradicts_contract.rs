@@ -22,7 +22,7 @@ fn quoted_list(items: &[Node], max: usize) -> String {
 
 pub(super) fn tool_type_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
     for link in unit.tool_links() {
-        let Some(mutates) = link.get("mutates") else {
+        let Some(mutates) = link.contract.get("mutates") else {
             continue;
         };
         let Some(items) = mutates.as_array() else {
@@ -48,7 +48,7 @@ pub(super) fn tool_type_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
                     ),
                 )
                 .label(format!("{how} read-only here"))
-                .secondary(link.contract_file, mutates.span, "the contract declares these side effects")
+                .secondary(link.contract.file, mutates.span, "the contract declares these side effects")
                 .help("make it a write tool with a confirmation gate; if the tool really changes nothing, correct the contract's `mutates` instead");
             }
             SideEffect::Write if items.is_empty() => {
@@ -63,7 +63,7 @@ pub(super) fn tool_type_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink) {
                 )
                 .severity(crate::diagnostic::Severity::Warning)
                 .label(format!("{writing} here"))
-                .secondary(link.contract_file, mutates.span, "the contract declares no side effects")
+                .secondary(link.contract.file, mutates.span, "the contract declares no side effects")
                 .help("list what the tool changes in the contract's `mutates` (e.g. `database:events`), or declare the tool read-only if it changes nothing");
             }
             _ => {}

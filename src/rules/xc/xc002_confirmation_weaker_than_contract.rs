@@ -11,9 +11,10 @@ const CONFIRMATION_FIELD: &str = "user_confirmed";
 /// The contract's `approval` when it gates calls: `always`, `policy:<ref>`, or `on-mutate` with a
 /// non-empty `mutates`.
 fn gating_approval<'a>(link: &'a Link<'_>) -> Option<(&'a Node, String)> {
-    let approval = link.get("approval")?;
+    let approval = link.contract.get("approval")?;
     let text = approval.as_str()?;
     let mutating = link
+        .contract
         .get("mutates")
         .and_then(Node::as_array)
         .is_some_and(|m| !m.is_empty());
@@ -75,7 +76,7 @@ pub(super) fn confirmation_weaker_than_contract(unit: &Unit<'_>, sink: &mut Sink
             ),
         )
         .label(label)
-        .secondary(link.contract_file, approval.span, approval_label)
+        .secondary(link.contract.file, approval.span, approval_label)
         .help(help);
     }
 }

@@ -9,7 +9,7 @@ pub(super) fn idempotency_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink)
         let Some((tool_says, span)) = link.tool.idempotent else {
             continue;
         };
-        let declared = link.get("idempotent");
+        let declared = link.contract.get("idempotent");
         let (contract_says, contract_span, contract_label) =
             match declared.and_then(|n| n.as_bool().map(|b| (b, n))) {
                 Some((b, node)) => (b, node.span, format!("the contract says `idempotent: {b}`")),
@@ -17,7 +17,7 @@ pub(super) fn idempotency_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink)
                 None if declared.is_some() => continue,
                 None => (
                     false,
-                    link.id_span(),
+                    link.contract.anchor(),
                     "the contract leaves `idempotent` at its default, `false`".to_string(),
                 ),
             };
@@ -45,7 +45,7 @@ pub(super) fn idempotency_contradicts_contract(unit: &Unit<'_>, sink: &mut Sink)
             ),
         )
         .label("disagrees with the contract")
-        .secondary(link.contract_file, contract_span, contract_label)
+        .secondary(link.contract.file, contract_span, contract_label)
         .help(help);
     }
 }

@@ -35,6 +35,7 @@ fn properties_anchor(tool: &Tool) -> (Span, &'static str) {
 pub(super) fn contract_input_missing(unit: &Unit<'_>, sink: &mut Sink) {
     for link in unit.tool_links() {
         let Some(required) = link
+            .contract
             .get("inputs")
             .and_then(|i| i.get("required"))
             .and_then(Node::as_array)
@@ -60,7 +61,7 @@ pub(super) fn contract_input_missing(unit: &Unit<'_>, sink: &mut Sink) {
                 ),
             )
             .label(label)
-            .secondary(link.contract_file, entry.span, "required by the contract")
+            .secondary(link.contract.file, entry.span, "required by the contract")
             .help(format!(
                 "add `{input}` to the tool's input schema with the type the contract gives it, and list it in `required`"
             ));
