@@ -118,26 +118,11 @@ const NEVER: &[Never] = &[
     },
     Never {
         from: &["parse/**"],
-        to: &[
-            "model/**",
-            "index/**",
-            "semantic/**",
-            "edit/**",
-            "check/**",
-            "rules/**",
-            "catalog",
-            "triage/**",
-            "config",
-            "engine/**",
-            "fix/**",
-            "render/**",
-            "read",
-            "discover",
-        ],
+        to: &["model/**"],
         why: "parsing does not judge",
     },
     Never {
-        from: &["model/**"],
+        from: &["parse/**", "model/**"],
         to: &[
             "index/**",
             "semantic/**",
@@ -153,7 +138,7 @@ const NEVER: &[Never] = &[
             "read",
             "discover",
         ],
-        why: "models know no index",
+        why: "parsing does not judge and models know no index: neither reaches a later stage",
     },
     Never {
         from: &["engine/**"],
