@@ -684,18 +684,18 @@ fn is_dated_tool_type(text: &str) -> bool {
 /// functions, configured by other keys, and named by their type. A dated preview
 /// (`web_search_preview_2025_03_11`) counts as its base type.
 fn is_openai_builtin_type(text: &str) -> bool {
-    let base = text
-        .rsplit_once('_')
-        .filter(|(_, tail)| tail.len() == 2 && tail.bytes().all(|b| b.is_ascii_digit()))
-        .and_then(|(head, _)| head.rsplit_once('_'))
-        .and_then(|(head, month)| {
-            (month.len() == 2 && month.bytes().all(|b| b.is_ascii_digit())).then_some(head)
+    // `_YYYY_MM_DD`: underscores at 0, 5 and 8, digits elsewhere.
+    const DATE_LEN: usize = 11;
+    let is_date = |suffix: &[u8]| {
+        suffix.iter().enumerate().all(|(i, b)| match i {
+            0 | 5 | 8 => *b == b'_',
+            _ => b.is_ascii_digit(),
         })
-        .and_then(|head| head.rsplit_once('_'))
-        .and_then(|(head, year)| {
-            (year.len() == 4 && year.bytes().all(|b| b.is_ascii_digit())).then_some(head)
-        })
-        .unwrap_or(text);
+    };
+    let base = match text.len().checked_sub(DATE_LEN) {
+        Some(cut) if is_date(&text.as_bytes()[cut..]) => &text[..cut],
+        _ => text,
+    };
     OPENAI_BUILTIN_TOOLS.contains(&base)
 }
 
