@@ -118,6 +118,9 @@ pub struct Tool {
     /// entry names and configures it, the provider supplies its description and input schema, so
     /// the rules about writing those do not apply to it.
     pub provider_defined: bool,
+    /// The key of the definition that names the tool: `name`, or `type` for an OpenAI built-in
+    /// tool (`{"type": "web_search"}`).
+    name_key: &'static str,
 }
 
 impl Tool {
@@ -144,14 +147,7 @@ impl Tool {
     }
 
     pub fn name_node(&self) -> Option<&Node> {
-        let name = self.definition().get("name");
-        match name {
-            // An OpenAI built-in tool (`{"type": "web_search"}`) is named by its type.
-            None if self.provider_defined && self.dialect == Dialect::OpenAi => {
-                self.entry.get("type")
-            }
-            _ => name,
-        }
+        self.definition().get(self.name_key)
     }
 
     pub fn name(&self) -> Option<&str> {
@@ -755,6 +751,7 @@ fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
         idempotent: None,
         converted_schema: None,
         provider_defined: false,
+        name_key: "name",
         entry,
     };
     match dialect {
@@ -800,6 +797,7 @@ fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
             if let Some(kind) = builtin.filter(|_| tool.entry.get("name").is_none()) {
                 let (span, text) = (kind.span, kind.as_str().unwrap_or_default().to_string());
                 tool.mark_provider_defined(span, is_one_of(&text, &READ_ONLY_OPENAI_TOOLS));
+                tool.name_key = "type";
             }
         }
         Dialect::Script => {
