@@ -19,6 +19,7 @@ pub mod fix;
 pub mod index;
 pub mod model;
 pub mod parse;
+pub mod policy;
 mod read;
 pub mod render;
 pub mod rules;

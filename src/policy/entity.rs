@@ -1,0 +1,490 @@
+//! The entities a policy rule reads, built from a unit's models and shared facts (never by
+//! parsing again): each is a CEL map value plus, for every field, where it came from, so that a
+//! finding's `at` path lands on the key in the source file.
+
+use super::Kind;
+use crate::check::Unit;
+use crate::model::contract::Contract;
+use crate::model::tools::{Dialect, SideEffect, Tool};
+use crate::parse::node::{Member, Node, Value as NodeValue};
+use crate::source::{FileId, Span};
+use cel::objects::{Key, Map};
+use cel::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Where a field's value is written.
+#[derive(Debug, Clone)]
+enum Origin<'a> {
+    /// A key as written: its key span; deeper paths walk into its value.
+    Member(&'a Member),
+    /// A whole tree (a frontmatter, a schema): deeper paths walk into it, the field itself is `span`.
+    Tree(Span, &'a Node),
+    /// A derived fact: the key it is derived from.
+    Span(Span),
+    /// A linked entity (`tool.contract`, `driver.tool`), perhaps in another file.
+    Link(Box<Entity<'a>>),
+}
+
+/// One entity: its CEL value and where each of its fields is.
+#[derive(Debug, Clone)]
+pub struct Entity<'a> {
+    pub file: FileId,
+    /// Where a finding about the entity as a whole points.
+    pub anchor: Span,
+    /// How messages name it: "tool `search`".
+    pub label: String,
+    pub value: Value,
+    /// The length of the largest list or map in the value (for the cost bound).
+    pub largest: u64,
+    fields: Vec<(String, Origin<'a>)>,
+}
+
+struct Builder<'a> {
+    fields: Vec<(String, Origin<'a>)>,
+    values: HashMap<Key, Value>,
+    largest: u64,
+}
+
+impl<'a> Builder<'a> {
+    fn new() -> Self {
+        Builder {
+            fields: Vec::new(),
+            values: HashMap::new(),
+            largest: 0,
+        }
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.fields.iter().any(|(n, _)| n == name)
+    }
+
+    fn set(&mut self, name: &str, value: Value, origin: Origin<'a>) {
+        self.fields.retain(|(n, _)| n != name);
+        self.fields.push((name.to_string(), origin));
+        self.values.insert(Key::from(name), value);
+    }
+
+    fn node(&mut self, name: &str, node: &'a Node, origin: Origin<'a>) {
+        let value = to_cel(node, &mut self.largest);
+        self.set(name, value, origin);
+    }
+
+    /// Every member of a mapping, as written, unless a field of that name is already set.
+    fn members(&mut self, node: Option<&'a Node>) {
+        for member in node.and_then(Node::as_object).unwrap_or_default() {
+            if !self.has(&member.key) {
+                self.node(&member.key, &member.value, Origin::Member(member));
+            }
+        }
+    }
+
+    fn finish(mut self, file: FileId, anchor: Span, label: String) -> Entity<'a> {
+        self.largest = self.largest.max(self.values.len() as u64);
+        Entity {
+            file,
+            anchor,
+            label,
+            value: Value::Map(Map {
+                map: Arc::new(self.values),
+            }),
+            largest: self.largest,
+            fields: self.fields,
+        }
+    }
+}
+
+/// A YAML or JSON value as CEL sees it; `largest` keeps the longest list or map seen.
+fn to_cel(node: &Node, largest: &mut u64) -> Value {
+    match &node.value {
+        NodeValue::Null => Value::Null,
+        NodeValue::Bool(b) => Value::Bool(*b),
+        NodeValue::Number(n) => {
+            if n.integer {
+                if let Ok(i) = n.raw.parse::<i64>() {
+                    return Value::Int(i);
+                }
+            }
+            Value::Float(n.value)
+        }
+        NodeValue::String(s) => Value::String(Arc::new(s.clone())),
+        NodeValue::Array(items) => {
+            *largest = (*largest).max(items.len() as u64);
+            Value::List(Arc::new(items.iter().map(|i| to_cel(i, largest)).collect()))
+        }
+        NodeValue::Object(members) => {
+            *largest = (*largest).max(members.len() as u64);
+            let mut map = HashMap::with_capacity(members.len());
+            for member in members {
+                // Duplicate keys are the parsers' findings; the first one counts, as everywhere.
+                map.entry(Key::from(member.key.as_str()))
+                    .or_insert_with(|| to_cel(&member.value, largest));
+            }
+            Value::Map(Map { map: Arc::new(map) })
+        }
+    }
+}
+
+fn string(text: &str) -> Value {
+    Value::String(Arc::new(text.to_string()))
+}
+
+impl<'a> Entity<'a> {
+    /// The file and span a dotted path (without its variable) points at: the deepest key of it
+    /// that exists, else the entity.
+    pub fn locate(&self, path: &[String]) -> (FileId, Span) {
+        let Some((first, rest)) = path.split_first() else {
+            return (self.file, self.anchor);
+        };
+        let Some((_, origin)) = self.fields.iter().find(|(name, _)| name == first) else {
+            return (self.file, self.anchor);
+        };
+        match origin {
+            Origin::Member(member) => (
+                self.file,
+                walk(&member.value, rest).unwrap_or(member.key_span),
+            ),
+            Origin::Tree(span, node) => (self.file, walk(node, rest).unwrap_or(*span)),
+            Origin::Span(span) => (self.file, *span),
+            Origin::Link(entity) => entity.locate(rest),
+        }
+    }
+}
+
+/// The key span of the deepest member of `path` under `node`.
+fn walk(node: &Node, path: &[String]) -> Option<Span> {
+    let mut node = node;
+    let mut found = None;
+    for segment in path {
+        match &node.value {
+            NodeValue::Object(_) => {
+                let member = node.member(segment)?;
+                found = Some(member.key_span);
+                node = &member.value;
+            }
+            NodeValue::Array(items) => {
+                let item = items.get(segment.parse::<usize>().ok()?)?;
+                found = Some(item.span);
+                node = item;
+            }
+            _ => break,
+        }
+    }
+    found
+}
+
+/// The unit's SKILL.md as an entity.
+pub fn skill<'a>(unit: &Unit<'a>) -> Option<Entity<'a>> {
+    let (file, doc) = unit.skill()?;
+    let mut b = Builder::new();
+    let frontmatter = doc.doc.frontmatter();
+    let root = frontmatter.map(|fm| &fm.root);
+    let anchor = root
+        .and_then(|r| r.get("name"))
+        .map(|n| n.span)
+        .or(frontmatter.map(|fm| fm.opening))
+        .unwrap_or(Span::empty(0));
+    b.set(
+        "path",
+        string(&unit.repo.file(file).rel_path),
+        Origin::Span(anchor),
+    );
+    let text = unit.text(file);
+    let body = text
+        .get(doc.doc.body_span.start..doc.doc.body_span.end)
+        .unwrap_or("");
+    b.set(
+        "body_lines",
+        Value::Int(body.lines().count() as i64),
+        Origin::Span(Span::empty(doc.doc.body_span.start)),
+    );
+    let section = unit.tool_use_rules();
+    b.set(
+        "has_tool_use_rules",
+        Value::Bool(section.is_some()),
+        Origin::Span(section.map_or(anchor, |(s, _)| s.heading.span)),
+    );
+    if let Some(fm) = frontmatter {
+        b.node("frontmatter", &fm.root, Origin::Tree(fm.yaml, &fm.root));
+    } else {
+        b.set(
+            "frontmatter",
+            Value::Map(Map {
+                map: Arc::new(HashMap::new()),
+            }),
+            Origin::Span(anchor),
+        );
+    }
+    // The keys as written come after the derived names (`path`, `frontmatter`), which win.
+    b.members(root);
+    let name = root.and_then(|r| r.get("name")).and_then(Node::as_str);
+    let label = match name {
+        Some(name) => format!("skill `{name}`"),
+        None => format!("skill {}", unit.repo.file(file).rel_path),
+    };
+    Some(b.finish(file, anchor, label))
+}
+
+fn dialect_name(dialect: Dialect) -> &'static str {
+    match dialect {
+        Dialect::Forge => "forge",
+        Dialect::Mcp => "mcp",
+        Dialect::OpenAi => "openai",
+        Dialect::Script => "script",
+        Dialect::Anthropic => "anthropic",
+    }
+}
+
+/// Whether `text` names `name` as a whole word (not inside a longer identifier).
+pub fn names_word(text: &str, name: &str) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    let part = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(part) && !after.is_some_and(part)
+    })
+}
+
+/// Every tool of the unit's tools files as an entity.
+pub fn tools<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
+    let items: Vec<&str> = unit
+        .tool_use_rules()
+        .map(|(_, items)| items.iter().map(|i| i.text.as_str()).collect())
+        .unwrap_or_default();
+    let links = unit.tool_links();
+    unit.tools()
+        .map(|(file, tool)| {
+            let linked = links
+                .iter()
+                .find(|l| std::ptr::eq(l.tool, tool))
+                .map(|l| l.contract);
+            tool_entity(unit, file, tool, &items, linked)
+        })
+        .collect()
+}
+
+fn tool_entity<'a>(
+    unit: &Unit<'a>,
+    file: FileId,
+    tool: &'a Tool,
+    items: &[&str],
+    linked: Option<Contract<'a>>,
+) -> Entity<'a> {
+    let mut b = Builder::new();
+    let definition = tool.definition();
+    let anchor = tool.span();
+    let key_of = |key: &str| definition.member(key).map_or(anchor, |m| m.key_span);
+    if let Some(name) = tool.name_node() {
+        let span = definition
+            .as_object()
+            .unwrap_or_default()
+            .iter()
+            .find(|m| std::ptr::eq(&m.value, name))
+            .map_or(name.span, |m| m.key_span);
+        b.node("name", name, Origin::Span(span));
+    }
+    if let Some(description) = tool.description() {
+        b.node(
+            "description",
+            description,
+            Origin::Span(key_of("description")),
+        );
+    }
+    b.set(
+        "dialect",
+        string(dialect_name(tool.dialect)),
+        Origin::Span(anchor),
+    );
+    let side_effect = match tool.side_effect {
+        SideEffect::Read => "read",
+        SideEffect::Write => "write",
+        SideEffect::Unknown => "unknown",
+    };
+    b.set(
+        "side_effect",
+        string(side_effect),
+        Origin::Span(tool.side_effect_span.unwrap_or(anchor)),
+    );
+    if let Some((value, span)) = tool.confirmation {
+        b.set(
+            "requires_confirmation",
+            Value::Bool(value),
+            Origin::Span(span),
+        );
+    }
+    if let Some((value, span)) = tool.idempotent {
+        b.set("idempotent", Value::Bool(value), Origin::Span(span));
+    }
+    if let Some(schema) = tool.schema() {
+        let span = ["inputSchema", "input_schema", "parameters", "script"]
+            .iter()
+            .find_map(|k| definition.member(k).or_else(|| tool.entry.member(k)))
+            .map_or(schema.span, |m| m.key_span);
+        b.node("input_schema", schema, Origin::Tree(span, schema));
+    }
+    if let Some(annotations) = tool.annotations() {
+        b.node(
+            "annotations",
+            annotations,
+            Origin::Tree(key_of("annotations"), annotations),
+        );
+    }
+    let documented = tool
+        .name()
+        .is_some_and(|name| items.iter().any(|item| names_word(item, name)));
+    b.set("documented", Value::Bool(documented), Origin::Span(anchor));
+    if let Some(contract) = linked.and_then(|c| contract_entity(unit, c)) {
+        b.set(
+            "contract",
+            contract.value.clone(),
+            Origin::Link(Box::new(contract)),
+        );
+    }
+    b.members(Some(definition));
+    if !std::ptr::eq(definition, &tool.entry) {
+        b.members(Some(&tool.entry));
+    }
+    b.finish(file, anchor, format!("tool `{}`", tool.display_name()))
+}
+
+/// A TOOL.md as an entity: its frontmatter keys as written, and `path`.
+fn contract_entity<'a>(unit: &Unit<'a>, contract: Contract<'a>) -> Option<Entity<'a>> {
+    let fm = contract.fm?;
+    let mut b = Builder::new();
+    let anchor = contract.anchor();
+    b.members(Some(&fm.root));
+    if !b.has("path") {
+        b.set(
+            "path",
+            string(&unit.repo.file(contract.file).rel_path),
+            Origin::Span(anchor),
+        );
+    }
+    let label = match contract.id() {
+        Some(id) => format!("contract `{id}`"),
+        None => format!("contract {}", unit.repo.file(contract.file).rel_path),
+    };
+    Some(b.finish(contract.file, anchor, label))
+}
+
+/// The unit's TOOL.md.
+pub fn contracts<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
+    unit.contract()
+        .and_then(|(file, doc)| contract_entity(unit, Contract::new(file, Some(doc))))
+        .into_iter()
+        .collect()
+}
+
+/// The unit's DRIVER.md / CLI.md files: their keys, `kind` (`cli` for a CLI.md without one) and
+/// `tool`, the contract the first resolved `implements` entry binds.
+pub fn drivers<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
+    unit.driver_bindings()
+        .iter()
+        .map(|(driver, bindings)| {
+            let mut b = Builder::new();
+            let anchor = driver.kind_span();
+            if let Some(binding) = bindings.first() {
+                if let Some(contract) = contract_entity(unit, binding.contract) {
+                    b.set(
+                        "tool",
+                        contract.value.clone(),
+                        Origin::Link(Box::new(contract)),
+                    );
+                }
+            }
+            if driver.cli && driver.fm.root.get("kind").is_none() {
+                b.set("kind", string("cli"), Origin::Span(anchor));
+            }
+            b.members(Some(&driver.fm.root));
+            let label = format!("driver {}", unit.repo.file(driver.file).rel_path);
+            b.finish(driver.file, anchor, label)
+        })
+        .collect()
+}
+
+/// Every entry of the unit's SECRETS.md `secrets:` list.
+pub fn secrets<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
+    let Some((file, doc)) = unit.secrets() else {
+        return Vec::new();
+    };
+    let entries = doc
+        .frontmatter()
+        .and_then(|fm| fm.root.get("secrets"))
+        .and_then(Node::as_array)
+        .unwrap_or_default();
+    entries
+        .iter()
+        .filter(|entry| entry.is_object())
+        .map(|entry| {
+            let mut b = Builder::new();
+            b.members(Some(entry));
+            let anchor = entry.get("slug").map_or(entry.span, |n| n.span);
+            let label = match entry.get("slug").and_then(Node::as_str) {
+                Some(slug) => format!("secret `{slug}`"),
+                None => "secret".to_string(),
+            };
+            b.finish(file, anchor, label)
+        })
+        .collect()
+}
+
+/// Every item of the skill's Tool Use Rules section: `text`, and `tools`, the names of the unit's
+/// tools it mentions.
+pub fn tool_use_rules<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
+    let Some((section, items)) = unit.tool_use_rules() else {
+        return Vec::new();
+    };
+    let Some((file, _)) = unit.skill() else {
+        return Vec::new();
+    };
+    let names: Vec<&str> = unit.tools().filter_map(|(_, t)| t.name()).collect();
+    let _ = section;
+    items
+        .iter()
+        .map(|item| {
+            let mut b = Builder::new();
+            b.set("text", string(&item.text), Origin::Span(item.span));
+            let mut named: Vec<&str> = names
+                .iter()
+                .copied()
+                .filter(|name| names_word(&item.text, name))
+                .collect();
+            named.sort_unstable();
+            named.dedup();
+            b.largest = named.len() as u64;
+            b.set(
+                "tools",
+                Value::List(Arc::new(named.iter().map(|n| string(n)).collect())),
+                Origin::Span(item.span),
+            );
+            let preview: String = item.text.chars().take(40).collect();
+            b.finish(
+                file,
+                item.span,
+                format!("Tool Use Rules item \"{preview}\""),
+            )
+        })
+        .collect()
+}
+
+/// The entities of one kind in a unit.
+pub fn of_kind<'a>(unit: &Unit<'a>, kind: Kind) -> Vec<Entity<'a>> {
+    match kind {
+        Kind::Skill => skill(unit).into_iter().collect(),
+        Kind::Tool => tools(unit),
+        Kind::ToolUseRule => tool_use_rules(unit),
+        Kind::Contract => contracts(unit),
+        Kind::Driver => drivers(unit),
+        Kind::Secret => secrets(unit),
+    }
+}
+
+/// A CEL value from a test case's YAML (no spans needed: nothing is located).
+pub fn value_of(node: &Node) -> (Value, u64) {
+    let mut largest = 0;
+    let value = to_cel(node, &mut largest);
+    (value, largest)
+}

@@ -1,0 +1,328 @@
+//! Running policy rules over one unit: the entities of each kind a rule reads are built once, bound
+//! with `skill` and `repo` in one CEL context per entity, and every rule about that kind runs
+//! against it. A rule that cannot be evaluated on an entity, or whose cost bound is over the
+//! limit there, leaves a failure instead of a finding; the engine keeps one per rule per run.
+
+use super::entity::{self, Entity};
+use super::expr::{cost_bound, env, Compiled, COST_LIMIT};
+use super::{Kind, Piece, PolicyRule, PolicySet};
+use crate::catalog::Catalog;
+use crate::check::Unit;
+use crate::diagnostic::Diagnostic;
+use crate::index::Repo;
+use crate::sink::Sink;
+use cel::objects::{Key, Map};
+use cel::{Context, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The SL rule of an expression that failed on an entity, and of one stopped by the cost limit.
+pub const EVALUATION_FAILED: &str = "SL010";
+pub const COST_LIMIT_REACHED: &str = "SL011";
+
+/// What one unit's policy rules found.
+#[derive(Default)]
+pub struct UnitResult {
+    pub findings: Vec<Diagnostic>,
+    /// By the rule's position in the set: the evaluation failures (SL010, SL011).
+    pub failures: Vec<(usize, Diagnostic)>,
+}
+
+/// The `repo` variable: counts and settings of the whole run.
+pub fn repo_value(repo: &Repo) -> Value {
+    let count = |kind: fn(&crate::index::UnitFiles) -> usize| -> Value {
+        Value::Int(repo.units.iter().map(kind).sum::<usize>() as i64)
+    };
+    let mut map = HashMap::new();
+    map.insert(Key::from("skills"), Value::Int(repo.skill_count() as i64));
+    map.insert(Key::from("files"), Value::Int(repo.files.len() as i64));
+    map.insert(
+        Key::from("contracts"),
+        count(|u| usize::from(u.contract.is_some())),
+    );
+    map.insert(Key::from("drivers"), count(|u| u.drivers.len()));
+    map.insert(
+        Key::from("tool_use_rules_heading"),
+        Value::String(Arc::new(repo.settings.tool_use_rules_heading.clone())),
+    );
+    Value::Map(Map { map: Arc::new(map) })
+}
+
+/// `repo` for a test case that does not bind it.
+pub fn default_repo_value() -> Value {
+    let mut map = HashMap::new();
+    for field in ["skills", "files", "contracts", "drivers"] {
+        map.insert(Key::from(field), Value::Int(0));
+    }
+    map.insert(
+        Key::from("tool_use_rules_heading"),
+        Value::String(Arc::new("Tool Use Rules".to_string())),
+    );
+    Value::Map(Map { map: Arc::new(map) })
+}
+
+/// `skill` in a unit without a SKILL.md: an empty map, so `has(skill.name)` is false.
+pub fn no_skill() -> Value {
+    Value::Map(Map {
+        map: Arc::new(HashMap::new()),
+    })
+}
+
+/// How one rule came out on one set of variables.
+#[derive(Debug, PartialEq)]
+pub enum Outcome {
+    /// `when` was false, or `assert` true.
+    Clean,
+    /// `assert` was false: the rendered message.
+    Fires(String),
+    /// The expression failed (or returned no boolean): why.
+    Failed(String),
+    /// The cost bound was over the limit: the bound.
+    TooCostly(u64),
+}
+
+/// Evaluates `rule` with `variables` bound in `context`; `largest` is the size of the largest
+/// list or map in them.
+pub fn evaluate(
+    rule: &PolicyRule,
+    context: &Context<'_, '_>,
+    variables: &[(&str, &Value)],
+    largest: u64,
+) -> Outcome {
+    let size_of = |path: &[&str]| -> Option<u64> {
+        let (root, rest) = path.split_first()?;
+        let mut value = variables.iter().find(|(n, _)| n == root)?.1;
+        for segment in rest {
+            match value {
+                Value::Map(map) => value = map.map.get(&Key::from(*segment))?,
+                _ => return None,
+            }
+        }
+        match value {
+            Value::List(list) => Some(list.len() as u64),
+            Value::Map(map) => Some(map.map.len() as u64),
+            _ => None,
+        }
+    };
+    let run = |compiled: &Compiled| -> Result<bool, Outcome> {
+        let bound = cost_bound(compiled.program.expression(), &size_of, largest);
+        if bound > COST_LIMIT {
+            return Err(Outcome::TooCostly(bound));
+        }
+        match compiled.program.execute(context) {
+            Ok(Value::Bool(b)) => Ok(b),
+            Ok(other) => Err(Outcome::Failed(format!(
+                "`{}` gave {}, not a boolean",
+                compiled.source.trim(),
+                type_name(&other)
+            ))),
+            Err(error) => Err(Outcome::Failed(error.to_string())),
+        }
+    };
+    if let Some(when) = &rule.when {
+        match run(when) {
+            Ok(true) => {}
+            Ok(false) => return Outcome::Clean,
+            Err(outcome) => return outcome,
+        }
+    }
+    match run(&rule.assert) {
+        Ok(true) => Outcome::Clean,
+        Ok(false) => Outcome::Fires(render_message(&rule.message, variables)),
+        Err(outcome) => outcome,
+    }
+}
+
+fn type_name(value: &Value) -> String {
+    value.type_of().to_string()
+}
+
+/// Fills a message's placeholders: strings as they are, lists joined with `, `, an absent value
+/// as `<none>`.
+pub fn render_message(pieces: &[Piece], variables: &[(&str, &Value)]) -> String {
+    let mut out = String::new();
+    for piece in pieces {
+        match piece {
+            Piece::Text(text) => out.push_str(text),
+            Piece::Path(path) => {
+                let found = path.split_first().and_then(|(root, rest)| {
+                    let mut value = variables.iter().find(|(n, _)| n == root)?.1;
+                    for segment in rest {
+                        value = match value {
+                            Value::Map(map) => map.map.get(&Key::from(segment.as_str()))?,
+                            Value::List(list) => list.get(segment.parse::<usize>().ok()?)?,
+                            _ => return None,
+                        };
+                    }
+                    Some(value)
+                });
+                match found {
+                    Some(value) => out.push_str(&display(value)),
+                    None => out.push_str("<none>"),
+                }
+            }
+        }
+    }
+    out
+}
+
+fn display(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::UInt(u) => u.to_string(),
+        Value::Float(f) => f.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Null => "null".to_string(),
+        Value::List(items) => items.iter().map(display).collect::<Vec<_>>().join(", "),
+        Value::Map(map) => {
+            let mut keys: Vec<String> = map
+                .map
+                .keys()
+                .map(|k| match k {
+                    Key::String(s) => s.to_string(),
+                    Key::Int(i) => i.to_string(),
+                    Key::Uint(u) => u.to_string(),
+                    Key::Bool(b) => b.to_string(),
+                })
+                .collect();
+            keys.sort();
+            format!("{{{}}}", keys.join(", "))
+        }
+        other => type_name(other),
+    }
+}
+
+/// Runs the rules of `set` at `active` positions over one unit.
+pub fn check_unit(set: &PolicySet, active: &[usize], unit: &Unit<'_>, repo: &Value) -> UnitResult {
+    let mut result = UnitResult::default();
+    if active.is_empty() {
+        return result;
+    }
+    let catalog = set.catalog();
+    let skill = entity::skill(unit);
+    let skill_value = skill.as_ref().map_or_else(no_skill, |s| s.value.clone());
+    for kind in Kind::ALL {
+        let rules: Vec<usize> = active
+            .iter()
+            .copied()
+            .filter(|i| set.rules[*i].on == kind)
+            .collect();
+        if rules.is_empty() {
+            continue;
+        }
+        let entities = match (kind, &skill) {
+            (Kind::Skill, Some(skill)) => vec![skill.clone()],
+            (Kind::Skill, None) => Vec::new(),
+            _ => entity::of_kind(unit, kind),
+        };
+        let mut sinks: Vec<Option<Sink>> = rules
+            .iter()
+            .map(|i| catalog.get(set.rules[*i].code).map(Sink::new))
+            .collect();
+        for entity in &entities {
+            let mut context = Context::with_env(Arc::clone(env()));
+            context.add_variable_from_value(kind.variable(), entity.value.clone());
+            if kind != Kind::Skill {
+                context.add_variable_from_value("skill", skill_value.clone());
+            }
+            context.add_variable_from_value("repo", repo.clone());
+            let variables: Vec<(&str, &Value)> = if kind == Kind::Skill {
+                vec![("skill", &entity.value), ("repo", repo)]
+            } else {
+                vec![
+                    (kind.variable(), &entity.value),
+                    ("skill", &skill_value),
+                    ("repo", repo),
+                ]
+            };
+            let largest = entity.largest.max(skill.as_ref().map_or(0, |s| s.largest));
+            for (slot, index) in rules.iter().enumerate() {
+                let rule = &set.rules[*index];
+                match evaluate(rule, &context, &variables, largest) {
+                    Outcome::Clean => {}
+                    Outcome::Fires(message) => {
+                        let located = if rule.at_root == "skill" && kind != Kind::Skill {
+                            skill.as_ref().map(|s| s.locate(&rule.at))
+                        } else {
+                            Some(entity.locate(&rule.at))
+                        };
+                        let (file, span) = located.unwrap_or((entity.file, entity.anchor));
+                        if let Some(sink) = &mut sinks[slot] {
+                            let diagnostic = sink.report(file, span, message);
+                            if let Some(help) = &rule.help {
+                                diagnostic.help(help.clone());
+                            }
+                        }
+                    }
+                    Outcome::Failed(why) => {
+                        result.failures.extend(
+                            failure(catalog, rule, entity, EVALUATION_FAILED, &why)
+                                .map(|d| (*index, d)),
+                        );
+                    }
+                    Outcome::TooCostly(bound) => {
+                        let why = format!(
+                            "its cost bound on this entity is {bound} evaluation steps, over the limit of {COST_LIMIT}"
+                        );
+                        result.failures.extend(
+                            failure(catalog, rule, entity, COST_LIMIT_REACHED, &why)
+                                .map(|d| (*index, d)),
+                        );
+                    }
+                }
+            }
+        }
+        for sink in sinks.into_iter().flatten() {
+            result.findings.extend(sink.finish());
+        }
+    }
+    result
+}
+
+fn failure(
+    catalog: &Catalog,
+    rule: &PolicyRule,
+    entity: &Entity<'_>,
+    code: &'static str,
+    why: &str,
+) -> Option<Diagnostic> {
+    let meta = catalog.get(code)?;
+    let (message, help) = if code == EVALUATION_FAILED {
+        (
+            format!(
+                "policy rule {} [{}] could not be evaluated on {}: {why}",
+                rule.code, rule.name, entity.label
+            ),
+            "guard keys that may be absent with `has()`; the rule still ran on every other entity, and further failures of this rule in this run are not reported",
+        )
+    } else {
+        (
+            format!(
+                "policy rule {} [{}] was not evaluated on {}: {why}",
+                rule.code, rule.name, entity.label
+            ),
+            "avoid nesting comprehensions over large lists; the rule still ran on every other entity, and further stops of this rule in this run are not reported",
+        )
+    };
+    Some(
+        Diagnostic::new(
+            meta.code,
+            meta.severity,
+            entity.file,
+            entity.anchor,
+            message,
+        )
+        .with_help(help),
+    )
+}
+
+/// Keeps the first failure of each rule (by position in the output order), and drops the rest.
+pub fn one_failure_per_rule(mut failures: Vec<(usize, Diagnostic)>) -> Vec<Diagnostic> {
+    failures.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| a.1.sort_key().cmp(&b.1.sort_key()))
+    });
+    failures.dedup_by(|later, first| later.0 == first.0);
+    failures.into_iter().map(|(_, d)| d).collect()
+}

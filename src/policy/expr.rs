@@ -1,0 +1,502 @@
+//! A policy's CEL expressions: compiled once per run in an environment that holds only CEL's
+//! standard functions (no clock, no files, no network, no environment: the crate is built without
+//! its `chrono` feature and nothing is added), checked before anything runs (every variable, every
+//! function, the closed entities' fields), and given a cost bound that is computed for each entity
+//! before evaluating, so a runaway comprehension is refused instead of run.
+
+use cel::common::ast::{ComprehensionExpr, EntryExpr, Expr, IdedExpr};
+use cel::{Env, Program};
+use std::sync::{Arc, OnceLock};
+
+/// The most work one expression may do on one entity, in evaluated nodes (see [`cost_bound`]).
+/// A realistic policy costs a few hundred; a comprehension nested in another over the input
+/// schemas of a large tools.json costs millions and is stopped here.
+pub const COST_LIMIT: u64 = 1_000_000;
+
+/// The functions an expression may call: CEL's standard library (operators, `size`, the string
+/// tests, conversions) and its macros, nothing else. Names starting with `_`, `!`, `-` or `@` are
+/// the operators the parser produces.
+const FUNCTIONS: &[&str] = &[
+    "size",
+    "contains",
+    "startsWith",
+    "endsWith",
+    "matches",
+    "int",
+    "uint",
+    "double",
+    "string",
+    "bool",
+    "bytes",
+    "type",
+    "dyn",
+];
+
+/// Type names an expression may mention as values (`type(x) == string`).
+const TYPE_NAMES: &[&str] = &[
+    "int",
+    "uint",
+    "double",
+    "string",
+    "bool",
+    "bytes",
+    "list",
+    "map",
+    "null_type",
+    "type",
+];
+
+/// The one environment every expression is compiled and run in: CEL's standard macros and
+/// functions, with the optional-value syntax switched off.
+pub fn env() -> &'static Arc<Env> {
+    static ENV: OnceLock<Arc<Env>> = OnceLock::new();
+    ENV.get_or_init(|| Arc::new(Env::stdlib().with_optional_support(false)))
+}
+
+/// What a variable is: the entity names have fields that may be absent (tested with `has()`); a
+/// closed variable has only the fields listed.
+#[derive(Debug, Clone, Copy)]
+pub struct Variable {
+    pub name: &'static str,
+    /// `Some`: the only fields there are.
+    pub closed_fields: Option<&'static [&'static str]>,
+}
+
+/// An expression ready to run, with what the checks learnt about it.
+#[derive(Debug)]
+pub struct Compiled {
+    pub program: Program,
+    pub source: String,
+}
+
+/// Why an expression was refused: a message and the character range in the expression's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExprError {
+    pub message: String,
+    /// Byte range in the expression text.
+    pub range: std::ops::Range<usize>,
+}
+
+/// Parses and checks one expression against the variables in scope.
+pub fn compile(source: &str, variables: &[Variable]) -> Result<Compiled, ExprError> {
+    let program = match env().compile(source) {
+        Ok(program) => program,
+        Err(errors) => {
+            let first = errors.errors.first();
+            let message =
+                first.map_or_else(|| "not a CEL expression".to_string(), |e| e.msg.clone());
+            let (line, column) = first.map_or((1, 1), |e| e.pos);
+            let start = offset_of_line_column(source, line, column);
+            return Err(ExprError {
+                message: format!("CEL syntax error: {message}"),
+                range: start..next_char_end(source, start),
+            });
+        }
+    };
+    let mut checker = Checker {
+        program: &program,
+        source,
+        variables,
+        bound: Vec::new(),
+    };
+    checker.check(program.expression())?;
+    Ok(Compiled {
+        program,
+        source: source.to_string(),
+    })
+}
+
+/// The byte offset of a 1-based line and a 1-based column (in characters) of `text`, clamped.
+fn offset_of_line_column(text: &str, line: isize, column: isize) -> usize {
+    let mut offset = 0;
+    for (index, content) in text.split_inclusive('\n').enumerate() {
+        if index as isize + 1 == line {
+            let column = column.max(1) as usize - 1;
+            return offset
+                + content
+                    .char_indices()
+                    .nth(column)
+                    .map_or(content.trim_end_matches('\n').len(), |(i, _)| i);
+        }
+        offset += content.len();
+    }
+    text.len()
+}
+
+fn next_char_end(text: &str, start: usize) -> usize {
+    text.get(start..)
+        .and_then(|rest| rest.chars().next())
+        .map_or(start, |c| start + c.len_utf8())
+}
+
+/// Byte offset of a character index of `text`.
+fn byte_of_char(text: &str, index: usize) -> usize {
+    text.char_indices()
+        .nth(index)
+        .map_or(text.len(), |(i, _)| i)
+}
+
+struct Checker<'a> {
+    program: &'a Program,
+    source: &'a str,
+    variables: &'a [Variable],
+    /// Comprehension variables in scope, innermost last.
+    bound: Vec<&'a str>,
+}
+
+impl<'a> Checker<'a> {
+    fn range_of(&self, expr: &IdedExpr) -> std::ops::Range<usize> {
+        match self.program.source_info().offset_for(expr.id) {
+            Some((start, stop)) => {
+                // The parser's stop is the index of the last character, inclusive.
+                let start = byte_of_char(self.source, start as usize);
+                let stop = byte_of_char(self.source, stop as usize + 1).max(start);
+                if stop > start {
+                    start..stop
+                } else {
+                    start..next_char_end(self.source, start)
+                }
+            }
+            None => 0..self.source.len(),
+        }
+    }
+
+    fn fail(&self, expr: &IdedExpr, message: String) -> Result<(), ExprError> {
+        Err(ExprError {
+            message,
+            range: self.range_of(expr),
+        })
+    }
+
+    fn check(&mut self, expr: &'a IdedExpr) -> Result<(), ExprError> {
+        match &expr.expr {
+            Expr::Ident(name) => {
+                if self.bound.iter().any(|b| b == name)
+                    || self.variables.iter().any(|v| v.name == name)
+                    || TYPE_NAMES.contains(&name.as_str())
+                {
+                    return Ok(());
+                }
+                let known: Vec<&str> = self.variables.iter().map(|v| v.name).collect();
+                self.fail(
+                    expr,
+                    format!(
+                        "unknown variable `{name}` (this rule can read {})",
+                        known
+                            .iter()
+                            .map(|k| format!("`{k}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+            }
+            Expr::Select(select) => {
+                if let Expr::Ident(root) = &select.operand.expr {
+                    let closed = self
+                        .variables
+                        .iter()
+                        .find(|v| v.name == root && !self.bound.iter().any(|b| b == root))
+                        .and_then(|v| v.closed_fields);
+                    if let Some(fields) = closed {
+                        if !fields.contains(&select.field.as_str()) {
+                            // The parser places a selection at its `.`: point at the field.
+                            let mut range = self.range_of(expr);
+                            let after = self.source.get(range.start..).unwrap_or("");
+                            if let Some(rest) = after.strip_prefix('.') {
+                                let skipped = rest.len() - rest.trim_start().len();
+                                if rest.trim_start().starts_with(select.field.as_str()) {
+                                    let start = range.start + 1 + skipped;
+                                    range = start..start + select.field.len();
+                                }
+                            }
+                            return Err(ExprError {
+                                range,
+                                message: format!(
+                                    "`{root}` has no field `{}` (it has {})",
+                                    select.field,
+                                    fields
+                                        .iter()
+                                        .map(|f| format!("`{f}`"))
+                                        .collect::<Vec<_>>()
+                                        .join(", ")
+                                ),
+                            });
+                        }
+                    }
+                }
+                self.check(&select.operand)
+            }
+            Expr::Call(call) => {
+                let name = call.func_name.as_str();
+                let operator = name.starts_with(['_', '!', '-', '@']);
+                if !operator && !FUNCTIONS.contains(&name) {
+                    // The parser places a call at its `(`: point at the name before it.
+                    let mut range = self.range_of(expr);
+                    let before = self.source.get(..range.start).unwrap_or("");
+                    if before.trim_end().ends_with(name) {
+                        let end = before.trim_end().len();
+                        range = end - name.len()..end;
+                    }
+                    return Err(ExprError {
+                        range,
+                        message: format!(
+                            "unknown function `{name}`: policies can call CEL's standard functions \
+                             only (size, contains, startsWith, endsWith, matches, the conversions \
+                             and the macros has, all, exists, exists_one, map, filter)"
+                        ),
+                    });
+                }
+                if let Some(target) = &call.target {
+                    self.check(target)?;
+                }
+                for arg in &call.args {
+                    self.check(arg)?;
+                }
+                Ok(())
+            }
+            Expr::Comprehension(comprehension) => self.check_comprehension(comprehension),
+            Expr::List(list) => {
+                for element in &list.elements {
+                    self.check(element)?;
+                }
+                Ok(())
+            }
+            Expr::Map(map) => {
+                for entry in &map.entries {
+                    if let EntryExpr::MapEntry(entry) = &entry.expr {
+                        self.check(&entry.key)?;
+                        self.check(&entry.value)?;
+                    }
+                }
+                Ok(())
+            }
+            Expr::Literal(_) => Ok(()),
+            Expr::Struct(_) => self.fail(
+                expr,
+                "message construction is not supported in policies".to_string(),
+            ),
+            Expr::Unspecified => self.fail(expr, "not an expression".to_string()),
+        }
+    }
+
+    fn check_comprehension(&mut self, c: &'a ComprehensionExpr) -> Result<(), ExprError> {
+        self.check(&c.iter_range)?;
+        self.check(&c.accu_init)?;
+        let depth = self.bound.len();
+        self.bound.push(&c.iter_var);
+        if let Some(second) = &c.iter_var2 {
+            self.bound.push(second);
+        }
+        self.bound.push(&c.accu_var);
+        let result = self
+            .check(&c.loop_cond)
+            .and_then(|()| self.check(&c.loop_step))
+            .and_then(|()| self.check(&c.result));
+        self.bound.truncate(depth);
+        result
+    }
+}
+
+/// An upper bound on the nodes evaluating `expr` visits, given `size_of`, which returns the
+/// length of the list or map a path from a variable names (`None`: not a path from a variable,
+/// or absent). A comprehension costs its range's length times its body; a range that is no such
+/// path (a list built by the expression, an element of another range) is taken as `largest`, the
+/// size of the largest collection in the entity's data, times one more for every `+` in the
+/// expression (each can at most join two such lists).
+pub fn cost_bound(expr: &IdedExpr, size_of: &dyn Fn(&[&str]) -> Option<u64>, largest: u64) -> u64 {
+    let joins = count_joins(expr);
+    let fallback = largest
+        .max(count_nodes(expr))
+        .saturating_mul(joins.saturating_add(1));
+    cost(expr, size_of, fallback, &mut Vec::new())
+}
+
+fn count_nodes(expr: &IdedExpr) -> u64 {
+    let mut count = 0;
+    visit(expr, &mut |_| count += 1);
+    count
+}
+
+fn count_joins(expr: &IdedExpr) -> u64 {
+    let mut count = 0;
+    visit(expr, &mut |e| {
+        if matches!(&e.expr, Expr::Call(call) if call.func_name == "_+_") {
+            count += 1;
+        }
+    });
+    count
+}
+
+fn children(expr: &IdedExpr) -> Vec<&IdedExpr> {
+    match &expr.expr {
+        Expr::Call(call) => call.target.iter().map(|t| &**t).chain(&call.args).collect(),
+        Expr::Comprehension(c) => vec![
+            &c.iter_range,
+            &c.accu_init,
+            &c.loop_cond,
+            &c.loop_step,
+            &c.result,
+        ],
+        Expr::List(list) => list.elements.iter().collect(),
+        Expr::Map(map) => map
+            .entries
+            .iter()
+            .flat_map(|entry| match &entry.expr {
+                EntryExpr::MapEntry(entry) => vec![&entry.key, &entry.value],
+                EntryExpr::StructField(field) => vec![&field.value],
+            })
+            .collect(),
+        Expr::Select(select) => vec![&*select.operand],
+        Expr::Struct(_) | Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => Vec::new(),
+    }
+}
+
+fn visit<'e>(expr: &'e IdedExpr, f: &mut dyn FnMut(&'e IdedExpr)) {
+    f(expr);
+    for child in children(expr) {
+        visit(child, f);
+    }
+}
+
+/// The dotted path an expression spells from a variable (`tool.input_schema.properties`), when
+/// its root is not a comprehension variable.
+fn path<'e>(expr: &'e IdedExpr, bound: &[&str]) -> Option<Vec<&'e str>> {
+    let mut segments = Vec::new();
+    let mut node = expr;
+    loop {
+        match &node.expr {
+            Expr::Select(select) if !select.test => {
+                segments.push(select.field.as_str());
+                node = &select.operand;
+            }
+            Expr::Ident(name) if !bound.contains(&name.as_str()) => {
+                segments.push(name.as_str());
+                segments.reverse();
+                return Some(segments);
+            }
+            _ => return None,
+        }
+    }
+}
+
+fn cost<'e>(
+    expr: &'e IdedExpr,
+    size_of: &dyn Fn(&[&str]) -> Option<u64>,
+    fallback: u64,
+    bound: &mut Vec<&'e str>,
+) -> u64 {
+    match &expr.expr {
+        Expr::Comprehension(c) => {
+            let length = match (&c.iter_range.expr, path(&c.iter_range, bound)) {
+                (Expr::List(list), _) => list.elements.len() as u64,
+                (_, Some(segments)) => size_of(&segments).unwrap_or(0),
+                (_, None) => fallback,
+            };
+            let outside = cost(&c.iter_range, size_of, fallback, bound).saturating_add(cost(
+                &c.accu_init,
+                size_of,
+                fallback,
+                bound,
+            ));
+            let depth = bound.len();
+            bound.push(&c.iter_var);
+            if let Some(second) = &c.iter_var2 {
+                bound.push(second);
+            }
+            bound.push(&c.accu_var);
+            let body = cost(&c.loop_cond, size_of, fallback, bound).saturating_add(cost(
+                &c.loop_step,
+                size_of,
+                fallback,
+                bound,
+            ));
+            let result = cost(&c.result, size_of, fallback, bound);
+            bound.truncate(depth);
+            outside
+                .saturating_add(length.saturating_mul(body))
+                .saturating_add(result)
+                .saturating_add(1)
+        }
+        _ => children(expr)
+            .into_iter()
+            .map(|child| cost(child, size_of, fallback, bound))
+            .fold(1u64, u64::saturating_add),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VARS: &[Variable] = &[
+        Variable {
+            name: "tool",
+            closed_fields: None,
+        },
+        Variable {
+            name: "repo",
+            closed_fields: Some(&["skills", "tools"]),
+        },
+    ];
+
+    fn error(source: &str) -> (String, String) {
+        match compile(source, VARS) {
+            Ok(_) => panic!("`{source}` compiled"),
+            Err(e) => (e.message, source[e.range].to_string()),
+        }
+    }
+
+    #[test]
+    fn unknown_variables_functions_and_closed_fields_are_refused_where_written() {
+        let (message, at) = error("tool.name == toool.name");
+        assert!(message.starts_with("unknown variable `toool`"), "{message}");
+        assert_eq!(at, "toool");
+        let (message, at) = error("now() > 1");
+        assert!(message.starts_with("unknown function `now`"), "{message}");
+        assert_eq!(at, "now");
+        let (message, _) = error("timestamp('2024-01-01T00:00:00Z') > 1");
+        assert!(
+            message.starts_with("unknown function `timestamp`"),
+            "{message}"
+        );
+        let (message, at) = error("repo.skils > 1");
+        assert!(
+            message.starts_with("`repo` has no field `skils`"),
+            "{message}"
+        );
+        assert_eq!(at, "skils");
+        // A comprehension variable is in scope inside its macro only.
+        assert!(compile("[1, 2].all(x, x > 0)", VARS).is_ok());
+        let (message, _) = error("[1, 2].all(x, x > 0) && x > 0");
+        assert!(message.starts_with("unknown variable `x`"), "{message}");
+    }
+
+    #[test]
+    fn a_syntax_error_points_at_the_character() {
+        let (message, at) = error("tool.name == ");
+        assert!(message.starts_with("CEL syntax error"), "{message}");
+        assert!(at.is_empty() || at == " ", "{at:?}");
+        let source = "tool.name ==* 'x'";
+        let e = compile(source, VARS).expect_err("refused");
+        assert_eq!(&source[e.range.clone()], "*", "{e:?}");
+    }
+
+    #[test]
+    fn the_cost_bound_grows_with_the_ranges_and_their_nesting() {
+        let program = compile("tool.tags.all(t, tool.tags.exists(u, u == t))", VARS)
+            .expect("compiles")
+            .program;
+        let size = |n: u64| move |_: &[&str]| Some(n);
+        let small = cost_bound(program.expression(), &size(10), 10);
+        let large = cost_bound(program.expression(), &size(1000), 1000);
+        assert!(small < 1000, "{small}");
+        assert!(large > 100 * small, "{small} {large}");
+        let runaway = compile(
+            "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, a + b + c + d + e > 0)))))",
+            VARS,
+        )
+        .expect("compiles")
+        .program;
+        assert!(cost_bound(runaway.expression(), &size(0), 0) > COST_LIMIT);
+    }
+}
