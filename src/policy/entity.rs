@@ -235,25 +235,8 @@ fn dialect_name(dialect: Dialect) -> &'static str {
     }
 }
 
-/// Whether `text` names `name` as a whole word (not inside a longer identifier).
-pub fn names_word(text: &str, name: &str) -> bool {
-    if name.is_empty() {
-        return false;
-    }
-    let part = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
-    text.match_indices(name).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + name.len()..].chars().next();
-        !before.is_some_and(part) && !after.is_some_and(part)
-    })
-}
-
 /// Every tool of the unit's tools files as an entity.
 pub fn tools<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
-    let items: Vec<&str> = unit
-        .tool_use_rules()
-        .map(|(_, items)| items.iter().map(|i| i.text.as_str()).collect())
-        .unwrap_or_default();
     let links = unit.tool_links();
     unit.tools()
         .map(|(file, tool)| {
@@ -261,7 +244,7 @@ pub fn tools<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
                 .iter()
                 .find(|l| std::ptr::eq(l.tool, tool))
                 .map(|l| l.contract);
-            tool_entity(unit, file, tool, &items, linked)
+            tool_entity(unit, file, tool, linked)
         })
         .collect()
 }
@@ -270,7 +253,6 @@ fn tool_entity<'a>(
     unit: &Unit<'a>,
     file: FileId,
     tool: &'a Tool,
-    items: &[&str],
     linked: Option<Contract<'a>>,
 ) -> Entity<'a> {
     let mut b = Builder::new();
@@ -332,9 +314,10 @@ fn tool_entity<'a>(
             Origin::Tree(key_of("annotations"), annotations),
         );
     }
+    // Mentioned by a Tool Use Rules item, as the TR rules read the items.
     let documented = tool
         .name()
-        .is_some_and(|name| items.iter().any(|item| names_word(item, name)));
+        .is_some_and(|name| !unit.items_naming(name).is_empty());
     b.set("documented", Value::Bool(documented), Origin::Span(anchor));
     if let Some(contract) = linked.and_then(|c| contract_entity(unit, c)) {
         b.set(
@@ -434,24 +417,27 @@ pub fn secrets<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
 /// Every item of the skill's Tool Use Rules section: `text`, and `tools`, the names of the unit's
 /// tools it mentions.
 pub fn tool_use_rules<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
-    let Some((section, items)) = unit.tool_use_rules() else {
+    let Some((_, items)) = unit.tool_use_rules() else {
         return Vec::new();
     };
     let Some((file, _)) = unit.skill() else {
         return Vec::new();
     };
-    let names: Vec<&str> = unit.tools().filter_map(|(_, t)| t.name()).collect();
-    let _ = section;
+    // Which tools each item names, as the TR rules read the items.
+    let mut named_by: Vec<Vec<&str>> = vec![Vec::new(); items.len()];
+    for name in unit.tools().filter_map(|(_, t)| t.name()) {
+        for position in unit.items_naming(name).iter() {
+            if let Some(names) = named_by.get_mut(*position) {
+                names.push(name);
+            }
+        }
+    }
     items
         .iter()
-        .map(|item| {
+        .zip(named_by)
+        .map(|(item, mut named)| {
             let mut b = Builder::new();
             b.set("text", string(&item.text), Origin::Span(item.span));
-            let mut named: Vec<&str> = names
-                .iter()
-                .copied()
-                .filter(|name| names_word(&item.text, name))
-                .collect();
             named.sort_unstable();
             named.dedup();
             b.largest = named.len() as u64;
