@@ -288,17 +288,24 @@ fn tool_entity<'a>(
     b.set(
         "side_effect",
         string(side_effect),
-        Origin::Span(tool.side_effect_span.unwrap_or(anchor)),
+        Origin::Span(
+            tool.side_effect_span
+                .map_or(anchor, |s| key_of_value(&tool.entry, s)),
+        ),
     );
     if let Some((value, span)) = tool.confirmation {
         b.set(
             "requires_confirmation",
             Value::Bool(value),
-            Origin::Span(span),
+            Origin::Span(key_of_value(&tool.entry, span)),
         );
     }
     if let Some((value, span)) = tool.idempotent {
-        b.set("idempotent", Value::Bool(value), Origin::Span(span));
+        b.set(
+            "idempotent",
+            Value::Bool(value),
+            Origin::Span(key_of_value(&tool.entry, span)),
+        );
     }
     if let Some(schema) = tool.schema() {
         let span = ["inputSchema", "input_schema", "parameters", "script"]
@@ -331,6 +338,23 @@ fn tool_entity<'a>(
         b.members(Some(&tool.entry));
     }
     b.finish(file, anchor, format!("tool `{}`", tool.display_name()))
+}
+
+/// The key whose value is written at `span` (two levels deep: `annotations.idempotentHint`),
+/// else `span`: the model keeps where a fact's value is, a finding about it points at its key.
+fn key_of_value(entry: &Node, span: Span) -> Span {
+    let members = entry.as_object().unwrap_or_default();
+    for member in members {
+        if member.value.span == span {
+            return member.key_span;
+        }
+        for inner in member.value.as_object().unwrap_or_default() {
+            if inner.value.span == span {
+                return inner.key_span;
+            }
+        }
+    }
+    span
 }
 
 /// A TOOL.md as an entity: its frontmatter keys as written, and `path`.
