@@ -8,9 +8,10 @@ use super::expr::{cost_bound, env, Compiled, COST_LIMIT};
 use super::{Kind, Piece, PolicyRule, PolicySet};
 use crate::catalog::Catalog;
 use crate::check::Unit;
+
+use crate::check::Sink;
 use crate::diagnostic::Diagnostic;
 use crate::index::Repo;
-use crate::sink::Sink;
 use cel::objects::{Key, Map};
 use cel::{Context, Value};
 use std::collections::HashMap;
