@@ -568,3 +568,47 @@ fn policy_findings_are_the_same_whatever_the_thread_count() {
     );
     assert_eq!(one, render(2));
 }
+
+/// Every example expression in the tables of docs/policies.md compiles for its entity kind.
+#[test]
+fn every_example_in_the_policy_docs_compiles() {
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/policies.md"))
+        .expect("docs/policies.md");
+    let mut kind = None;
+    let mut checked = 0;
+    for line in docs.lines() {
+        if let Some(rest) = line.strip_prefix("### `") {
+            kind = rest.split('`').next().map(|k| match k {
+                "tool_use_rule" => "tool-use-rule",
+                // `repo` is in every rule's scope; its examples are checked on `tool`.
+                "repo" => "tool",
+                other => other,
+            });
+            continue;
+        }
+        let (Some(on), true) = (kind, line.starts_with('|')) else {
+            continue;
+        };
+        let unescaped = line.replace("\\|", "¦");
+        for cell in unescaped.split('|') {
+            for (index, span) in cell.split('`').enumerate() {
+                let expression = span.replace('¦', "|");
+                let is_expression = index % 2 == 1
+                    && expression.contains('.')
+                    && expression.contains(['(', '=', '<', '>', '!', ' ']);
+                if !is_expression {
+                    continue;
+                }
+                let policy = format!(
+                    "rules:\n  - code: DOC001\n    name: doc-example\n    severity: info\n    category: style\n    summary: x\n    on: {on}\n    assert: '{}'\n    message: x\n",
+                    expression.replace('\'', "''")
+                );
+                if let Err(error) = load_text(Path::new("docs.yaml"), &policy) {
+                    panic!("`{expression}` (on: {on}): {}", error.message);
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 25, "only {checked} examples found");
+}
