@@ -572,8 +572,9 @@ fn policy_findings_are_the_same_whatever_the_thread_count() {
 /// Every example expression in the tables of docs/policies.md compiles for its entity kind.
 #[test]
 fn every_example_in_the_policy_docs_compiles() {
-    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/policies.md"))
-        .expect("docs/policies.md");
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/policies.md"))
+            .expect("docs/policies.md");
     let mut kind = None;
     let mut checked = 0;
     for line in docs.lines() {

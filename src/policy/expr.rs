@@ -77,8 +77,79 @@ pub struct ExprError {
     pub range: std::ops::Range<usize>,
 }
 
+/// The longest expression accepted, in bytes. Policies are a line or two; the parser and the
+/// evaluator recurse, so a megabyte-long chain of `&&` would exhaust a thread's stack.
+pub const MAX_EXPRESSION_LEN: usize = 2000;
+/// The deepest nesting of brackets accepted.
+pub const MAX_NESTING: usize = 24;
+/// The most operators (and member selections) accepted: each is a level of the tree the parser
+/// and the evaluator recurse through.
+pub const MAX_OPERATORS: usize = 200;
+
+/// Refuses, before parsing, an expression whose tree would be too deep to parse or evaluate on a
+/// worker thread's stack.
+fn check_shape(source: &str) -> Result<(), ExprError> {
+    if source.len() > MAX_EXPRESSION_LEN {
+        return Err(ExprError {
+            message: format!(
+                "the expression is {} bytes long, over the limit of {MAX_EXPRESSION_LEN}; split the rule",
+                source.len()
+            ),
+            range: MAX_EXPRESSION_LEN..next_char_end(source, MAX_EXPRESSION_LEN),
+        });
+    }
+    let mut depth = 0usize;
+    let mut operators = 0usize;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut previous = ' ';
+    for (at, c) in source.char_indices() {
+        if let Some(open) = quote {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == open {
+                quote = None;
+            }
+            continue;
+        }
+        match c {
+            '"' | '\'' => quote = Some(c),
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(ExprError {
+                        message: format!("brackets nest deeper than {MAX_NESTING} levels"),
+                        range: at..at + 1,
+                    });
+                }
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            '&' | '|' | '+' | '-' | '*' | '/' | '%' | '<' | '>' | '!' | '?' | '.' | ',' => {
+                // `&&`, `||`, `==`, `<=` count once.
+                if c != previous || !matches!(c, '&' | '|') {
+                    operators += 1;
+                }
+                if operators > MAX_OPERATORS {
+                    return Err(ExprError {
+                        message: format!(
+                            "the expression has more than {MAX_OPERATORS} operators; split the rule"
+                        ),
+                        range: at..at + 1,
+                    });
+                }
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    Ok(())
+}
+
 /// Parses and checks one expression against the variables in scope.
 pub fn compile(source: &str, variables: &[Variable]) -> Result<Compiled, ExprError> {
+    check_shape(source)?;
     let program = match env().compile(source) {
         Ok(program) => program,
         Err(errors) => {
@@ -479,6 +550,28 @@ mod tests {
         let source = "tool.name ==* 'x'";
         let e = compile(source, VARS).expect_err("refused");
         assert_eq!(&source[e.range.clone()], "*", "{e:?}");
+    }
+
+    #[test]
+    fn expressions_too_deep_for_a_thread_stack_are_refused_before_parsing() {
+        let deep = format!("{}true{}", "(".repeat(5000), ")".repeat(5000));
+        let (message, _) = error(&deep);
+        assert!(message.contains("over the limit"), "{message}");
+        let nested = format!(
+            "{}true{}",
+            "(".repeat(MAX_NESTING + 1),
+            ")".repeat(MAX_NESTING + 1)
+        );
+        let (message, at) = error(&nested);
+        assert!(message.starts_with("brackets nest deeper"), "{message}");
+        assert_eq!(at, "(");
+        let chain = vec!["true"; MAX_OPERATORS + 2].join(" && ");
+        let (message, _) = error(&chain);
+        assert!(message.contains("operators"), "{message}");
+        // Within the limits, and brackets or operators inside strings do not count.
+        let fine = vec!["true"; MAX_OPERATORS / 2].join(" && ");
+        assert!(compile(&fine, VARS).is_ok());
+        assert!(compile(&format!("tool.name != '{}'", "(".repeat(100)), VARS).is_ok());
     }
 
     #[test]
