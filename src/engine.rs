@@ -352,15 +352,15 @@ fn analyse(
             .filter(|i| enabled.contains(set.rules[*i].code))
             .collect()
     });
-    let repo_value = policies
-        .filter(|_| !active.is_empty())
-        .map(|_| crate::policy::eval::repo_value(&repo));
-    let hook = |unit: &crate::check::Unit<'_>| match (policies, &repo_value) {
-        (Some(set), Some(value)) => {
-            let result = crate::policy::eval::check_unit(set, &active, unit, value);
+    let plan = policies.filter(|_| !active.is_empty()).map(|set| {
+        crate::policy::eval::Plan::new(set, &active, crate::policy::eval::repo_value(&repo))
+    });
+    let hook = |unit: &crate::check::Unit<'_>| match &plan {
+        Some(plan) => {
+            let result = crate::policy::eval::check_unit(plan, unit);
             (result.findings, result.failures)
         }
-        _ => (Vec::new(), Vec::new()),
+        None => (Vec::new(), Vec::new()),
     };
     let unit_run = UnitRun {
         rules: &rules,

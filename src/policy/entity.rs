@@ -8,10 +8,37 @@ use crate::model::contract::Contract;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::node::{Member, Node, Value as NodeValue};
 use crate::source::{FileId, Span};
+use cel::common::value::Val;
 use cel::objects::{Key, Map};
 use cel::Value;
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
+
+/// Which fields of an entity the run's rules read: only those are converted to CEL values (a
+/// tool's input schema is the largest part of most entities, and most rules never read it).
+#[derive(Debug, Clone, Default)]
+pub struct Wanted {
+    /// A rule reads the variable as a whole (passes it to a function, iterates it, indexes it).
+    pub all: bool,
+    pub fields: BTreeSet<String>,
+}
+
+impl Wanted {
+    pub fn everything() -> Self {
+        Wanted {
+            all: true,
+            fields: BTreeSet::new(),
+        }
+    }
+
+    pub fn wants(&self, field: &str) -> bool {
+        self.all || self.fields.contains(field)
+    }
+
+    pub fn nothing(&self) -> bool {
+        !self.all && self.fields.is_empty()
+    }
+}
 
 /// Where a field's value is written.
 #[derive(Debug, Clone)]
@@ -35,38 +62,53 @@ pub struct Entity<'a> {
     /// How messages name it: "tool `search`".
     pub label: String,
     pub value: Value,
+    /// The same, as the evaluator reads it: converted once, borrowed by every rule's evaluation.
+    pub val: Arc<dyn Val>,
     /// The length of the largest list or map in the value (for the cost bound).
     pub largest: u64,
     fields: Vec<(String, Origin<'a>)>,
 }
 
-struct Builder<'a> {
+struct Builder<'a, 'w> {
     fields: Vec<(String, Origin<'a>)>,
     values: HashMap<Key, Value>,
     largest: u64,
+    wanted: &'w Wanted,
 }
 
-impl<'a> Builder<'a> {
-    fn new() -> Self {
+impl<'a, 'w> Builder<'a, 'w> {
+    fn new(wanted: &'w Wanted) -> Self {
         Builder {
             fields: Vec::new(),
             values: HashMap::new(),
             largest: 0,
+            wanted,
         }
+    }
+
+    fn wants(&self, name: &str) -> bool {
+        self.wanted.wants(name)
     }
 
     fn has(&self, name: &str) -> bool {
         self.fields.iter().any(|(n, _)| n == name)
     }
 
+    /// Records a field and where it is; its value only when a rule reads it.
     fn set(&mut self, name: &str, value: Value, origin: Origin<'a>) {
         self.fields.retain(|(n, _)| n != name);
         self.fields.push((name.to_string(), origin));
-        self.values.insert(Key::from(name), value);
+        if self.wants(name) {
+            self.values.insert(Key::from(name), value);
+        }
     }
 
     fn node(&mut self, name: &str, node: &'a Node, origin: Origin<'a>) {
-        let value = to_cel(node, &mut self.largest);
+        let value = if self.wants(name) {
+            to_cel(node, &mut self.largest)
+        } else {
+            Value::Null
+        };
         self.set(name, value, origin);
     }
 
@@ -81,13 +123,15 @@ impl<'a> Builder<'a> {
 
     fn finish(mut self, file: FileId, anchor: Span, label: String) -> Entity<'a> {
         self.largest = self.largest.max(self.values.len() as u64);
+        let value = Value::Map(Map {
+            map: Arc::new(self.values),
+        });
         Entity {
             file,
             anchor,
             label,
-            value: Value::Map(Map {
-                map: Arc::new(self.values),
-            }),
+            val: to_val(&value),
+            value,
             largest: self.largest,
             fields: self.fields,
         }
@@ -122,6 +166,15 @@ fn to_cel(node: &Node, largest: &mut u64) -> Value {
             }
             Value::Map(Map { map: Arc::new(map) })
         }
+    }
+}
+
+/// The evaluator's form of a value built here (maps, lists and scalars only, which always
+/// convert).
+pub fn to_val(value: &Value) -> Arc<dyn Val> {
+    match Box::<dyn Val>::try_from(value.clone()) {
+        Ok(val) => Arc::from(val),
+        Err(_) => Arc::new(cel::common::types::CelNull),
     }
 }
 
@@ -174,9 +227,9 @@ fn walk(node: &Node, path: &[String]) -> Option<Span> {
 }
 
 /// The unit's SKILL.md as an entity.
-pub fn skill<'a>(unit: &Unit<'a>) -> Option<Entity<'a>> {
+pub fn skill<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Option<Entity<'a>> {
     let (file, doc) = unit.skill()?;
-    let mut b = Builder::new();
+    let mut b = Builder::new(wanted);
     let frontmatter = doc.doc.frontmatter();
     let root = frontmatter.map(|fm| &fm.root);
     let anchor = root
@@ -236,7 +289,7 @@ fn dialect_name(dialect: Dialect) -> &'static str {
 }
 
 /// Every tool of the unit's tools files as an entity.
-pub fn tools<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
+pub fn tools<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Vec<Entity<'a>> {
     let links = unit.tool_links();
     unit.tools()
         .map(|(file, tool)| {
@@ -244,7 +297,7 @@ pub fn tools<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
                 .iter()
                 .find(|l| std::ptr::eq(l.tool, tool))
                 .map(|l| l.contract);
-            tool_entity(unit, file, tool, linked)
+            tool_entity(unit, file, tool, linked, wanted)
         })
         .collect()
 }
@@ -254,8 +307,9 @@ fn tool_entity<'a>(
     file: FileId,
     tool: &'a Tool,
     linked: Option<Contract<'a>>,
+    wanted: &Wanted,
 ) -> Entity<'a> {
-    let mut b = Builder::new();
+    let mut b = Builder::new(wanted);
     let definition = tool.definition();
     let anchor = tool.span();
     let key_of = |key: &str| definition.member(key).map_or(anchor, |m| m.key_span);
@@ -322,11 +376,13 @@ fn tool_entity<'a>(
         );
     }
     // Mentioned by a Tool Use Rules item, as the TR rules read the items.
-    let documented = tool
-        .name()
-        .is_some_and(|name| !unit.items_naming(name).is_empty());
-    b.set("documented", Value::Bool(documented), Origin::Span(anchor));
-    if let Some(contract) = linked.and_then(|c| contract_entity(unit, c)) {
+    if b.wants("documented") {
+        let documented = tool
+            .name()
+            .is_some_and(|name| !unit.items_naming(name).is_empty());
+        b.set("documented", Value::Bool(documented), Origin::Span(anchor));
+    }
+    if let Some(contract) = linked.and_then(|c| contract_entity(unit, c, &Wanted::everything())) {
         b.set(
             "contract",
             contract.value.clone(),
@@ -358,9 +414,13 @@ fn key_of_value(entry: &Node, span: Span) -> Span {
 }
 
 /// A TOOL.md as an entity: its frontmatter keys as written, and `path`.
-fn contract_entity<'a>(unit: &Unit<'a>, contract: Contract<'a>) -> Option<Entity<'a>> {
+fn contract_entity<'a>(
+    unit: &Unit<'a>,
+    contract: Contract<'a>,
+    wanted: &Wanted,
+) -> Option<Entity<'a>> {
     let fm = contract.fm?;
-    let mut b = Builder::new();
+    let mut b = Builder::new(wanted);
     let anchor = contract.anchor();
     b.members(Some(&fm.root));
     if !b.has("path") {
@@ -378,23 +438,25 @@ fn contract_entity<'a>(unit: &Unit<'a>, contract: Contract<'a>) -> Option<Entity
 }
 
 /// The unit's TOOL.md.
-pub fn contracts<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
+pub fn contracts<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Vec<Entity<'a>> {
     unit.contract()
-        .and_then(|(file, doc)| contract_entity(unit, Contract::new(file, Some(doc))))
+        .and_then(|(file, doc)| contract_entity(unit, Contract::new(file, Some(doc)), wanted))
         .into_iter()
         .collect()
 }
 
 /// The unit's DRIVER.md / CLI.md files: their keys, `kind` (`cli` for a CLI.md without one) and
 /// `tool`, the contract the first resolved `implements` entry binds.
-pub fn drivers<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
+pub fn drivers<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Vec<Entity<'a>> {
     unit.driver_bindings()
         .iter()
         .map(|(driver, bindings)| {
-            let mut b = Builder::new();
+            let mut b = Builder::new(wanted);
             let anchor = driver.kind_span();
             if let Some(binding) = bindings.first() {
-                if let Some(contract) = contract_entity(unit, binding.contract) {
+                if let Some(contract) =
+                    contract_entity(unit, binding.contract, &Wanted::everything())
+                {
                     b.set(
                         "tool",
                         contract.value.clone(),
@@ -413,7 +475,7 @@ pub fn drivers<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
 }
 
 /// Every entry of the unit's SECRETS.md `secrets:` list.
-pub fn secrets<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
+pub fn secrets<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Vec<Entity<'a>> {
     let Some((file, doc)) = unit.secrets() else {
         return Vec::new();
     };
@@ -426,7 +488,7 @@ pub fn secrets<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
         .iter()
         .filter(|entry| entry.is_object())
         .map(|entry| {
-            let mut b = Builder::new();
+            let mut b = Builder::new(wanted);
             b.members(Some(entry));
             let anchor = entry.get("slug").map_or(entry.span, |n| n.span);
             let label = match entry.get("slug").and_then(Node::as_str) {
@@ -440,7 +502,7 @@ pub fn secrets<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
 
 /// Every item of the skill's Tool Use Rules section: `text`, and `tools`, the names of the unit's
 /// tools it mentions.
-pub fn tool_use_rules<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
+pub fn tool_use_rules<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Vec<Entity<'a>> {
     let Some((_, items)) = unit.tool_use_rules() else {
         return Vec::new();
     };
@@ -449,7 +511,12 @@ pub fn tool_use_rules<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
     };
     // Which tools each item names, as the TR rules read the items.
     let mut named_by: Vec<Vec<&str>> = vec![Vec::new(); items.len()];
-    for name in unit.tools().filter_map(|(_, t)| t.name()) {
+    let names = if wanted.wants("tools") {
+        unit.tools().filter_map(|(_, t)| t.name()).collect()
+    } else {
+        Vec::new()
+    };
+    for name in names {
         for position in unit.items_naming(name).iter() {
             if let Some(names) = named_by.get_mut(*position) {
                 names.push(name);
@@ -460,7 +527,7 @@ pub fn tool_use_rules<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
         .iter()
         .zip(named_by)
         .map(|(item, mut named)| {
-            let mut b = Builder::new();
+            let mut b = Builder::new(wanted);
             b.set("text", string(&item.text), Origin::Span(item.span));
             named.sort_unstable();
             named.dedup();
@@ -481,14 +548,14 @@ pub fn tool_use_rules<'a>(unit: &Unit<'a>) -> Vec<Entity<'a>> {
 }
 
 /// The entities of one kind in a unit.
-pub fn of_kind<'a>(unit: &Unit<'a>, kind: Kind) -> Vec<Entity<'a>> {
+pub fn of_kind<'a>(unit: &Unit<'a>, kind: Kind, wanted: &Wanted) -> Vec<Entity<'a>> {
     match kind {
-        Kind::Skill => skill(unit).into_iter().collect(),
-        Kind::Tool => tools(unit),
-        Kind::ToolUseRule => tool_use_rules(unit),
-        Kind::Contract => contracts(unit),
-        Kind::Driver => drivers(unit),
-        Kind::Secret => secrets(unit),
+        Kind::Skill => skill(unit, wanted).into_iter().collect(),
+        Kind::Tool => tools(unit, wanted),
+        Kind::ToolUseRule => tool_use_rules(unit, wanted),
+        Kind::Contract => contracts(unit, wanted),
+        Kind::Driver => drivers(unit, wanted),
+        Kind::Secret => secrets(unit, wanted),
     }
 }
 

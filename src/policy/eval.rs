@@ -3,7 +3,7 @@
 //! against it. A rule that cannot be evaluated on an entity, or whose cost bound is over the
 //! limit there, leaves a failure instead of a finding; the engine keeps one per rule per run.
 
-use super::entity::{self, Entity};
+use super::entity::{self, Entity, Wanted};
 use super::expr::{cost_bound, env, Compiled, COST_LIMIT};
 use super::{Kind, Piece, PolicyRule, PolicySet};
 use crate::catalog::Catalog;
@@ -12,6 +12,8 @@ use crate::check::Unit;
 use crate::check::Sink;
 use crate::diagnostic::Diagnostic;
 use crate::index::Repo;
+use cel::common::value::{CowVal, Val};
+use cel::context::VariableResolver;
 use cel::objects::{Key, Map};
 use cel::{Context, Value};
 use std::collections::HashMap;
@@ -194,40 +196,115 @@ fn display(value: &Value) -> String {
     }
 }
 
-/// Runs the rules of `set` at `active` positions over one unit.
-pub fn check_unit(set: &PolicySet, active: &[usize], unit: &Unit<'_>, repo: &Value) -> UnitResult {
-    let mut result = UnitResult::default();
-    if active.is_empty() {
-        return result;
-    }
-    let catalog = set.catalog();
-    let skill = entity::skill(unit);
-    let skill_value = skill.as_ref().map_or_else(no_skill, |s| s.value.clone());
-    for kind in Kind::ALL {
-        let rules: Vec<usize> = active
-            .iter()
-            .copied()
-            .filter(|i| set.rules[*i].on == kind)
-            .collect();
-        if rules.is_empty() {
-            continue;
+/// What a run evaluates: the active rules by kind, and which fields of each variable they read,
+/// worked out once per run.
+pub struct Plan<'s> {
+    set: &'s PolicySet,
+    /// The positions of the active rules of each kind, in [`Kind::ALL`] order.
+    by_kind: Vec<(Kind, Vec<usize>, Wanted)>,
+    /// The fields of `skill` any active rule reads.
+    skill: Wanted,
+    repo: Value,
+    repo_val: Arc<dyn Val>,
+}
+
+impl<'s> Plan<'s> {
+    pub fn new(set: &'s PolicySet, active: &[usize], repo: Value) -> Self {
+        let mut skill = Wanted::default();
+        let mut by_kind = Vec::new();
+        for kind in Kind::ALL {
+            let rules: Vec<usize> = active
+                .iter()
+                .copied()
+                .filter(|i| set.rules[*i].on == kind)
+                .collect();
+            if rules.is_empty() {
+                continue;
+            }
+            let mut wanted = Wanted::default();
+            for index in &rules {
+                let rule = &set.rules[*index];
+                read_fields(rule, kind.variable(), &mut wanted);
+                read_fields(rule, "skill", &mut skill);
+            }
+            by_kind.push((kind, rules, wanted));
         }
+        let repo_val = entity::to_val(&repo);
+        Plan {
+            set,
+            by_kind,
+            skill,
+            repo,
+            repo_val,
+        }
+    }
+}
+
+/// Adds the fields of `variable` that `rule` reads (expressions and message) to `wanted`.
+fn read_fields(rule: &PolicyRule, variable: &str, wanted: &mut Wanted) {
+    for compiled in rule.when.iter().chain(std::iter::once(&rule.assert)) {
+        super::expr::fields_read(compiled.program.expression(), variable, wanted);
+    }
+    for piece in &rule.message {
+        if let Piece::Path(path) = piece {
+            match path.as_slice() {
+                [root] if root == variable => wanted.all = true,
+                [root, field, ..] if root == variable => {
+                    wanted.fields.insert(field.clone());
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The variables of one evaluation, lent to the evaluator: nothing is copied per rule.
+struct Bound<'a> {
+    variables: [(&'static str, &'a dyn Val); 3],
+}
+
+impl VariableResolver for Bound<'_> {
+    fn resolve<'b>(&'b self, variable: &str) -> Option<CowVal<'b, 'b>> {
+        self.variables
+            .iter()
+            .find(|(name, _)| *name == variable)
+            .map(|(_, val)| CowVal::Borrowed(*val))
+    }
+}
+
+/// Runs the plan's rules over one unit.
+pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
+    let mut result = UnitResult::default();
+    let set = plan.set;
+    let repo = &plan.repo;
+    let catalog = set.catalog();
+    let skill = entity::skill(unit, &plan.skill);
+    let skill_value = skill.as_ref().map_or_else(no_skill, |s| s.value.clone());
+    let skill_val: Arc<dyn Val> = match &skill {
+        Some(skill) => Arc::clone(&skill.val),
+        None => entity::to_val(&skill_value),
+    };
+    for (kind, rules, wanted) in &plan.by_kind {
+        let kind = *kind;
         let entities = match (kind, &skill) {
             (Kind::Skill, Some(skill)) => vec![skill.clone()],
             (Kind::Skill, None) => Vec::new(),
-            _ => entity::of_kind(unit, kind),
+            _ => entity::of_kind(unit, kind, wanted),
         };
         let mut sinks: Vec<Option<Sink>> = rules
             .iter()
             .map(|i| catalog.get(set.rules[*i].code).map(Sink::new))
             .collect();
         for entity in &entities {
+            let bound = Bound {
+                variables: [
+                    (kind.variable(), &*entity.val),
+                    ("skill", &*skill_val),
+                    ("repo", &*plan.repo_val),
+                ],
+            };
             let mut context = Context::with_env(Arc::clone(env()));
-            context.add_variable_from_value(kind.variable(), entity.value.clone());
-            if kind != Kind::Skill {
-                context.add_variable_from_value("skill", skill_value.clone());
-            }
-            context.add_variable_from_value("repo", repo.clone());
+            context.set_variable_resolver(&bound);
             let variables: Vec<(&str, &Value)> = if kind == Kind::Skill {
                 vec![("skill", &entity.value), ("repo", repo)]
             } else {

@@ -368,6 +368,25 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// The fields of `variable` that `expr` reads (`tool.name`, `has(tool.idempotent)`), or all of
+/// them when it reads the variable as a whole (`size(tool)`, `tool["name"]`, `tool.all(k, …)`).
+pub fn fields_read(expr: &IdedExpr, variable: &str, wanted: &mut super::entity::Wanted) {
+    match &expr.expr {
+        Expr::Select(select) => match &select.operand.expr {
+            Expr::Ident(name) if name == variable => {
+                wanted.fields.insert(select.field.clone());
+            }
+            _ => fields_read(&select.operand, variable, wanted),
+        },
+        Expr::Ident(name) if name == variable => wanted.all = true,
+        _ => {
+            for child in children(expr) {
+                fields_read(child, variable, wanted);
+            }
+        }
+    }
+}
+
 /// An upper bound on the nodes evaluating `expr` visits, given `size_of`, which returns the
 /// length of the list or map a path from a variable names (`None`: not a path from a variable,
 /// or absent). A comprehension costs its range's length times its body; a range that is no such
