@@ -4,7 +4,7 @@
 //! limit there, leaves a failure instead of a finding; the engine keeps one per rule per run.
 
 use super::entity::{self, Entity, Wanted};
-use super::expr::{cost_bound, env, Compiled, COST_LIMIT};
+use super::expr::{env, Compiled, COST_LIMIT};
 use super::{Kind, Piece, PolicyRule, PolicySet};
 use crate::catalog::Catalog;
 use crate::check::Unit;
@@ -108,7 +108,7 @@ pub fn evaluate(
         }
     };
     let run = |compiled: &Compiled| -> Result<bool, Outcome> {
-        let bound = cost_bound(compiled.program.expression(), &size_of, largest);
+        let bound = compiled.cost_bound(&size_of, largest);
         if bound > COST_LIMIT {
             return Err(Outcome::TooCostly(bound));
         }

@@ -67,6 +67,30 @@ pub struct Variable {
 pub struct Compiled {
     pub program: Program,
     pub source: String,
+    /// How many nodes the expression has: its whole cost when it has no comprehension.
+    nodes: u64,
+    /// How many `+` it has (see [`cost_bound`]).
+    joins: u64,
+    has_comprehension: bool,
+}
+
+impl Compiled {
+    /// [`cost_bound`] of this expression; without a comprehension, its node count (worked out
+    /// once, at compile time: most expressions have none, and this runs per entity).
+    pub fn cost_bound(&self, size_of: &dyn Fn(&[&str]) -> Option<u64>, largest: u64) -> u64 {
+        if !self.has_comprehension {
+            return self.nodes;
+        }
+        let fallback = largest
+            .max(self.nodes)
+            .saturating_mul(self.joins.saturating_add(1));
+        cost(
+            self.program.expression(),
+            size_of,
+            fallback,
+            &mut Vec::new(),
+        )
+    }
 }
 
 /// Why an expression was refused: a message and the character range in the expression's text.
@@ -171,7 +195,14 @@ pub fn compile(source: &str, variables: &[Variable]) -> Result<Compiled, ExprErr
         bound: Vec::new(),
     };
     checker.check(program.expression())?;
+    let mut has_comprehension = false;
+    visit(program.expression(), &mut |e| {
+        has_comprehension |= matches!(e.expr, Expr::Comprehension(_));
+    });
     Ok(Compiled {
+        nodes: count_nodes(program.expression()),
+        joins: count_joins(program.expression()),
+        has_comprehension,
         program,
         source: source.to_string(),
     })
