@@ -1,15 +1,20 @@
 //! The entities a policy rule reads, built from a unit's models and shared facts (never by
-//! parsing again): each is a CEL map value plus, for every field, where it came from, so that a
-//! finding's `at` path lands on the key in the source file.
+//! parsing again). Each field keeps where it is written and what it is (a node of the source, a
+//! derived fact, or a linked entity); the CEL value the evaluator reads is built from the fields
+//! the run's rules read, borrowing the source's strings, so that a finding's `at` path lands on
+//! the key in the source file and an entity costs no copy of its text.
 
 use super::Kind;
 use crate::check::Unit;
 use crate::model::contract::Contract;
 use crate::model::tools::{Dialect, SideEffect, Tool};
-use crate::parse::node::{Member, Node, Value as NodeValue};
+use crate::parse::node::{Node, Value as NodeValue};
 use crate::source::{FileId, Span};
+use cel::common::types::{
+    CelBool, CelDouble, CelInt, CelList, CelMap, CelMapKey, CelNull, CelString,
+};
 use cel::common::value::Val;
-use cel::objects::{Key, Map};
+use cel::objects::Key;
 use cel::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -34,26 +39,36 @@ impl Wanted {
     pub fn wants(&self, field: &str) -> bool {
         self.all || self.fields.contains(field)
     }
-
-    pub fn nothing(&self) -> bool {
-        !self.all && self.fields.is_empty()
-    }
 }
 
-/// Where a field's value is written.
+/// What a field holds.
 #[derive(Debug, Clone)]
-enum Origin<'a> {
-    /// A key as written: its key span; deeper paths walk into its value.
-    Member(&'a Member),
-    /// A whole tree (a frontmatter, a schema): deeper paths walk into it, the field itself is `span`.
-    Tree(Span, &'a Node),
-    /// A derived fact: the key it is derived from.
-    Span(Span),
+enum Source<'a> {
+    /// A value as written; deeper paths walk into it.
+    Node(&'a Node),
+    /// A derived fact.
+    Derived(Value),
     /// A linked entity (`tool.contract`, `driver.tool`), perhaps in another file.
     Link(Box<Entity<'a>>),
 }
 
-/// One entity: its CEL value and where each of its fields is.
+/// Where a field is written: the `at` of a finding about it.
+#[derive(Debug, Clone, Copy)]
+enum Origin {
+    /// A key (or for a derived fact, the key it comes from).
+    Span(Span),
+    /// A whole tree (a frontmatter, a schema): the field is `span`, deeper paths walk the node.
+    Tree(Span),
+}
+
+#[derive(Debug, Clone)]
+struct Field<'a> {
+    name: String,
+    at: Span,
+    value: Source<'a>,
+}
+
+/// One entity: its fields and the evaluator's value of them.
 #[derive(Debug, Clone)]
 pub struct Entity<'a> {
     pub file: FileId,
@@ -61,18 +76,16 @@ pub struct Entity<'a> {
     pub anchor: Span,
     /// How messages name it: "tool `search`".
     pub label: String,
-    pub value: Value,
-    /// The same, as the evaluator reads it: converted once, borrowed by every rule's evaluation.
-    pub val: Arc<dyn Val>,
-    /// The length of the largest list or map in the value (for the cost bound).
+    /// The fields the run's rules read, as the evaluator reads them: built once, lent to every
+    /// rule's evaluation.
+    pub val: Arc<dyn Val + 'a>,
+    /// The length of the largest list or map in `val` (for the cost bound).
     pub largest: u64,
-    fields: Vec<(String, Origin<'a>)>,
+    fields: Vec<Field<'a>>,
 }
 
 struct Builder<'a, 'w> {
-    fields: Vec<(String, Origin<'a>)>,
-    values: HashMap<Key, Value>,
-    largest: u64,
+    fields: Vec<Field<'a>>,
     wanted: &'w Wanted,
 }
 
@@ -80,8 +93,6 @@ impl<'a, 'w> Builder<'a, 'w> {
     fn new(wanted: &'w Wanted) -> Self {
         Builder {
             fields: Vec::new(),
-            values: HashMap::new(),
-            largest: 0,
             wanted,
         }
     }
@@ -91,95 +102,245 @@ impl<'a, 'w> Builder<'a, 'w> {
     }
 
     fn has(&self, name: &str) -> bool {
-        self.fields.iter().any(|(n, _)| n == name)
+        self.fields.iter().any(|f| f.name == name)
     }
 
-    /// Records a field and where it is; its value only when a rule reads it.
-    fn set(&mut self, name: &str, value: Value, origin: Origin<'a>) {
-        self.fields.retain(|(n, _)| n != name);
-        self.fields.push((name.to_string(), origin));
-        if self.wants(name) {
-            self.values.insert(Key::from(name), value);
-        }
+    fn push(&mut self, name: &str, at: Span, value: Source<'a>) {
+        self.fields.retain(|f| f.name != name);
+        self.fields.push(Field {
+            name: name.to_string(),
+            at,
+            value,
+        });
     }
 
-    fn node(&mut self, name: &str, node: &'a Node, origin: Origin<'a>) {
-        let value = if self.wants(name) {
-            to_cel(node, &mut self.largest)
-        } else {
-            Value::Null
-        };
-        self.set(name, value, origin);
+    /// A derived fact, found at the key of `origin`.
+    fn set(&mut self, name: &str, value: Value, origin: Origin) {
+        let (Origin::Span(at) | Origin::Tree(at)) = origin;
+        self.push(name, at, Source::Derived(value));
+    }
+
+    /// A value as written, found at the key of `origin`.
+    fn node(&mut self, name: &str, node: &'a Node, origin: Origin) {
+        let (Origin::Span(at) | Origin::Tree(at)) = origin;
+        self.push(name, at, Source::Node(node));
+    }
+
+    fn link(&mut self, name: &str, entity: Entity<'a>) {
+        let at = entity.anchor;
+        self.push(name, at, Source::Link(Box::new(entity)));
     }
 
     /// Every member of a mapping, as written, unless a field of that name is already set.
     fn members(&mut self, node: Option<&'a Node>) {
         for member in node.and_then(Node::as_object).unwrap_or_default() {
             if !self.has(&member.key) {
-                self.node(&member.key, &member.value, Origin::Member(member));
+                self.push(&member.key, member.key_span, Source::Node(&member.value));
             }
         }
     }
 
-    fn finish(mut self, file: FileId, anchor: Span, label: String) -> Entity<'a> {
-        self.largest = self.largest.max(self.values.len() as u64);
-        let value = Value::Map(Map {
-            map: Arc::new(self.values),
-        });
+    fn finish(self, file: FileId, anchor: Span, label: String) -> Entity<'a> {
+        let mut largest = 0;
+        let val = fields_val(&self.fields, self.wanted, &mut largest);
         Entity {
             file,
             anchor,
             label,
-            val: to_val(&value),
-            value,
-            largest: self.largest,
+            val: Arc::from(val),
+            largest,
             fields: self.fields,
         }
     }
 }
 
-/// A YAML or JSON value as CEL sees it; `largest` keeps the longest list or map seen.
-fn to_cel(node: &Node, largest: &mut u64) -> Value {
-    match &node.value {
-        NodeValue::Null => Value::Null,
-        NodeValue::Bool(b) => Value::Bool(*b),
-        NodeValue::Number(n) => {
-            if n.integer {
-                if let Ok(i) = n.raw.parse::<i64>() {
-                    return Value::Int(i);
-                }
+/// The CEL map of the wanted `fields`.
+fn fields_val<'a>(fields: &[Field<'a>], wanted: &Wanted, largest: &mut u64) -> Box<dyn Val + 'a> {
+    let mut map: HashMap<CelMapKey<'a>, Box<dyn Val + 'a>> = HashMap::new();
+    for field in fields.iter().filter(|f| wanted.wants(&f.name)) {
+        let val = match &field.value {
+            Source::Node(node) => node_val(node, largest),
+            Source::Derived(value) => {
+                *largest = (*largest).max(value_len(value).unwrap_or(0));
+                value_val(value)
             }
-            Value::Float(n.value)
-        }
-        NodeValue::String(s) => Value::String(Arc::new(s.clone())),
+            Source::Link(entity) => {
+                *largest = (*largest).max(entity.largest);
+                fields_val(&entity.fields, &Wanted::everything(), largest)
+            }
+        };
+        map.insert(CelMapKey::from(field.name.clone()), val);
+    }
+    *largest = (*largest).max(map.len() as u64);
+    Box::new(CelMap::from(map))
+}
+
+/// A YAML or JSON value as CEL sees it, borrowing its strings; `largest` keeps the longest list
+/// or map seen.
+fn node_val<'a>(node: &'a Node, largest: &mut u64) -> Box<dyn Val + 'a> {
+    match &node.value {
+        NodeValue::Null => Box::new(CelNull),
+        NodeValue::Bool(b) => Box::new(CelBool::from(*b)),
+        NodeValue::Number(n) => match n.raw.parse::<i64>() {
+            Ok(i) if n.integer => Box::new(CelInt::from(i)),
+            _ => Box::new(CelDouble::from(n.value)),
+        },
+        NodeValue::String(s) => Box::new(CelString::from(s.as_str())),
         NodeValue::Array(items) => {
             *largest = (*largest).max(items.len() as u64);
-            Value::List(Arc::new(items.iter().map(|i| to_cel(i, largest)).collect()))
+            Box::new(CelList::from(
+                items
+                    .iter()
+                    .map(|i| node_val(i, largest))
+                    .collect::<Vec<_>>(),
+            ))
         }
         NodeValue::Object(members) => {
             *largest = (*largest).max(members.len() as u64);
-            let mut map = HashMap::with_capacity(members.len());
+            let mut map: HashMap<CelMapKey<'a>, Box<dyn Val + 'a>> =
+                HashMap::with_capacity(members.len());
             for member in members {
                 // Duplicate keys are the parsers' findings; the first one counts, as everywhere.
-                map.entry(Key::from(member.key.as_str()))
-                    .or_insert_with(|| to_cel(&member.value, largest));
+                map.entry(CelMapKey::from(member.key.as_str()))
+                    .or_insert_with(|| node_val(&member.value, largest));
             }
-            Value::Map(Map { map: Arc::new(map) })
+            Box::new(CelMap::from(map))
         }
     }
 }
 
-/// The evaluator's form of a value built here (maps, lists and scalars only, which always
-/// convert).
+/// A value built here (maps, lists and scalars, which always convert) as the evaluator reads it.
+fn value_val(value: &Value) -> Box<dyn Val> {
+    Box::<dyn Val>::try_from(value.clone()).unwrap_or_else(|_| Box::new(CelNull))
+}
+
+/// [`value_val`], shared.
 pub fn to_val(value: &Value) -> Arc<dyn Val> {
-    match Box::<dyn Val>::try_from(value.clone()) {
-        Ok(val) => Arc::from(val),
-        Err(_) => Arc::new(cel::common::types::CelNull),
+    Arc::from(value_val(value))
+}
+
+fn value_len(value: &Value) -> Option<u64> {
+    match value {
+        Value::List(list) => Some(list.len() as u64),
+        Value::Map(map) => Some(map.map.len() as u64),
+        _ => None,
     }
 }
 
 fn string(text: &str) -> Value {
     Value::String(Arc::new(text.to_string()))
+}
+
+/// What a dotted path into the variables names: a source node, a value, or an entity.
+pub enum Found<'x, 'a> {
+    Node(&'x Node),
+    Value(&'x Value),
+    Entity(&'x Entity<'a>),
+}
+
+impl Found<'_, '_> {
+    /// The length of a list or map.
+    pub fn collection_len(&self) -> Option<u64> {
+        match self {
+            Found::Node(node) => match &node.value {
+                NodeValue::Array(items) => Some(items.len() as u64),
+                NodeValue::Object(members) => Some(members.len() as u64),
+                _ => None,
+            },
+            Found::Value(value) => value_len(value),
+            Found::Entity(entity) => Some(entity.fields.len() as u64),
+        }
+    }
+
+    /// How a message shows it: strings as they are, lists joined with `, `, maps as their keys.
+    pub fn display(&self) -> String {
+        match self {
+            Found::Node(node) => display_node(node),
+            Found::Value(value) => display_value(value),
+            Found::Entity(entity) => {
+                let mut keys: Vec<&str> = entity.fields.iter().map(|f| f.name.as_str()).collect();
+                keys.sort_unstable();
+                format!("{{{}}}", keys.join(", "))
+            }
+        }
+    }
+}
+
+fn display_node(node: &Node) -> String {
+    match &node.value {
+        NodeValue::Null => "null".to_string(),
+        NodeValue::Bool(b) => b.to_string(),
+        NodeValue::Number(n) => n.raw.clone(),
+        NodeValue::String(s) => s.clone(),
+        NodeValue::Array(items) => items
+            .iter()
+            .map(display_node)
+            .collect::<Vec<_>>()
+            .join(", "),
+        NodeValue::Object(members) => {
+            let mut keys: Vec<&str> = members.iter().map(|m| m.key.as_str()).collect();
+            keys.sort_unstable();
+            format!("{{{}}}", keys.join(", "))
+        }
+    }
+}
+
+pub fn display_value(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::UInt(u) => u.to_string(),
+        Value::Float(f) => f.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Null => "null".to_string(),
+        Value::List(items) => items
+            .iter()
+            .map(display_value)
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Map(map) => {
+            let mut keys: Vec<String> = map
+                .map
+                .keys()
+                .map(|k| match k {
+                    Key::String(s) => s.to_string(),
+                    Key::Int(i) => i.to_string(),
+                    Key::Uint(u) => u.to_string(),
+                    Key::Bool(b) => b.to_string(),
+                })
+                .collect();
+            keys.sort();
+            format!("{{{}}}", keys.join(", "))
+        }
+        other => other.type_of().to_string(),
+    }
+}
+
+/// Walks `path` into a value.
+pub fn walk_value<'x, S: AsRef<str>>(value: &'x Value, path: &[S]) -> Option<&'x Value> {
+    let mut value = value;
+    for segment in path {
+        let segment = segment.as_ref();
+        value = match value {
+            Value::Map(map) => map.map.get(&Key::from(segment))?,
+            Value::List(list) => list.get(segment.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(value)
+}
+
+fn walk_node<'x, S: AsRef<str>>(node: &'x Node, path: &[S]) -> Option<&'x Node> {
+    let mut node = node;
+    for segment in path {
+        let segment = segment.as_ref();
+        node = match &node.value {
+            NodeValue::Object(_) => node.get(segment)?,
+            NodeValue::Array(items) => items.get(segment.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
 }
 
 impl<'a> Entity<'a> {
@@ -189,17 +350,26 @@ impl<'a> Entity<'a> {
         let Some((first, rest)) = path.split_first() else {
             return (self.file, self.anchor);
         };
-        let Some((_, origin)) = self.fields.iter().find(|(name, _)| name == first) else {
+        let Some(field) = self.fields.iter().find(|f| &f.name == first) else {
             return (self.file, self.anchor);
         };
-        match origin {
-            Origin::Member(member) => (
-                self.file,
-                walk(&member.value, rest).unwrap_or(member.key_span),
-            ),
-            Origin::Tree(span, node) => (self.file, walk(node, rest).unwrap_or(*span)),
-            Origin::Span(span) => (self.file, *span),
-            Origin::Link(entity) => entity.locate(rest),
+        match &field.value {
+            Source::Node(node) => (self.file, walk(node, rest).unwrap_or(field.at)),
+            Source::Derived(_) => (self.file, field.at),
+            Source::Link(entity) => entity.locate(rest),
+        }
+    }
+
+    /// What a dotted path (without its variable) names, if it is there.
+    pub fn find<S: AsRef<str>>(&self, path: &[S]) -> Option<Found<'_, 'a>> {
+        let Some((first, rest)) = path.split_first() else {
+            return Some(Found::Entity(self));
+        };
+        let field = self.fields.iter().find(|f| f.name == first.as_ref())?;
+        match &field.value {
+            Source::Node(node) => walk_node(node, rest).map(Found::Node),
+            Source::Derived(value) => walk_value(value, rest).map(Found::Value),
+            Source::Link(entity) => entity.find(rest),
         }
     }
 }
@@ -258,11 +428,11 @@ pub fn skill<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Option<Entity<'a>> {
         Origin::Span(section.map_or(anchor, |(s, _)| s.heading.span)),
     );
     if let Some(fm) = frontmatter {
-        b.node("frontmatter", &fm.root, Origin::Tree(fm.yaml, &fm.root));
+        b.node("frontmatter", &fm.root, Origin::Tree(fm.yaml));
     } else {
         b.set(
             "frontmatter",
-            Value::Map(Map {
+            Value::Map(cel::objects::Map {
                 map: Arc::new(HashMap::new()),
             }),
             Origin::Span(anchor),
@@ -366,13 +536,13 @@ fn tool_entity<'a>(
             .iter()
             .find_map(|k| definition.member(k).or_else(|| tool.entry.member(k)))
             .map_or(schema.span, |m| m.key_span);
-        b.node("input_schema", schema, Origin::Tree(span, schema));
+        b.node("input_schema", schema, Origin::Tree(span));
     }
     if let Some(annotations) = tool.annotations() {
         b.node(
             "annotations",
             annotations,
-            Origin::Tree(key_of("annotations"), annotations),
+            Origin::Tree(key_of("annotations")),
         );
     }
     // Mentioned by a Tool Use Rules item, as the TR rules read the items.
@@ -382,12 +552,11 @@ fn tool_entity<'a>(
             .is_some_and(|name| !unit.items_naming(name).is_empty());
         b.set("documented", Value::Bool(documented), Origin::Span(anchor));
     }
-    if let Some(contract) = linked.and_then(|c| contract_entity(unit, c, &Wanted::everything())) {
-        b.set(
-            "contract",
-            contract.value.clone(),
-            Origin::Link(Box::new(contract)),
-        );
+    if b.wants("contract") {
+        if let Some(contract) = linked.and_then(|c| contract_entity(unit, c, &Wanted::everything()))
+        {
+            b.link("contract", contract);
+        }
     }
     b.members(Some(definition));
     if !std::ptr::eq(definition, &tool.entry) {
@@ -457,11 +626,7 @@ pub fn drivers<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Vec<Entity<'a>> {
                 if let Some(contract) =
                     contract_entity(unit, binding.contract, &Wanted::everything())
                 {
-                    b.set(
-                        "tool",
-                        contract.value.clone(),
-                        Origin::Link(Box::new(contract)),
-                    );
+                    b.link("tool", contract);
                 }
             }
             if driver.cli && driver.fm.root.get("kind").is_none() {
@@ -531,7 +696,6 @@ pub fn tool_use_rules<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Vec<Entity<'a>> {
             b.set("text", string(&item.text), Origin::Span(item.span));
             named.sort_unstable();
             named.dedup();
-            b.largest = named.len() as u64;
             b.set(
                 "tools",
                 Value::List(Arc::new(named.iter().map(|n| string(n)).collect())),
@@ -556,6 +720,32 @@ pub fn of_kind<'a>(unit: &Unit<'a>, kind: Kind, wanted: &Wanted) -> Vec<Entity<'
         Kind::Contract => contracts(unit, wanted),
         Kind::Driver => drivers(unit, wanted),
         Kind::Secret => secrets(unit, wanted),
+    }
+}
+
+/// A YAML or JSON value as a CEL value; `largest` keeps the longest list or map seen.
+fn to_cel(node: &Node, largest: &mut u64) -> Value {
+    match &node.value {
+        NodeValue::Null => Value::Null,
+        NodeValue::Bool(b) => Value::Bool(*b),
+        NodeValue::Number(n) => match n.raw.parse::<i64>() {
+            Ok(i) if n.integer => Value::Int(i),
+            _ => Value::Float(n.value),
+        },
+        NodeValue::String(s) => Value::String(Arc::new(s.clone())),
+        NodeValue::Array(items) => {
+            *largest = (*largest).max(items.len() as u64);
+            Value::List(Arc::new(items.iter().map(|i| to_cel(i, largest)).collect()))
+        }
+        NodeValue::Object(members) => {
+            *largest = (*largest).max(members.len() as u64);
+            let mut map = HashMap::with_capacity(members.len());
+            for member in members {
+                map.entry(Key::from(member.key.as_str()))
+                    .or_insert_with(|| to_cel(&member.value, largest));
+            }
+            Value::Map(cel::objects::Map { map: Arc::new(map) })
+        }
     }
 }
 

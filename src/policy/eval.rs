@@ -3,7 +3,7 @@
 //! against it. A rule that cannot be evaluated on an entity, or whose cost bound is over the
 //! limit there, leaves a failure instead of a finding; the engine keeps one per rule per run.
 
-use super::entity::{self, Entity, Wanted};
+use super::entity::{self, Entity, Found, Wanted};
 use super::expr::{env, Compiled, COST_LIMIT};
 use super::{Kind, Piece, PolicyRule, PolicySet};
 use crate::catalog::Catalog;
@@ -89,23 +89,13 @@ pub enum Outcome {
 pub fn evaluate(
     rule: &PolicyRule,
     context: &Context<'_, '_>,
-    variables: &[(&str, &Value)],
+    variables: &[(&str, Var<'_, '_>)],
     largest: u64,
 ) -> Outcome {
     let size_of = |path: &[&str]| -> Option<u64> {
         let (root, rest) = path.split_first()?;
-        let mut value = variables.iter().find(|(n, _)| n == root)?.1;
-        for segment in rest {
-            match value {
-                Value::Map(map) => value = map.map.get(&Key::from(*segment))?,
-                _ => return None,
-            }
-        }
-        match value {
-            Value::List(list) => Some(list.len() as u64),
-            Value::Map(map) => Some(map.map.len() as u64),
-            _ => None,
-        }
+        let variable = variables.iter().find(|(n, _)| n == root)?.1;
+        variable.find(rest)?.collection_len()
     };
     let run = |compiled: &Compiled| -> Result<bool, Outcome> {
         let bound = compiled.cost_bound(&size_of, largest);
@@ -140,60 +130,44 @@ fn type_name(value: &Value) -> String {
     value.type_of().to_string()
 }
 
+/// A variable as messages and the cost bound read it: an entity of the unit, or a test case's
+/// value.
+#[derive(Clone, Copy)]
+pub enum Var<'x, 'a> {
+    Entity(&'x Entity<'a>),
+    Value(&'x Value),
+}
+
+impl<'x, 'a> Var<'x, 'a> {
+    fn find(self, path: &[&str]) -> Option<Found<'x, 'a>> {
+        match self {
+            Var::Entity(entity) => entity.find(path),
+            Var::Value(value) => entity::walk_value(value, path).map(Found::Value),
+        }
+    }
+}
+
 /// Fills a message's placeholders: strings as they are, lists joined with `, `, an absent value
 /// as `<none>`.
-pub fn render_message(pieces: &[Piece], variables: &[(&str, &Value)]) -> String {
+pub fn render_message(pieces: &[Piece], variables: &[(&str, Var<'_, '_>)]) -> String {
     let mut out = String::new();
     for piece in pieces {
         match piece {
             Piece::Text(text) => out.push_str(text),
             Piece::Path(path) => {
-                let found = path.split_first().and_then(|(root, rest)| {
-                    let mut value = variables.iter().find(|(n, _)| n == root)?.1;
-                    for segment in rest {
-                        value = match value {
-                            Value::Map(map) => map.map.get(&Key::from(segment.as_str()))?,
-                            Value::List(list) => list.get(segment.parse::<usize>().ok()?)?,
-                            _ => return None,
-                        };
-                    }
-                    Some(value)
+                let segments: Vec<&str> = path.iter().map(String::as_str).collect();
+                let found = segments.split_first().and_then(|(root, rest)| {
+                    let variable = variables.iter().find(|(n, _)| n == root)?.1;
+                    variable.find(rest)
                 });
                 match found {
-                    Some(value) => out.push_str(&display(value)),
+                    Some(found) => out.push_str(&found.display()),
                     None => out.push_str("<none>"),
                 }
             }
         }
     }
     out
-}
-
-fn display(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::UInt(u) => u.to_string(),
-        Value::Float(f) => f.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Null => "null".to_string(),
-        Value::List(items) => items.iter().map(display).collect::<Vec<_>>().join(", "),
-        Value::Map(map) => {
-            let mut keys: Vec<String> = map
-                .map
-                .keys()
-                .map(|k| match k {
-                    Key::String(s) => s.to_string(),
-                    Key::Int(i) => i.to_string(),
-                    Key::Uint(u) => u.to_string(),
-                    Key::Bool(b) => b.to_string(),
-                })
-                .collect();
-            keys.sort();
-            format!("{{{}}}", keys.join(", "))
-        }
-        other => type_name(other),
-    }
 }
 
 /// What a run evaluates: the active rules by kind, and which fields of each variable they read,
@@ -245,6 +219,12 @@ fn read_fields(rule: &PolicyRule, variable: &str, wanted: &mut Wanted) {
     for compiled in rule.when.iter().chain(std::iter::once(&rule.assert)) {
         super::expr::fields_read(compiled.program.expression(), variable, wanted);
     }
+    // `at` locates through a field too (`tool.contract.approval` needs the link).
+    if rule.at_root == variable {
+        if let Some(field) = rule.at.first() {
+            wanted.fields.insert(field.clone());
+        }
+    }
     for piece in &rule.message {
         if let Piece::Path(path) = piece {
             match path.as_slice() {
@@ -279,10 +259,14 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
     let repo = &plan.repo;
     let catalog = set.catalog();
     let skill = entity::skill(unit, &plan.skill);
-    let skill_value = skill.as_ref().map_or_else(no_skill, |s| s.value.clone());
-    let skill_val: Arc<dyn Val> = match &skill {
+    let skill_value = no_skill();
+    let skill_val: Arc<dyn Val + '_> = match &skill {
         Some(skill) => Arc::clone(&skill.val),
         None => entity::to_val(&skill_value),
+    };
+    let skill_var = match &skill {
+        Some(skill) => Var::Entity(skill),
+        None => Var::Value(&skill_value),
     };
     for (kind, rules, wanted) in &plan.by_kind {
         let kind = *kind;
@@ -305,13 +289,13 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
             };
             let mut context = Context::with_env(Arc::clone(env()));
             context.set_variable_resolver(&bound);
-            let variables: Vec<(&str, &Value)> = if kind == Kind::Skill {
-                vec![("skill", &entity.value), ("repo", repo)]
+            let variables: Vec<(&str, Var<'_, '_>)> = if kind == Kind::Skill {
+                vec![("skill", Var::Entity(entity)), ("repo", Var::Value(repo))]
             } else {
                 vec![
-                    (kind.variable(), &entity.value),
-                    ("skill", &skill_value),
-                    ("repo", repo),
+                    (kind.variable(), Var::Entity(entity)),
+                    ("skill", skill_var),
+                    ("repo", Var::Value(repo)),
                 ]
             };
             let largest = entity.largest.max(skill.as_ref().map_or(0, |s| s.largest));

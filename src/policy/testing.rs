@@ -2,10 +2,10 @@
 //! (with a message that renders), a `clean` case must not; an expression that fails on a case, or
 //! is over the cost limit, fails the case.
 
-use super::eval::{default_repo_value, evaluate, no_skill, Outcome};
+use super::eval::{default_repo_value, evaluate, no_skill, Outcome, Var};
 use super::expr::env;
 use super::{Kind, PolicySet};
-use cel::{Context, Value};
+use cel::Context;
 use std::sync::Arc;
 
 /// One case's result.
@@ -69,13 +69,14 @@ pub fn run(set: &PolicySet) -> Report {
             let repo = bound("repo").unwrap_or_else(default_repo_value);
             let mut context = Context::with_env(Arc::clone(env()));
             context.add_variable_from_value(rule.on.variable(), entity.clone());
-            let mut variables: Vec<(&str, &Value)> = vec![(rule.on.variable(), &entity)];
+            let mut variables: Vec<(&str, Var<'_, '_>)> =
+                vec![(rule.on.variable(), Var::Value(&entity))];
             if rule.on != Kind::Skill {
                 context.add_variable_from_value("skill", skill.clone());
-                variables.push(("skill", &skill));
+                variables.push(("skill", Var::Value(&skill)));
             }
             context.add_variable_from_value("repo", repo.clone());
-            variables.push(("repo", &repo));
+            variables.push(("repo", Var::Value(&repo)));
             let outcome = evaluate(rule, &context, &variables, case.largest);
             let failure = match (case.fires, outcome) {
                 (true, Outcome::Fires(_)) | (false, Outcome::Clean) => None,
