@@ -50,7 +50,74 @@ const TYPE_NAMES: &[&str] = &[
 /// functions, with the optional-value syntax switched off.
 pub fn env() -> &'static Arc<Env> {
     static ENV: OnceLock<Arc<Env>> = OnceLock::new();
-    ENV.get_or_init(|| Arc::new(Env::stdlib().with_optional_support(false)))
+    ENV.get_or_init(|| {
+        let mut env = Env::stdlib().with_optional_support(false);
+        // The crate is built without its `regex` feature, whose `matches` compiles the pattern
+        // on every call; this one keeps the compiled patterns. Both declarations are new names
+        // in this environment, so they cannot fail.
+        use cel::common::types::STRING_TYPE;
+        let _ = env.add_overload(
+            "matches",
+            "policy_matches",
+            vec![STRING_TYPE, STRING_TYPE],
+            matches,
+        );
+        let _ = env.add_member_overload(
+            "matches",
+            "policy_matches_member",
+            STRING_TYPE,
+            vec![STRING_TYPE],
+            matches,
+        );
+        Arc::new(env)
+    })
+}
+
+/// How many compiled patterns each thread keeps; past it the cache starts again (patterns read
+/// from the linted files could otherwise fill memory).
+const PATTERN_CACHE: usize = 256;
+/// A pattern may compile to at most this many bytes (the regex crate's own guard against
+/// patterns that explode).
+const PATTERN_SIZE_LIMIT: usize = 1 << 20;
+
+thread_local! {
+    static PATTERNS: std::cell::RefCell<std::collections::HashMap<String, Result<regex::Regex, String>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// `text.matches(pattern)` / `matches(text, pattern)`: RE2 syntax, linear time.
+fn matches<'b, 'v>(
+    args: Vec<cel::common::value::CowVal<'b, 'v>>,
+) -> Result<cel::common::value::CowVal<'b, 'v>, cel::ExecutionError> {
+    use cel::common::types::{CelBool, CelString};
+    let text = args.first().and_then(|a| a.downcast_ref::<CelString>());
+    let pattern = args.get(1).and_then(|a| a.downcast_ref::<CelString>());
+    let (Some(text), Some(pattern)) = (text, pattern) else {
+        return Err(cel::ExecutionError::function_error(
+            "matches",
+            "expects two strings",
+        ));
+    };
+    let found = PATTERNS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= PATTERN_CACHE && !cache.contains_key(pattern.inner()) {
+            cache.clear();
+        }
+        let compiled = cache.entry(pattern.inner().to_string()).or_insert_with(|| {
+            regex::RegexBuilder::new(pattern.inner())
+                .size_limit(PATTERN_SIZE_LIMIT)
+                .build()
+                .map_err(|e| format!("`{}` is not a valid pattern: {e}", pattern.inner()))
+        });
+        compiled
+            .as_ref()
+            .map(|re| re.is_match(text.inner()))
+            .map_err(Clone::clone)
+    });
+    match found {
+        Ok(found) => Ok(cel::common::value::CowVal::owned(CelBool::from(found))),
+        Err(message) => Err(cel::ExecutionError::function_error("matches", message)),
+    }
 }
 
 /// What a variable is: the entity names have fields that may be absent (tested with `has()`); a
@@ -622,6 +689,28 @@ mod tests {
         let fine = vec!["true"; MAX_OPERATORS / 2].join(" && ");
         assert!(compile(&fine, VARS).is_ok());
         assert!(compile(&format!("tool.name != '{}'", "(".repeat(100)), VARS).is_ok());
+    }
+
+    #[test]
+    fn matches_reads_the_pattern_and_refuses_a_bad_one() {
+        let run = |source: &str| {
+            let program = compile(source, VARS).expect("compiles").program;
+            program.execute(&cel::Context::with_env(Arc::clone(env())))
+        };
+        assert_eq!(
+            run("'abc-1'.matches('^[a-z]+-[0-9]$')"),
+            Ok(cel::Value::Bool(true))
+        );
+        assert_eq!(
+            run("matches('ABC', '^[a-z]+$')"),
+            Ok(cel::Value::Bool(false))
+        );
+        // The second call finds the compiled pattern; a bad one is an evaluation error.
+        assert_eq!(
+            run("'x'.matches('^[a-z]+-[0-9]$')"),
+            Ok(cel::Value::Bool(false))
+        );
+        assert!(run("'x'.matches('(')").is_err());
     }
 
     #[test]
