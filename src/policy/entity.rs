@@ -63,7 +63,8 @@ enum Origin {
 
 #[derive(Debug, Clone)]
 struct Field<'a> {
-    name: String,
+    /// A key of the source, or the name of a derived fact: borrowed either way.
+    name: &'a str,
     at: Span,
     value: Source<'a>,
 }
@@ -105,28 +106,24 @@ impl<'a, 'w> Builder<'a, 'w> {
         self.fields.iter().any(|f| f.name == name)
     }
 
-    fn push(&mut self, name: &str, at: Span, value: Source<'a>) {
+    fn push(&mut self, name: &'a str, at: Span, value: Source<'a>) {
         self.fields.retain(|f| f.name != name);
-        self.fields.push(Field {
-            name: name.to_string(),
-            at,
-            value,
-        });
+        self.fields.push(Field { name, at, value });
     }
 
     /// A derived fact, found at the key of `origin`.
-    fn set(&mut self, name: &str, value: Value, origin: Origin) {
+    fn set(&mut self, name: &'static str, value: Value, origin: Origin) {
         let (Origin::Span(at) | Origin::Tree(at)) = origin;
         self.push(name, at, Source::Derived(value));
     }
 
     /// A value as written, found at the key of `origin`.
-    fn node(&mut self, name: &str, node: &'a Node, origin: Origin) {
+    fn node(&mut self, name: &'static str, node: &'a Node, origin: Origin) {
         let (Origin::Span(at) | Origin::Tree(at)) = origin;
         self.push(name, at, Source::Node(node));
     }
 
-    fn link(&mut self, name: &str, entity: Entity<'a>) {
+    fn link(&mut self, name: &'static str, entity: Entity<'a>) {
         let at = entity.anchor;
         self.push(name, at, Source::Link(Box::new(entity)));
     }
@@ -135,7 +132,11 @@ impl<'a, 'w> Builder<'a, 'w> {
     fn members(&mut self, node: Option<&'a Node>) {
         for member in node.and_then(Node::as_object).unwrap_or_default() {
             if !self.has(&member.key) {
-                self.push(&member.key, member.key_span, Source::Node(&member.value));
+                self.push(
+                    member.key.as_str(),
+                    member.key_span,
+                    Source::Node(&member.value),
+                );
             }
         }
     }
@@ -169,7 +170,7 @@ fn fields_val<'a>(fields: &[Field<'a>], wanted: &Wanted, largest: &mut u64) -> B
                 fields_val(&entity.fields, &Wanted::everything(), largest)
             }
         };
-        map.insert(CelMapKey::from(field.name.clone()), val);
+        map.insert(CelMapKey::from(field.name), val);
     }
     *largest = (*largest).max(map.len() as u64);
     Box::new(CelMap::from(map))
@@ -258,7 +259,7 @@ impl Found<'_, '_> {
             Found::Node(node) => display_node(node),
             Found::Value(value) => display_value(value),
             Found::Entity(entity) => {
-                let mut keys: Vec<&str> = entity.fields.iter().map(|f| f.name.as_str()).collect();
+                let mut keys: Vec<&str> = entity.fields.iter().map(|f| f.name).collect();
                 keys.sort_unstable();
                 format!("{{{}}}", keys.join(", "))
             }
@@ -350,7 +351,7 @@ impl<'a> Entity<'a> {
         let Some((first, rest)) = path.split_first() else {
             return (self.file, self.anchor);
         };
-        let Some(field) = self.fields.iter().find(|f| &f.name == first) else {
+        let Some(field) = self.fields.iter().find(|f| f.name == first) else {
             return (self.file, self.anchor);
         };
         match &field.value {
