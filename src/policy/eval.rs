@@ -275,10 +275,8 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
             (Kind::Skill, None) => Vec::new(),
             _ => entity::of_kind(unit, kind, wanted),
         };
-        let mut sinks: Vec<Option<Sink>> = rules
-            .iter()
-            .map(|i| catalog.get(set.rules[*i].code).map(Sink::new))
-            .collect();
+        // A sink is made for a rule when it first reports in the unit: most never do.
+        let mut sinks: Vec<Option<Sink>> = rules.iter().map(|_| None).collect();
         for entity in &entities {
             let bound = Bound {
                 variables: [
@@ -310,6 +308,9 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
                             Some(entity.locate(&rule.at))
                         };
                         let (file, span) = located.unwrap_or((entity.file, entity.anchor));
+                        if sinks[slot].is_none() {
+                            sinks[slot] = catalog.get(rule.code).map(Sink::new);
+                        }
                         if let Some(sink) = &mut sinks[slot] {
                             let diagnostic = sink.report(file, span, message);
                             if let Some(help) = &rule.help {
