@@ -158,7 +158,7 @@ impl<'a, 'w> Builder<'a, 'w> {
 /// The CEL map of the wanted `fields`.
 fn fields_val<'a>(fields: &[Field<'a>], wanted: &Wanted, largest: &mut u64) -> Box<dyn Val + 'a> {
     let mut map: HashMap<CelMapKey<'a>, Box<dyn Val + 'a>> = HashMap::new();
-    for field in fields.iter().filter(|f| wanted.wants(&f.name)) {
+    for field in fields.iter().filter(|f| wanted.wants(f.name)) {
         let val = match &field.value {
             Source::Node(node) => node_val(node, largest),
             Source::Derived(value) => {
