@@ -6,6 +6,7 @@
 use crate::diagnostic::Severity;
 use crate::model::document::{parse_frontmatter, FrontmatterState};
 use crate::parse::Node;
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 include!(concat!(env!("OUT_DIR"), "/rule_docs.rs"));
@@ -66,8 +67,11 @@ pub struct RuleMeta {
     pub severity: Severity,
     pub fix: FixAvailability,
     pub summary: String,
-    /// The Markdown explanation (what it checks, why, example, fix), without frontmatter.
-    pub explanation: &'static str,
+    /// The Markdown explanation (what it checks, why, example, fix), without frontmatter. Built-in
+    /// rules borrow it from the binary; a policy rule owns its `docs`.
+    pub explanation: Cow<'static, str>,
+    /// For a rule defined in a policy file, that file (as given or found); `None` for built-ins.
+    pub policy_file: Option<String>,
 }
 
 impl RuleMeta {
@@ -77,7 +81,7 @@ impl RuleMeta {
             .explanation
             .split("## What it checks")
             .nth(1)
-            .unwrap_or(self.explanation);
+            .unwrap_or(&self.explanation);
         body.trim_start()
             .split("\n\n")
             .next()
@@ -131,7 +135,8 @@ pub fn parse_rule_doc(code: &'static str, text: &'static str) -> Result<RuleMeta
             .ok_or_else(|| format!("rules/{code}.md: unknown severity `{severity}`"))?,
         fix,
         summary: field("summary")?,
-        explanation,
+        explanation: Cow::Borrowed(explanation),
+        policy_file: None,
     })
 }
 
@@ -157,6 +162,15 @@ impl Catalog {
         }
         rules.sort_by_key(|meta| meta.code);
         (Catalog { rules }, problems)
+    }
+
+    /// This catalog with `extra` rules added (the policy rules of a run), sorted by code. The
+    /// caller has checked that no code or name is taken.
+    pub fn with_rules(&self, extra: Vec<RuleMeta>) -> Catalog {
+        let mut rules = self.rules.clone();
+        rules.extend(extra);
+        rules.sort_by_key(|meta| meta.code);
+        Catalog { rules }
     }
 
     pub fn get(&self, code: &str) -> Option<&RuleMeta> {

@@ -35,17 +35,54 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List every rule.
+    /// List every rule (with the policy rules found as a lint run finds them).
     Rules {
         #[arg(long, value_enum, default_value_t = ListFormat::Table)]
         format: ListFormat,
+        #[command(flatten)]
+        policies: PolicyArgs,
     },
     /// Explain one rule, named by code or by name: what it checks, why, an example, and the fix.
     Rule {
         /// A rule code (TJ003) or name (write-tool-without-confirmation), in any case.
         #[arg(value_name = "CODE|NAME")]
         code: String,
+        #[command(flatten)]
+        policies: PolicyArgs,
     },
+    /// Organisation policies (rules written in YAML; see docs/policies.md).
+    Policy {
+        #[command(subcommand)]
+        command: PolicyCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PolicyCommand {
+    /// Run every policy rule's inline tests: one PASS or FAIL line per case; exit 1 on a failure.
+    Test {
+        /// Policy files or folders to test [default: the policies a lint run here would load].
+        #[arg(value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        policies: PolicyArgs,
+    },
+}
+
+/// Where policies are found besides `.skilllint/policies/` and the config's `[policies] paths`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct PolicyArgs {
+    /// A policy file or folder of policy files to load as well (repeatable).
+    #[arg(long = "policies", value_name = "PATH")]
+    pub policies: Vec<PathBuf>,
+
+    /// Use this configuration file instead of searching for skilllint.toml / .skilllint.toml.
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    pub config: Option<PathBuf>,
+
+    /// Ignore every configuration file and `.skilllint/policies/` (`--policies` still counts).
+    #[arg(long)]
+    pub isolated: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -119,9 +156,13 @@ pub struct LintArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
     pub config: Option<PathBuf>,
 
-    /// Ignore every configuration file.
+    /// Ignore every configuration file and `.skilllint/policies/` (`--policies` still counts).
     #[arg(long)]
     pub isolated: bool,
+
+    /// A policy file or folder of policy files to load as well (repeatable).
+    #[arg(long = "policies", value_name = "PATH")]
+    pub policies: Vec<PathBuf>,
 
     /// Apply safe fixes, then report what remains.
     #[arg(long)]

@@ -25,6 +25,15 @@ struct ConfigFile {
     forge: ForgeSection,
     #[serde(default)]
     contracts: ContractsSection,
+    #[serde(default)]
+    policies: PoliciesSection,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PoliciesSection {
+    /// Policy files or folders, relative to the config file.
+    paths: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -157,6 +166,16 @@ pub fn escape_controls(text: &str) -> String {
 }
 
 impl ConfigError {
+    /// An error at `span` (bytes of `text`, the file's content), quoting its line.
+    pub fn located(path: &Path, text: &str, span: Range<usize>, message: String) -> ConfigError {
+        ConfigError {
+            path: path.to_path_buf(),
+            quote: Quote::of(text, &span).map(Box::new),
+            span: Some(span),
+            message: escape_controls(&message),
+        }
+    }
+
     /// An error about the file as a whole (unreadable, too large, a link out), quoting nothing.
     fn whole_file(path: &Path, message: String) -> ConfigError {
         ConfigError {
@@ -197,6 +216,8 @@ pub struct Config {
     pub contract_map: BTreeMap<String, String>,
     /// `[lint] max-file-size`: files larger than this many bytes are SL001, not read.
     pub max_file_size: Option<u64>,
+    /// `[policies] paths`, relative to the config file's folder, joined to it.
+    pub policy_paths: Vec<PathBuf>,
 }
 
 /// Looks for a config file from `start` upwards, stopping at the repository root (the first
@@ -490,8 +511,34 @@ pub fn parse(
         }
         config.tool_use_rules_heading = Some(heading.get_ref().trim().to_string());
     }
+    config.policy_paths = policy_paths(&file, &config.base);
     config.contract_map = file.contracts.map;
     Ok(config)
+}
+
+fn policy_paths(file: &ConfigFile, base: &Path) -> Vec<PathBuf> {
+    file.policies
+        .paths
+        .iter()
+        .flatten()
+        .map(|p| base.join(p.get_ref()))
+        .collect()
+}
+
+/// The `[policies] paths` of a config file, joined to its folder, read before the rest is
+/// validated: the policies' rules are part of the catalog the rest is validated against.
+pub fn policy_paths_of(path: &Path, max_size: u64) -> Result<Vec<PathBuf>, ConfigError> {
+    let text = read_config_text(path, max_size)?;
+    let base = crate::source::folder_of(path).to_path_buf();
+    let file: ConfigFile = toml::from_str(&text).map_err(|e| {
+        ConfigError::located(
+            path,
+            &text,
+            e.span().unwrap_or(0..0),
+            e.message().trim().to_string(),
+        )
+    })?;
+    Ok(policy_paths(&file, &base))
 }
 
 /// Globs are relative to the config file; a bare file name would only ever match a file next to
@@ -750,6 +797,6 @@ mod schema_sync {
             catalog()
         )
         .is_err());
-        assert_eq!(tables.len(), 4);
+        assert_eq!(tables.len(), 5);
     }
 }

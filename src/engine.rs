@@ -5,8 +5,8 @@
 //! the engine owns the options, the thread pool and the order of the stages, and is the one
 //! module that sees the rules (through [`registry`]).
 
-use crate::catalog::catalog;
-use crate::check::run::{check_repo, check_unit, UnitOutcome};
+use crate::catalog::{catalog, Catalog};
+use crate::check::run::{check_repo, check_unit, UnitOutcome, UnitRun};
 use crate::check::{Registry, RepoContext, Rule};
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Suppressed};
@@ -58,6 +58,8 @@ pub struct LintOptions {
     /// Honour `skilllint-disable…` / `# skilllint: ignore[…]` comments (`--no-inline-ignores`
     /// turns them off).
     pub inline_ignores: bool,
+    /// The organisation policies of the run (`None`: none); their rules join the catalog.
+    pub policies: Option<std::sync::Arc<crate::policy::PolicySet>>,
     /// Makes the named rule panic, so tests can observe SL900 end to end.
     #[doc(hidden)]
     pub panic_in_rule: Option<String>,
@@ -83,12 +85,21 @@ impl Default for LintOptions {
             severity: BTreeMap::new(),
             inline_ignores: true,
             overlay: std::sync::Arc::new(HashMap::new()),
+            policies: None,
             panic_in_rule: None,
         }
     }
 }
 
 impl LintOptions {
+    /// The rules of this run: the built-in ones and the policies'.
+    pub fn catalog(&self) -> &Catalog {
+        match self.policies.as_deref() {
+            Some(set) => set.catalog(),
+            None => catalog(),
+        }
+    }
+
     /// Takes what a configuration file says: the selection, the size cap, the globs and where
     /// they are relative to, severity overrides, rule settings and the requirement file names.
     /// The command line's flags are applied after this, over it.
@@ -159,9 +170,8 @@ pub fn lint(options: &LintOptions) -> Result<LintOutcome, LintError> {
             return Err(LintError::NoSuchPath(path.clone()));
         }
     }
-    let catalog = catalog();
-    let enabled =
-        resolve(catalog, &options.select, &options.ignore).map_err(LintError::Selector)?;
+    let enabled = resolve(options.catalog(), &options.select, &options.ignore)
+        .map_err(LintError::Selector)?;
     let threads = options
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -257,9 +267,8 @@ pub fn lint_in_memory(
     options: &LintOptions,
     files: Vec<(String, String)>,
 ) -> Result<LintOutcome, LintError> {
-    let catalog = catalog();
-    let enabled =
-        resolve(catalog, &options.select, &options.ignore).map_err(LintError::Selector)?;
+    let enabled = resolve(options.catalog(), &options.select, &options.ignore)
+        .map_err(LintError::Selector)?;
     let mut files: Vec<(String, String, FileKind)> = files
         .into_iter()
         .filter_map(|(rel_path, text)| {
@@ -313,7 +322,8 @@ fn analyse(
     } = root;
     // Built before any rule runs: a rule that leaves a finding to another asks it whether that
     // rule reports in the finding's file.
-    let reporting = triage::reporting(enabled, base, &root, &options.per_file_ignores)
+    let catalog = options.catalog();
+    let reporting = triage::reporting(catalog, enabled, base, &root, &options.per_file_ignores)
         .map_err(LintError::Selector)?;
     let units = build_units(&files, &parsed);
     let contracts = ContractIndex::build(&parsed);
@@ -336,21 +346,48 @@ fn analyse(
     // Unit by unit: parse the folder's own files, run every unit rule, collect what the
     // repository-wide rules and the suppressions need, and drop the parses before the next
     // unit, so the same memory serves unit after unit.
+    let policies = options.policies.as_deref();
+    let active: Vec<usize> = policies.map_or_else(Vec::new, |set| {
+        (0..set.rules.len())
+            .filter(|i| enabled.contains(set.rules[*i].code))
+            .collect()
+    });
+    let plan = policies.filter(|_| !active.is_empty()).map(|set| {
+        crate::policy::eval::Plan::new(set, &active, crate::policy::eval::repo_value(&repo))
+    });
+    let hook = |unit: &crate::check::Unit<'_>| match &plan {
+        Some(plan) => {
+            let result = crate::policy::eval::check_unit(plan, unit);
+            (result.findings, result.failures)
+        }
+        None => (Vec::new(), Vec::new()),
+    };
+    let unit_run = UnitRun {
+        rules: &rules,
+        catalog,
+        panic_in,
+        inline_ignores: options.inline_ignores,
+        hook: &hook,
+    };
     let outcomes: Vec<UnitOutcome> = repo
         .units
         .par_iter()
-        .map(|files| check_unit(&repo, files, &rules, panic_in, options.inline_ignores))
+        .map(|files| check_unit(&repo, files, &unit_run))
         .collect();
     let mut suppressions = Vec::new();
     let mut malformed = Vec::new();
     let mut per_file = Vec::new();
     diagnostics.reserve(outcomes.iter().map(|o| o.diagnostics.len()).sum());
     let mut skill_names = Vec::with_capacity(outcomes.len());
+    let mut once_per_run = Vec::new();
     for outcome in outcomes {
         diagnostics.extend(outcome.diagnostics);
+        once_per_run.extend(outcome.once_per_run);
         skill_names.extend(outcome.skill_name);
         per_file.extend(outcome.suppressions);
     }
+    // A policy rule that fails on many entities is reported once, on the first in output order.
+    diagnostics.extend(crate::policy::eval::one_failure_per_rule(once_per_run));
     skill_names.sort_by_key(|name| name.file);
     per_file.sort_by_key(|(file, _, _)| *file);
     for (_, found, broken) in per_file {

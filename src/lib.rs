@@ -5,7 +5,9 @@
 //! ([`check`]: what a rule is given; the [`rules`]) → triage
 //! ([`triage`]) → render ([`render`]). Beside the pipeline: [`catalog`] (the rule documents,
 //! which everything that only describes rules reads), [`edit`] (text edits that fixes are built
-//! from) and [`fix`] (the `--fix` loop over the engine).
+//! from), [`fix`] (the `--fix` loop over the engine) and [`policy`] (organisation rules written
+//! in YAML with CEL expressions, which the engine runs per unit beside the unit rules and whose
+//! metadata joins the catalog).
 
 pub mod catalog;
 pub mod check;
@@ -19,6 +21,7 @@ pub mod fix;
 pub mod index;
 pub mod model;
 pub mod parse;
+pub mod policy;
 mod read;
 pub mod render;
 pub mod rules;

@@ -1,7 +1,10 @@
 use clap::Parser;
-use skilllint::catalog::catalog;
+use skilllint::catalog::Catalog;
 use skilllint::config::{self, Config, ConfigError};
 use skilllint::diagnostic::Severity;
+use skilllint::policy::PolicySet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 // Paths and messages on stderr quote the repository: printed escaped, as in the reports.
 use skilllint::escape::{display_path, escape_text};
 use skilllint::fix;
@@ -13,7 +16,7 @@ use std::process::ExitCode;
 mod allocator;
 mod cli;
 
-use cli::{Cli, ColorChoice, Command, FailOn, ListFormat, OutputFormat};
+use cli::{Cli, ColorChoice, Command, FailOn, ListFormat, OutputFormat, PolicyArgs, PolicyCommand};
 
 const EXIT_FINDINGS: u8 = 1;
 const EXIT_USAGE: u8 = 2;
@@ -31,8 +34,15 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Some(Command::Rules { format }) => list_rules(format),
-        Some(Command::Rule { code }) => explain_rule(&code),
+        Some(Command::Rules { format, policies }) => {
+            with_policies(&policies, |set| list_rules(set.catalog(), format))
+        }
+        Some(Command::Rule { code, policies }) => {
+            with_policies(&policies, |set| explain_rule(set.catalog(), &code))
+        }
+        Some(Command::Policy {
+            command: PolicyCommand::Test { paths, policies },
+        }) => test_policies(&paths, &policies),
         None => run_lint(cli.lint),
     }
 }
@@ -92,8 +102,110 @@ fn print_to_stdout(text: &str) -> ExitCode {
     }
 }
 
-fn list_rules(format: ListFormat) -> ExitCode {
-    let catalog = catalog();
+/// Why the configuration or the policies could not be loaded.
+enum SetupError {
+    Config(ConfigError),
+    Policy(ConfigError),
+}
+
+/// The policies a run from `start` loads: `.skilllint/policies/` beside the config file (in
+/// `start` without one) and the config's `[policies] paths`, unless isolated, then `extra`.
+fn load_policies(
+    config_path: Option<&Path>,
+    start: &Path,
+    isolated: bool,
+    extra: &[PathBuf],
+    cap: u64,
+) -> Result<PolicySet, SetupError> {
+    let mut paths = Vec::new();
+    let mut sources = Vec::new();
+    if !isolated {
+        let base = config_path.map_or(start, skilllint::source::folder_of);
+        sources.push((base.join(skilllint::policy::POLICY_DIR), true));
+        if let Some(path) = config_path {
+            paths = config::policy_paths_of(path, cap).map_err(SetupError::Config)?;
+        }
+    }
+    sources.extend(
+        paths
+            .into_iter()
+            .chain(extra.iter().cloned())
+            .map(|p| (p, false)),
+    );
+    let files = skilllint::policy::discover(&sources).map_err(SetupError::Policy)?;
+    skilllint::policy::load_paths(&files).map_err(SetupError::Policy)
+}
+
+fn config_path(
+    config: Option<&Path>,
+    isolated: bool,
+    start: &Path,
+) -> Result<Option<PathBuf>, ConfigError> {
+    if isolated {
+        return Ok(None);
+    }
+    match config {
+        Some(path) => Ok(Some(path.to_path_buf())),
+        None => config::discover(start),
+    }
+}
+
+/// Loads the policies found from the current folder and runs `then` with them; a bad policy
+/// file (or config) is reported and exits 2.
+fn with_policies(args: &PolicyArgs, then: impl FnOnce(&PolicySet) -> ExitCode) -> ExitCode {
+    let start = Path::new(".");
+    let cap = skilllint::engine::DEFAULT_MAX_FILE_SIZE;
+    let loaded = config_path(args.config.as_deref(), args.isolated, start)
+        .map_err(SetupError::Config)
+        .and_then(|path| load_policies(path.as_deref(), start, args.isolated, &args.policies, cap));
+    match loaded {
+        Ok(set) => then(&set),
+        Err(error) => {
+            report_setup_error(&error, ColorChoice::Auto);
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// `skilllint policy test`: the given files and folders, else the policies found from here.
+fn test_policies(paths: &[PathBuf], args: &PolicyArgs) -> ExitCode {
+    let run = |set: &PolicySet| {
+        let report = skilllint::policy::testing::run(set);
+        let mut text = String::new();
+        for case in &report.cases {
+            text.push_str(&escape_text(&case.to_string()));
+            text.push('\n');
+        }
+        for code in &report.untested {
+            eprintln!("skilllint: warning: policy rule {code} has no tests");
+        }
+        let printed = print_to_stdout(&text);
+        if report.failed() {
+            ExitCode::from(EXIT_FINDINGS)
+        } else {
+            printed
+        }
+    };
+    if paths.is_empty() {
+        return with_policies(args, run);
+    }
+    let sources: Vec<(PathBuf, bool)> = paths
+        .iter()
+        .chain(&args.policies)
+        .map(|p| (p.clone(), false))
+        .collect();
+    let loaded = skilllint::policy::discover(&sources)
+        .and_then(|files| skilllint::policy::load_paths(&files));
+    match loaded {
+        Ok(set) => run(&set),
+        Err(error) => {
+            report_setup_error(&SetupError::Policy(error), ColorChoice::Auto);
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn list_rules(catalog: &Catalog, format: ListFormat) -> ExitCode {
     let text = match format {
         ListFormat::Table => skilllint::render::rules_table(catalog),
         ListFormat::Json => skilllint::render::rules_json(catalog),
@@ -102,8 +214,8 @@ fn list_rules(format: ListFormat) -> ExitCode {
     print_to_stdout(&text)
 }
 
-fn explain_rule(code: &str) -> ExitCode {
-    match catalog().find(code) {
+fn explain_rule(catalog: &Catalog, code: &str) -> ExitCode {
+    match catalog.find(code) {
         Some(meta) => print_to_stdout(&skilllint::render::rule_explanation(meta)),
         None => {
             eprintln!("skilllint: no rule is called `{code}`; `skilllint rules` lists them all");
@@ -125,24 +237,42 @@ fn report_config_error(error: &ConfigError, choice: ColorChoice) {
     eprint!("{}", render::full::config_error(error, color));
 }
 
-/// The configuration in force: `--config FILE`, else the nearest skilllint.toml, unless isolated.
-/// A config file is read under the command line's size cap (or the default): the file cannot
-/// raise its own cap before it is read.
-fn load_config(args: &cli::LintArgs, start: &std::path::Path) -> Result<Config, ConfigError> {
-    if args.isolated {
-        return Ok(Config::default());
+fn report_setup_error(error: &SetupError, choice: ColorChoice) {
+    match error {
+        SetupError::Config(error) => report_config_error(error, choice),
+        SetupError::Policy(error) => {
+            let color = match choice {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => {
+                    std::io::stderr().is_terminal()
+                        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                }
+            };
+            eprint!("{}", render::full::policy_error(error, color));
+        }
     }
-    let path = match &args.config {
-        Some(path) => Some(path.clone()),
-        None => config::discover(start)?,
-    };
+}
+
+/// The configuration in force (`--config FILE`, else the nearest skilllint.toml, unless
+/// isolated) and the policies, whose rules the configuration may name. A config file is read
+/// under the command line's size cap (or the default): the file cannot raise its own cap before
+/// it is read.
+fn load_config(
+    args: &cli::LintArgs,
+    start: &std::path::Path,
+) -> Result<(Config, PolicySet), SetupError> {
+    let path =
+        config_path(args.config.as_deref(), args.isolated, start).map_err(SetupError::Config)?;
     let cap = args
         .max_file_size
         .unwrap_or(skilllint::engine::DEFAULT_MAX_FILE_SIZE);
-    match path {
-        Some(path) => config::load(&path, catalog(), cap),
-        None => Ok(Config::default()),
-    }
+    let policies = load_policies(path.as_deref(), start, args.isolated, &args.policies, cap)?;
+    let config = match path {
+        Some(path) => config::load(&path, policies.catalog(), cap).map_err(SetupError::Config)?,
+        None => Config::default(),
+    };
+    Ok((config, policies))
 }
 
 fn run_lint(args: cli::LintArgs) -> ExitCode {
@@ -151,13 +281,16 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         options.paths = args.paths.clone();
     }
     let start = skilllint::engine::lint_root(&options.paths);
-    let mut config = match load_config(&args, &start) {
-        Ok(config) => config,
+    let (mut config, policies) = match load_config(&args, &start) {
+        Ok(loaded) => loaded,
         Err(error) => {
-            report_config_error(&error, args.color);
+            report_setup_error(&error, args.color);
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    if !policies.is_empty() {
+        options.policies = Some(Arc::new(policies));
+    }
     if config.path.is_none() {
         // Without a file, command-line globs are relative to the current folder.
         config.base = std::path::PathBuf::from(".");
@@ -188,11 +321,16 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         OutputFormat::Github => Format::Github,
         OutputFormat::Sarif => Format::Sarif,
     };
+    let policies_for_failure = options.policies.clone();
     let fail = |error: skilllint::LintError| {
         eprintln!("skilllint: {}", escape_text(&error.to_string()));
         // Code scanning still gets a log that says why the run did not happen.
         if format == Format::Sarif {
-            let log = render::sarif::render_failure(catalog(), &error.to_string());
+            let catalog = match policies_for_failure.as_deref() {
+                Some(set) => set.catalog(),
+                None => skilllint::catalog::catalog(),
+            };
+            let log = render::sarif::render_failure(catalog, &error.to_string());
             if let Err(error) = write_report(args.output.as_deref(), &log) {
                 eprintln!("skilllint: {}", error.describe("the report"));
             }
@@ -266,7 +404,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         diagnostics: &outcome.diagnostics,
         suppressed: &outcome.suppressed,
         root: &outcome.root,
-        catalog: catalog(),
+        catalog: options.catalog(),
     };
     let report = render::render(format, &input, color);
     if let Err(error) = write_report(args.output.as_deref(), &report) {

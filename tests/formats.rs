@@ -232,3 +232,60 @@ fn docs_rules_md_is_current() {
         "docs/rules.md is stale: run `cargo run -- rules --format markdown > docs/rules.md`"
     );
 }
+
+/// A run with the example policy pack: the SARIF log describes the policy rules in `rules[]`
+/// (tagged `policy`, no help page of ours), their results point at them, and the log is valid.
+/// `scripts/check-policy-sarif.sh` runs the SARIF Multitool over the same kind of log.
+#[test]
+fn sarif_with_policy_rules_is_valid_and_describes_them() {
+    let pack = skilllint::policy::load(Path::new("."), &[manifest_dir().join("examples/policies")])
+        .expect("the example pack loads");
+    let options = LintOptions {
+        paths: vec![manifest_dir().join("tests/fixtures")],
+        select: vec!["ALL".to_string()],
+        threads: Some(2),
+        policies: Some(std::sync::Arc::new(pack)),
+        ..LintOptions::default()
+    };
+    let outcome = skilllint::lint(&options).expect("lints");
+    let input = skilllint::render::Input {
+        sources: outcome.repo.sources(),
+        diagnostics: &outcome.diagnostics,
+        suppressed: &outcome.suppressed,
+        root: &outcome.root,
+        catalog: options.catalog(),
+    };
+    let text = skilllint::render::render(Format::Sarif, &input, false);
+    let instance: serde_json::Value = serde_json::from_str(&text).expect("SARIF parses");
+    let schema = load_json(&manifest_dir().join("tests/data/sarif-2.1.0.schema.json"));
+    assert_valid(&schema, &instance, "SARIF output with policy rules");
+    let rules = instance["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules");
+    assert_eq!(rules.len(), options.catalog().rules.len());
+    let org001 = rules
+        .iter()
+        .find(|r| r["id"] == "ORG001")
+        .expect("ORG001 is described");
+    assert_eq!(org001["name"], "database-writes-need-approval");
+    assert!(org001.get("helpUri").is_none());
+    assert!(org001["properties"]["tags"]
+        .as_array()
+        .is_some_and(|t| t.iter().any(|t| t == "policy")));
+    assert!(org001["help"]["markdown"]
+        .as_str()
+        .is_some_and(|m| m.contains("approval: always")));
+    let results = instance["runs"][0]["results"].as_array().expect("results");
+    let policy_results: Vec<&serde_json::Value> = results
+        .iter()
+        .filter(|r| r["ruleId"].as_str().is_some_and(|id| id.starts_with("ORG")))
+        .collect();
+    assert!(
+        !policy_results.is_empty(),
+        "the pack finds something in the fixtures"
+    );
+    for result in policy_results {
+        let index = result["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(rules[index]["id"], result["ruleId"]);
+    }
+}

@@ -146,6 +146,33 @@ const NEVER: &[Never] = &[
         why: "the engine sees only rules::checks() through check::Registry",
     },
     Never {
+        from: &["policy/**"],
+        to: &[
+            "rules/**",
+            "engine/**",
+            "fix/**",
+            "triage/**",
+            "render/**",
+        ],
+        why: "policy rules read units as rules do, and report through a sink; the engine runs them",
+    },
+    Never {
+        from: &[
+            "parse/**",
+            "model/**",
+            "index/**",
+            "semantic/**",
+            "check/**",
+            "rules/**",
+            "catalog",
+            "config",
+            "triage/**",
+            "render/**",
+        ],
+        to: &["policy/**"],
+        why: "only the engine and the command line load and run policies",
+    },
+    Never {
         from: &["<library>"],
         to: &["main", "cli"],
         why: "the core knows no command line",

@@ -33,6 +33,16 @@ fn options_for(code: &str, root: PathBuf) -> LintOptions {
     if code == "SL900" {
         options.select.push("SK006".to_string());
     }
+    // SL010 and SL011 are about policy rules: their fixtures bring them in
+    // `.skilllint/policies/`, found as a run without a config file finds them, and run them.
+    let policies = skilllint::policy::load(&options.paths[0], &[])
+        .unwrap_or_else(|e| panic!("{code}: the fixture's policies do not load: {e}"));
+    if !policies.is_empty() {
+        options
+            .select
+            .extend(policies.rules.iter().map(|r| r.code.to_string()));
+        options.policies = Some(std::sync::Arc::new(policies));
+    }
     // An unused suppression is only provable when the rule it names runs.
     if code == "SL002" {
         options.select.push("SK008".to_string());

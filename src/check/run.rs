@@ -16,19 +16,38 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 #[derive(Default)]
 pub(crate) struct UnitOutcome {
     pub(crate) diagnostics: Vec<Diagnostic>,
+    /// Diagnostics the engine keeps one of per key in a run (a policy rule's evaluation
+    /// failures, keyed by the rule's position).
+    pub(crate) once_per_run: Vec<(usize, Diagnostic)>,
     pub(crate) skill_name: Option<SkillName>,
     /// By file, for the folder's files that have suppression comments.
     pub(crate) suppressions: Vec<(FileId, Vec<Suppression>, Vec<Malformed>)>,
 }
 
+/// More checks of a unit beside its rules (the policy rules, which the engine passes: the check
+/// stage never imports them): findings, and diagnostics to keep once per run by key.
+pub(crate) type UnitHook<'h> =
+    &'h (dyn Fn(&crate::check::Unit<'_>) -> (Vec<Diagnostic>, Vec<(usize, Diagnostic)>) + Sync);
+
+/// What a unit is checked with: the rules, the catalog suppression comments are read against,
+/// and the hook.
+pub(crate) struct UnitRun<'r> {
+    pub(crate) rules: &'r [&'r Rule],
+    pub(crate) catalog: &'r crate::catalog::Catalog,
+    pub(crate) panic_in: Option<&'r str>,
+    pub(crate) inline_ignores: bool,
+    pub(crate) hook: UnitHook<'r>,
+}
+
 /// Parses a unit's own files, runs the unit rules on them and keeps what outlives the parses.
-pub(crate) fn check_unit(
-    repo: &Repo,
-    files: &UnitFiles,
-    rules: &[&Rule],
-    panic_in: Option<&str>,
-    inline_ignores: bool,
-) -> UnitOutcome {
+pub(crate) fn check_unit(repo: &Repo, files: &UnitFiles, run: &UnitRun<'_>) -> UnitOutcome {
+    let UnitRun {
+        rules,
+        catalog,
+        panic_in,
+        inline_ignores,
+        hook,
+    } = *run;
     let members = files.all();
     let local: Vec<(FileId, Parsed)> = members
         .iter()
@@ -52,10 +71,24 @@ pub(crate) fn check_unit(
                 .extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
         }
     }
+    // Guarded as a rule is: a panic in an expression becomes SL900, and the unit's other
+    // findings stay.
+    install_panic_hook();
+    IN_RULE.with(|f| f.set(true));
+    let hooked = catch_unwind(AssertUnwindSafe(|| hook(&unit)));
+    IN_RULE.with(|f| f.set(false));
+    match hooked {
+        Ok((findings, once)) => {
+            outcome.diagnostics.extend(findings);
+            outcome.once_per_run.extend(once);
+        }
+        Err(_) => outcome.diagnostics.extend(crashed("policy rules", primary)),
+    }
     outcome.skill_name = crate::semantic::skill_names::skill_name(&unit);
     if inline_ignores {
         for id in members {
-            let (found, broken) = suppress::collect_file(id, repo.text(id), unit.parsed(id));
+            let (found, broken) =
+                suppress::collect_file(catalog, id, repo.text(id), unit.parsed(id));
             if !found.is_empty() || !broken.is_empty() {
                 outcome.suppressions.push((id, found, broken));
             }
@@ -141,4 +174,19 @@ fn guarded(
             ))]
         }
     }
+}
+
+/// SL900 for checks that are no registered rule (the policy rules of a unit).
+fn crashed(what: &str, file: Option<FileId>) -> Vec<Diagnostic> {
+    let Some(meta) = catalog().get("SL900") else {
+        return Vec::new();
+    };
+    vec![Diagnostic::new(
+        meta.code,
+        meta.severity,
+        file.unwrap_or(FileId(0)),
+        Span::empty(0),
+        format!("the {what} crashed on this unit; the other rules still ran"),
+    )
+    .with_help("internal error. Please report this as a skilllint bug.")]
 }

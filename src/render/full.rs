@@ -530,6 +530,15 @@ impl SourceCode for QuotedLine {
 /// `path:line:column` header), quoting the one offending line of the file and nothing else:
 /// the file may be a link to a secret.
 pub fn config_error(error: &crate::config::ConfigError, color: bool) -> String {
+    file_error(error, "invalid configuration", color)
+}
+
+/// A policy file problem (see `policy::load`), drawn as a configuration error is.
+pub fn policy_error(error: &crate::config::ConfigError, color: bool) -> String {
+    file_error(error, "invalid policy", color)
+}
+
+fn file_error(error: &crate::config::ConfigError, heading: &str, color: bool) -> String {
     // The configuration is the repository's: its path and the message quoting it are escaped,
     // and the one quoted line has its controls replaced (same length, so the label still fits).
     let path = crate::escape::display_path(&error.path);
@@ -548,7 +557,7 @@ pub fn config_error(error: &crate::config::ConfigError, color: bool) -> String {
                 + 1;
             let report = miette::miette!(
                 labels = vec![LabeledSpan::at(quote.span.clone(), "here")],
-                "invalid configuration: {message}"
+                "{heading}: {message}"
             )
             .with_source_code(QuotedLine {
                 name: format!("{path}:{}:{column}", quote.line),

@@ -70,7 +70,9 @@ struct Rule<'a> {
     short_description: Message,
     full_description: Message,
     help: MultiformatMessage<'a>,
-    help_uri: String,
+    /// Only built-in rules have a page in docs/rules.md; a policy rule's help is its `docs`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help_uri: Option<String>,
     default_configuration: Configuration,
     properties: RuleProperties,
 }
@@ -200,6 +202,9 @@ fn rule(meta: &RuleMeta) -> Rule<'_> {
     if meta.category == Category::Safety {
         tags.push("security");
     }
+    if meta.policy_file.is_some() {
+        tags.push("policy");
+    }
     Rule {
         id: meta.code,
         name: &meta.name,
@@ -210,10 +215,10 @@ fn rule(meta: &RuleMeta) -> Rule<'_> {
             text: meta.full_description(),
         },
         help: MultiformatMessage {
-            text: meta.explanation,
-            markdown: meta.explanation,
+            text: &meta.explanation,
+            markdown: &meta.explanation,
         },
-        help_uri: help_uri(meta),
+        help_uri: meta.policy_file.is_none().then(|| help_uri(meta)),
         default_configuration: Configuration {
             level: level(meta.severity),
         },

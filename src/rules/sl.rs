@@ -1,5 +1,6 @@
 //! SL: the linter's own diagnostics, emitted by the engine while reading files (SL001), applying
-//! inline suppressions (SL002, SL003) and running rules (SL900); they have no check of their own.
+//! inline suppressions (SL002, SL003) and running rules (SL900), and by the policy rules (SL010 an expression
+//! that failed on an entity, SL011 one stopped by the cost limit); they have no check of their own.
 
 use crate::check::{Check, RuleImpl};
 
@@ -14,6 +15,14 @@ pub const RULES: &[RuleImpl] = &[
     },
     RuleImpl {
         code: "SL003",
+        check: Check::Engine,
+    },
+    RuleImpl {
+        code: "SL010",
+        check: Check::Engine,
+    },
+    RuleImpl {
+        code: "SL011",
         check: Check::Engine,
     },
     RuleImpl {

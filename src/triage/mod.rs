@@ -21,12 +21,12 @@ use suppress::{Malformed, Suppression};
 /// The enabled rules with the `per-file-ignores` globs compiled; `Err` carries the message of a
 /// bad glob or selector.
 pub(crate) fn reporting(
+    catalog: &crate::catalog::Catalog,
     enabled: &Enabled,
     base: &Path,
     root: &Path,
     ignores: &[(String, Vec<String>)],
 ) -> Result<Reporting, String> {
-    let catalog = catalog();
     let mut filters = Vec::with_capacity(ignores.len());
     for (glob, selectors) in ignores {
         let filter = GlobFilter::new(base, root, std::slice::from_ref(glob))?;

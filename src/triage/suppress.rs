@@ -9,7 +9,7 @@
 //!   RULES     = RULE ("," RULE)*   (spaces allowed after commas; a rule is a code or a name)
 //! YAML grammar: `# skilllint: ignore[RULES]` optionally followed by a space and a reason.
 
-use crate::catalog::{catalog, Catalog, RuleMeta};
+use crate::catalog::{Catalog, RuleMeta};
 use crate::diagnostic::{Diagnostic, Suppressed};
 use crate::index::Parsed;
 use crate::model::document::MarkdownDoc;
@@ -294,12 +294,13 @@ fn yaml_suppressions(collector: &mut Collector<'_>, text: &str, region: Span) {
 
 /// The suppression comments of one file, and the malformed ones, in text order.
 pub fn collect_file(
+    catalog: &Catalog,
     file: FileId,
     text: &str,
     parsed: &Parsed,
 ) -> (Vec<Suppression>, Vec<Malformed>) {
     let mut collector = Collector {
-        catalog: catalog(),
+        catalog,
         file,
         suppressions: Vec::new(),
         malformed: Vec::new(),

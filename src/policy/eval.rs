@@ -1,0 +1,391 @@
+//! Running policy rules over one unit: the entities of each kind a rule reads are built once, bound
+//! with `skill` and `repo` in one CEL context per entity, and every rule about that kind runs
+//! against it. A rule that cannot be evaluated on an entity, or whose cost bound is over the
+//! limit there, leaves a failure instead of a finding; the engine keeps one per rule per run.
+
+use super::entity::{self, Entity, Found, Wanted};
+use super::expr::{env, Compiled, COST_LIMIT};
+use super::{Kind, Piece, PolicyRule, PolicySet};
+use crate::catalog::Catalog;
+use crate::check::Unit;
+
+use crate::check::Sink;
+use crate::diagnostic::Diagnostic;
+use crate::index::Repo;
+use cel::common::value::{CowVal, Val};
+use cel::context::VariableResolver;
+use cel::objects::{Key, Map};
+use cel::{Context, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The SL rule of an expression that failed on an entity, and of one stopped by the cost limit.
+pub const EVALUATION_FAILED: &str = "SL010";
+pub const COST_LIMIT_REACHED: &str = "SL011";
+
+/// What one unit's policy rules found.
+#[derive(Default)]
+pub struct UnitResult {
+    pub findings: Vec<Diagnostic>,
+    /// By the rule's position in the set: the evaluation failures (SL010, SL011).
+    pub failures: Vec<(usize, Diagnostic)>,
+}
+
+/// The `repo` variable: counts and settings of the whole run.
+pub fn repo_value(repo: &Repo) -> Value {
+    let count = |kind: fn(&crate::index::UnitFiles) -> usize| -> Value {
+        Value::Int(repo.units.iter().map(kind).sum::<usize>() as i64)
+    };
+    let mut map = HashMap::new();
+    map.insert(Key::from("skills"), Value::Int(repo.skill_count() as i64));
+    map.insert(Key::from("files"), Value::Int(repo.files.len() as i64));
+    map.insert(
+        Key::from("contracts"),
+        count(|u| usize::from(u.contract.is_some())),
+    );
+    map.insert(Key::from("drivers"), count(|u| u.drivers.len()));
+    map.insert(
+        Key::from("tool_use_rules_heading"),
+        Value::String(Arc::new(repo.settings.tool_use_rules_heading.clone())),
+    );
+    Value::Map(Map { map: Arc::new(map) })
+}
+
+/// `repo` for a test case that does not bind it.
+pub fn default_repo_value() -> Value {
+    let mut map = HashMap::new();
+    for field in ["skills", "files", "contracts", "drivers"] {
+        map.insert(Key::from(field), Value::Int(0));
+    }
+    map.insert(
+        Key::from("tool_use_rules_heading"),
+        Value::String(Arc::new("Tool Use Rules".to_string())),
+    );
+    Value::Map(Map { map: Arc::new(map) })
+}
+
+/// `skill` in a unit without a SKILL.md: an empty map, so `has(skill.name)` is false.
+pub fn no_skill() -> Value {
+    Value::Map(Map {
+        map: Arc::new(HashMap::new()),
+    })
+}
+
+/// How one rule came out on one set of variables.
+#[derive(Debug, PartialEq)]
+pub enum Outcome {
+    /// `when` was false, or `assert` true.
+    Clean,
+    /// `assert` was false: the rendered message.
+    Fires(String),
+    /// The expression failed (or returned no boolean): why.
+    Failed(String),
+    /// The cost bound was over the limit: the bound.
+    TooCostly(u64),
+}
+
+/// Evaluates `rule` with `variables` bound in `context`; `largest` is the size of the largest
+/// list or map in them.
+pub fn evaluate(
+    rule: &PolicyRule,
+    context: &Context<'_, '_>,
+    variables: &[(&str, Var<'_, '_>)],
+    largest: u64,
+) -> Outcome {
+    let size_of = |path: &[&str]| -> Option<u64> {
+        let (root, rest) = path.split_first()?;
+        let variable = variables.iter().find(|(n, _)| n == root)?.1;
+        variable.find(rest)?.collection_len()
+    };
+    let run = |compiled: &Compiled| -> Result<bool, Outcome> {
+        let bound = compiled.cost_bound(&size_of, largest);
+        if bound > COST_LIMIT {
+            return Err(Outcome::TooCostly(bound));
+        }
+        match compiled.program.execute(context) {
+            Ok(Value::Bool(b)) => Ok(b),
+            Ok(other) => Err(Outcome::Failed(format!(
+                "`{}` gave {}, not a boolean",
+                compiled.source.trim(),
+                type_name(&other)
+            ))),
+            Err(error) => Err(Outcome::Failed(error.to_string())),
+        }
+    };
+    if let Some(when) = &rule.when {
+        match run(when) {
+            Ok(true) => {}
+            Ok(false) => return Outcome::Clean,
+            Err(outcome) => return outcome,
+        }
+    }
+    match run(&rule.assert) {
+        Ok(true) => Outcome::Clean,
+        Ok(false) => Outcome::Fires(render_message(&rule.message, variables)),
+        Err(outcome) => outcome,
+    }
+}
+
+fn type_name(value: &Value) -> String {
+    value.type_of().to_string()
+}
+
+/// A variable as messages and the cost bound read it: an entity of the unit, or a test case's
+/// value.
+#[derive(Clone, Copy)]
+pub enum Var<'x, 'a> {
+    Entity(&'x Entity<'a>),
+    Value(&'x Value),
+}
+
+impl<'x, 'a> Var<'x, 'a> {
+    fn find(self, path: &[&str]) -> Option<Found<'x, 'a>> {
+        match self {
+            Var::Entity(entity) => entity.find(path),
+            Var::Value(value) => entity::walk_value(value, path).map(Found::Value),
+        }
+    }
+}
+
+/// Fills a message's placeholders: strings as they are, lists joined with `, `, an absent value
+/// as `<none>`.
+pub fn render_message(pieces: &[Piece], variables: &[(&str, Var<'_, '_>)]) -> String {
+    let mut out = String::new();
+    for piece in pieces {
+        match piece {
+            Piece::Text(text) => out.push_str(text),
+            Piece::Path(path) => {
+                let segments: Vec<&str> = path.iter().map(String::as_str).collect();
+                let found = segments.split_first().and_then(|(root, rest)| {
+                    let variable = variables.iter().find(|(n, _)| n == root)?.1;
+                    variable.find(rest)
+                });
+                match found {
+                    Some(found) => out.push_str(&found.display()),
+                    None => out.push_str("<none>"),
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What a run evaluates: the active rules by kind, and which fields of each variable they read,
+/// worked out once per run.
+pub struct Plan<'s> {
+    set: &'s PolicySet,
+    /// The positions of the active rules of each kind, in [`Kind::ALL`] order.
+    by_kind: Vec<(Kind, Vec<usize>, Wanted)>,
+    /// The fields of `skill` any active rule reads.
+    skill: Wanted,
+    repo: Value,
+    repo_val: Arc<dyn Val>,
+}
+
+impl<'s> Plan<'s> {
+    pub fn new(set: &'s PolicySet, active: &[usize], repo: Value) -> Self {
+        let mut skill = Wanted::default();
+        let mut by_kind = Vec::new();
+        for kind in Kind::ALL {
+            let rules: Vec<usize> = active
+                .iter()
+                .copied()
+                .filter(|i| set.rules[*i].on == kind)
+                .collect();
+            if rules.is_empty() {
+                continue;
+            }
+            let mut wanted = Wanted::default();
+            for index in &rules {
+                let rule = &set.rules[*index];
+                read_fields(rule, kind.variable(), &mut wanted);
+                read_fields(rule, "skill", &mut skill);
+            }
+            by_kind.push((kind, rules, wanted));
+        }
+        let repo_val = entity::to_val(&repo);
+        Plan {
+            set,
+            by_kind,
+            skill,
+            repo,
+            repo_val,
+        }
+    }
+}
+
+/// Adds the fields of `variable` that `rule` reads (expressions and message) to `wanted`.
+fn read_fields(rule: &PolicyRule, variable: &str, wanted: &mut Wanted) {
+    for compiled in rule.when.iter().chain(std::iter::once(&rule.assert)) {
+        super::expr::fields_read(compiled.program.expression(), variable, wanted);
+    }
+    // `at` locates through a field too (`tool.contract.approval` needs the link).
+    if rule.at_root == variable {
+        if let Some(field) = rule.at.first() {
+            wanted.fields.insert(field.clone());
+        }
+    }
+    for piece in &rule.message {
+        if let Piece::Path(path) = piece {
+            match path.as_slice() {
+                [root] if root == variable => wanted.all = true,
+                [root, field, ..] if root == variable => {
+                    wanted.fields.insert(field.clone());
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The variables of one evaluation, lent to the evaluator: nothing is copied per rule.
+struct Bound<'a> {
+    variables: [(&'static str, &'a dyn Val); 3],
+}
+
+impl VariableResolver for Bound<'_> {
+    fn resolve<'b>(&'b self, variable: &str) -> Option<CowVal<'b, 'b>> {
+        self.variables
+            .iter()
+            .find(|(name, _)| *name == variable)
+            .map(|(_, val)| CowVal::Borrowed(*val))
+    }
+}
+
+/// Runs the plan's rules over one unit.
+pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
+    let mut result = UnitResult::default();
+    let set = plan.set;
+    let repo = &plan.repo;
+    let catalog = set.catalog();
+    let skill = entity::skill(unit, &plan.skill);
+    let skill_value = no_skill();
+    let skill_val: Arc<dyn Val + '_> = match &skill {
+        Some(skill) => Arc::clone(&skill.val),
+        None => entity::to_val(&skill_value),
+    };
+    let skill_var = match &skill {
+        Some(skill) => Var::Entity(skill),
+        None => Var::Value(&skill_value),
+    };
+    for (kind, rules, wanted) in &plan.by_kind {
+        let kind = *kind;
+        let entities = match (kind, &skill) {
+            (Kind::Skill, Some(skill)) => vec![skill.clone()],
+            (Kind::Skill, None) => Vec::new(),
+            _ => entity::of_kind(unit, kind, wanted),
+        };
+        // A sink is made for a rule when it first reports in the unit: most never do.
+        let mut sinks: Vec<Option<Sink>> = rules.iter().map(|_| None).collect();
+        for entity in &entities {
+            let bound = Bound {
+                variables: [
+                    (kind.variable(), &*entity.val),
+                    ("skill", &*skill_val),
+                    ("repo", &*plan.repo_val),
+                ],
+            };
+            let mut context = Context::with_env(Arc::clone(env()));
+            context.set_variable_resolver(&bound);
+            let variables: Vec<(&str, Var<'_, '_>)> = if kind == Kind::Skill {
+                vec![("skill", Var::Entity(entity)), ("repo", Var::Value(repo))]
+            } else {
+                vec![
+                    (kind.variable(), Var::Entity(entity)),
+                    ("skill", skill_var),
+                    ("repo", Var::Value(repo)),
+                ]
+            };
+            let largest = entity.largest.max(skill.as_ref().map_or(0, |s| s.largest));
+            for (slot, index) in rules.iter().enumerate() {
+                let rule = &set.rules[*index];
+                match evaluate(rule, &context, &variables, largest) {
+                    Outcome::Clean => {}
+                    Outcome::Fires(message) => {
+                        let located = if rule.at_root == "skill" && kind != Kind::Skill {
+                            skill.as_ref().map(|s| s.locate(&rule.at))
+                        } else {
+                            Some(entity.locate(&rule.at))
+                        };
+                        let (file, span) = located.unwrap_or((entity.file, entity.anchor));
+                        if sinks[slot].is_none() {
+                            sinks[slot] = catalog.get(rule.code).map(Sink::new);
+                        }
+                        if let Some(sink) = &mut sinks[slot] {
+                            let diagnostic = sink.report(file, span, message);
+                            if let Some(help) = &rule.help {
+                                diagnostic.help(help.clone());
+                            }
+                        }
+                    }
+                    Outcome::Failed(why) => {
+                        result.failures.extend(
+                            failure(catalog, rule, entity, EVALUATION_FAILED, &why)
+                                .map(|d| (*index, d)),
+                        );
+                    }
+                    Outcome::TooCostly(bound) => {
+                        let why = format!(
+                            "its cost bound on this entity is {bound} evaluation steps, over the limit of {COST_LIMIT}"
+                        );
+                        result.failures.extend(
+                            failure(catalog, rule, entity, COST_LIMIT_REACHED, &why)
+                                .map(|d| (*index, d)),
+                        );
+                    }
+                }
+            }
+        }
+        for sink in sinks.into_iter().flatten() {
+            result.findings.extend(sink.finish());
+        }
+    }
+    result
+}
+
+fn failure(
+    catalog: &Catalog,
+    rule: &PolicyRule,
+    entity: &Entity<'_>,
+    code: &'static str,
+    why: &str,
+) -> Option<Diagnostic> {
+    let meta = catalog.get(code)?;
+    let (message, help) = if code == EVALUATION_FAILED {
+        (
+            format!(
+                "policy rule {} [{}] could not be evaluated on {}: {why}",
+                rule.code, rule.name, entity.label
+            ),
+            "guard keys that may be absent with `has()`; the rule still ran on every other entity, and further failures of this rule in this run are not reported",
+        )
+    } else {
+        (
+            format!(
+                "policy rule {} [{}] was not evaluated on {}: {why}",
+                rule.code, rule.name, entity.label
+            ),
+            "avoid nesting comprehensions over large lists; the rule still ran on every other entity, and further stops of this rule in this run are not reported",
+        )
+    };
+    Some(
+        Diagnostic::new(
+            meta.code,
+            meta.severity,
+            entity.file,
+            entity.anchor,
+            message,
+        )
+        .with_help(help),
+    )
+}
+
+/// Keeps the first failure of each rule (by position in the output order), and drops the rest.
+pub fn one_failure_per_rule(mut failures: Vec<(usize, Diagnostic)>) -> Vec<Diagnostic> {
+    failures.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| a.1.sort_key().cmp(&b.1.sort_key()))
+    });
+    failures.dedup_by(|later, first| later.0 == first.0);
+    failures.into_iter().map(|(_, d)| d).collect()
+}

@@ -1,0 +1,636 @@
+//! Reading policy files: discovery, YAML with spans, validation of every key, compilation of the
+//! expressions. The first problem stops the load with an error pointing at the key, or at the
+//! character of an expression, in the file.
+
+use super::expr::{self, Variable};
+use super::{Kind, Piece, PolicyRule, PolicySet, TestCase, REPO_FIELDS, TOOL_USE_RULE_FIELDS};
+use crate::catalog::{catalog, Category, FixAvailability, RuleMeta};
+use crate::config::ConfigError;
+use crate::diagnostic::Severity;
+use crate::parse::node::{Member, Node};
+use crate::parse::yaml::parse_yaml;
+use std::borrow::Cow;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+/// The folder of policy files beside the config file (or in the lint root).
+pub const POLICY_DIR: &str = ".skilllint/policies";
+
+/// A policy file larger than this is refused unread.
+const MAX_POLICY_FILE: u64 = 1024 * 1024;
+
+const KEYS: &[&str] = &[
+    "code", "name", "severity", "category", "summary", "on", "when", "assert", "message", "at",
+    "help", "docs", "tests",
+];
+const REQUIRED: &[&str] = &[
+    "code", "name", "severity", "category", "summary", "on", "assert", "message",
+];
+
+/// The code families of the built-in rules: a policy code may not start with one, or
+/// `--select SK` would pick it too.
+fn builtin_families() -> Vec<String> {
+    let mut families: Vec<String> = catalog().rules.iter().map(|m| m.family.clone()).collect();
+    families.sort();
+    families.dedup();
+    families
+}
+
+/// The policy files in `sources`, in order: a folder gives its `*.yaml` and `*.yml` files sorted
+/// by name (not its subfolders). `optional` sources (the default folder) may be absent; a source
+/// named by the user must exist.
+pub fn discover(sources: &[(PathBuf, bool)]) -> Result<Vec<PathBuf>, ConfigError> {
+    let mut files = Vec::new();
+    for (source, optional) in sources {
+        let whole = |message: String| ConfigError {
+            path: source.clone(),
+            span: None,
+            quote: None,
+            message,
+        };
+        let metadata = match std::fs::metadata(source) {
+            Ok(metadata) => metadata,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && *optional => continue,
+            Err(e) => return Err(whole(format!("cannot read the policies: {e}"))),
+        };
+        if metadata.is_dir() {
+            let entries = std::fs::read_dir(source)
+                .map_err(|e| whole(format!("cannot read the policy folder: {e}")))?;
+            let mut found: Vec<PathBuf> = entries
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
+                .collect();
+            found.sort();
+            for path in found {
+                // A policy folder inside the repository is repository data: a link in it is
+                // not followed out of it.
+                if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+                    let inside = match (path.canonicalize(), source.canonicalize()) {
+                        (Ok(target), Ok(folder)) => target.starts_with(folder),
+                        _ => false,
+                    };
+                    if !inside {
+                        return Err(ConfigError {
+                            path,
+                            span: None,
+                            quote: None,
+                            message: "the policy file is a symbolic link out of its folder; it was not read".to_string(),
+                        });
+                    }
+                }
+                if !files.contains(&path) {
+                    files.push(path);
+                }
+            }
+        } else if !files.contains(source) {
+            files.push(source.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// Loads the policies of `base` (its `.skilllint/policies/`, if any) and of `extra` (files or
+/// folders that must exist).
+pub fn load(base: &Path, extra: &[PathBuf]) -> Result<PolicySet, ConfigError> {
+    let mut sources = vec![(base.join(POLICY_DIR), true)];
+    sources.extend(extra.iter().map(|p| (p.clone(), false)));
+    load_paths(&discover(&sources)?)
+}
+
+/// Loads the given policy files, in order.
+pub fn load_paths(files: &[PathBuf]) -> Result<PolicySet, ConfigError> {
+    let mut loader = Loader {
+        families: builtin_families(),
+        rules: Vec::new(),
+        metas: Vec::new(),
+        seen: Vec::new(),
+    };
+    for path in files {
+        let text = read(path)?;
+        loader.file(path, &text)?;
+    }
+    Ok(PolicySet::new(loader.rules, loader.metas))
+}
+
+/// Loads policies from text (for tests and `lint_in_memory` callers).
+pub fn load_text(path: &Path, text: &str) -> Result<PolicySet, ConfigError> {
+    let mut loader = Loader {
+        families: builtin_families(),
+        rules: Vec::new(),
+        metas: Vec::new(),
+        seen: Vec::new(),
+    };
+    loader.file(path, text)?;
+    Ok(PolicySet::new(loader.rules, loader.metas))
+}
+
+fn read(path: &Path) -> Result<String, ConfigError> {
+    use crate::read::{read_regular_bounded, Refused};
+    let fail = |message: String| ConfigError {
+        path: path.to_path_buf(),
+        span: None,
+        quote: None,
+        message,
+    };
+    let bytes = read_regular_bounded(path, MAX_POLICY_FILE).map_err(|refused| {
+        fail(match refused {
+            Refused::Io(e) => format!("cannot read the policy file: {e}"),
+            Refused::NotRegular => {
+                "the policy file is not a regular file; it was not read".to_string()
+            }
+            Refused::TooLarge(_) => format!(
+                "the policy file is over the {MAX_POLICY_FILE} byte size limit; it was not read"
+            ),
+        })
+    })?;
+    String::from_utf8(bytes).map_err(|_| fail("the policy file is not valid UTF-8".to_string()))
+}
+
+/// Where a code or name was first defined, for "already defined" errors.
+struct Seen {
+    code: String,
+    name: String,
+    file: String,
+    line: usize,
+}
+
+struct Loader {
+    families: Vec<String>,
+    rules: Vec<PolicyRule>,
+    metas: Vec<RuleMeta>,
+    seen: Vec<Seen>,
+}
+
+struct File<'a> {
+    path: &'a Path,
+    text: &'a str,
+}
+
+impl File<'_> {
+    fn error(&self, span: Range<usize>, message: impl Into<String>) -> ConfigError {
+        super::error_at(self.path, self.text, span, message.into())
+    }
+
+    fn at_key(&self, member: &Member, message: impl Into<String>) -> ConfigError {
+        self.error(member.key_span.start..member.key_span.end, message)
+    }
+
+    fn at_value(&self, node: &Node, message: impl Into<String>) -> ConfigError {
+        self.error(node.span.start..node.span.end, message)
+    }
+
+    fn line_of(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1
+    }
+}
+
+fn is_kebab(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--")
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+/// `ORG001`: two to five uppercase letters and three digits; returns the letters.
+fn code_letters(code: &str) -> Option<&str> {
+    let letters = code.len().checked_sub(3)?;
+    let (head, digits) = code.split_at(letters);
+    let ok = (2..=5).contains(&head.len())
+        && head.bytes().all(|b| b.is_ascii_uppercase())
+        && digits.bytes().all(|b| b.is_ascii_digit());
+    ok.then_some(head)
+}
+
+impl Loader {
+    fn file(&mut self, path: &Path, text: &str) -> Result<(), ConfigError> {
+        let file = File { path, text };
+        let document = parse_yaml(text, 0).map_err(|e| {
+            file.error(
+                e.span.start..e.span.end,
+                format!("the policy file is not valid YAML: {}", e.message),
+            )
+        })?;
+        let Some(root) = document.root else {
+            return Err(file.error(0..0, "the policy file is empty: it needs a `rules:` list"));
+        };
+        let Some(members) = root.as_object() else {
+            return Err(file.at_value(&root, "a policy file is a mapping with a `rules:` list"));
+        };
+        for member in members {
+            if member.key != "rules" {
+                return Err(file.at_key(
+                    member,
+                    format!(
+                        "unknown key `{}` (a policy file has only `rules`)",
+                        member.key
+                    ),
+                ));
+            }
+        }
+        let Some(rules) = root.get("rules") else {
+            return Err(file.at_value(&root, "the policy file has no `rules:` list"));
+        };
+        let Some(items) = rules.as_array() else {
+            return Err(file.at_value(rules, "`rules` must be a list of rules"));
+        };
+        for item in items {
+            self.rule(&file, item)?;
+        }
+        Ok(())
+    }
+
+    fn rule(&mut self, file: &File<'_>, item: &Node) -> Result<(), ConfigError> {
+        let Some(members) = item.as_object() else {
+            return Err(file.at_value(item, "each rule must be a mapping of keys"));
+        };
+        for member in members {
+            if !KEYS.contains(&member.key.as_str()) {
+                return Err(file.at_key(
+                    member,
+                    format!(
+                        "unknown key `{}` in a policy rule (expected one of {})",
+                        member.key,
+                        KEYS.join(", ")
+                    ),
+                ));
+            }
+        }
+        let start = item.span.start..item.span.start + 1;
+        for key in REQUIRED {
+            if item.get(key).is_none() {
+                return Err(file.error(
+                    start.clone(),
+                    format!(
+                        "this rule has no `{key}` (required: {})",
+                        REQUIRED.join(", ")
+                    ),
+                ));
+            }
+        }
+        let string = |key: &str| -> Result<Option<(&str, &Node)>, ConfigError> {
+            match item.get(key) {
+                None => Ok(None),
+                Some(node) => match node.as_str() {
+                    Some(text) => Ok(Some((text, node))),
+                    None => Err(file.at_value(node, format!("`{key}` must be a string"))),
+                },
+            }
+        };
+        let required = |key: &str| -> Result<(&str, &Node), ConfigError> {
+            string(key)?
+                .ok_or_else(|| file.error(start.clone(), format!("this rule has no `{key}`")))
+        };
+
+        let (code, code_node) = required("code")?;
+        let Some(letters) = code_letters(code) else {
+            return Err(file.at_value(
+                code_node,
+                format!("`{code}` is not a rule code: two to five uppercase letters and three digits, such as ORG001"),
+            ));
+        };
+        if let Some(family) = self
+            .families
+            .iter()
+            .find(|f| letters.starts_with(f.as_str()))
+        {
+            return Err(file.at_value(
+                code_node,
+                format!("`{code}` starts with `{family}`, the prefix of skilllint's built-in rules; choose another prefix, such as ORG"),
+            ));
+        }
+        let (name, name_node) = required("name")?;
+        if !is_kebab(name) {
+            return Err(file.at_value(
+                name_node,
+                format!("`{name}` is not a kebab-case name such as database-writes-need-approval"),
+            ));
+        }
+        if catalog().rules.iter().any(|m| m.name == name) {
+            return Err(file.at_value(
+                name_node,
+                format!("`{name}` is the name of a built-in rule"),
+            ));
+        }
+        for seen in &self.seen {
+            let duplicate = if seen.code == code {
+                Some(("code", code, code_node))
+            } else if seen.name == name {
+                Some(("name", name, name_node))
+            } else {
+                None
+            };
+            if let Some((what, value, node)) = duplicate {
+                return Err(file.at_value(
+                    node,
+                    format!(
+                        "duplicate {what} `{value}`: already defined at {}:{}",
+                        seen.file, seen.line
+                    ),
+                ));
+            }
+        }
+        let (severity, severity_node) = required("severity")?;
+        let Some(severity) = Severity::parse(severity) else {
+            return Err(file.at_value(
+                severity_node,
+                format!("unknown severity `{severity}` (expected error, warning or info)"),
+            ));
+        };
+        let (category, category_node) = required("category")?;
+        let Some(category) = Category::parse(category) else {
+            return Err(file.at_value(
+                category_node,
+                format!("unknown category `{category}` (expected correctness, safety, style or pedantic)"),
+            ));
+        };
+        let (summary, _) = required("summary")?;
+        let (on, on_node) = required("on")?;
+        let Some(kind) = Kind::parse(on) else {
+            return Err(file.at_value(
+                on_node,
+                format!(
+                    "unknown entity kind `{on}` (expected {})",
+                    Kind::ALL.map(Kind::as_str).join(", ")
+                ),
+            ));
+        };
+        let variables = variables_for(kind);
+        let compile = |key: &str| -> Result<Option<expr::Compiled>, ConfigError> {
+            let Some((source, node)) = string(key)? else {
+                return Ok(None);
+            };
+            expr::compile(source, &variables).map(Some).map_err(|e| {
+                let span = locate_in_scalar(file.text, node, source, e.range.clone());
+                file.error(span, format!("`{key}`: {}", e.message))
+            })
+        };
+        let when = compile("when")?;
+        let assert = compile("assert")?
+            .ok_or_else(|| file.error(start.clone(), "this rule has no `assert`"))?;
+        let (message, message_node) = required("message")?;
+        let message = parse_template(message, &variables).map_err(|(range, why)| {
+            file.error(
+                locate_in_scalar(file.text, message_node, message, range),
+                format!("`message`: {why}"),
+            )
+        })?;
+        let (at_root, at) = match string("at")? {
+            None => (kind.variable().to_string(), Vec::new()),
+            Some((text, node)) => {
+                let path = parse_path(text).ok_or_else(|| {
+                    file.at_value(
+                        node,
+                        format!(
+                            "`at` must be a dotted path such as {}.name",
+                            kind.variable()
+                        ),
+                    )
+                })?;
+                let root = path[0].clone();
+                if root != kind.variable() && !(root == "skill" && kind != Kind::Skill) {
+                    return Err(file.at_value(
+                        node,
+                        format!(
+                            "`at` must start with `{}` (or `skill`), the entity this rule is about",
+                            kind.variable()
+                        ),
+                    ));
+                }
+                (root, path[1..].to_vec())
+            }
+        };
+        let help = string("help")?.map(|(h, _)| h.to_string());
+        let docs = string("docs")?.map(|(d, _)| d.to_string());
+        let tests = match item.get("tests") {
+            None => Vec::new(),
+            Some(node) => tests(file, node, kind)?,
+        };
+
+        // Diagnostics carry their rule's code as `&'static str` everywhere (sink, triage,
+        // severity overrides, every renderer). A run loads its policies once, so leaking each
+        // code (a few bytes per rule, once per process) is far smaller a change than making
+        // every one of those own or share its code.
+        let code: &'static str = Box::leak(code.to_string().into_boxed_str());
+        let display = crate::escape::display_path(file.path).to_string();
+        self.seen.push(Seen {
+            code: code.to_string(),
+            name: name.to_string(),
+            file: display.clone(),
+            line: file.line_of(code_node.span.start),
+        });
+        let explanation = match &docs {
+            Some(docs) => format!("## What it checks\n{}\n", docs.trim_end()),
+            None => format!("## What it checks\n{summary}.\n"),
+        };
+        self.metas.push(RuleMeta {
+            code,
+            name: name.to_string(),
+            family: letters.to_string(),
+            category,
+            severity,
+            fix: FixAvailability::None,
+            summary: summary.trim_end_matches('.').to_string(),
+            explanation: Cow::Owned(format!(
+                "{explanation}\nDefined in the policy file `{display}` (`on: {}`).\n",
+                kind.as_str()
+            )),
+            policy_file: Some(display.clone()),
+        });
+        self.rules.push(PolicyRule {
+            code,
+            name: name.to_string(),
+            on: kind,
+            when,
+            assert,
+            message,
+            at,
+            at_root,
+            help,
+            tests,
+            file: display,
+        });
+        Ok(())
+    }
+}
+
+/// The variables a rule over `kind` may read.
+pub(crate) fn variables_for(kind: Kind) -> Vec<Variable> {
+    let mut variables = vec![Variable {
+        name: kind.variable(),
+        closed_fields: (kind == Kind::ToolUseRule).then_some(TOOL_USE_RULE_FIELDS),
+    }];
+    if kind != Kind::Skill {
+        variables.push(Variable {
+            name: "skill",
+            closed_fields: None,
+        });
+    }
+    variables.push(Variable {
+        name: "repo",
+        closed_fields: Some(REPO_FIELDS),
+    });
+    variables
+}
+
+/// `a.b.c` as segments, each an identifier (or a list index).
+fn parse_path(text: &str) -> Option<Vec<String>> {
+    let segments: Vec<String> = text.trim().split('.').map(str::to_string).collect();
+    let identifier = |s: &str| {
+        !s.is_empty()
+            && (s.bytes().all(|b| b.is_ascii_digit())
+                || (s
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+                    && !s.as_bytes()[0].is_ascii_digit()))
+    };
+    segments.iter().all(|s| identifier(s)).then_some(segments)
+}
+
+/// Parses a `message` template; errors carry the byte range in the template.
+pub(crate) fn parse_template(
+    text: &str,
+    variables: &[Variable],
+) -> Result<Vec<Piece>, (Range<usize>, String)> {
+    let mut pieces = Vec::new();
+    let mut rest = 0;
+    while let Some(open) = text[rest..].find("{{").map(|i| rest + i) {
+        if open > rest {
+            pieces.push(Piece::Text(text[rest..open].to_string()));
+        }
+        let Some(close) = text[open + 2..].find("}}").map(|i| open + 2 + i) else {
+            return Err((
+                open..open + 2,
+                "`{{` opens a placeholder that no `}}` closes".to_string(),
+            ));
+        };
+        let inner = &text[open + 2..close];
+        let Some(path) = parse_path(inner) else {
+            return Err((
+                open..close + 2,
+                format!("`{{{{{inner}}}}}` is not a dotted path such as {{{{tool.name}}}}"),
+            ));
+        };
+        if !variables.iter().any(|v| v.name == path[0]) {
+            let known: Vec<String> = variables.iter().map(|v| format!("`{}`", v.name)).collect();
+            return Err((
+                open..close + 2,
+                format!(
+                    "unknown variable `{}` in a placeholder (this rule can read {})",
+                    path[0],
+                    known.join(", ")
+                ),
+            ));
+        }
+        pieces.push(Piece::Path(path));
+        rest = close + 2;
+    }
+    if rest < text.len() {
+        pieces.push(Piece::Text(text[rest..].to_string()));
+    }
+    Ok(pieces)
+}
+
+/// The span in the file of `range` (bytes of `value`, the scalar's parsed text) when the scalar
+/// is written at `node`: each character of the value is found in order in the source, so quotes,
+/// escapes and a block scalar's indentation are stepped over.
+fn locate_in_scalar(text: &str, node: &Node, value: &str, range: Range<usize>) -> Range<usize> {
+    let raw = text.get(node.span.start..node.span.end).unwrap_or("");
+    let mut map = Vec::with_capacity(value.len() + 1);
+    let mut raw_chars = raw.char_indices();
+    for (index, c) in value.char_indices() {
+        let mut found = None;
+        for (at, r) in raw_chars.by_ref() {
+            if r == c {
+                found = Some(at);
+                break;
+            }
+        }
+        let Some(at) = found else {
+            // Not written verbatim (folded lines): the whole value.
+            return node.span.start..node.span.end;
+        };
+        map.resize(index + c.len_utf8(), node.span.start + at);
+    }
+    let start = map
+        .get(range.start)
+        .copied()
+        .unwrap_or(node.span.end.saturating_sub(1));
+    let end = map
+        .get(range.end.saturating_sub(1).max(range.start))
+        .map_or(start + 1, |last| {
+            let width = value[range
+                .end
+                .saturating_sub(1)
+                .max(range.start)
+                .min(value.len())..]
+                .chars()
+                .next()
+                .map_or(1, char::len_utf8);
+            last + width
+        });
+    start..end.max(start + 1).min(text.len().max(start + 1))
+}
+
+fn tests(file: &File<'_>, node: &Node, kind: Kind) -> Result<Vec<TestCase>, ConfigError> {
+    let Some(items) = node.as_array() else {
+        return Err(file.at_value(
+            node,
+            "`tests` must be a list of `fires:` and `clean:` cases",
+        ));
+    };
+    let variables = variables_for(kind);
+    let mut cases = Vec::new();
+    for item in items {
+        let members = item.as_object().unwrap_or_default();
+        let [member] = members else {
+            return Err(file.at_value(
+                item,
+                "each test is one `fires:` or `clean:` key with the variables it binds",
+            ));
+        };
+        let fires = match member.key.as_str() {
+            "fires" => true,
+            "clean" => false,
+            other => {
+                return Err(file.at_key(
+                    member,
+                    format!("unknown test kind `{other}` (expected fires or clean)"),
+                ))
+            }
+        };
+        let Some(bound) = member.value.as_object() else {
+            return Err(file.at_value(
+                &member.value,
+                format!(
+                    "a test binds variables: a mapping such as {{{}: {{...}}}}",
+                    kind.variable()
+                ),
+            ));
+        };
+        let mut case = TestCase {
+            fires,
+            variables: Vec::new(),
+            largest: 0,
+        };
+        for variable in bound {
+            if !variables.iter().any(|v| v.name == variable.key) {
+                return Err(file.at_key(
+                    variable,
+                    format!("unknown variable `{}` in a test", variable.key),
+                ));
+            }
+            let (value, largest) = super::entity::value_of(&variable.value);
+            case.largest = case.largest.max(largest);
+            case.variables.push((variable.key.clone(), value));
+        }
+        cases.push(case);
+    }
+    Ok(cases)
+}
