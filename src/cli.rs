@@ -46,6 +46,8 @@ pub enum Command {
         #[arg(value_name = "CODE|NAME")]
         code: String,
     },
+    /// Run the language server over standard input and output (for editors).
+    Server,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

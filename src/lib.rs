@@ -5,7 +5,7 @@
 //! ([`check`]: what a rule is given; the [`rules`]) → triage
 //! ([`triage`]) → render ([`render`]). Beside the pipeline: [`catalog`] (the rule documents,
 //! which everything that only describes rules reads), [`edit`] (text edits that fixes are built
-//! from) and [`fix`] (the `--fix` loop over the engine).
+//! from) and [`fix`] (the `--fix` loop over the engine). Above them all, [`server`]: the language server.
 
 pub mod catalog;
 pub mod check;
@@ -24,6 +24,7 @@ pub mod render;
 pub mod rules;
 pub mod schema;
 pub mod semantic;
+pub mod server;
 mod sink;
 pub mod source;
 pub mod triage;
