@@ -568,3 +568,61 @@ fn a_configuration_change_in_the_editor_relints_the_folder() {
     assert_eq!(codes(&client.diagnostics_for(&tools_uri)), ["TJ003"]);
     client.shutdown();
 }
+
+#[test]
+fn an_edited_contract_republishes_the_tools_files_of_other_folders() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical temp dir");
+    for rel in [
+        ".tools/create-event/TOOL.md",
+        ".tools/list-events/TOOL.md",
+        ".tools/close-issue/TOOL.md",
+        "calendar/SKILL.md",
+        "calendar/tools.json",
+        "servers/github/github.tools.json",
+    ] {
+        write(&root, rel, &fixture(&format!("XC003/fires/{rel}")));
+    }
+    let contract = root.join(".tools/create-event/TOOL.md");
+    let (contract_uri, tools_uri) = (uri(&contract), uri(&root.join("calendar/tools.json")));
+    let mut client = Client::start(&root);
+    initialize(&mut client, &root);
+    assert_eq!(codes(&client.diagnostics_for(&tools_uri)), ["XC003"]);
+    // The contract, in another folder, now says what the tool says: the tool's finding goes.
+    let agreeing = fixture("XC003/clean/.tools/create-event/TOOL.md");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": contract_uri, "languageId": "markdown", "version": 1, "text": agreeing}}),
+    );
+    assert_eq!(
+        codes(&client.diagnostics_for(&tools_uri)),
+        Vec::<String>::new()
+    );
+    // A skill written in the editor and not saved yet is not walked; saved, it is linted.
+    let new_skill = root.join("notes/SKILL.md");
+    let new_uri = uri(&new_skill);
+    let text = "---\nname: notes\n---\n\n# Notes\n";
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": new_uri, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    assert_eq!(
+        codes(&client.diagnostics_for(&new_uri)),
+        Vec::<String>::new()
+    );
+    write(&root, "notes/SKILL.md", text);
+    client.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": new_uri}}),
+    );
+    let saved = client.diagnostics_for(&new_uri);
+    assert_eq!(
+        server_findings(&saved),
+        cli_findings(&root, "notes/SKILL.md")
+    );
+    assert!(
+        !saved.is_empty(),
+        "a skill without a description has findings"
+    );
+    client.shutdown();
+}

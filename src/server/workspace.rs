@@ -40,6 +40,9 @@ pub(crate) struct Folder {
     published: HashMap<String, Published>,
     /// The configuration or the set of files changed: lint afresh at the next flush.
     stale: bool,
+    /// Open documents the run does not hold, and whether their last text is one skilllint
+    /// reads: a fresh lint happens when that changes, not on every keystroke.
+    unread: HashMap<String, bool>,
 }
 
 #[derive(Default)]
@@ -67,6 +70,7 @@ impl Workspace {
             problem: None,
             published: HashMap::new(),
             stale: true,
+            unread: HashMap::new(),
         });
         // The innermost folder owns a file: longest root first.
         self.folders
@@ -137,7 +141,10 @@ impl Workspace {
         let name = crate::source::split_path(&rel).1;
         let folder = &mut self.folders[index];
         let config = CONFIG_NAMES.contains(&name);
-        if config || !self.open.contains_key(path) && reads(folder, &rel) {
+        // An open document the run already holds keeps the editor's text; one it does not hold
+        // (saved for the first time) is found by a fresh walk.
+        let known = self.open.contains_key(path) && folder.holds(&rel);
+        if config || !known && reads(folder, &rel) {
             folder.stale = true;
         }
     }
@@ -173,10 +180,16 @@ impl Workspace {
             match replaced {
                 Replaced::Relinted | Replaced::Unchanged => {}
                 Replaced::NotInRun => {
-                    // A file the walk did not find (new, or named so that it is not read):
-                    // only a fresh lint can say whether it is read now.
-                    if reads(folder, &rel) {
-                        folder.stale = true;
+                    // A file the walk did not find: not on disk yet (the walk cannot find it
+                    // before it is saved), excluded, or a `skill.md` or SECRETS.md whose text
+                    // made it one skilllint does not read. Only the last can change with an
+                    // edit: lint afresh when the text turns it into one that is read, or back.
+                    let kind = crate::discover::classify(&rel, folder.requirement_files());
+                    if let (Some(kind), true) = (kind, path.exists()) {
+                        let read = crate::discover::not_read_reason(kind, text).is_none();
+                        if folder.unread.insert(rel.clone(), read) != Some(read) {
+                            folder.stale = true;
+                        }
                     }
                 }
                 Replaced::NeedsFreshLint => folder.stale = true,
@@ -196,15 +209,29 @@ impl Workspace {
 
 /// Whether the file at `rel` is a kind skilllint reads, under the folder's configuration.
 fn reads(folder: &Folder, rel: &str) -> bool {
-    let default_names = LintOptions::default().requirement_files;
-    let names = folder
-        .session
-        .as_ref()
-        .map_or(&default_names, |s| &s.options().requirement_files);
-    crate::discover::classify(rel, names).is_some()
+    crate::discover::classify(rel, folder.requirement_files()).is_some()
 }
 
+/// The requirement file names when the folder has no configuration (or it is broken).
+static DEFAULT_REQUIREMENT_FILES: std::sync::LazyLock<Vec<String>> =
+    std::sync::LazyLock::new(|| LintOptions::default().requirement_files);
+
 impl Folder {
+    fn requirement_files(&self) -> &[String] {
+        self.session
+            .as_ref()
+            .map_or(&DEFAULT_REQUIREMENT_FILES, |s| {
+                &s.options().requirement_files
+            })
+    }
+
+    /// Whether the folder's run holds the file at `rel`.
+    fn holds(&self, rel: &str) -> bool {
+        self.session
+            .as_ref()
+            .is_some_and(|s| s.outcome().repo.file_by_path(rel).is_some())
+    }
+
     pub(crate) fn session(&self) -> Option<&Session> {
         self.session.as_ref()
     }
