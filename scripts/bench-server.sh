@@ -4,6 +4,8 @@
 # is drained), median and p95 over EDITS edits, and the server's memory after them.
 #   scripts/bench-server.sh                 corpus: /tmp/corpus5000, else a generated 5,000-skill one
 #   CORPUS=/path/to/repo EDITS=100 scripts/bench-server.sh
+#   EDIT_FILE=group-000/.tools/x/TOOL.md scripts/bench-server.sh   one letter in and out of that
+#                                           file's last line instead (a TOOL.md relints every unit)
 # The edits alternate between stripping a write tool's confirmation gate (TJ003 appears), putting
 # it back (TJ003 goes) and rewording a description (nothing changes), sent as incremental
 # changes of one range, as editors send keystrokes.
@@ -16,10 +18,11 @@ if [ ! -d "$corpus" ]; then
   corpus=$(mktemp -d)/corpus5000
   target/release/examples/gen_corpus 5000 "$corpus" >/dev/null
 fi
-exec python3 - "$PWD/target/release/skilllint" "$corpus" "${EDITS:-100}" <<'PY'
+exec python3 - "$PWD/target/release/skilllint" "$corpus" "${EDITS:-100}" "${EDIT_FILE:-}" <<'PY'
 import json, os, queue, statistics, subprocess, sys, threading, time
 
 binary, corpus, edits = sys.argv[1], os.path.realpath(sys.argv[2]), int(sys.argv[3])
+edit_file = sys.argv[4]
 server = subprocess.Popen([binary, "server"], cwd=corpus, stdin=subprocess.PIPE,
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 incoming = queue.Queue()
@@ -68,9 +71,11 @@ send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
 wait(lambda m: m.get("id") == 2)
 first_lint = time.perf_counter() - started
 
-tools = None
+tools = os.path.join(corpus, edit_file) if edit_file else None
 for dirpath, dirnames, filenames in sorted(os.walk(corpus)):
     dirnames.sort()
+    if tools:
+        break
     if "tools.json" in filenames:
         candidate = os.path.join(dirpath, "tools.json")
         if '"requiresConfirmation": true' in open(candidate).read():
@@ -84,15 +89,20 @@ send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
       "params": {"textDocument": {"uri": target, "languageId": "json", "version": 1, "text": text}}})
 wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == target)
 
-gate = text.index('"requiresConfirmation": true') + len('"requiresConfirmation": ')
-line = text.count("\n", 0, gate)
-column = gate - (text.rfind("\n", 0, gate) + 1)
-word = text.index('"description": "') + len('"description": "')
+if edit_file:
+    # Only the one-letter edits, at the start of the last line.
+    gate = None
+    word = text.rstrip("\n").rfind("\n") + 1
+else:
+    gate = text.index('"requiresConfirmation": true') + len('"requiresConfirmation": ')
+    line = text.count("\n", 0, gate)
+    column = gate - (text.rfind("\n", 0, gate) + 1)
+    word = text.index('"description": "') + len('"description": "')
 word_line = text.count("\n", 0, word)
 word_column = word - (text.rfind("\n", 0, word) + 1)
 latencies, codes_seen, gated, inserted = [], set(), True, False
 for version in range(2, edits + 2):
-    step = version % 3
+    step = version % 3 if gate is not None else 2
     if step == 0:   # strip the gate
         change = {"range": {"start": {"line": line, "character": column},
                             "end": {"line": line, "character": column + 4}}, "text": "false"}
