@@ -10,9 +10,9 @@ use crate::semantic::bindings::DriverBindings;
 use crate::semantic::links::Link;
 use crate::semantic::schemas::{Site, Subject};
 use crate::semantic::skill_names::SkillName;
-use crate::semantic::{UnitFacts, UnitMemo};
+use crate::semantic::UnitFacts;
 use crate::source::FileId;
-use std::cell::{OnceCell, RefCell};
+use std::cell::RefCell;
 use std::ops::Deref;
 use std::rc::Rc;
 
@@ -97,14 +97,9 @@ impl<'a> Unit<'a> {
         self.facts.tool_use_rules(&self.view)
     }
 
-    /// See [`UnitFacts::rule_mentions`].
-    pub(crate) fn rule_mentions(&self) -> &'a UnitMemo<&'a str, usize> {
-        self.facts.rule_mentions()
-    }
-
-    /// See [`UnitFacts::rule_words`].
-    pub(crate) fn rule_words(&self) -> &'a OnceCell<Vec<(&'a str, u32)>> {
-        self.facts.rule_words()
+    /// See [`UnitFacts::items_naming`].
+    pub(crate) fn items_naming(&self, name: &'a str) -> Rc<[usize]> {
+        self.facts.items_naming(&self.view, name)
     }
 
     /// The editable view of a JSON file, shared by every rule of the unit that fixes it.

@@ -15,7 +15,9 @@ pub use crate::model::Parsed;
 pub use units::{build_units, UnitFiles};
 pub use view::UnitView;
 
+use crate::model::contract::Contract;
 use crate::model::document::MarkdownDoc;
+use crate::model::driver::Driver;
 use crate::parse::Node;
 use crate::source::Span;
 use crate::source::{FileId, SourceFile};
@@ -193,6 +195,20 @@ impl Repo {
     pub fn driver(&self, id: FileId) -> Option<&MarkdownDoc> {
         match self.parsed(id) {
             Parsed::Driver { doc, .. } => Some(doc),
+            _ => None,
+        }
+    }
+
+    /// The typed view of a TOOL.md (its frontmatter is `None` when it could not be read, or when
+    /// `id` is no TOOL.md).
+    pub fn contract_view(&self, id: FileId) -> Contract<'_> {
+        Contract::new(id, self.contract(id))
+    }
+
+    /// The typed view of a DRIVER.md or CLI.md whose frontmatter could be read.
+    pub fn driver_view(&self, id: FileId) -> Option<Driver<'_>> {
+        match self.parsed(id) {
+            Parsed::Driver { doc, cli } => Driver::new(id, doc, *cli),
             _ => None,
         }
     }

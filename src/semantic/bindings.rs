@@ -82,7 +82,7 @@ pub(crate) fn contract_candidates(
 fn resolve<'a>(repo: &'a Repo, driver_file: FileId, entry: &Node) -> Option<Contract<'a>> {
     let reference = entry.get("tool")?.as_str()?;
     let candidates = contract_candidates(repo, driver_file, reference);
-    let contract = |id: FileId| Contract::new(id, repo.contract(id));
+    let contract = |id: FileId| repo.contract_view(id);
     let range = entry
         .get("version")
         .and_then(Node::as_str)

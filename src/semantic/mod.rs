@@ -1,9 +1,9 @@
 //! Facts that several rules of a unit read, derived once per unit from the [`UnitView`] and the
 //! models: which tool is linked to which TOOL.md ([`links`]), which contracts a driver binds
-//! ([`bindings`]), which schemas a unit holds and their object subschemas ([`schemas`]), and the
-//! skill's Tool Use Rules section ([`tool_use_rules`]), and the skill's name the repository-wide
-//! rules compare ([`skill_names`]). Facts are pure functions of the unit, so
-//! it does not matter which rule asks first. No diagnostics, no edits: this module never imports
+//! ([`bindings`]), which schemas a unit holds and their object subschemas ([`schemas`]), the
+//! skill's Tool Use Rules section and which tools its items name ([`tool_use_rules`]), and the
+//! skill's name the repository-wide rules compare ([`skill_names`]). Facts are pure functions of
+//! the unit, so it does not matter which rule asks first. No diagnostics, no edits: this module never imports
 //! `check`, `rules`, `edit`, `fix`, `engine`, the triage modules or `render`.
 
 pub mod bindings;
@@ -34,8 +34,8 @@ pub struct UnitFacts<'a> {
     driver_bindings: OnceCell<Vec<DriverBindings<'a>>>,
     /// The SKILL.md's Tool Use Rules section and its items, if it has one.
     tool_use_rules: OnceCell<Option<(Section<'a>, Vec<&'a TextBlock>)>>,
-    /// For each tool name a TR rule asked about, the positions of the section's items that name
-    /// it as a whole word.
+    /// For each tool name a rule asked about, the positions of the section's items that name it
+    /// as a whole word.
     rule_mentions: UnitMemo<&'a str, usize>,
     /// Every word of the section's items with the position of its item, sorted and without
     /// repeats: a tool name's items are then a binary search away, not a scan of every item.
@@ -82,15 +82,15 @@ impl<'a> UnitFacts<'a> {
             .as_ref()
     }
 
-    /// Which items of the Tool Use Rules section name which tool, filled in by the TR rules as
-    /// they ask (the search itself is still in `rules::tr`).
-    pub(crate) fn rule_mentions(&'a self) -> &'a UnitMemo<&'a str, usize> {
-        &self.rule_mentions
-    }
-
-    /// The words of the Tool Use Rules items, built by the TR rules on the first lookup that
-    /// needs them (the search itself is still in `rules::tr`).
-    pub(crate) fn rule_words(&'a self) -> &'a OnceCell<Vec<(&'a str, u32)>> {
-        &self.rule_words
+    /// The positions of the Tool Use Rules items that name `name` as a whole word; none without
+    /// the section. Several rules ask this of every tool: each name's items are searched for
+    /// once per unit.
+    pub(crate) fn items_naming(&'a self, unit: &UnitView<'a>, name: &'a str) -> Rc<[usize]> {
+        let items = self
+            .tool_use_rules(unit)
+            .map_or(&[][..], |(_, items)| items.as_slice());
+        self.rule_mentions.get(name, || {
+            tool_use_rules::items_naming(items, name, &self.rule_words)
+        })
     }
 }

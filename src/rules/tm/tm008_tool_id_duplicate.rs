@@ -1,7 +1,6 @@
 //! TM008 `tool-id-duplicate`: Two TOOL.md files declare the same id and major version.
 
 use crate::check::{RepoContext, Sink};
-use crate::model::document::MarkdownDoc;
 use crate::parse::Node;
 use crate::source::{FileId, Span};
 use std::collections::BTreeMap;
@@ -25,14 +24,11 @@ pub(super) fn tool_id_duplicate(repo: &RepoContext<'_>, sink: &mut Sink) {
         let mut sorted = files.clone();
         sorted.sort();
         for file in sorted {
-            let Some(fm) = repo.contract(file).and_then(MarkdownDoc::frontmatter) else {
+            let contract = repo.contract_view(file);
+            let Some(id_node) = contract.get("id") else {
                 continue;
             };
-            let Some(id_node) = fm.root.get("id") else {
-                continue;
-            };
-            let major = fm
-                .root
+            let major = contract
                 .get("version")
                 .and_then(Node::as_str)
                 .and_then(major_version);

@@ -4,7 +4,6 @@
 use super::contract_with_frontmatter;
 use crate::check::{Sink, Unit};
 use crate::index::Repo;
-use crate::model::document::MarkdownDoc;
 use crate::parse::Node;
 use crate::rules::util;
 use crate::source::{join_path, normalize_path, parent_dir, FileId};
@@ -30,15 +29,13 @@ pub(super) fn reference_names_tool(
 }
 
 fn driver_implements(repo: &Repo, driver: FileId, tool_file: FileId, tool_id: &str) -> bool {
-    let Some(fm) = repo.driver(driver).and_then(MarkdownDoc::frontmatter) else {
+    let Some(driver_view) = repo.driver_view(driver) else {
         return false;
     };
     let driver_path = &repo.file(driver).rel_path;
     let tool_path = &repo.file(tool_file).rel_path;
-    fm.root
-        .get("implements")
-        .and_then(Node::as_array)
-        .unwrap_or_default()
+    driver_view
+        .implements()
         .iter()
         .filter_map(|entry| entry.get("tool").and_then(Node::as_str))
         .any(|reference| reference_names_tool(reference, driver_path, tool_path, tool_id))
@@ -84,9 +81,9 @@ pub(super) fn default_implementation_unresolved(unit: &Unit<'_>, sink: &mut Sink
     diagnostic.label("default driver for this tool");
     if let Some(driver) = drivers.first() {
         let span = repo
-            .driver(*driver)
-            .and_then(MarkdownDoc::frontmatter)
-            .map(|fm| {
+            .driver_view(*driver)
+            .map(|view| {
+                let fm = view.fm;
                 fm.root.member("implements").map_or_else(
                     || fm.root.get("id").map_or(fm.opening, |n| n.span),
                     |m| m.key_span,

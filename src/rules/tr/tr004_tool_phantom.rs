@@ -1,12 +1,10 @@
 //! TR004 `tool-phantom`: The Tool Use Rules section names a tool that tools.json does not
 //! define.
 
-use super::{
-    is_vocabulary, named_tools, names_in_item, skill_name, tools_are_complete, tools_file_name,
-    RulesSection,
-};
+use super::{named_tools, skill_name, tools_are_complete, tools_file_name, RulesSection};
 use crate::check::{Sink, Unit};
 use crate::parse::node::{Node, Value};
+use crate::semantic::tool_use_rules::{is_vocabulary, names_in_item};
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 

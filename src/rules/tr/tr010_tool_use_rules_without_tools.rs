@@ -1,8 +1,9 @@
 //! TR010 `tool-use-rules-without-tools`: A Tool Use Rules section lists tools but the skill has
 //! no tools.json.
 
-use super::{is_vocabulary, names_in_item, RulesSection};
+use super::RulesSection;
 use crate::check::{Sink, Unit};
+use crate::semantic::tool_use_rules::{is_vocabulary, names_in_item};
 use std::collections::HashSet;
 
 pub(super) fn tool_use_rules_without_tools(unit: &Unit<'_>, sink: &mut Sink) {
