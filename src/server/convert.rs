@@ -173,13 +173,13 @@ mod tests {
     #[test]
     fn incremental_changes_replace_the_range_they_name() {
         let mut text = String::from("one\ntwo é three\n");
-        let start = Position::new(1, 6);
-        apply_change(
-            &mut text,
-            Some(Range::new(start, Position::new(1, 7))),
-            "and",
-        );
+        // `é` counts one unit: character 6 of the second line is the `t` of `three`.
+        let at = Position::new(1, 6);
+        apply_change(&mut text, Some(Range::new(at, at)), "and ");
         assert_eq!(text, "one\ntwo é and three\n");
+        let across = Range::new(Position::new(0, 1), Position::new(1, 1));
+        apply_change(&mut text, Some(across), "");
+        assert_eq!(text, "owo é and three\n");
         apply_change(&mut text, None, "new");
         assert_eq!(text, "new");
     }
