@@ -626,3 +626,92 @@ fn an_edited_contract_republishes_the_tools_files_of_other_folders() {
     );
     client.shutdown();
 }
+
+/// Every file of a fixture, as (path relative to it, text).
+fn fixture_files(dir: &str) -> Vec<(String, String)> {
+    let base = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(dir);
+    let mut pending = vec![base.clone()];
+    let mut files = Vec::new();
+    while let Some(path) = pending.pop() {
+        if path.is_dir() {
+            pending.extend(
+                std::fs::read_dir(&path)
+                    .expect("folder")
+                    .flatten()
+                    .map(|e| e.path()),
+            );
+        } else {
+            let rel = path
+                .strip_prefix(&base)
+                .expect("inside")
+                .to_string_lossy()
+                .into_owned();
+            files.push((rel, std::fs::read_to_string(&path).expect("text")));
+        }
+    }
+    files
+}
+
+#[test]
+fn disable_for_this_line_silences_exactly_that_finding() {
+    // A Markdown body, requirement.yaml, a SKILL.md frontmatter and a TOOL.md frontmatter.
+    let cases = [
+        ("TR004/fires", "calendar/SKILL.md"),
+        ("TJ013/fires", "calendar/requirement.yaml"),
+        ("SK005/fires", "pdf-forms/SKILL.md"),
+        ("TM002/fires", ".tools/notes.append/TOOL.md"),
+    ];
+    for (fixture, rel) in cases {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().canonicalize().expect("canonical temp dir");
+        for (path, text) in fixture_files(fixture) {
+            write(&root, &path, &text);
+        }
+        let file = root.join(rel);
+        let file_uri = uri(&file);
+        let before = cli_findings(&root, rel);
+        let mut client = Client::start(&root);
+        initialize(&mut client, &root);
+        let published = client.diagnostics_for(&file_uri);
+        let first = published
+            .first()
+            .unwrap_or_else(|| panic!("{fixture}: findings in {rel}"));
+        let code = first["code"].as_str().expect("a code").to_string();
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": file_uri},
+                "range": first["range"],
+                "context": {"diagnostics": [first]},
+            }),
+        );
+        let title = format!("Disable {code} for this line");
+        let disable = actions["result"]
+            .as_array()
+            .and_then(|all| all.iter().find(|a| a["title"] == json!(title)).cloned())
+            .unwrap_or_else(|| panic!("{fixture}: `{title}` among {actions}"));
+        assert_eq!(disable["isPreferred"], json!(false));
+        let edits = disable["edit"]["changes"][&file_uri]
+            .as_array()
+            .expect("edits");
+        let text = std::fs::read_to_string(&file).expect("text");
+        write(&root, rel, &apply_edits(&text, edits));
+        client.shutdown();
+        // Lines moved: compare what is reported, not where.
+        let what = |findings: Vec<(String, String, u64, u64, u64, u64)>| {
+            let mut kept: Vec<(String, String)> =
+                findings.into_iter().map(|f| (f.0, f.1)).collect();
+            kept.sort();
+            kept
+        };
+        let mut expected = what(before);
+        let gone = expected
+            .iter()
+            .position(|(c, m)| *c == code && first["message"] == json!(m))
+            .expect("the finding was reported");
+        expected.remove(gone);
+        assert_eq!(what(cli_findings(&root, rel)), expected, "{fixture}: {rel}");
+    }
+}
