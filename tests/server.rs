@@ -522,6 +522,21 @@ fn an_editor_session_gets_the_command_lines_findings_fixes_and_explanations() {
         std::fs::read_to_string(&tools_path).expect("on disk"),
         gated
     );
+    // Closed without saving: the file on disk counts again, and SKILL.md has its TR004 back.
+    client.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": tools_uri}}),
+    );
+    assert_eq!(
+        codes(&client.diagnostics_for(&tools_uri)),
+        Vec::<String>::new()
+    );
+    let reopened = client.diagnostics_for(&skill_uri);
+    assert_eq!(
+        server_findings(&reopened),
+        cli_findings(&root, "calendar/SKILL.md")
+    );
+    assert_eq!(codes(&reopened), ["TR004"]);
     client.shutdown();
 }
 

@@ -240,13 +240,15 @@ impl Server<'_> {
     fn lint_and_publish(&mut self) -> Result<(), String> {
         self.dirty = false;
         let mut notices: Notices = Vec::new();
-        let publish = catch_unwind(AssertUnwindSafe(|| self.workspace.flush(&mut notices)))
-            .unwrap_or_else(|_| {
-                notices.push(
-                    "skilllint hit an internal error while linting; please report it".to_string(),
-                );
-                Vec::new()
-            });
+        let flushed = catch_unwind(AssertUnwindSafe(|| self.workspace.flush(&mut notices)));
+        let publish = flushed.unwrap_or_else(|_| {
+            // What was half updated is linted afresh with the next message.
+            self.workspace.relint_everything();
+            notices.push(
+                "skilllint hit an internal error while linting; please report it".to_string(),
+            );
+            Vec::new()
+        });
         for message in notices {
             let params = ShowMessageParams {
                 typ: MessageType::ERROR,

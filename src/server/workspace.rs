@@ -121,12 +121,9 @@ impl Workspace {
             Some(text) => {
                 self.open.insert(path.clone(), text);
             }
+            // Closed: the file on disk takes over again (read at the next flush).
             None => {
                 self.open.remove(&path);
-                // The file on disk may differ from the editor's last text: lint afresh.
-                if let Some((index, _)) = self.locate(&path) {
-                    self.folders[index].stale = true;
-                }
             }
         }
         self.pending.insert(path);
@@ -170,8 +167,24 @@ impl Workspace {
             if folder.stale {
                 continue;
             }
-            let Some(text) = self.open.get(&path) else {
-                continue;
+            let on_disk;
+            let text = match self.open.get(&path) {
+                Some(text) => text,
+                None => {
+                    // Closed: what a run reads from disk now, read as a run reads it.
+                    let cap = folder.session.as_ref().map(|s| s.options().max_file_size);
+                    match cap.map(|cap| crate::read::read_text(&path, cap)) {
+                        Some(Ok(text)) => {
+                            on_disk = text;
+                            &on_disk
+                        }
+                        _ => {
+                            folder.stale |=
+                                folder.holds(&rel) || reads(folder, &rel) && path.exists();
+                            continue;
+                        }
+                    }
+                }
             };
             let replaced = match &mut folder.session {
                 Some(session) => session.replace_text(&rel, text.clone()),
