@@ -708,6 +708,23 @@ fn disable_for_this_line_silences_exactly_that_finding() {
             .and_then(|all| all.iter().find(|a| a["title"] == json!(title)).cloned())
             .unwrap_or_else(|| panic!("{fixture}: `{title}` among {actions}"));
         assert_eq!(disable["isPreferred"], json!(false));
+        // SK005's fix changes the skill's `name`, which what calls the skill may rely on: unsafe, so marked
+        // and not preferred.
+        if code == "SK005" {
+            let fix = actions["result"]
+                .as_array()
+                .and_then(|all| {
+                    all.iter()
+                        .find(|a| a["edit"]["documentChanges"].is_array())
+                        .cloned()
+                })
+                .unwrap_or_else(|| panic!("SK005's fix among {actions}"));
+            assert_eq!(fix["isPreferred"], json!(false), "{fix}");
+            assert!(
+                fix["title"].as_str().is_some_and(|t| t.contains("unsafe")),
+                "{fix}"
+            );
+        }
         let edits = disable["edit"]["changes"][&file_uri]
             .as_array()
             .expect("edits");

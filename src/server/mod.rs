@@ -130,6 +130,7 @@ fn serve(connection: &Connection) -> Result<(), String> {
         connection,
         workspace,
         dirty: true,
+        crashed: false,
     };
     server.main_loop()
 }
@@ -164,6 +165,8 @@ struct Server<'c> {
     workspace: Workspace,
     /// Something changed since the last lint.
     dirty: bool,
+    /// Linting crashed once: the user was told, and is not told again on every keystroke.
+    crashed: bool,
 }
 
 impl Server<'_> {
@@ -244,9 +247,12 @@ impl Server<'_> {
         let publish = flushed.unwrap_or_else(|_| {
             // What was half updated is linted afresh with the next message.
             self.workspace.relint_everything();
-            notices.push(
-                "skilllint hit an internal error while linting; please report it".to_string(),
-            );
+            if !self.crashed {
+                notices.push(
+                    "skilllint hit an internal error while linting; please report it".to_string(),
+                );
+            }
+            self.crashed = true;
             Vec::new()
         });
         for message in notices {
