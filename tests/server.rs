@@ -747,3 +747,57 @@ fn disable_for_this_line_silences_exactly_that_finding() {
         assert_eq!(what(cli_findings(&root, rel)), expected, "{fixture}: {rel}");
     }
 }
+
+#[test]
+fn a_file_in_nested_workspace_folders_is_published_by_the_innermost() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical temp dir");
+    let stripped = fixture("TJ003/fires/calendar/tools.json");
+    let tools_path = write(&root, "calendar/tools.json", &stripped);
+    write(
+        &root,
+        "calendar/SKILL.md",
+        &fixture("TJ003/fires/calendar/SKILL.md"),
+    );
+    // The inner folder's configuration ignores TJ003; the outer folder has none.
+    write(
+        &root,
+        "calendar/skilllint.toml",
+        "[lint]\nignore = [\"TJ003\"]\n",
+    );
+    let tools_uri = uri(&tools_path);
+    let mut client = Client::start(&root);
+    let response = client.request(
+        "initialize",
+        json!({
+            "processId": null,
+            "capabilities": {},
+            "workspaceFolders": [
+                {"uri": uri(&root), "name": "outer"},
+                {"uri": uri(&root.join("calendar")), "name": "inner"},
+            ],
+        }),
+    );
+    assert!(response.get("error").is_none(), "{response}");
+    client.notify("initialized", json!({}));
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": tools_uri, "languageId": "json", "version": 1, "text": stripped}}),
+    );
+    assert_eq!(
+        codes(&client.diagnostics_for(&tools_uri)),
+        Vec::<String>::new()
+    );
+    // A request is answered after everything pending was published: no TJ003 from the outer one.
+    client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": tools_uri}, "position": {"line": 0, "character": 0}}),
+    );
+    let later: Vec<&Value> = client
+        .backlog
+        .iter()
+        .filter(|m| m["params"]["uri"] == json!(tools_uri))
+        .collect();
+    assert!(later.is_empty(), "{later:?}");
+    client.shutdown();
+}

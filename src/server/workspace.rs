@@ -209,12 +209,21 @@ impl Workspace {
             }
         }
         let mut publish = std::mem::take(&mut self.cleared);
+        let mut by_folder = Vec::with_capacity(self.folders.len());
         for (folder, edited) in self.folders.iter_mut().zip(&edited) {
             if folder.stale {
                 folder.stale = false;
                 folder.lint_afresh(&self.open, notices);
             }
-            publish.extend(folder.republish(edited));
+            by_folder.push(folder.republish(edited));
+        }
+        // A file inside nested workspace folders is published by the innermost one only.
+        for (index, found) in by_folder.into_iter().enumerate() {
+            publish.extend(found.into_iter().filter(|p| {
+                super::convert::uri_to_path(&p.uri)
+                    .and_then(|path| self.locate(&path))
+                    .is_none_or(|(owner, _)| owner == index)
+            }));
         }
         publish
     }
