@@ -3,7 +3,8 @@
 //! Orchestration only: each stage's work is in its module ([`crate::discover`], `read`,
 //! [`crate::model::parse_file`], [`crate::index::build_units`], `check::run`, `triage::apply`);
 //! the engine owns the options, the thread pool and the order of the stages, and is the one
-//! module that sees the rules (through [`registry`]).
+//! module that sees the rules (through [`registry`]). A [`Session`] is a lint kept for edits (the
+//! language server's): it relints one changed file's unit, not the repository.
 
 use crate::catalog::catalog;
 use crate::check::run::{check_repo, check_unit, UnitOutcome};
