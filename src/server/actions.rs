@@ -21,6 +21,18 @@ use std::path::{Path, PathBuf};
 /// The kind of the action that applies every safe fix of a document.
 pub(crate) const FIX_ALL: &str = "source.fixAll.skilllint";
 
+/// Whether a code action request's `only` list covers actions of `kind`: a requested kind covers
+/// itself and the kinds below it (`source.fixAll` covers `source.fixAll.skilllint`).
+pub(crate) fn asks_for(only: &[CodeActionKind], kind: &str) -> bool {
+    only.iter().any(|requested| {
+        let requested = requested.as_str();
+        kind == requested
+            || kind
+                .strip_prefix(requested)
+                .is_some_and(|rest| rest.starts_with('.'))
+    })
+}
+
 /// Whether two ranges touch (an empty range at a finding's edge counts).
 fn touches(a: Range, b: Range) -> bool {
     !(a.end < b.start || b.end < a.start)
@@ -50,14 +62,6 @@ pub(crate) fn quick_fixes(
     range: Range,
     kinds: Option<&[CodeActionKind]>,
 ) -> Vec<CodeActionOrCommand> {
-    let wants = |kind: &CodeActionKind| {
-        kinds.is_none_or(|only| {
-            only.iter().any(|k| {
-                kind.as_str() == k.as_str()
-                    || kind.as_str().starts_with(&format!("{}.", k.as_str()))
-            })
-        })
-    };
     let mut actions = Vec::new();
     let Some(session) = folder.session() else {
         return actions;
@@ -66,7 +70,7 @@ pub(crate) fn quick_fixes(
     let Some(file) = repo.file_by_path(rel) else {
         return actions;
     };
-    if !wants(&CodeActionKind::QUICKFIX) {
+    if !kinds.is_none_or(|only| asks_for(only, CodeActionKind::QUICKFIX.as_str())) {
         return actions;
     }
     for (d, lsp) in findings_in(folder, session, file) {
@@ -319,4 +323,26 @@ pub(crate) fn hover(folder: &Folder, rel: &str, position: Position) -> Option<Ho
         }),
         range,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_requested_kind_covers_the_kinds_below_it_only() {
+        let only = |kinds: &[&str]| -> Vec<CodeActionKind> {
+            kinds
+                .iter()
+                .map(|k| CodeActionKind::from(k.to_string()))
+                .collect()
+        };
+        assert!(asks_for(&only(&["source"]), FIX_ALL));
+        assert!(asks_for(&only(&["source.fixAll"]), FIX_ALL));
+        assert!(asks_for(&only(&["quickfix", FIX_ALL]), FIX_ALL));
+        assert!(!asks_for(&only(&["source.fix"]), FIX_ALL));
+        assert!(!asks_for(&only(&["quickfix"]), FIX_ALL));
+        assert!(asks_for(&only(&["quickfix"]), "quickfix"));
+        assert!(!asks_for(&only(&["refactor"]), "quickfix"));
+    }
 }

@@ -397,11 +397,7 @@ impl Server<'_> {
         let only = params.context.only.as_deref();
         let mut found = actions::quick_fixes(folder, &rel, params.range, only);
         // Fixing a whole document runs the fix loop: only when a source action is asked for.
-        let fix_all_asked = only.is_some_and(|kinds| {
-            kinds.iter().any(|k| {
-                actions::FIX_ALL.starts_with(k.as_str()) && k.as_str().starts_with("source")
-            })
-        });
+        let fix_all_asked = only.is_some_and(|kinds| actions::asks_for(kinds, actions::FIX_ALL));
         if fix_all_asked {
             if let Ok(Some(action)) = actions::fix_all(folder, &self.workspace.open, &path, uri) {
                 found.push(lsp_types::CodeActionOrCommand::CodeAction(action));
