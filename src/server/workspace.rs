@@ -97,8 +97,14 @@ impl Workspace {
     pub(crate) fn locate(&self, path: &Path) -> Option<(usize, String)> {
         self.folders.iter().enumerate().find_map(|(index, folder)| {
             let rel = path.strip_prefix(&folder.root).ok()?;
-            let parts: Option<Vec<&str>> =
-                rel.components().map(|c| c.as_os_str().to_str()).collect();
+            // Only plain names below the root: `..` or `.` could name a file outside it.
+            let parts: Option<Vec<&str>> = rel
+                .components()
+                .map(|c| match c {
+                    std::path::Component::Normal(name) => name.to_str(),
+                    _ => None,
+                })
+                .collect();
             Some((index, parts?.join("/")))
         })
     }
@@ -171,8 +177,14 @@ impl Workspace {
             let text = match self.open.get(&path) {
                 Some(text) => text,
                 None => {
-                    // Closed: what a run reads from disk now, read as a run reads it.
-                    let cap = folder.session.as_ref().map(|s| s.options().max_file_size);
+                    // Closed: what a run reads from disk now, read as a run reads it. A file
+                    // the walk could not follow (a link out of the folder) is never opened here:
+                    // a fresh lint reports it as the command line does.
+                    let cap = folder
+                        .session
+                        .as_ref()
+                        .filter(|_| folder.holds_readable(&rel))
+                        .map(|s| s.options().max_file_size);
                     match cap.map(|cap| crate::read::read_text(&path, cap)) {
                         Some(Ok(text)) => {
                             on_disk = text;
@@ -245,6 +257,15 @@ impl Folder {
             .map_or(&DEFAULT_REQUIREMENT_FILES, |s| {
                 &s.options().requirement_files
             })
+    }
+
+    /// Whether the folder's run holds the file at `rel` and could read it.
+    fn holds_readable(&self, rel: &str) -> bool {
+        self.session.as_ref().is_some_and(|s| {
+            let repo = &s.outcome().repo;
+            repo.file_by_path(rel)
+                .is_some_and(|id| !matches!(repo.parsed(id), crate::index::Parsed::Unreadable(_)))
+        })
     }
 
     /// Whether the folder's run holds the file at `rel`.
@@ -526,5 +547,35 @@ fn mirrored<'r>(
         related_information: back,
         tags: None,
         data: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_belongs_to_the_innermost_folder_and_never_climbs_out_of_it() {
+        let mut workspace = Workspace::default();
+        workspace.add_folder(PathBuf::from("/repo"));
+        workspace.add_folder(PathBuf::from("/repo/skills"));
+        let inner = workspace
+            .folders
+            .iter()
+            .position(|f| f.root.ends_with("skills"));
+        assert_eq!(
+            workspace.locate(Path::new("/repo/skills/a/SKILL.md")),
+            inner.map(|i| (i, "a/SKILL.md".to_string()))
+        );
+        let outer = workspace.locate(Path::new("/repo/tools.json"));
+        assert_eq!(outer.map(|(_, rel)| rel), Some("tools.json".to_string()));
+        assert_eq!(workspace.locate(Path::new("/repo/../etc/passwd")), None);
+        assert_eq!(
+            workspace
+                .locate(Path::new("/repo/a/./SKILL.md"))
+                .map(|(_, r)| r),
+            Some("a/SKILL.md".to_string())
+        );
+        assert_eq!(workspace.locate(Path::new("/elsewhere/SKILL.md")), None);
     }
 }
