@@ -506,6 +506,42 @@ fn an_editor_session_gets_the_command_lines_findings_fixes_and_explanations() {
         "{tools_now:?}"
     );
 
+    // On the SKILL.md, where TR003 is shown: its explanation, and its fix (a new item in that
+    // section), which is what `--fix` writes.
+    let hint = &skill_now[0];
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": skill_uri}, "position": hint["range"]["start"]}),
+    );
+    let explanation = skilllint(&root, &["rule", "TR003"]);
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(shown.contains(explanation.trim_end()), "{hover}");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": skill_uri},
+            "range": hint["range"],
+            "context": {"diagnostics": [hint]},
+        }),
+    );
+    let fix = actions["result"]
+        .as_array()
+        .and_then(|all| {
+            all.iter()
+                .find(|a| a["edit"]["documentChanges"].is_array())
+                .cloned()
+        })
+        .unwrap_or_else(|| panic!("TR003's fix among {actions}"));
+    let changes = fix["edit"]["documentChanges"].as_array().expect("changes");
+    assert_eq!(changes.len(), 1, "{fix}");
+    assert_eq!(changes[0]["textDocument"]["uri"], json!(skill_uri));
+    let skill_fixed = apply_edits(&skill, changes[0]["edits"].as_array().expect("edits"));
+    skilllint(copy.path(), &[".", "--fix"]);
+    let skill_by_cli =
+        std::fs::read_to_string(copy.path().join("calendar/SKILL.md")).expect("fixed");
+    assert_ne!(skill_by_cli, skill, "--fix changed SKILL.md");
+    assert_eq!(skill_fixed, skill_by_cli);
+
     // A request whose parameters do not parse gets an error, and the server goes on.
     let bad = client.request("textDocument/hover", json!({"textDocument": 7}));
     assert_eq!(bad["error"]["code"], json!(-32602), "{bad}");

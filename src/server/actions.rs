@@ -3,7 +3,7 @@
 //! (the `--fix` loop, on that document), and the rule's explanation on hover.
 
 use super::convert::{path_to_uri, Lines};
-use super::workspace::{to_lsp, Folder};
+use super::workspace::{mirrored, to_lsp, Folder};
 use crate::catalog::catalog;
 use crate::diagnostic::{Applicability, Diagnostic};
 use crate::engine::Session;
@@ -38,21 +38,24 @@ fn touches(a: Range, b: Range) -> bool {
     !(a.end < b.start || b.end < a.start)
 }
 
-/// The findings whose primary location is in `file`, with their protocol form.
+/// The findings shown in `file` with their protocol form: those whose primary location is there,
+/// and (`true`, as the hint published there) those of other files with a label in it.
 fn findings_in<'s>(
     folder: &Folder,
     session: &'s Session,
     file: FileId,
-) -> Vec<(&'s Diagnostic, lsp_types::Diagnostic)> {
+) -> Vec<(&'s Diagnostic, lsp_types::Diagnostic, bool)> {
     let repo = &session.outcome().repo;
     let mut lines = HashMap::new();
-    session
-        .outcome()
-        .diagnostics
-        .iter()
-        .filter(|d| d.primary.file == file)
-        .map(|d| (d, to_lsp(&folder.root, repo, &mut lines, d)))
-        .collect()
+    let mut found = Vec::new();
+    for d in &session.outcome().diagnostics {
+        if d.primary.file == file {
+            found.push((d, to_lsp(&folder.root, repo, &mut lines, d), false));
+        } else if d.secondary.iter().any(|l| l.file == file) {
+            found.push((d, mirrored(&folder.root, repo, &mut lines, d, file), true));
+        }
+    }
+    found
 }
 
 /// The quick fixes and suppressions for the findings touching `range` in the file at `rel`.
@@ -73,12 +76,17 @@ pub(crate) fn quick_fixes(
     if !kinds.is_none_or(|only| asks_for(only, CodeActionKind::QUICKFIX.as_str())) {
         return actions;
     }
-    for (d, lsp) in findings_in(folder, session, file) {
+    for (d, lsp, elsewhere) in findings_in(folder, session, file) {
         if !touches(lsp.range, range) {
             continue;
         }
+        // The fix of a finding in another file is offered where it is shown too (TR003's new
+        // item goes into the SKILL.md its hint is on); a suppression only works at the finding.
         if let Some(action) = fix_action(folder, session, d, &lsp) {
             actions.push(CodeActionOrCommand::CodeAction(action));
+        }
+        if elsewhere {
+            continue;
         }
         if let Some(action) = disable_action(folder, session, d, &lsp) {
             actions.push(CodeActionOrCommand::CodeAction(action));
@@ -297,7 +305,7 @@ pub(crate) fn hover(folder: &Folder, rel: &str, position: Position) -> Option<Ho
     let file = session.outcome().repo.file_by_path(rel)?;
     let mut sections = Vec::new();
     let mut range = None;
-    for (d, lsp) in findings_in(folder, session, file) {
+    for (d, lsp, _) in findings_in(folder, session, file) {
         if !(lsp.range.start <= position && position <= lsp.range.end) {
             continue;
         }

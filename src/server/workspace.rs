@@ -516,7 +516,7 @@ pub(crate) fn to_lsp<'r>(
 
 /// A finding of another file shown, as a hint, where one of its labels points in `file` (a
 /// tools.json tool's TR003 on its SKILL.md's section), pointing back at the finding.
-fn mirrored<'r>(
+pub(crate) fn mirrored<'r>(
     root: &Path,
     repo: &'r crate::index::Repo,
     lines: &mut HashMap<FileId, Lines<'r>>,
