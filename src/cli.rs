@@ -47,7 +47,12 @@ pub enum Command {
         code: String,
     },
     /// Run the language server over standard input and output (for editors).
-    Server,
+    Server {
+        /// Accepted and ignored: standard input and output is the only transport. Some clients
+        /// add the flag to every server they start.
+        #[arg(long, hide = true)]
+        stdio: bool,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

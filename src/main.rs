@@ -33,7 +33,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Rules { format }) => list_rules(format),
         Some(Command::Rule { code }) => explain_rule(&code),
-        Some(Command::Server) => match skilllint::server::run() {
+        Some(Command::Server { .. }) => match skilllint::server::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
                 eprintln!("skilllint server: {}", escape_text(&error));
