@@ -842,4 +842,40 @@ mod tests {
         // The edits went through the incremental path, not only through fresh lints.
         assert!(relinted > 100, "{relinted} edits relinted in place");
     }
+
+    #[test]
+    fn a_rule_that_panics_on_an_edited_file_is_sl900_there_and_the_others_still_run() {
+        let skill = "---\nname: a\ndescription: Does a. Use when asked.\n---\n\n# A\n";
+        let files = vec![
+            ("a/SKILL.md".to_string(), skill.to_string()),
+            (
+                "b/SKILL.md".to_string(),
+                skill.replace("name: a", "name: b"),
+            ),
+        ];
+        let options = LintOptions {
+            panic_in_rule: Some("SK006".to_string()),
+            ..options(&["ALL"])
+        };
+        let mut session = Session::in_memory(&options, files).expect("lints");
+        // `b` takes the name `a` as well: SK014 (repository-wide) now reports the duplicate.
+        let edited = skill.to_string();
+        assert_eq!(
+            session.replace_text("b/SKILL.md", edited),
+            Replaced::Relinted
+        );
+        let outcome = session.outcome();
+        let b = outcome.repo.file_by_path("b/SKILL.md").expect("in the run");
+        let crashed = |d: &Diagnostic| d.code == "SL900" && d.primary.file == b;
+        assert!(
+            outcome.diagnostics.iter().any(crashed),
+            "{:?}",
+            outcome.diagnostics
+        );
+        assert!(
+            outcome.diagnostics.iter().any(|d| d.code == "SK014"),
+            "{:?}",
+            outcome.diagnostics
+        );
+    }
 }
