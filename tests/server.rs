@@ -837,3 +837,54 @@ fn a_file_in_nested_workspace_folders_is_published_by_the_innermost() {
     assert!(later.is_empty(), "{later:?}");
     client.shutdown();
 }
+
+#[cfg(unix)]
+#[test]
+fn an_open_file_that_links_out_of_the_folder_stays_unread_whatever_its_text() {
+    let outside = tempfile::tempdir().expect("temp dir");
+    let secret = write(
+        outside.path(),
+        "tools.json",
+        &fixture("TJ003/fires/calendar/tools.json"),
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical temp dir");
+    write(
+        &root,
+        "calendar/SKILL.md",
+        &fixture("TJ003/fires/calendar/SKILL.md"),
+    );
+    let link = root.join("calendar/tools.json");
+    std::os::unix::fs::symlink(&secret, &link).expect("symlink");
+    let link_uri = uri(&link);
+    let expected = cli_findings(&root, "calendar/tools.json");
+    assert_eq!(
+        expected.first().map(|f| f.0.as_str()),
+        Some("SL001"),
+        "{expected:?}"
+    );
+    let mut client = Client::start(&root);
+    initialize(&mut client, &root);
+    assert_eq!(
+        server_findings(&client.diagnostics_for(&link_uri)),
+        expected
+    );
+    let text = fixture("TJ003/clean/calendar/tools.json");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": link_uri, "languageId": "json", "version": 1, "text": text}}),
+    );
+    assert_eq!(
+        server_findings(&client.diagnostics_for(&link_uri)),
+        expected
+    );
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": link_uri, "version": 2}, "contentChanges": [{"text": "[]"}]}),
+    );
+    assert_eq!(
+        server_findings(&client.diagnostics_for(&link_uri)),
+        expected
+    );
+    client.shutdown();
+}

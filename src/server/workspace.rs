@@ -43,6 +43,9 @@ pub(crate) struct Folder {
     /// Open documents the run does not hold, and whether their last text is one skilllint
     /// reads: a fresh lint happens when that changes, not on every keystroke.
     unread: HashMap<String, bool>,
+    /// Open documents the walk could not follow (a link out of the folder): the run reports
+    /// that whatever their text, so an edit of one changes nothing.
+    unfollowed: BTreeSet<String>,
 }
 
 #[derive(Default)]
@@ -71,6 +74,7 @@ impl Workspace {
             published: HashMap::new(),
             stale: true,
             unread: HashMap::new(),
+            unfollowed: BTreeSet::new(),
         });
         // The innermost folder owns a file: longest root first.
         self.folders
@@ -170,7 +174,7 @@ impl Workspace {
                 continue;
             }
             let folder = &mut self.folders[index];
-            if folder.stale {
+            if folder.stale || folder.unfollowed.contains(&rel) {
                 continue;
             }
             let on_disk;
@@ -323,6 +327,20 @@ impl Folder {
         match result {
             Ok(session) => {
                 self.problem = None;
+                // With the editor's texts as the overlay, an open file that is still unreadable
+                // is one the walk could not follow: its text plays no part.
+                let repo = &session.outcome().repo;
+                self.unfollowed = open
+                    .keys()
+                    .filter_map(|path| path.strip_prefix(&self.root).ok())
+                    .filter_map(|rel| rel.to_str())
+                    .filter(|rel| {
+                        repo.file_by_path(rel).is_some_and(|id| {
+                            matches!(repo.parsed(id), crate::index::Parsed::Unreadable(_))
+                        })
+                    })
+                    .map(str::to_string)
+                    .collect();
                 self.session = Some(session);
             }
             Err(message) => {
