@@ -128,25 +128,18 @@ impl Client {
         }
     }
 
-    /// The next publishDiagnostics for `uri` (from the backlog first).
-    fn diagnostics_for(&mut self, uri: &str) -> Vec<Value> {
+    /// The parameters of the next publishDiagnostics for `uri` (from the backlog first).
+    fn publish_for(&mut self, uri: &str) -> Value {
         let is_it = |m: &Value| {
             m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
         };
         if let Some(index) = self.backlog.iter().position(is_it) {
-            let message = self.backlog.remove(index);
-            return message["params"]["diagnostics"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default();
+            return self.backlog.remove(index)["params"].clone();
         }
         loop {
             let message = self.receive(&format!("diagnostics for {uri}"));
             if is_it(&message) {
-                return message["params"]["diagnostics"]
-                    .as_array()
-                    .cloned()
-                    .unwrap_or_default();
+                return message["params"].clone();
             }
             if message.get("id").is_some() && message.get("method").is_some() {
                 let answer = json!({"jsonrpc": "2.0", "id": message["id"], "result": null});
@@ -155,6 +148,15 @@ impl Client {
             }
             self.backlog.push(message);
         }
+    }
+
+    /// The diagnostics of the next publishDiagnostics for `uri`.
+    fn diagnostics_for(&mut self, uri: &str) -> Vec<Value> {
+        let params = self.publish_for(uri);
+        params["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
     }
 
     fn shutdown(mut self) {
@@ -467,8 +469,10 @@ fn an_editor_session_gets_the_command_lines_findings_fixes_and_explanations() {
         "textDocument/didChange",
         json!({"textDocument": {"uri": tools_uri, "version": 2}, "contentChanges": [{"text": fixed_by_action}]}),
     );
-    let cleared = client.diagnostics_for(&tools_uri);
-    assert_eq!(codes(&cleared), Vec::<String>::new(), "{cleared:?}");
+    let cleared = client.publish_for(&tools_uri);
+    assert_eq!(cleared["diagnostics"], json!([]), "{cleared}");
+    // About the editor's version 2 of the document.
+    assert_eq!(cleared["version"], json!(2), "{cleared}");
 
     // Two tools added to tools.json: `delete_event`, which SKILL.md names (its TR004 goes), and
     // `move_event`, which it does not (TR003 on the tool, shown on the SKILL.md section too).
@@ -482,7 +486,13 @@ fn an_editor_session_gets_the_command_lines_findings_fixes_and_explanations() {
     );
     let tools_now = client.diagnostics_for(&tools_uri);
     assert_eq!(codes(&tools_now), ["TR003"], "{tools_now:?}");
-    let skill_now = client.diagnostics_for(&skill_uri);
+    let skill_published = client.publish_for(&skill_uri);
+    // The SKILL.md is not open: its diagnostics are about the file on disk, no version.
+    assert_eq!(skill_published.get("version"), None, "{skill_published}");
+    let skill_now = skill_published["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     assert_eq!(codes(&skill_now), ["TR003"], "{skill_now:?}");
     assert_eq!(
         skill_now[0]["severity"],

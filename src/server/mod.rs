@@ -265,11 +265,16 @@ impl Server<'_> {
                 params,
             )))?;
         }
-        for Publish { uri, diagnostics } in publish {
+        for Publish {
+            uri,
+            diagnostics,
+            version,
+        } in publish
+        {
             let params = PublishDiagnosticsParams {
                 uri,
                 diagnostics,
-                version: None,
+                version,
             };
             self.send(Message::Notification(Notification::new(
                 lsp_types::notification::PublishDiagnostics::METHOD.to_string(),
@@ -291,7 +296,9 @@ impl Server<'_> {
             DidOpenTextDocument::METHOD => {
                 if let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(params) {
                     if let Some(path) = uri_to_path(&p.text_document.uri) {
-                        self.workspace.set_text(path, Some(p.text_document.text));
+                        let document = p.text_document;
+                        self.workspace
+                            .set_text(path, Some((document.text, document.version)));
                     }
                 }
             }
@@ -306,7 +313,8 @@ impl Server<'_> {
                     for change in p.content_changes {
                         apply_change(&mut text, change.range, &change.text);
                     }
-                    self.workspace.set_text(path, Some(text));
+                    self.workspace
+                        .set_text(path, Some((text, p.text_document.version)));
                 }
             }
             DidCloseTextDocument::METHOD => {

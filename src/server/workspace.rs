@@ -21,6 +21,8 @@ use std::sync::Arc;
 pub(crate) struct Publish {
     pub(crate) uri: Uri,
     pub(crate) diagnostics: Vec<lsp_types::Diagnostic>,
+    /// The version of the open document they are about (`None`: the file on disk).
+    pub(crate) version: Option<i32>,
 }
 
 /// What was last published for one file: the findings it came from (to skip converting files
@@ -53,6 +55,9 @@ pub(crate) struct Workspace {
     pub(crate) folders: Vec<Folder>,
     /// Open documents by absolute path: the editor's text, which may not be saved.
     pub(crate) open: HashMap<PathBuf, String>,
+    /// The editor's version of each open document, sent back with its diagnostics so that the
+    /// client can tell which text they are about.
+    versions: HashMap<PathBuf, i32>,
     /// Documents edited since the last flush.
     pending: BTreeSet<PathBuf>,
     /// The clearing of the files of folders that left the workspace, sent at the next flush.
@@ -91,6 +96,7 @@ impl Workspace {
             cleared.extend(folder.published.drain().map(|(_, p)| Publish {
                 uri: p.uri,
                 diagnostics: Vec::new(),
+                version: None,
             }));
             false
         });
@@ -126,14 +132,16 @@ impl Workspace {
 
     /// Records an edit of an open document (or its opening, or closing with `None`), to be
     /// linted at the next [`Workspace::flush`].
-    pub(crate) fn set_text(&mut self, path: PathBuf, text: Option<String>) {
+    pub(crate) fn set_text(&mut self, path: PathBuf, text: Option<(String, i32)>) {
         match text {
-            Some(text) => {
+            Some((text, version)) => {
                 self.open.insert(path.clone(), text);
+                self.versions.insert(path.clone(), version);
             }
             // Closed: the file on disk takes over again (read at the next flush).
             None => {
                 self.open.remove(&path);
+                self.versions.remove(&path);
             }
         }
         self.pending.insert(path);
@@ -235,11 +243,15 @@ impl Workspace {
         }
         // A file inside nested workspace folders is published by the innermost one only.
         for (index, found) in by_folder.into_iter().enumerate() {
-            publish.extend(found.into_iter().filter(|p| {
-                super::convert::uri_to_path(&p.uri)
-                    .and_then(|path| self.locate(&path))
-                    .is_none_or(|(owner, _)| owner == index)
-            }));
+            for mut item in found {
+                let path = super::convert::uri_to_path(&item.uri);
+                let owner = path.as_ref().and_then(|path| self.locate(path));
+                if owner.is_some_and(|(owner, _)| owner != index) {
+                    continue;
+                }
+                item.version = path.and_then(|path| self.versions.get(&path).copied());
+                publish.push(item);
+            }
         }
         publish
     }
@@ -428,6 +440,7 @@ impl Folder {
                     publish.push(Publish {
                         uri,
                         diagnostics: converted,
+                        version: None,
                     });
                 }
             }
@@ -443,6 +456,7 @@ impl Folder {
                 publish.push(Publish {
                     uri,
                     diagnostics: Vec::new(),
+                    version: None,
                 });
             }
         }
@@ -453,6 +467,7 @@ impl Folder {
             publish.push(Publish {
                 uri: published.uri.clone(),
                 diagnostics: Vec::new(),
+                version: None,
             });
             false
         });
