@@ -235,7 +235,11 @@ fn disable_action(
         },
         Place::Markdown => {
             let indent: String = line.chars().take_while(|c| *c == ' ').collect();
-            let newline = if line.ends_with('\r') { "\r\n" } else { "\n" };
+            let newline = if text[line_end..].starts_with("\r\n") {
+                "\r\n"
+            } else {
+                "\n"
+            };
             TextEdit {
                 range: lines.range(Span::empty(line_start)),
                 new_text: format!(

@@ -5,26 +5,49 @@ use lsp_types::{Position, Range, Uri};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-/// The start of every line of a text, to turn byte offsets into positions and back. A line ends
-/// at `\n` (a `\r` before it stays on the line, where no offset of a finding points).
+/// Where every line of a text starts and ends, to turn byte offsets into positions and back. A
+/// line ends at `\n`, `\r\n` or a lone `\r`, as the protocol counts lines.
 pub(crate) struct Lines<'a> {
     text: &'a str,
-    starts: Vec<usize>,
+    /// The start of each line and the end of its text (before the line break).
+    lines: Vec<(usize, usize)>,
 }
 
 impl<'a> Lines<'a> {
     pub(crate) fn new(text: &'a str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
-        Lines { text, starts }
+        let bytes = text.as_bytes();
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for at in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            if at < start {
+                // The `\n` of a `\r\n` already taken.
+                continue;
+            }
+            let crlf = bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n');
+            lines.push((start, at));
+            start = at + if crlf { 2 } else { 1 };
+        }
+        lines.push((start, text.len()));
+        Lines { text, lines }
     }
 
-    /// The position of byte `offset` (clamped to the text and to a character boundary).
+    /// The line holding byte `offset` (a line break belongs to the line it ends).
+    fn line_of(&self, offset: usize) -> usize {
+        self.lines
+            .partition_point(|(start, _)| *start <= offset)
+            .saturating_sub(1)
+    }
+
+    /// The position of byte `offset` (clamped to the text and to a character boundary; an
+    /// offset inside a line break is the end of its line).
     pub(crate) fn position(&self, offset: usize) -> Position {
         let offset = crate::source::clamp_to_char_boundary(self.text, offset.min(self.text.len()));
-        let line = self.starts.partition_point(|start| *start <= offset) - 1;
-        let start = self.starts[line];
-        let character: usize = self.text[start..offset].chars().map(char::len_utf16).sum();
+        let line = self.line_of(offset);
+        let (start, end) = self.lines[line];
+        let character: usize = self.text[start..offset.min(end)]
+            .chars()
+            .map(char::len_utf16)
+            .sum();
         Position::new(
             u32::try_from(line).unwrap_or(u32::MAX),
             u32::try_from(character).unwrap_or(u32::MAX),
@@ -38,13 +61,9 @@ impl<'a> Lines<'a> {
     /// The byte offset of a position; a line past the end is the end of the text, a character
     /// past the end of its line is the line's end (as the protocol asks).
     pub(crate) fn offset(&self, position: Position) -> usize {
-        let Some(start) = self.starts.get(position.line as usize).copied() else {
+        let Some((start, end)) = self.lines.get(position.line as usize).copied() else {
             return self.text.len();
         };
-        let end = self
-            .starts
-            .get(position.line as usize + 1)
-            .map_or(self.text.len(), |next| next - 1);
         let mut units = 0usize;
         for (index, c) in self.text[start..end].char_indices() {
             if units >= position.character as usize {
@@ -55,15 +74,9 @@ impl<'a> Lines<'a> {
         end
     }
 
-    /// The start of the line holding byte `offset` and the end of that line (before its `\n`).
+    /// The start of the line holding byte `offset` and the end of its text (before the break).
     pub(crate) fn line_bounds(&self, offset: usize) -> (usize, usize) {
-        let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|start| *start <= offset) - 1;
-        let end = self
-            .starts
-            .get(line + 1)
-            .map_or(self.text.len(), |next| next - 1);
-        (self.starts[line], end)
+        self.lines[self.line_of(offset.min(self.text.len()))]
     }
 }
 
@@ -168,6 +181,23 @@ mod tests {
         // Past the end of a line: the line's end; past the last line: the text's end.
         assert_eq!(lines.offset(Position::new(0, 99)), 2);
         assert_eq!(lines.offset(Position::new(9, 0)), text.len());
+    }
+
+    #[test]
+    fn crlf_and_a_lone_cr_end_lines_as_the_protocol_counts_them() {
+        let text = "a\r\nbc\rd\n\re";
+        let lines = Lines::new(text);
+        let e = text.len() - 1;
+        assert_eq!(lines.position(e), Position::new(4, 0));
+        assert_eq!(
+            lines.position(text.find('d').expect("d")),
+            Position::new(2, 0)
+        );
+        // Inside `\r\n`: the end of the line it ends.
+        assert_eq!(lines.position(2), Position::new(0, 1));
+        assert_eq!(lines.offset(Position::new(1, 9)), 5);
+        assert_eq!(lines.line_bounds(4), (3, 5));
+        assert_eq!(lines.offset(Position::new(3, 0)), text.len() - 2);
     }
 
     #[test]
