@@ -55,6 +55,13 @@ pub enum Command {
         #[command(subcommand)]
         command: PolicyCommand,
     },
+    /// Run the language server over standard input and output (for editors).
+    Server {
+        /// Accepted and ignored: standard input and output is the only transport. Some clients
+        /// add the flag to every server they start.
+        #[arg(long, hide = true)]
+        stdio: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

@@ -3,7 +3,8 @@
 //! Orchestration only: each stage's work is in its module ([`crate::discover`], `read`,
 //! [`crate::model::parse_file`], [`crate::index::build_units`], `check::run`, `triage::apply`);
 //! the engine owns the options, the thread pool and the order of the stages, and is the one
-//! module that sees the rules (through [`registry`]).
+//! module that sees the rules (through [`registry`]). A [`Session`] is a lint kept for edits (the
+//! language server's): it relints one changed file's unit, not the repository.
 
 use crate::catalog::{catalog, Catalog};
 use crate::check::run::{check_repo, check_unit, UnitOutcome, UnitRun};
@@ -193,6 +194,16 @@ fn run(
     root: PathBuf,
     threads: usize,
 ) -> Result<LintOutcome, LintError> {
+    run_keeping(options, enabled, root, threads, false).map(|(outcome, _)| outcome)
+}
+
+fn run_keeping(
+    options: &LintOptions,
+    enabled: &Enabled,
+    root: PathBuf,
+    threads: usize,
+    keep: bool,
+) -> Result<(LintOutcome, Option<Kept>), LintError> {
     let paths = crate::discover::with_skill_siblings(&options.paths, &options.requirement_files);
     let base = options.glob_base.clone().unwrap_or_else(|| root.clone());
     let exclude = GlobFilter::new(&base, &root, &options.exclude)
@@ -250,7 +261,16 @@ fn run(
         looked_up: root.canonicalize().ok(),
         path: root,
     };
-    analyse(options, enabled, files, parsed, diagnostics, root, &base)
+    analyse_keeping(
+        options,
+        enabled,
+        files,
+        parsed,
+        diagnostics,
+        root,
+        &base,
+        keep,
+    )
 }
 
 /// The folder paths are reported relative to, and (canonical) the folder inside which a skill's
@@ -269,6 +289,15 @@ pub fn lint_in_memory(
 ) -> Result<LintOutcome, LintError> {
     let enabled = resolve(options.catalog(), &options.select, &options.ignore)
         .map_err(LintError::Selector)?;
+    in_memory_keeping(options, &enabled, files, false).map(|(outcome, _)| outcome)
+}
+
+fn in_memory_keeping(
+    options: &LintOptions,
+    enabled: &Enabled,
+    files: Vec<(String, String)>,
+    keep: bool,
+) -> Result<(LintOutcome, Option<Kept>), LintError> {
     let mut files: Vec<(String, String, FileKind)> = files
         .into_iter()
         .filter_map(|(rel_path, text)| {
@@ -291,9 +320,9 @@ pub fn lint_in_memory(
         sources.push(source);
     }
     let root = PathBuf::from(".");
-    analyse(
+    analyse_keeping(
         options,
-        &enabled,
+        enabled,
         sources,
         parsed,
         Vec::new(),
@@ -302,20 +331,30 @@ pub fn lint_in_memory(
             looked_up: None,
         },
         &root,
+        keep,
     )
 }
 
+/// What a [`Session`] keeps besides the outcome: the read problems (SL001) and what each unit's
+/// check left, by unit.
+struct Kept {
+    read_problems: Vec<Diagnostic>,
+    units: Vec<UnitOutcome>,
+}
+
 /// index → check → triage, for files already read (and, for the kinds other folders refer to,
-/// parsed).
-fn analyse(
+/// parsed); keeping, when `keep`, what a [`Session`] needs to lint a changed file again.
+#[allow(clippy::too_many_arguments)]
+fn analyse_keeping(
     options: &LintOptions,
     enabled: &Enabled,
     files: Vec<SourceFile>,
     parsed: Vec<Parsed>,
-    mut diagnostics: Vec<Diagnostic>,
+    diagnostics: Vec<Diagnostic>,
     root: LintRoot,
     base: &Path,
-) -> Result<LintOutcome, LintError> {
+    keep: bool,
+) -> Result<(LintOutcome, Option<Kept>), LintError> {
     let LintRoot {
         path: root,
         looked_up: reference_root,
@@ -337,15 +376,52 @@ fn analyse(
         reference_root,
     };
 
-    let rules: Vec<&Rule> = registry()
-        .rules
-        .iter()
-        .filter(|r| enabled.contains(r.meta.code))
-        .collect();
-    let panic_in = options.panic_in_rule.as_deref();
+    let rules = enabled_rules(enabled);
     // Unit by unit: parse the folder's own files, run every unit rule, collect what the
     // repository-wide rules and the suppressions need, and drop the parses before the next
     // unit, so the same memory serves unit after unit.
+    let outcomes: Vec<UnitOutcome> = with_unit_run(options, enabled, &repo, &rules, |run| {
+        repo.units
+            .par_iter()
+            .map(|files| check_unit(&repo, files, run))
+            .collect()
+    });
+    let kept = keep.then(|| Kept {
+        read_problems: diagnostics.clone(),
+        units: outcomes.clone(),
+    });
+    let (diagnostics, suppressed) =
+        conclude(options, enabled, &repo, &rules, diagnostics, outcomes);
+    Ok((
+        LintOutcome {
+            repo,
+            diagnostics,
+            suppressed,
+            root,
+        },
+        kept,
+    ))
+}
+
+/// The registry's rules that are enabled, in catalog order.
+fn enabled_rules(enabled: &Enabled) -> Vec<&'static Rule> {
+    registry()
+        .rules
+        .iter()
+        .filter(|r| enabled.contains(r.meta.code))
+        .collect()
+}
+
+/// Calls `f` with what checking a unit takes: the enabled rules, and the plan of the
+/// organisation policies' enabled rules (the engine passes them as the unit hook: the check
+/// stage never imports `policy`).
+fn with_unit_run<R>(
+    options: &LintOptions,
+    enabled: &Enabled,
+    repo: &Repo,
+    rules: &[&Rule],
+    f: impl FnOnce(&UnitRun<'_>) -> R,
+) -> R {
     let policies = options.policies.as_deref();
     let active: Vec<usize> = policies.map_or_else(Vec::new, |set| {
         (0..set.rules.len())
@@ -353,7 +429,7 @@ fn analyse(
             .collect()
     });
     let plan = policies.filter(|_| !active.is_empty()).map(|set| {
-        crate::policy::eval::Plan::new(set, &active, crate::policy::eval::repo_value(&repo))
+        crate::policy::eval::Plan::new(set, &active, crate::policy::eval::repo_value(repo))
     });
     let hook = |unit: &crate::check::Unit<'_>| match &plan {
         Some(plan) => {
@@ -362,18 +438,25 @@ fn analyse(
         }
         None => (Vec::new(), Vec::new()),
     };
-    let unit_run = UnitRun {
-        rules: &rules,
-        catalog,
-        panic_in,
+    f(&UnitRun {
+        rules,
+        catalog: options.catalog(),
+        panic_in: options.panic_in_rule.as_deref(),
         inline_ignores: options.inline_ignores,
         hook: &hook,
-    };
-    let outcomes: Vec<UnitOutcome> = repo
-        .units
-        .par_iter()
-        .map(|files| check_unit(&repo, files, &unit_run))
-        .collect();
+    })
+}
+
+/// After the units: the repository-wide rules over what the units left, then triage. Returns the
+/// findings kept and those silenced in source.
+fn conclude(
+    options: &LintOptions,
+    enabled: &Enabled,
+    repo: &Repo,
+    rules: &[&Rule],
+    mut diagnostics: Vec<Diagnostic>,
+    outcomes: Vec<UnitOutcome>,
+) -> (Vec<Diagnostic>, Vec<Suppressed>) {
     let mut suppressions = Vec::new();
     let mut malformed = Vec::new();
     let mut per_file = Vec::new();
@@ -397,24 +480,192 @@ fn analyse(
     // The repository-wide rules are few and read only what is left: the up-front parses and
     // the skills' names.
     let context = RepoContext {
-        repo: &repo,
+        repo,
         skill_names: &skill_names,
     };
-    diagnostics.extend(check_repo(&context, &rules, panic_in));
+    diagnostics.extend(check_repo(
+        &context,
+        rules,
+        options.panic_in_rule.as_deref(),
+    ));
 
     let policy = Policy {
         enabled,
         severity: &options.severity,
         inline_ignores: options.inline_ignores,
     };
-    let (diagnostics, suppressed) =
-        triage::apply(diagnostics, &repo, &policy, &suppressions, malformed);
-    Ok(LintOutcome {
-        repo,
-        diagnostics,
-        suppressed,
-        root,
-    })
+    triage::apply(diagnostics, repo, &policy, &suppressions, malformed)
+}
+
+/// A lint kept in memory between edits, for the language server: the repository and what each
+/// unit's check left behind. [`Session::replace_text`] gives one file a new text and lints again
+/// only what that can change, with the same result as a fresh run over the same texts.
+pub struct Session {
+    options: LintOptions,
+    enabled: Enabled,
+    rules: Vec<&'static Rule>,
+    outcome: LintOutcome,
+    kept: Kept,
+    /// The unit each file belongs to, by file.
+    unit_of: Vec<usize>,
+    pool: rayon::ThreadPool,
+}
+
+/// What [`Session::replace_text`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replaced {
+    /// The file's unit (or, for a file other folders read, every unit) was linted again.
+    Relinted,
+    /// The text is the one the session already had.
+    Unchanged,
+    /// No file of the run has that path.
+    NotInRun,
+    /// The change can alter which files the run reads (the file had a read problem, or its new
+    /// text makes it one skilllint does not read): lint afresh instead.
+    NeedsFreshLint,
+}
+
+impl Session {
+    /// Lints as [`lint`] does, keeping what later edits need.
+    pub fn lint(options: &LintOptions) -> Result<Session, LintError> {
+        let pool = Self::pool(options)?;
+        let enabled = Self::enabled(options)?;
+        for path in &options.paths {
+            if !path.exists() {
+                return Err(LintError::NoSuchPath(path.clone()));
+            }
+        }
+        let root = lint_root(&options.paths);
+        let threads = pool.current_num_threads();
+        let (outcome, kept) =
+            pool.install(|| run_keeping(options, &enabled, root, threads, true))?;
+        Ok(Self::new(options, enabled, outcome, kept, pool))
+    }
+
+    /// Lints as [`lint_in_memory`] does, keeping what later edits need.
+    pub fn in_memory(
+        options: &LintOptions,
+        files: Vec<(String, String)>,
+    ) -> Result<Session, LintError> {
+        let pool = Self::pool(options)?;
+        let enabled = Self::enabled(options)?;
+        let (outcome, kept) = pool.install(|| in_memory_keeping(options, &enabled, files, true))?;
+        Ok(Self::new(options, enabled, outcome, kept, pool))
+    }
+
+    fn enabled(options: &LintOptions) -> Result<Enabled, LintError> {
+        resolve(options.catalog(), &options.select, &options.ignore).map_err(LintError::Selector)
+    }
+
+    fn pool(options: &LintOptions) -> Result<rayon::ThreadPool, LintError> {
+        let threads = options
+            .threads
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1);
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| LintError::ThreadPool(e.to_string()))
+    }
+
+    fn new(
+        options: &LintOptions,
+        enabled: Enabled,
+        outcome: LintOutcome,
+        kept: Option<Kept>,
+        pool: rayon::ThreadPool,
+    ) -> Session {
+        let kept = kept.unwrap_or(Kept {
+            read_problems: Vec::new(),
+            units: Vec::new(),
+        });
+        let mut unit_of = vec![0; outcome.repo.files.len()];
+        for (index, unit) in outcome.repo.units.iter().enumerate() {
+            for file in unit.all() {
+                if let Some(slot) = unit_of.get_mut(file.0 as usize) {
+                    *slot = index;
+                }
+            }
+        }
+        Session {
+            options: options.clone(),
+            rules: enabled_rules(&enabled),
+            enabled,
+            outcome,
+            kept,
+            unit_of,
+            pool,
+        }
+    }
+
+    /// The repository and its findings as they stand.
+    pub fn outcome(&self) -> &LintOutcome {
+        &self.outcome
+    }
+
+    /// The options the session lints with.
+    pub fn options(&self) -> &LintOptions {
+        &self.options
+    }
+
+    /// Gives the file at `rel_path` the text `text` and lints again what that can change: its
+    /// own unit (for a TOOL.md, DRIVER.md or SECRETS.md, which other folders read: every unit),
+    /// then the repository-wide rules and triage over everything.
+    pub fn replace_text(&mut self, rel_path: &str, text: String) -> Replaced {
+        let repo = &self.outcome.repo;
+        let Some(id) = repo.file_by_path(rel_path) else {
+            return Replaced::NotInRun;
+        };
+        if repo.text(id) == text {
+            return Replaced::Unchanged;
+        }
+        let kind = repo.parsed(id).kind();
+        let had_problem = matches!(repo.parsed(id), Parsed::Unreadable(_))
+            || self.kept.read_problems.iter().any(|d| d.primary.file == id);
+        if had_problem || crate::discover::not_read_reason(kind, &text).is_some() {
+            return Replaced::NeedsFreshLint;
+        }
+        let repo = &mut self.outcome.repo;
+        let index = id.0 as usize;
+        repo.files[index].text = text;
+        let everywhere = kind.parsed_up_front();
+        if everywhere {
+            repo.parsed[index] = parse_up_front(kind, &repo.files[index]);
+            repo.contracts = ContractIndex::build(&repo.parsed);
+        }
+        let repo = &self.outcome.repo;
+        let (rules, options) = (&self.rules, &self.options);
+        let (enabled, kept, pool) = (&self.enabled, &mut self.kept, &self.pool);
+        let unit = self.unit_of.get(index).copied();
+        with_unit_run(options, enabled, repo, rules, |run| {
+            if everywhere {
+                kept.units = pool.install(|| {
+                    repo.units
+                        .par_iter()
+                        .map(|files| check_unit(repo, files, run))
+                        .collect()
+                });
+            } else if let Some(unit) = unit {
+                if let (Some(files), Some(slot)) = (repo.units.get(unit), kept.units.get_mut(unit))
+                {
+                    *slot = check_unit(repo, files, run);
+                }
+            }
+        });
+        let (diagnostics, suppressed) = self.pool.install(|| {
+            conclude(
+                options,
+                &self.enabled,
+                repo,
+                rules,
+                self.kept.read_problems.clone(),
+                self.kept.units.clone(),
+            )
+        });
+        self.outcome.diagnostics = diagnostics;
+        self.outcome.suppressed = suppressed;
+        Replaced::Relinted
+    }
 }
 
 /// Parses one read file when its kind is parsed up front. Unreadable input yields an SL001
@@ -550,6 +801,125 @@ mod tests {
                 .map(|d| (d.code, d.primary.file))
                 .collect::<Vec<_>>(),
             vec![("SL003", second)]
+        );
+    }
+
+    /// The files of a fixture folder, as (path relative to it, text).
+    fn fixture_texts(dir: &Path) -> Vec<(String, String)> {
+        let mut pending = vec![dir.to_path_buf()];
+        let mut files = Vec::new();
+        while let Some(path) = pending.pop() {
+            if path.is_dir() {
+                let entries = std::fs::read_dir(&path).expect("fixture folder is readable");
+                pending.extend(entries.flatten().map(|e| e.path()));
+            } else if let (Ok(text), Ok(rel)) =
+                (std::fs::read_to_string(&path), path.strip_prefix(dir))
+            {
+                files.push((rel.to_string_lossy().replace('\\', "/"), text));
+            }
+        }
+        files.sort();
+        files
+    }
+
+    #[test]
+    fn a_session_after_edits_finds_what_a_fresh_lint_of_the_same_texts_finds() {
+        let options = options(&["ALL"]);
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let mut rules: Vec<PathBuf> = std::fs::read_dir(&fixtures)
+            .expect("fixtures")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        rules.sort();
+        let mut relinted = 0;
+        for rule in rules {
+            let (fires, clean) = (
+                fixture_texts(&rule.join("fires")),
+                fixture_texts(&rule.join("clean")),
+            );
+            // Each file of the firing fixture in turn becomes its clean version (or, without one,
+            // loses its second half), then the next one on top, and so on.
+            let mut current = fires.clone();
+            let Ok(mut session) = Session::in_memory(&options, current.clone()) else {
+                panic!("{} lints", rule.display());
+            };
+            for index in 0..fires.len() {
+                let rel = current[index].0.clone();
+                let text = match clean.iter().find(|(path, _)| *path == rel) {
+                    Some((_, text)) => text.clone(),
+                    None => {
+                        let text = &current[index].1;
+                        let half = crate::source::clamp_to_char_boundary(text, text.len() / 2);
+                        text[..half].to_string()
+                    }
+                };
+                current[index].1 = text.clone();
+                match session.replace_text(&rel, text) {
+                    Replaced::Relinted => relinted += 1,
+                    Replaced::Unchanged | Replaced::NotInRun => {}
+                    Replaced::NeedsFreshLint => {
+                        session = Session::in_memory(&options, current.clone()).expect("lints");
+                    }
+                }
+                let fresh = lint_in_memory(&options, current.clone()).expect("lints");
+                let kept = session.outcome();
+                assert_eq!(
+                    kept.diagnostics,
+                    fresh.diagnostics,
+                    "{} after editing {rel}",
+                    rule.display()
+                );
+                assert_eq!(
+                    kept.suppressed,
+                    fresh.suppressed,
+                    "{} after editing {rel}",
+                    rule.display()
+                );
+                let texts: Vec<&str> = kept.repo.files.iter().map(|f| f.text.as_str()).collect();
+                let fresh_texts: Vec<&str> =
+                    fresh.repo.files.iter().map(|f| f.text.as_str()).collect();
+                assert_eq!(texts, fresh_texts);
+            }
+        }
+        // The edits went through the incremental path, not only through fresh lints.
+        assert!(relinted > 100, "{relinted} edits relinted in place");
+    }
+
+    #[test]
+    fn a_rule_that_panics_on_an_edited_file_is_sl900_there_and_the_others_still_run() {
+        let skill = "---\nname: a\ndescription: Does a. Use when asked.\n---\n\n# A\n";
+        let files = vec![
+            ("a/SKILL.md".to_string(), skill.to_string()),
+            (
+                "b/SKILL.md".to_string(),
+                skill.replace("name: a", "name: b"),
+            ),
+        ];
+        let options = LintOptions {
+            panic_in_rule: Some("SK006".to_string()),
+            ..options(&["ALL"])
+        };
+        let mut session = Session::in_memory(&options, files).expect("lints");
+        // `b` takes the name `a` as well: SK014 (repository-wide) now reports the duplicate.
+        let edited = skill.to_string();
+        assert_eq!(
+            session.replace_text("b/SKILL.md", edited),
+            Replaced::Relinted
+        );
+        let outcome = session.outcome();
+        let b = outcome.repo.file_by_path("b/SKILL.md").expect("in the run");
+        let crashed = |d: &Diagnostic| d.code == "SL900" && d.primary.file == b;
+        assert!(
+            outcome.diagnostics.iter().any(crashed),
+            "{:?}",
+            outcome.diagnostics
+        );
+        assert!(
+            outcome.diagnostics.iter().any(|d| d.code == "SK014"),
+            "{:?}",
+            outcome.diagnostics
         );
     }
 }

@@ -7,7 +7,7 @@
 //! which everything that only describes rules reads), [`edit`] (text edits that fixes are built
 //! from), [`fix`] (the `--fix` loop over the engine) and [`policy`] (organisation rules written
 //! in YAML with CEL expressions, which the engine runs per unit beside the unit rules and whose
-//! metadata joins the catalog).
+//! metadata joins the catalog). Above them all, [`server`]: the language server.
 
 pub mod catalog;
 pub mod check;
@@ -27,6 +27,7 @@ pub mod render;
 pub mod rules;
 pub mod schema;
 pub mod semantic;
+pub mod server;
 mod sink;
 pub mod source;
 pub mod triage;

@@ -43,6 +43,13 @@ fn main() -> ExitCode {
         Some(Command::Policy {
             command: PolicyCommand::Test { paths, policies },
         }) => test_policies(&paths, &policies),
+        Some(Command::Server { .. }) => match skilllint::server::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("skilllint server: {}", escape_text(&error));
+                ExitCode::from(EXIT_USAGE)
+            }
+        },
         None => run_lint(cli.lint),
     }
 }

@@ -13,7 +13,7 @@ use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// What checking one unit leaves behind once its parses are dropped.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(crate) struct UnitOutcome {
     pub(crate) diagnostics: Vec<Diagnostic>,
     /// Diagnostics the engine keeps one of per key in a run (a policy rule's evaluation

@@ -80,6 +80,16 @@ fn still_parses(before: &Parsed, source: &SourceFile) -> Result<(), String> {
 /// Lints, applies every applicable fix that does not collide with another, and repeats until
 /// nothing is left to fix. Returns the final lint outcome (what remains) and the changes.
 pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, FixRun), LintError> {
+    fix_only(options, unsafe_fixes, &|_| true)
+}
+
+/// [`fix`], taking only the fixes whose every edit (and rename) is in a file `only` accepts: the
+/// language server's "fix all" on one document.
+pub fn fix_only(
+    options: &LintOptions,
+    unsafe_fixes: bool,
+    only: &dyn Fn(&std::path::Path) -> bool,
+) -> Result<(LintOutcome, FixRun), LintError> {
     let mut run = FixRun::default();
     let mut overlay: HashMap<PathBuf, String> = options.overlay.as_ref().clone();
     let mut originals: HashMap<PathBuf, String> = HashMap::new();
@@ -99,6 +109,12 @@ pub fn fix(options: &LintOptions, unsafe_fixes: bool) -> Result<(LintOutcome, Fi
                 continue;
             }
             let Some(fix) = &diagnostic.fix else { continue };
+            let in_scope = (fix.rename_to.is_none()
+                || only(&repo.file(diagnostic.primary.file).abs_path))
+                && fix.edits.iter().all(|e| only(&repo.file(e.file).abs_path));
+            if !in_scope {
+                continue;
+            }
             let key = (
                 diagnostic.code,
                 repo.file(diagnostic.primary.file).abs_path.clone(),

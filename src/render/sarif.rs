@@ -189,7 +189,8 @@ fn security_severity(meta: &RuleMeta) -> Option<&'static str> {
     })
 }
 
-fn help_uri(meta: &RuleMeta) -> String {
+/// The rule's section in the published rule reference (`docs/rules.md`).
+pub fn help_uri(meta: &RuleMeta) -> String {
     format!(
         "{RULES_DOC}#{}-{}",
         meta.code.to_ascii_lowercase(),

@@ -1,0 +1,226 @@
+//! Between skilllint's byte offsets and file paths and the protocol's positions (line and UTF-16
+//! code unit, the encoding every client supports) and `file:` URIs.
+
+use lsp_types::{Position, Range, Uri};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// Where every line of a text starts and ends, to turn byte offsets into positions and back. A
+/// line ends at `\n`, `\r\n` or a lone `\r`, as the protocol counts lines.
+pub(crate) struct Lines<'a> {
+    text: &'a str,
+    /// The start of each line and the end of its text (before the line break).
+    lines: Vec<(usize, usize)>,
+}
+
+impl<'a> Lines<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
+        let mut lines = Vec::new();
+        let mut start = 0;
+        for at in memchr::memchr2_iter(b'\n', b'\r', bytes) {
+            if at < start {
+                // The `\n` of a `\r\n` already taken.
+                continue;
+            }
+            let crlf = bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n');
+            lines.push((start, at));
+            start = at + if crlf { 2 } else { 1 };
+        }
+        lines.push((start, text.len()));
+        Lines { text, lines }
+    }
+
+    /// The line holding byte `offset` (a line break belongs to the line it ends).
+    fn line_of(&self, offset: usize) -> usize {
+        self.lines
+            .partition_point(|(start, _)| *start <= offset)
+            .saturating_sub(1)
+    }
+
+    /// The position of byte `offset` (clamped to the text and to a character boundary; an
+    /// offset inside a line break is the end of its line).
+    pub(crate) fn position(&self, offset: usize) -> Position {
+        let offset = crate::source::clamp_to_char_boundary(self.text, offset.min(self.text.len()));
+        let line = self.line_of(offset);
+        let (start, end) = self.lines[line];
+        let character: usize = self.text[start..offset.min(end)]
+            .chars()
+            .map(char::len_utf16)
+            .sum();
+        Position::new(
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(character).unwrap_or(u32::MAX),
+        )
+    }
+
+    pub(crate) fn range(&self, span: crate::source::Span) -> Range {
+        Range::new(self.position(span.start), self.position(span.end))
+    }
+
+    /// The byte offset of a position; a line past the end is the end of the text, a character
+    /// past the end of its line is the line's end (as the protocol asks).
+    pub(crate) fn offset(&self, position: Position) -> usize {
+        let Some((start, end)) = self.lines.get(position.line as usize).copied() else {
+            return self.text.len();
+        };
+        let mut units = 0usize;
+        for (index, c) in self.text[start..end].char_indices() {
+            if units >= position.character as usize {
+                return start + index;
+            }
+            units += c.len_utf16();
+        }
+        end
+    }
+
+    /// The start of the line holding byte `offset` and the end of its text (before the break).
+    pub(crate) fn line_bounds(&self, offset: usize) -> (usize, usize) {
+        self.lines[self.line_of(offset.min(self.text.len()))]
+    }
+}
+
+/// Applies a `didChange` content change to `text`: a range edit, or the whole text.
+pub(crate) fn apply_change(text: &mut String, range: Option<Range>, new_text: &str) {
+    match range {
+        None => {
+            text.clear();
+            text.push_str(new_text);
+        }
+        Some(range) => {
+            let lines = Lines::new(text);
+            let start = lines.offset(range.start);
+            let end = lines.offset(range.end).max(start);
+            text.replace_range(start..end, new_text);
+        }
+    }
+}
+
+/// The local path a `file:` URI names; `None` for other schemes and for URIs naming a host.
+pub(crate) fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
+    let rest = uri.as_str().strip_prefix("file://")?;
+    let path = match rest.strip_prefix("localhost") {
+        Some(path) => path,
+        None => rest,
+    };
+    if !path.starts_with('/') {
+        return None;
+    }
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let bytes = percent_decode(path)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+    }
+    #[cfg(not(unix))]
+    {
+        String::from_utf8(bytes).ok().map(PathBuf::from)
+    }
+}
+
+fn percent_decode(text: &str) -> Option<Vec<u8>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+/// The `file:` URI of an absolute path, every byte outside the unreserved set and `/`
+/// percent-encoded.
+pub(crate) fn path_to_uri(path: &Path) -> Option<Uri> {
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    };
+    #[cfg(not(unix))]
+    let bytes = path.to_str()?.replace('\\', "/").into_bytes();
+    let mut uri = String::from("file://");
+    if bytes.first() != Some(&b'/') {
+        uri.push('/');
+    }
+    for byte in bytes {
+        if byte.is_ascii_alphanumeric() || b"-._~/".contains(&byte) {
+            uri.push(byte as char);
+        } else {
+            uri.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    Uri::from_str(&uri).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Span;
+
+    #[test]
+    fn positions_count_utf16_code_units_and_round_trip() {
+        // `é` is two bytes and one UTF-16 unit, `𝄞` four bytes and two units.
+        let text = "ab\né𝄞x\n\nlast";
+        let lines = Lines::new(text);
+        let x = text.find('x').expect("x is in the text");
+        assert_eq!(lines.position(x), Position::new(1, 3));
+        assert_eq!(lines.offset(Position::new(1, 3)), x);
+        assert_eq!(lines.position(text.len()), Position::new(3, 4));
+        assert_eq!(
+            lines.range(Span::new(0, 2)),
+            Range::new(Position::new(0, 0), Position::new(0, 2))
+        );
+        // Past the end of a line: the line's end; past the last line: the text's end.
+        assert_eq!(lines.offset(Position::new(0, 99)), 2);
+        assert_eq!(lines.offset(Position::new(9, 0)), text.len());
+    }
+
+    #[test]
+    fn crlf_and_a_lone_cr_end_lines_as_the_protocol_counts_them() {
+        let text = "a\r\nbc\rd\n\re";
+        let lines = Lines::new(text);
+        let e = text.len() - 1;
+        assert_eq!(lines.position(e), Position::new(4, 0));
+        assert_eq!(
+            lines.position(text.find('d').expect("d")),
+            Position::new(2, 0)
+        );
+        // Inside `\r\n`: the end of the line it ends.
+        assert_eq!(lines.position(2), Position::new(0, 1));
+        assert_eq!(lines.offset(Position::new(1, 9)), 5);
+        assert_eq!(lines.line_bounds(4), (3, 5));
+        assert_eq!(lines.offset(Position::new(3, 0)), text.len() - 2);
+    }
+
+    #[test]
+    fn incremental_changes_replace_the_range_they_name() {
+        let mut text = String::from("one\ntwo é three\n");
+        // `é` counts one unit: character 6 of the second line is the `t` of `three`.
+        let at = Position::new(1, 6);
+        apply_change(&mut text, Some(Range::new(at, at)), "and ");
+        assert_eq!(text, "one\ntwo é and three\n");
+        let across = Range::new(Position::new(0, 1), Position::new(1, 1));
+        apply_change(&mut text, Some(across), "");
+        assert_eq!(text, "owo é and three\n");
+        apply_change(&mut text, None, "new");
+        assert_eq!(text, "new");
+    }
+
+    #[test]
+    fn file_uris_round_trip_with_percent_encoding() {
+        let path = Path::new("/tmp/a b/ünï/tools.json");
+        let uri = path_to_uri(path).expect("an absolute path has a URI");
+        assert_eq!(uri.as_str(), "file:///tmp/a%20b/%C3%BCn%C3%AF/tools.json");
+        assert_eq!(uri_to_path(&uri).as_deref(), Some(path));
+        let other = Uri::from_str("untitled:Untitled-1").expect("a URI");
+        assert_eq!(uri_to_path(&other), None);
+    }
+}
