@@ -16,6 +16,7 @@ use cel::common::types::{
 use cel::common::value::Val;
 use cel::objects::Key;
 use cel::Value;
+use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -77,12 +78,22 @@ pub struct Entity<'a> {
     pub anchor: Span,
     /// How messages name it: "tool `search`".
     pub label: String,
-    /// The fields the run's rules read, as the evaluator reads them: built once, lent to every
-    /// rule's evaluation.
-    pub val: Arc<dyn Val + 'a>,
-    /// The length of the largest list or map in `val` (for the cost bound).
-    pub largest: u64,
+    /// The fields the run's rules read, as the interpreter reads them: built when an expression
+    /// first needs the interpreter on this entity (most are answered by [`super::fast`]), then
+    /// lent to every rule's evaluation.
+    val: OnceCell<Arc<dyn Val + 'a>>,
+    /// The length of the largest list or map in `val` (for the cost bound), when first needed.
+    largest: OnceCell<u64>,
+    /// The fields the run's rules read come first: `val` holds `fields[..shown]`.
     fields: Vec<Field<'a>>,
+    shown: usize,
+}
+
+/// A field of an entity, as [`Entity::member`] finds it.
+pub enum Member<'x, 'a> {
+    Node(&'x Node),
+    Value(&'x Value),
+    Entity(&'x Entity<'a>),
 }
 
 struct Builder<'a, 'w> {
@@ -141,16 +152,19 @@ impl<'a, 'w> Builder<'a, 'w> {
         }
     }
 
-    fn finish(self, file: FileId, anchor: Span, label: String) -> Entity<'a> {
-        let mut largest = 0;
-        let val = fields_val(&self.fields, self.wanted, &mut largest);
+    fn finish(mut self, file: FileId, anchor: Span, label: String) -> Entity<'a> {
+        // Names are unique (see `push`), so the order of the fields is not seen elsewhere.
+        let wanted = self.wanted;
+        self.fields.sort_by_key(|f| !wanted.wants(f.name));
+        let shown = self.fields.iter().filter(|f| wanted.wants(f.name)).count();
         Entity {
             file,
             anchor,
             label,
-            val: Arc::from(val),
-            largest,
+            val: OnceCell::new(),
+            largest: OnceCell::new(),
             fields: self.fields,
+            shown,
         }
     }
 }
@@ -166,7 +180,7 @@ fn fields_val<'a>(fields: &[Field<'a>], wanted: &Wanted, largest: &mut u64) -> B
                 value_val(value)
             }
             Source::Link(entity) => {
-                *largest = (*largest).max(entity.largest);
+                *largest = (*largest).max(entity.largest());
                 fields_val(&entity.fields, &Wanted::everything(), largest)
             }
         };
@@ -174,6 +188,47 @@ fn fields_val<'a>(fields: &[Field<'a>], wanted: &Wanted, largest: &mut u64) -> B
     }
     *largest = (*largest).max(map.len() as u64);
     Box::new(CelMap::from(map))
+}
+
+/// The `largest` [`fields_val`] finds in `fields`, without building the value.
+fn fields_largest(fields: &[Field<'_>]) -> u64 {
+    let mut largest = fields.len() as u64;
+    for field in fields {
+        let found = match &field.value {
+            Source::Node(node) => node_largest(node),
+            Source::Derived(value) => value_len(value).unwrap_or(0),
+            Source::Link(entity) => entity.largest(),
+        };
+        largest = largest.max(found);
+    }
+    largest
+}
+
+/// The `largest` [`node_val`] finds in `node`: a mapping's duplicate keys are not converted, so
+/// not counted.
+fn node_largest(node: &Node) -> u64 {
+    match &node.value {
+        NodeValue::Array(items) => items
+            .iter()
+            .map(node_largest)
+            .fold(items.len() as u64, u64::max),
+        NodeValue::Object(members) => {
+            let mut largest = members.len() as u64;
+            let mut seen = std::collections::HashSet::new();
+            for (index, member) in members.iter().enumerate() {
+                let first = if members.len() <= 16 {
+                    !members[..index].iter().any(|m| m.key == member.key)
+                } else {
+                    seen.insert(member.key.as_str())
+                };
+                if first {
+                    largest = largest.max(node_largest(&member.value));
+                }
+            }
+            largest
+        }
+        _ => 0,
+    }
 }
 
 /// A YAML or JSON value as CEL sees it, borrowing its strings; `largest` keeps the longest list
@@ -359,6 +414,38 @@ impl<'a> Entity<'a> {
             Source::Derived(_) => (self.file, field.at),
             Source::Link(entity) => entity.locate(rest),
         }
+    }
+
+    /// The fields the run's rules read, as the interpreter reads them.
+    pub fn val(&self) -> &Arc<dyn Val + 'a> {
+        self.val.get_or_init(|| {
+            let mut largest = 0;
+            let val = fields_val(
+                &self.fields[..self.shown],
+                &Wanted::everything(),
+                &mut largest,
+            );
+            debug_assert_eq!(largest, self.largest(), "{}", self.label);
+            Arc::from(val)
+        })
+    }
+
+    /// The length of the largest list or map in [`Entity::val`], for the cost bound.
+    pub fn largest(&self) -> u64 {
+        *self
+            .largest
+            .get_or_init(|| fields_largest(&self.fields[..self.shown]))
+    }
+
+    /// The field `name` as the evaluator's value holds it (only the fields the run's rules read;
+    /// a linked entity holds all of its own).
+    pub fn member(&self, name: &str) -> Option<Member<'_, 'a>> {
+        let field = self.fields[..self.shown].iter().find(|f| f.name == name)?;
+        Some(match &field.value {
+            Source::Node(node) => Member::Node(node),
+            Source::Derived(value) => Member::Value(value),
+            Source::Link(entity) => Member::Entity(entity),
+        })
     }
 
     /// What a dotted path (without its variable) names, if it is there.

@@ -15,7 +15,8 @@ use crate::index::Repo;
 use cel::common::value::{CowVal, Val};
 use cel::context::VariableResolver;
 use cel::objects::{Key, Map};
-use cel::{Context, Value};
+use cel::{Context, Program, ResolveResult, Value};
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -84,13 +85,13 @@ pub enum Outcome {
     TooCostly(u64),
 }
 
-/// Evaluates `rule` with `variables` bound in `context`; `largest` is the size of the largest
-/// list or map in them.
+/// Evaluates `rule` on `variables`; `interpret` runs a program with them bound (when the
+/// shortcut cannot answer), `largest` gives the size of the largest list or map in them.
 pub fn evaluate(
     rule: &PolicyRule,
-    context: &Context<'_, '_>,
+    interpret: &dyn Fn(&Program) -> ResolveResult,
     variables: &[(&str, Var<'_, '_>)],
-    largest: u64,
+    largest: &dyn Fn() -> u64,
 ) -> Outcome {
     let size_of = |path: &[&str]| -> Option<u64> {
         let (root, rest) = path.split_first()?;
@@ -102,7 +103,21 @@ pub fn evaluate(
         if bound > COST_LIMIT {
             return Err(Outcome::TooCostly(bound));
         }
-        match compiled.program.execute(context) {
+        if let Some(test) = &compiled.fast {
+            if let Some(answer) = super::fast::evaluate(test, variables) {
+                // Debug builds (every test) check the shortcut against the interpreter.
+                if cfg!(debug_assertions) {
+                    let cel = interpret(&compiled.program);
+                    assert!(
+                        matches!(cel, Ok(Value::Bool(b)) if b == answer),
+                        "`{}`: the shortcut gave {answer}, CEL {cel:?}",
+                        compiled.source
+                    );
+                }
+                return Ok(answer);
+            }
+        }
+        match interpret(&compiled.program) {
             Ok(Value::Bool(b)) => Ok(b),
             Ok(other) => Err(Outcome::Failed(format!(
                 "`{}` gave {}, not a boolean",
@@ -260,9 +275,12 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
     let catalog = set.catalog();
     let skill = entity::skill(unit, &plan.skill);
     let skill_value = no_skill();
-    let skill_val: Arc<dyn Val + '_> = match &skill {
-        Some(skill) => Arc::clone(&skill.val),
-        None => entity::to_val(&skill_value),
+    let skill_val: OnceCell<Arc<dyn Val + '_>> = OnceCell::new();
+    let skill_val = || {
+        skill_val.get_or_init(|| match &skill {
+            Some(skill) => Arc::clone(skill.val()),
+            None => entity::to_val(&skill_value),
+        })
     };
     let skill_var = match &skill {
         Some(skill) => Var::Entity(skill),
@@ -278,15 +296,24 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
         // A sink is made for a rule when it first reports in the unit: most never do.
         let mut sinks: Vec<Option<Sink>> = rules.iter().map(|_| None).collect();
         for entity in &entities {
-            let bound = Bound {
-                variables: [
-                    (kind.variable(), &*entity.val),
-                    ("skill", &*skill_val),
-                    ("repo", &*plan.repo_val),
-                ],
+            // The interpreter's values and context are made when an expression first needs them.
+            let bound = OnceCell::new();
+            let context = OnceCell::new();
+            let interpret = |program: &Program| {
+                let context = context.get_or_init(|| {
+                    let bound = bound.get_or_init(|| Bound {
+                        variables: [
+                            (kind.variable(), &**entity.val()),
+                            ("skill", &**skill_val()),
+                            ("repo", &*plan.repo_val),
+                        ],
+                    });
+                    let mut context = Context::with_env(Arc::clone(env()));
+                    context.set_variable_resolver(bound);
+                    context
+                });
+                program.execute(context)
             };
-            let mut context = Context::with_env(Arc::clone(env()));
-            context.set_variable_resolver(&bound);
             let variables: Vec<(&str, Var<'_, '_>)> = if kind == Kind::Skill {
                 vec![("skill", Var::Entity(entity)), ("repo", Var::Value(repo))]
             } else {
@@ -296,10 +323,14 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
                     ("repo", Var::Value(repo)),
                 ]
             };
-            let largest = entity.largest.max(skill.as_ref().map_or(0, |s| s.largest));
+            let largest = || {
+                entity
+                    .largest()
+                    .max(skill.as_ref().map_or(0, |s| s.largest()))
+            };
             for (slot, index) in rules.iter().enumerate() {
                 let rule = &set.rules[*index];
-                match evaluate(rule, &context, &variables, largest) {
+                match evaluate(rule, &interpret, &variables, &largest) {
                     Outcome::Clean => {}
                     Outcome::Fires(message) => {
                         let located = if rule.at_root == "skill" && kind != Kind::Skill {

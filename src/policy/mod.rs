@@ -12,6 +12,7 @@
 pub mod entity;
 pub mod eval;
 pub mod expr;
+pub mod fast;
 mod load;
 pub mod testing;
 
