@@ -386,7 +386,7 @@ fn failure(
         (
             format!(
                 "policy rule {} [{}] could not be evaluated on {}: {why}",
-                rule.code, rule.name, entity.label
+                rule.code, rule.name, entity.label()
             ),
             "guard keys that may be absent with `has()`; the rule still ran on every other entity, and further failures of this rule in this run are not reported",
         )
@@ -394,7 +394,7 @@ fn failure(
         (
             format!(
                 "policy rule {} [{}] was not evaluated on {}: {why}",
-                rule.code, rule.name, entity.label
+                rule.code, rule.name, entity.label()
             ),
             "avoid nesting comprehensions over large lists; the rule still ran on every other entity, and further stops of this rule in this run are not reported",
         )

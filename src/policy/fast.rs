@@ -256,7 +256,8 @@ enum Read<'x, 'a> {
     Entity(&'x Entity<'a>),
     Node(&'x Node),
     Value(&'x Value),
-    /// A map key, as a comprehension over a map binds it.
+    /// A string that is no source node: a map key, as a comprehension over a map binds it, or a
+    /// derived string.
     Key(&'x str),
 }
 
@@ -277,6 +278,7 @@ impl<'x, 'a> Read<'x, 'a> {
             Read::Entity(entity) => Ok(entity.member(name).map(|found| match found {
                 super::entity::Member::Node(node) => Read::Node(node),
                 super::entity::Member::Value(value) => Read::Value(value),
+                super::entity::Member::Str(text) => Read::Key(text),
                 super::entity::Member::Entity(entity) => Read::Entity(entity),
             })),
             Read::Node(node) => match &node.value {
