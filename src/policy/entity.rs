@@ -309,6 +309,23 @@ fn string(text: &str) -> Value {
     Value::String(Arc::new(text.to_string()))
 }
 
+/// A variable as messages and the cost bound read it: an entity of the unit, or a test case's
+/// value.
+#[derive(Clone, Copy)]
+pub enum Var<'x, 'a> {
+    Entity(&'x Entity<'a>),
+    Value(&'x Value),
+}
+
+impl<'x, 'a> Var<'x, 'a> {
+    pub fn find(self, path: &[&str]) -> Option<Found<'x, 'a>> {
+        match self {
+            Var::Entity(entity) => entity.find(path),
+            Var::Value(value) => walk_value(value, path).map(Found::Value),
+        }
+    }
+}
+
 /// What a dotted path into the variables names: a source node, a value, or an entity.
 pub enum Found<'x, 'a> {
     Node(&'x Node),

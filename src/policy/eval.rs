@@ -3,7 +3,8 @@
 //! against it. A rule that cannot be evaluated on an entity, or whose cost bound is over the
 //! limit there, leaves a failure instead of a finding; the engine keeps one per rule per run.
 
-use super::entity::{self, Entity, Found, Wanted};
+pub use super::entity::Var;
+use super::entity::{self, Entity, Wanted};
 use super::expr::{env, Compiled, COST_LIMIT};
 use super::{Kind, Piece, PolicyRule, PolicySet};
 use crate::catalog::Catalog;
@@ -143,23 +144,6 @@ pub fn evaluate(
 
 fn type_name(value: &Value) -> String {
     value.type_of().to_string()
-}
-
-/// A variable as messages and the cost bound read it: an entity of the unit, or a test case's
-/// value.
-#[derive(Clone, Copy)]
-pub enum Var<'x, 'a> {
-    Entity(&'x Entity<'a>),
-    Value(&'x Value),
-}
-
-impl<'x, 'a> Var<'x, 'a> {
-    fn find(self, path: &[&str]) -> Option<Found<'x, 'a>> {
-        match self {
-            Var::Entity(entity) => entity.find(path),
-            Var::Value(value) => entity::walk_value(value, path).map(Found::Value),
-        }
-    }
 }
 
 /// Fills a message's placeholders: strings as they are, lists joined with `, `, an absent value

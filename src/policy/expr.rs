@@ -73,18 +73,6 @@ pub fn env() -> &'static Arc<Env> {
     })
 }
 
-/// How many compiled patterns each thread keeps; past it the cache starts again (patterns read
-/// from the linted files could otherwise fill memory).
-const PATTERN_CACHE: usize = 256;
-/// A pattern may compile to at most this many bytes (the regex crate's own guard against
-/// patterns that explode).
-const PATTERN_SIZE_LIMIT: usize = 1 << 20;
-
-thread_local! {
-    static PATTERNS: std::cell::RefCell<std::collections::HashMap<String, Result<regex::Regex, String>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
-}
-
 /// `text.matches(pattern)` / `matches(text, pattern)`: RE2 syntax, linear time.
 fn matches<'b, 'v>(
     args: Vec<cel::common::value::CowVal<'b, 'v>>,
@@ -98,32 +86,11 @@ fn matches<'b, 'v>(
             "expects two strings",
         ));
     };
-    let found = is_match(text.inner(), pattern.inner());
+    let found = super::pattern::is_match(text.inner(), pattern.inner());
     match found {
         Ok(found) => Ok(cel::common::value::CowVal::owned(CelBool::from(found))),
         Err(message) => Err(cel::ExecutionError::function_error("matches", message)),
     }
-}
-
-/// Whether `text` matches `pattern` (RE2 syntax, linear time), the compiled pattern kept; `Err`:
-/// why the pattern is refused.
-pub fn is_match(text: &str, pattern: &str) -> Result<bool, String> {
-    PATTERNS.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if cache.len() >= PATTERN_CACHE && !cache.contains_key(pattern) {
-            cache.clear();
-        }
-        let compiled = cache.entry(pattern.to_string()).or_insert_with(|| {
-            regex::RegexBuilder::new(pattern)
-                .size_limit(PATTERN_SIZE_LIMIT)
-                .build()
-                .map_err(|e| format!("`{pattern}` is not a valid pattern: {e}"))
-        });
-        compiled
-            .as_ref()
-            .map(|re| re.is_match(text))
-            .map_err(Clone::clone)
-    })
 }
 
 /// What a variable is: the entity names have fields that may be absent (tested with `has()`); a

@@ -10,8 +10,7 @@
 //! a list was expected, a bad pattern) it gives `None` and the expression is evaluated by CEL, so
 //! that results and error messages are CEL's. Debug builds evaluate both and compare them.
 
-use super::entity::Entity;
-use super::eval::Var;
+use super::entity::{Entity, Var};
 use crate::parse::node::{Node, Value as NodeValue};
 use cel::common::ast::operators;
 use cel::common::ast::{Expr, IdedExpr, LiteralValue};
@@ -405,7 +404,7 @@ impl<'x, 'a> Scope<'_, 'x, 'a> {
                     TextTest::Contains => Some(text.contains(argument)),
                     TextTest::StartsWith => Some(text.starts_with(argument)),
                     TextTest::EndsWith => Some(text.ends_with(argument)),
-                    TextTest::Matches => super::expr::is_match(text, argument).ok(),
+                    TextTest::Matches => super::pattern::is_match(text, argument).ok(),
                 }
             }
             Test::InList(needle, place) => {
@@ -449,6 +448,14 @@ impl<'x, 'a> Scope<'_, 'x, 'a> {
                 _ => return None,
             },
             Read::Value(Value::List(items)) => items.iter().map(Read::Value).collect(),
+            Read::Value(Value::Map(map)) => map
+                .map
+                .keys()
+                .map(|key| match key {
+                    Key::String(key) => Some(Read::Key(key.as_str())),
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()?,
             _ => return None,
         })
     }
@@ -482,4 +489,130 @@ pub fn evaluate(test: &Test, variables: &[(&str, Var<'_, '_>)]) -> Option<bool> 
         bound: Vec::new(),
     }
     .test(test)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::expr::{compile as compile_expr, env, Variable};
+    use super::*;
+    use cel::Context;
+    use std::collections::HashMap;
+    use std::sync::Arc;
+
+    const VARIABLES: &[Variable] = &[
+        Variable {
+            name: "tool",
+            closed_fields: None,
+        },
+        Variable {
+            name: "skill",
+            closed_fields: None,
+        },
+    ];
+
+    fn map(entries: &[(&str, Value)]) -> Value {
+        let map: HashMap<Key, Value> = entries
+            .iter()
+            .map(|(k, v)| (Key::from(*k), v.clone()))
+            .collect();
+        Value::Map(cel::objects::Map { map: Arc::new(map) })
+    }
+
+    fn string(s: &str) -> Value {
+        Value::String(Arc::new(s.to_string()))
+    }
+
+    fn list(items: &[Value]) -> Value {
+        Value::List(Arc::new(items.to_vec()))
+    }
+
+    /// The shortcut's answer and CEL's on `tool`, with an empty `skill`.
+    fn both(source: &str, tool: &Value) -> (Option<bool>, cel::ResolveResult) {
+        let compiled = compile_expr(source, VARIABLES).expect("compiles");
+        let skill = map(&[]);
+        let variables = [("tool", Var::Value(tool)), ("skill", Var::Value(&skill))];
+        let fast = compiled.fast.as_ref().and_then(|t| evaluate(t, &variables));
+        let mut context = Context::with_env(Arc::clone(env()));
+        context.add_variable_from_value("tool", tool.clone());
+        context.add_variable_from_value("skill", skill);
+        (fast, compiled.program.execute(&context))
+    }
+
+    fn tools() -> Vec<Value> {
+        vec![
+            map(&[]),
+            map(&[
+                ("name", string("search_orders")),
+                ("side_effect", string("write")),
+                ("idempotent", Value::Bool(false)),
+                ("risk", Value::Int(4)),
+                ("tags", list(&[string("pii"), string("billing")])),
+                (
+                    "schema",
+                    map(&[("properties", map(&[("a_long_property_name", Value::Null)]))]),
+                ),
+            ]),
+            map(&[
+                ("name", string("été")),
+                ("side_effect", string("read")),
+                ("idempotent", Value::Bool(true)),
+                ("risk", Value::Int(1)),
+                ("tags", list(&[])),
+                ("schema", map(&[("properties", map(&[]))])),
+            ]),
+        ]
+    }
+
+    #[test]
+    fn the_shortcut_answers_the_common_shapes_as_cel_does() {
+        let expressions = [
+            "has(tool.name) && tool.name.startsWith(\"search\")",
+            "!has(tool.name) || size(tool.name) <= 3",
+            "has(tool.idempotent) && tool.idempotent",
+            "!has(tool.risk) || tool.risk <= 3",
+            "has(tool.risk) && (tool.risk > 3 || tool.risk < 2 || tool.risk >= 4 || tool.risk == 1)",
+            "has(tool.side_effect) && tool.side_effect != \"write\"",
+            "has(tool.tags) && \"pii\" in tool.tags",
+            "has(tool.tags) && tool.tags.exists(t, t.endsWith(\"ing\"))",
+            "has(tool.tags) && tool.tags.all(t, t.contains(\"i\") && size(t) > 2)",
+            "!has(tool.schema) || !has(tool.schema.properties) || tool.schema.properties.all(p, size(p) <= 10)",
+            "has(tool.name) && tool.name.matches(\"^[a-z_]+$\") && matches(tool.name, \"s\")",
+            "has(skill.name) || true",
+        ];
+        for source in expressions {
+            for tool in tools() {
+                let (fast, cel) = both(source, &tool);
+                let fast = fast.unwrap_or_else(|| panic!("`{source}` on {tool:?}: no answer"));
+                assert_eq!(cel, Ok(Value::Bool(fast)), "`{source}` on {tool:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn errors_and_mixed_types_are_left_to_cel() {
+        let tool = &tools()[1];
+        for source in [
+            // A missing field without `has()`: CEL's error.
+            "tool.missing == \"x\"",
+            "tool.schema.missing.all(p, true)",
+            // Across types, doubles, maps where lists are expected: CEL's rules.
+            "tool.risk == \"4\"",
+            "tool.risk < 4.5",
+            "\"a_long_property_name\" in tool.schema.properties",
+            "size(tool.schema) > 0",
+            "tool.name < \"z\"",
+            // A bad pattern is CEL's error.
+            "tool.name.matches(\"(\")",
+            // Functions and operators it does not know.
+            "tool.risk + 1 > 4",
+        ] {
+            let (fast, _) = both(source, tool);
+            assert_eq!(fast, None, "`{source}`");
+        }
+        // Short circuits that hide an error answer as CEL does.
+        let (fast, cel) = both("false && tool.missing == \"x\"", tool);
+        assert_eq!((fast, cel), (Some(false), Ok(Value::Bool(false))));
+        let (fast, cel) = both("tool.tags.all(t, t == \"billing\" && tool.missing)", tool);
+        assert_eq!((fast, cel), (Some(false), Ok(Value::Bool(false))));
+    }
 }

@@ -14,6 +14,7 @@ pub mod eval;
 pub mod expr;
 pub mod fast;
 mod load;
+mod pattern;
 pub mod testing;
 
 use crate::catalog::{catalog, Catalog, RuleMeta};
