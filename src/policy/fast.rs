@@ -202,7 +202,7 @@ fn test(expr: &IdedExpr, bound: &mut Vec<String>) -> Option<Test> {
     }
 }
 
-fn operand(expr: &IdedExpr, bound: &mut Vec<String>) -> Option<Operand> {
+fn operand(expr: &IdedExpr, bound: &[String]) -> Option<Operand> {
     match &expr.expr {
         Expr::Literal(LiteralValue::String(s)) => Some(Operand::String(s.inner().to_string())),
         Expr::Literal(LiteralValue::Int(i)) => Some(Operand::Int(*i.inner())),
