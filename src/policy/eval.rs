@@ -272,14 +272,18 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
     };
     for (kind, rules, wanted) in &plan.by_kind {
         let kind = *kind;
-        let entities = match (kind, &skill) {
-            (Kind::Skill, Some(skill)) => vec![skill.clone()],
-            (Kind::Skill, None) => Vec::new(),
-            _ => entity::of_kind(unit, kind, wanted),
+        let built;
+        let entities: &[Entity<'_>] = match (kind, &skill) {
+            (Kind::Skill, Some(skill)) => std::slice::from_ref(skill),
+            (Kind::Skill, None) => &[],
+            _ => {
+                built = entity::of_kind(unit, kind, wanted);
+                &built
+            }
         };
         // A sink is made for a rule when it first reports in the unit: most never do.
         let mut sinks: Vec<Option<Sink>> = rules.iter().map(|_| None).collect();
-        for entity in &entities {
+        for entity in entities {
             // The interpreter's values and context are made when an expression first needs them.
             let bound = OnceCell::new();
             let context = OnceCell::new();
@@ -298,14 +302,16 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
                 });
                 program.execute(context)
             };
-            let variables: Vec<(&str, Var<'_, '_>)> = if kind == Kind::Skill {
-                vec![("skill", Var::Entity(entity)), ("repo", Var::Value(repo))]
+            let all_variables = [
+                (kind.variable(), Var::Entity(entity)),
+                ("skill", skill_var),
+                ("repo", Var::Value(repo)),
+            ];
+            // A skill rule's entity is `skill`.
+            let variables: &[(&str, Var<'_, '_>)] = if kind == Kind::Skill {
+                &[all_variables[0], all_variables[2]]
             } else {
-                vec![
-                    (kind.variable(), Var::Entity(entity)),
-                    ("skill", skill_var),
-                    ("repo", Var::Value(repo)),
-                ]
+                &all_variables
             };
             let largest = || {
                 entity

@@ -422,42 +422,61 @@ impl<'x, 'a> Scope<'_, 'x, 'a> {
                 ok.then_some(found)
             }
             Test::Quantifier { all, range, body } => {
-                let items = self.items(range)?;
-                for item in items {
-                    self.bound.push(item);
-                    let result = self.test(body);
-                    self.bound.pop();
-                    // `all` stops at the first false, `exists` at the first true, as CEL does.
-                    if result? != *all {
-                        return Some(!*all);
+                // `all` stops at the first false, `exists` at the first true, as CEL does.
+                let step = |scope: &mut Self, item| {
+                    scope.bound.push(item);
+                    let result = scope.test(body);
+                    scope.bound.pop();
+                    result.map(|b| b == *all)
+                };
+                let mut go_on = true;
+                match self.read(range)? {
+                    Read::Node(node) => match &node.value {
+                        NodeValue::Array(items) => {
+                            for item in items {
+                                go_on = step(self, Read::Node(item))?;
+                                if !go_on {
+                                    break;
+                                }
+                            }
+                        }
+                        NodeValue::Object(members) => {
+                            for member in members {
+                                go_on = step(self, Read::Key(member.key.as_str()))?;
+                                if !go_on {
+                                    break;
+                                }
+                            }
+                        }
+                        _ => return None,
+                    },
+                    Read::Value(Value::List(items)) => {
+                        for item in items.iter() {
+                            go_on = step(self, Read::Value(item))?;
+                            if !go_on {
+                                break;
+                            }
+                        }
                     }
+                    Read::Value(Value::Map(map)) => {
+                        // Every key must be a string for the shortcut to answer.
+                        if !map.map.keys().all(|k| matches!(k, Key::String(_))) {
+                            return None;
+                        }
+                        for key in map.map.keys() {
+                            if let Key::String(key) = key {
+                                go_on = step(self, Read::Key(key.as_str()))?;
+                                if !go_on {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    _ => return None,
                 }
-                Some(*all)
+                Some(if go_on { *all } else { !*all })
             }
         }
-    }
-
-    /// The items a comprehension over `place` binds: a list's elements, a map's keys.
-    fn items(&self, place: &Place) -> Option<Vec<Read<'x, 'a>>> {
-        Some(match self.read(place)? {
-            Read::Node(node) => match &node.value {
-                NodeValue::Array(items) => items.iter().map(Read::Node).collect(),
-                NodeValue::Object(members) => {
-                    members.iter().map(|m| Read::Key(m.key.as_str())).collect()
-                }
-                _ => return None,
-            },
-            Read::Value(Value::List(items)) => items.iter().map(Read::Value).collect(),
-            Read::Value(Value::Map(map)) => map
-                .map
-                .keys()
-                .map(|key| match key {
-                    Key::String(key) => Some(Read::Key(key.as_str())),
-                    _ => None,
-                })
-                .collect::<Option<Vec<_>>>()?,
-            _ => return None,
-        })
     }
 
     /// Calls `f` on every item of a list; `None` as soon as one gives `None`.
