@@ -115,8 +115,7 @@ enum SetupError {
     Policy(ConfigError),
 }
 
-/// The policies a run from `start` loads: `.skilllint/policies/` beside the config file (in
-/// `start` without one) and the config's `[policies] paths`, unless isolated, then `extra`.
+/// The policies a run from `start` loads (see [`skilllint::policy::for_run`]).
 fn load_policies(
     config_path: Option<&Path>,
     start: &Path,
@@ -124,23 +123,13 @@ fn load_policies(
     extra: &[PathBuf],
     cap: u64,
 ) -> Result<PolicySet, SetupError> {
-    let mut paths = Vec::new();
-    let mut sources = Vec::new();
-    if !isolated {
-        let base = config_path.map_or(start, skilllint::source::folder_of);
-        sources.push((base.join(skilllint::policy::POLICY_DIR), true));
-        if let Some(path) = config_path {
-            paths = config::policy_paths_of(path, cap).map_err(SetupError::Config)?;
-        }
-    }
-    sources.extend(
-        paths
-            .into_iter()
-            .chain(extra.iter().cloned())
-            .map(|p| (p, false)),
-    );
-    let files = skilllint::policy::discover(&sources).map_err(SetupError::Policy)?;
-    skilllint::policy::load_paths(&files).map_err(SetupError::Policy)
+    use skilllint::policy::RunPoliciesError;
+    skilllint::policy::for_run(config_path, start, isolated, extra, cap).map_err(
+        |error| match error {
+            RunPoliciesError::Config(error) => SetupError::Config(error),
+            RunPoliciesError::Policy(error) => SetupError::Policy(error),
+        },
+    )
 }
 
 fn config_path(

@@ -170,7 +170,7 @@ const NEVER: &[Never] = &[
             "render/**",
         ],
         to: &["policy/**"],
-        why: "only the engine and the command line load and run policies",
+        why: "only the engine, the language server and the command line load and run policies",
     },
     Never {
         from: &[

@@ -898,3 +898,60 @@ fn an_open_file_that_links_out_of_the_folder_stays_unread_whatever_its_text() {
     );
     client.shutdown();
 }
+
+#[test]
+fn the_folders_policies_are_reported_explained_and_reloaded_when_they_change() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical temp dir");
+    let skill_path = write(
+        &root,
+        "calendar/SKILL.md",
+        &fixture("TJ003/fires/calendar/SKILL.md"),
+    );
+    write(
+        &root,
+        "calendar/tools.json",
+        &fixture("TJ003/fires/calendar/tools.json"),
+    );
+    let policy = "rules:\n  - code: ORG001\n    name: skills-declare-license\n    severity: warning\n    \
+                  category: style\n    summary: Every skill declares a license\n    on: skill\n    \
+                  assert: 'has(skill.license)'\n    message: 'skill `{{skill.name}}` declares no license'\n    \
+                  at: skill.name\n    docs: |\n      Legal asks each skill to say under which license it is shared.\n";
+    let policy_path = write(&root, ".skilllint/policies/org.yaml", policy);
+    let skill_uri = uri(&skill_path);
+    let mut client = Client::start(&root);
+    initialize(&mut client, &root);
+    // The policy rule is reported as the command line reports it, at the same place.
+    let diagnostics = client.diagnostics_for(&skill_uri);
+    assert!(codes(&diagnostics).contains(&"ORG001".to_string()));
+    assert_eq!(
+        server_findings(&diagnostics),
+        cli_findings(&root, "calendar/SKILL.md")
+    );
+    let finding = diagnostics
+        .iter()
+        .find(|d| d["code"] == "ORG001")
+        .expect("the policy finding");
+    // A policy rule has no page in the rule reference; its hover shows the policy's docs.
+    assert!(finding.get("codeDescription").is_none());
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": skill_uri}, "position": finding["range"]["start"]}),
+    );
+    let text = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        text.contains("Legal asks each skill"),
+        "hover without the policy's docs: {hover}"
+    );
+    // The policy file changes on disk: the folder is linted afresh without it.
+    std::fs::write(&policy_path, "rules: []\n").expect("write");
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri(&policy_path), "type": 2}]}),
+    );
+    let after = client.diagnostics_for(&skill_uri);
+    assert!(!codes(&after).contains(&"ORG001".to_string()), "{after:?}");
+    client.shutdown();
+}

@@ -36,6 +36,45 @@ fn builtin_families() -> Vec<String> {
     families
 }
 
+/// Why the policies of a run could not be loaded.
+#[derive(Debug)]
+pub enum RunPoliciesError {
+    /// The config file's `[policies]` table.
+    Config(ConfigError),
+    /// A policy file, or a path that names none.
+    Policy(ConfigError),
+}
+
+/// The policies a run from `start` loads, as the command line and the language server find them:
+/// `.skilllint/policies/` beside the config file at `config_path` (in `start` without one) and the
+/// config's `[policies] paths`, unless `isolated`, then `extra` (`--policies`). The config file
+/// is read under `cap`, as a run reads it.
+pub fn for_run(
+    config_path: Option<&Path>,
+    start: &Path,
+    isolated: bool,
+    extra: &[PathBuf],
+    cap: u64,
+) -> Result<PolicySet, RunPoliciesError> {
+    let mut paths = Vec::new();
+    let mut sources = Vec::new();
+    if !isolated {
+        let base = config_path.map_or(start, crate::source::folder_of);
+        sources.push((base.join(POLICY_DIR), true));
+        if let Some(path) = config_path {
+            paths = crate::config::policy_paths_of(path, cap).map_err(RunPoliciesError::Config)?;
+        }
+    }
+    sources.extend(
+        paths
+            .into_iter()
+            .chain(extra.iter().cloned())
+            .map(|p| (p, false)),
+    );
+    let files = discover(&sources).map_err(RunPoliciesError::Policy)?;
+    load_paths(&files).map_err(RunPoliciesError::Policy)
+}
+
 /// The policy files in `sources`, in order: a folder gives its `*.yaml` and `*.yml` files sorted
 /// by name (not its subfolders). `optional` sources (the default folder) may be absent; a source
 /// named by the user must exist.

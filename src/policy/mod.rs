@@ -22,7 +22,7 @@ use crate::config::ConfigError;
 use expr::Compiled;
 use std::path::Path;
 
-pub use load::{discover, load, load_paths, load_text, POLICY_DIR};
+pub use load::{discover, for_run, load, load_paths, load_text, RunPoliciesError, POLICY_DIR};
 
 /// What a rule is about (`on:`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -4,7 +4,6 @@
 
 use super::convert::{path_to_uri, Lines};
 use super::workspace::{mirrored, to_lsp, Folder};
-use crate::catalog::catalog;
 use crate::diagnostic::{Applicability, Diagnostic};
 use crate::engine::Session;
 use crate::index::Parsed;
@@ -313,7 +312,7 @@ pub(crate) fn hover(folder: &Folder, rel: &str, position: Position) -> Option<Ho
         if !(lsp.range.start <= position && position <= lsp.range.end) {
             continue;
         }
-        let Some(meta) = catalog().get(d.code) else {
+        let Some(meta) = folder.catalog().get(d.code) else {
             continue;
         };
         let mut section = String::new();

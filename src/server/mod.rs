@@ -40,6 +40,9 @@ use workspace::{Notices, Publish, Workspace};
 
 /// The files whose change on disk matters: configuration files and every kind skilllint reads.
 const WATCHED: &str = "**/{skilllint.toml,.skilllint.toml,SKILL.md,skill.md,tools.json,*.tools.json,requirement.yaml,requirement.yml,TOOL.md,DRIVER.md,CLI.md,SECRETS.md}";
+/// The organisation policy files a run loads from `.skilllint/policies/`: a change lints the
+/// folder afresh, as a config change does.
+const WATCHED_POLICIES: &str = "**/.skilllint/policies/*.{yaml,yml}";
 
 /// Serves one client over standard input and output until it says `exit` (or hangs up).
 pub fn run() -> Result<(), String> {
@@ -137,10 +140,13 @@ fn serve(connection: &Connection) -> Result<(), String> {
 
 fn register_watchers(connection: &Connection) -> Result<(), String> {
     let options = DidChangeWatchedFilesRegistrationOptions {
-        watchers: vec![FileSystemWatcher {
-            glob_pattern: GlobPattern::String(WATCHED.to_string()),
-            kind: None,
-        }],
+        watchers: [WATCHED, WATCHED_POLICIES]
+            .into_iter()
+            .map(|glob| FileSystemWatcher {
+                glob_pattern: GlobPattern::String(glob.to_string()),
+                kind: None,
+            })
+            .collect(),
     };
     let params = RegistrationParams {
         registrations: vec![Registration {

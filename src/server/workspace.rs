@@ -3,10 +3,11 @@
 //! so that an edit relints only what it can change) and the diagnostics last published per file.
 
 use super::convert::{path_to_uri, Lines};
-use crate::catalog::catalog;
+use crate::catalog::{catalog, Catalog};
 use crate::config::{self, Config, CONFIG_NAMES};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::engine::{LintOptions, Replaced, Session, DEFAULT_MAX_FILE_SIZE};
+use crate::policy::{PolicySet, RunPoliciesError};
 use crate::source::FileId;
 use lsp_types::{
     CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
@@ -48,6 +49,9 @@ pub(crate) struct Folder {
     /// Open documents the walk could not follow (a link out of the folder): the run reports
     /// that whatever their text, so an edit of one changes nothing.
     unfollowed: BTreeSet<String>,
+    /// The organisation policies the folder's runs load, as the command line finds them; loaded
+    /// again whenever the folder lints afresh (a config or policy file changed).
+    policies: Option<Arc<PolicySet>>,
 }
 
 #[derive(Default)]
@@ -80,6 +84,7 @@ impl Workspace {
             stale: true,
             unread: HashMap::new(),
             unfollowed: BTreeSet::new(),
+            policies: None,
         });
         // The innermost folder owns a file: longest root first.
         self.folders
@@ -153,9 +158,8 @@ impl Workspace {
         let Some((index, rel)) = self.locate(path) else {
             return;
         };
-        let name = crate::source::split_path(&rel).1;
         let folder = &mut self.folders[index];
-        let config = CONFIG_NAMES.contains(&name);
+        let config = is_setup_file(&rel);
         // An open document the run already holds keeps the editor's text; one it does not hold
         // (saved for the first time) is found by a fresh walk.
         let known = self.open.contains_key(path) && folder.holds(&rel);
@@ -176,8 +180,7 @@ impl Workspace {
                 continue;
             };
             edited[index].insert(rel.clone());
-            let name = crate::source::split_path(&rel).1;
-            if CONFIG_NAMES.contains(&name) {
+            if is_setup_file(&rel) {
                 self.folders[index].stale = true;
                 continue;
             }
@@ -257,6 +260,16 @@ impl Workspace {
     }
 }
 
+/// Whether the file at `rel` decides how the folder is linted: a configuration file, or a policy
+/// file in a `.skilllint/policies/` folder. A change to one lints the folder afresh.
+fn is_setup_file(rel: &str) -> bool {
+    let (dir, name) = crate::source::split_path(rel);
+    let policy_dir = crate::policy::POLICY_DIR;
+    let in_policy_dir = dir == policy_dir || dir.ends_with(&format!("/{policy_dir}"));
+    CONFIG_NAMES.contains(&name)
+        || in_policy_dir && (name.ends_with(".yaml") || name.ends_with(".yml"))
+}
+
 /// Whether the file at `rel` is a kind skilllint reads, under the folder's configuration.
 fn reads(folder: &Folder, rel: &str) -> bool {
     crate::discover::classify(rel, folder.requirement_files()).is_some()
@@ -295,6 +308,31 @@ impl Folder {
         self.session.as_ref()
     }
 
+    /// The rules of the folder's runs: the built-in ones and its policies'.
+    pub(crate) fn catalog(&self) -> &Catalog {
+        self.policies
+            .as_deref()
+            .map_or(catalog(), PolicySet::catalog)
+    }
+
+    /// Loads the policies a `skilllint` run in this folder loads (`.skilllint/policies/` beside
+    /// the config file, its `[policies] paths`), read from disk.
+    fn load_policies(&mut self) -> Result<(), String> {
+        let found = config::discover(&self.root).map_err(|e| e.to_string())?;
+        let set = crate::policy::for_run(
+            found.as_deref(),
+            &self.root,
+            false,
+            &[],
+            DEFAULT_MAX_FILE_SIZE,
+        )
+        .map_err(|error| match error {
+            RunPoliciesError::Config(e) | RunPoliciesError::Policy(e) => e.to_string(),
+        })?;
+        self.policies = (!set.is_empty()).then(|| Arc::new(set));
+        Ok(())
+    }
+
     /// The folder's configuration: the open document's text if the config file is open in the
     /// editor, else the file on disk, found as the command line finds it.
     fn config(&self, open: &HashMap<PathBuf, String>) -> Result<Config, String> {
@@ -308,11 +346,10 @@ impl Folder {
         match open.get(&path) {
             Some(text) => {
                 let base = crate::source::folder_of(&path).to_path_buf();
-                config::parse(text, &path, base, catalog()).map_err(|e| e.to_string())
+                config::parse(text, &path, base, self.catalog()).map_err(|e| e.to_string())
             }
-            None => {
-                config::load(&path, catalog(), DEFAULT_MAX_FILE_SIZE).map_err(|e| e.to_string())
-            }
+            None => config::load(&path, self.catalog(), DEFAULT_MAX_FILE_SIZE)
+                .map_err(|e| e.to_string()),
         }
     }
 
@@ -322,6 +359,7 @@ impl Folder {
         let config = self.config(open)?;
         let mut options = LintOptions::default();
         options.apply_config(&config);
+        options.policies = self.policies.clone();
         options.paths = vec![self.root.clone()];
         let overlay: HashMap<PathBuf, String> = open
             .iter()
@@ -334,7 +372,8 @@ impl Folder {
 
     fn lint_afresh(&mut self, open: &HashMap<PathBuf, String>, notices: &mut Notices) {
         let result = self
-            .options(open)
+            .load_policies()
+            .and_then(|()| self.options(open))
             .and_then(|options| Session::lint(&options).map_err(|e| e.to_string()));
         match result {
             Ok(session) => {
@@ -506,6 +545,7 @@ fn location<'r>(
 
 /// The rule's page in the rule reference, as SARIF's `helpUri`.
 fn code_description(code: &str) -> Option<CodeDescription> {
+    // A policy rule has no page in the rule reference (its docs are in its own file): no link.
     let meta = catalog().get(code)?;
     let href = Uri::from_str(&crate::render::sarif::help_uri(meta)).ok()?;
     Some(CodeDescription { href })
