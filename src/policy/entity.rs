@@ -481,16 +481,26 @@ impl<'a> Entity<'a> {
                 &Wanted::everything(),
                 &mut largest,
             );
-            debug_assert_eq!(largest, self.largest(), "{}", self.label());
+            debug_assert_eq!(
+                largest,
+                fields_largest(&self.fields[..self.shown]),
+                "{}",
+                self.label()
+            );
             Arc::from(val)
         })
     }
 
     /// The length of the largest list or map in [`Entity::val`], for the cost bound.
     pub fn largest(&self) -> u64 {
-        *self
+        let largest = *self
             .largest
-            .get_or_init(|| fields_largest(&self.fields[..self.shown]))
+            .get_or_init(|| fields_largest(&self.fields[..self.shown]));
+        // Debug builds (every test) check the walk against the conversion it stands for.
+        if cfg!(debug_assertions) {
+            let _ = self.val();
+        }
+        largest
     }
 
     /// The field `name` as the evaluator's value holds it (only the fields the run's rules read;
