@@ -320,7 +320,7 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
             };
             for (slot, index) in rules.iter().enumerate() {
                 let rule = &set.rules[*index];
-                match evaluate(rule, &interpret, &variables, &largest) {
+                match evaluate(rule, &interpret, variables, &largest) {
                     Outcome::Clean => {}
                     Outcome::Fires(message) => {
                         let located = if rule.at_root == "skill" && kind != Kind::Skill {
