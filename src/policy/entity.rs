@@ -17,7 +17,7 @@ use cel::common::value::Val;
 use cel::objects::Key;
 use cel::Value;
 use std::cell::OnceCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Which fields of an entity the run's rules read: only those are converted to CEL values (a
@@ -26,20 +26,27 @@ use std::sync::Arc;
 pub struct Wanted {
     /// A rule reads the variable as a whole (passes it to a function, iterates it, indexes it).
     pub all: bool,
-    pub fields: BTreeSet<String>,
+    /// Each name once.
+    fields: Vec<String>,
 }
 
 impl Wanted {
     pub fn everything() -> Self {
         Wanted {
             all: true,
-            fields: BTreeSet::new(),
+            fields: Vec::new(),
+        }
+    }
+
+    pub fn insert(&mut self, field: &str) {
+        if !self.fields.iter().any(|f| f == field) {
+            self.fields.push(field.to_string());
         }
     }
 
     pub fn wants(&self, field: &str) -> bool {
         // Asked for every key of every entity: a scan of the few names, whose lengths mostly
-        // differ, costs less than the set's ordered search, which compares the bytes each time.
+        // differ, costs less than an ordered set's search, which compares the bytes each time.
         self.all || self.fields.iter().any(|f| f == field)
     }
 }

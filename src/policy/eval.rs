@@ -221,7 +221,7 @@ fn read_fields(rule: &PolicyRule, variable: &str, wanted: &mut Wanted) {
     // `at` locates through a field too (`tool.contract.approval` needs the link).
     if rule.at_root == variable {
         if let Some(field) = rule.at.first() {
-            wanted.fields.insert(field.clone());
+            wanted.insert(field);
         }
     }
     for piece in &rule.message {
@@ -229,7 +229,7 @@ fn read_fields(rule: &PolicyRule, variable: &str, wanted: &mut Wanted) {
             match path.as_slice() {
                 [root] if root == variable => wanted.all = true,
                 [root, field, ..] if root == variable => {
-                    wanted.fields.insert(field.clone());
+                    wanted.insert(field);
                 }
                 _ => {}
             }

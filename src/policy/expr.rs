@@ -454,7 +454,7 @@ pub fn fields_read(expr: &IdedExpr, variable: &str, wanted: &mut super::entity::
     match &expr.expr {
         Expr::Select(select) => match &select.operand.expr {
             Expr::Ident(name) if name == variable => {
-                wanted.fields.insert(select.field.clone());
+                wanted.insert(&select.field);
             }
             _ => fields_read(&select.operand, variable, wanted),
         },
