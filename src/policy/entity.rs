@@ -16,7 +16,8 @@ use cel::common::types::{
 use cel::common::value::Val;
 use cel::objects::Key;
 use cel::Value;
-use std::collections::{BTreeSet, HashMap};
+use std::cell::OnceCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Which fields of an entity the run's rules read: only those are converted to CEL values (a
@@ -25,19 +26,28 @@ use std::sync::Arc;
 pub struct Wanted {
     /// A rule reads the variable as a whole (passes it to a function, iterates it, indexes it).
     pub all: bool,
-    pub fields: BTreeSet<String>,
+    /// Each name once.
+    fields: Vec<String>,
 }
 
 impl Wanted {
     pub fn everything() -> Self {
         Wanted {
             all: true,
-            fields: BTreeSet::new(),
+            fields: Vec::new(),
+        }
+    }
+
+    pub fn insert(&mut self, field: &str) {
+        if !self.fields.iter().any(|f| f == field) {
+            self.fields.push(field.to_string());
         }
     }
 
     pub fn wants(&self, field: &str) -> bool {
-        self.all || self.fields.contains(field)
+        // Asked for every key of every entity: a scan of the few names, whose lengths mostly
+        // differ, costs less than an ordered set's search, which compares the bytes each time.
+        self.all || self.fields.iter().any(|f| f == field)
     }
 }
 
@@ -48,6 +58,8 @@ enum Source<'a> {
     Node(&'a Node),
     /// A derived fact.
     Derived(Value),
+    /// A derived string, borrowed (a Tool Use Rules item's text, a tool's dialect).
+    Str(&'a str),
     /// A linked entity (`tool.contract`, `driver.tool`), perhaps in another file.
     Link(Box<Entity<'a>>),
 }
@@ -75,14 +87,33 @@ pub struct Entity<'a> {
     pub file: FileId,
     /// Where a finding about the entity as a whole points.
     pub anchor: Span,
-    /// How messages name it: "tool `search`".
-    pub label: String,
-    /// The fields the run's rules read, as the evaluator reads them: built once, lent to every
-    /// rule's evaluation.
-    pub val: Arc<dyn Val + 'a>,
-    /// The length of the largest list or map in `val` (for the cost bound).
-    pub largest: u64,
+    /// How messages name it (see [`Entity::label`]): made only for the rare message.
+    label: Label<'a>,
+    /// The fields the run's rules read, as the interpreter reads them: built when an expression
+    /// first needs the interpreter on this entity (most are answered by [`super::fast`]), then
+    /// lent to every rule's evaluation.
+    val: OnceCell<Arc<dyn Val + 'a>>,
+    /// The length of the largest list or map in `val` (for the cost bound), when first needed.
+    largest: OnceCell<u64>,
+    /// The fields the run's rules read come first: `val` holds `fields[..shown]`.
     fields: Vec<Field<'a>>,
+    shown: usize,
+}
+
+#[derive(Debug, Clone)]
+enum Label<'a> {
+    Text(String),
+    Tool(&'a Tool),
+    /// A Tool Use Rules item, by its text.
+    Item(&'a str),
+}
+
+/// A field of an entity, as [`Entity::member`] finds it.
+pub enum Member<'x, 'a> {
+    Node(&'x Node),
+    Value(&'x Value),
+    Str(&'x str),
+    Entity(&'x Entity<'a>),
 }
 
 struct Builder<'a, 'w> {
@@ -106,7 +137,12 @@ impl<'a, 'w> Builder<'a, 'w> {
         self.fields.iter().any(|f| f.name == name)
     }
 
+    /// Sets a field the run's rules read; the others are never looked at (a rule that reads an
+    /// entity as a whole wants them all), so they are not kept.
     fn push(&mut self, name: &'a str, at: Span, value: Source<'a>) {
+        if !self.wants(name) {
+            return;
+        }
         self.fields.retain(|f| f.name != name);
         self.fields.push(Field { name, at, value });
     }
@@ -123,6 +159,12 @@ impl<'a, 'w> Builder<'a, 'w> {
         self.push(name, at, Source::Node(node));
     }
 
+    /// A derived string, borrowed, found at the key of `origin`.
+    fn str(&mut self, name: &'static str, value: &'a str, origin: Origin) {
+        let (Origin::Span(at) | Origin::Tree(at)) = origin;
+        self.push(name, at, Source::Str(value));
+    }
+
     fn link(&mut self, name: &'static str, entity: Entity<'a>) {
         let at = entity.anchor;
         self.push(name, at, Source::Link(Box::new(entity)));
@@ -131,26 +173,27 @@ impl<'a, 'w> Builder<'a, 'w> {
     /// Every member of a mapping, as written, unless a field of that name is already set.
     fn members(&mut self, node: Option<&'a Node>) {
         for member in node.and_then(Node::as_object).unwrap_or_default() {
-            if !self.has(&member.key) {
-                self.push(
-                    member.key.as_str(),
-                    member.key_span,
-                    Source::Node(&member.value),
-                );
+            if self.wants(&member.key) && !self.has(&member.key) {
+                self.fields.push(Field {
+                    name: member.key.as_str(),
+                    at: member.key_span,
+                    value: Source::Node(&member.value),
+                });
             }
         }
     }
 
-    fn finish(self, file: FileId, anchor: Span, label: String) -> Entity<'a> {
-        let mut largest = 0;
-        let val = fields_val(&self.fields, self.wanted, &mut largest);
+    fn finish(self, file: FileId, anchor: Span, label: Label<'a>) -> Entity<'a> {
+        // Only the wanted fields are kept (see `push`).
+        let shown = self.fields.len();
         Entity {
             file,
             anchor,
             label,
-            val: Arc::from(val),
-            largest,
+            val: OnceCell::new(),
+            largest: OnceCell::new(),
             fields: self.fields,
+            shown,
         }
     }
 }
@@ -165,8 +208,9 @@ fn fields_val<'a>(fields: &[Field<'a>], wanted: &Wanted, largest: &mut u64) -> B
                 *largest = (*largest).max(value_len(value).unwrap_or(0));
                 value_val(value)
             }
+            Source::Str(text) => Box::new(CelString::from(*text)),
             Source::Link(entity) => {
-                *largest = (*largest).max(entity.largest);
+                *largest = (*largest).max(entity.largest());
                 fields_val(&entity.fields, &Wanted::everything(), largest)
             }
         };
@@ -174,6 +218,48 @@ fn fields_val<'a>(fields: &[Field<'a>], wanted: &Wanted, largest: &mut u64) -> B
     }
     *largest = (*largest).max(map.len() as u64);
     Box::new(CelMap::from(map))
+}
+
+/// The `largest` [`fields_val`] finds in `fields`, without building the value.
+fn fields_largest(fields: &[Field<'_>]) -> u64 {
+    let mut largest = fields.len() as u64;
+    for field in fields {
+        let found = match &field.value {
+            Source::Node(node) => node_largest(node),
+            Source::Derived(value) => value_len(value).unwrap_or(0),
+            Source::Str(_) => 0,
+            Source::Link(entity) => entity.largest(),
+        };
+        largest = largest.max(found);
+    }
+    largest
+}
+
+/// The `largest` [`node_val`] finds in `node`: a mapping's duplicate keys are not converted, so
+/// not counted.
+fn node_largest(node: &Node) -> u64 {
+    match &node.value {
+        NodeValue::Array(items) => items
+            .iter()
+            .map(node_largest)
+            .fold(items.len() as u64, u64::max),
+        NodeValue::Object(members) => {
+            let mut largest = members.len() as u64;
+            let mut seen = std::collections::HashSet::new();
+            for (index, member) in members.iter().enumerate() {
+                let first = if members.len() <= 16 {
+                    !members[..index].iter().any(|m| m.key == member.key)
+                } else {
+                    seen.insert(member.key.as_str())
+                };
+                if first {
+                    largest = largest.max(node_largest(&member.value));
+                }
+            }
+            largest
+        }
+        _ => 0,
+    }
 }
 
 /// A YAML or JSON value as CEL sees it, borrowing its strings; `largest` keeps the longest list
@@ -232,10 +318,28 @@ fn string(text: &str) -> Value {
     Value::String(Arc::new(text.to_string()))
 }
 
+/// A variable as messages and the cost bound read it: an entity of the unit, or a test case's
+/// value.
+#[derive(Clone, Copy)]
+pub enum Var<'x, 'a> {
+    Entity(&'x Entity<'a>),
+    Value(&'x Value),
+}
+
+impl<'x, 'a> Var<'x, 'a> {
+    pub fn find(self, path: &[&str]) -> Option<Found<'x, 'a>> {
+        match self {
+            Var::Entity(entity) => entity.find(path),
+            Var::Value(value) => walk_value(value, path).map(Found::Value),
+        }
+    }
+}
+
 /// What a dotted path into the variables names: a source node, a value, or an entity.
 pub enum Found<'x, 'a> {
     Node(&'x Node),
     Value(&'x Value),
+    Str(&'x str),
     Entity(&'x Entity<'a>),
 }
 
@@ -249,6 +353,7 @@ impl Found<'_, '_> {
                 _ => None,
             },
             Found::Value(value) => value_len(value),
+            Found::Str(_) => None,
             Found::Entity(entity) => Some(entity.fields.len() as u64),
         }
     }
@@ -258,6 +363,7 @@ impl Found<'_, '_> {
         match self {
             Found::Node(node) => display_node(node),
             Found::Value(value) => display_value(value),
+            Found::Str(text) => text.to_string(),
             Found::Entity(entity) => {
                 let mut keys: Vec<&str> = entity.fields.iter().map(|f| f.name).collect();
                 keys.sort_unstable();
@@ -356,9 +462,64 @@ impl<'a> Entity<'a> {
         };
         match &field.value {
             Source::Node(node) => (self.file, walk(node, rest).unwrap_or(field.at)),
-            Source::Derived(_) => (self.file, field.at),
+            Source::Derived(_) | Source::Str(_) => (self.file, field.at),
             Source::Link(entity) => entity.locate(rest),
         }
+    }
+
+    /// How messages name it: "tool `search`".
+    pub fn label(&self) -> String {
+        match &self.label {
+            Label::Text(text) => text.clone(),
+            Label::Tool(tool) => format!("tool `{}`", tool.display_name()),
+            Label::Item(text) => {
+                let preview: String = text.chars().take(40).collect();
+                format!("Tool Use Rules item \"{preview}\"")
+            }
+        }
+    }
+
+    /// The fields the run's rules read, as the interpreter reads them.
+    pub fn val(&self) -> &Arc<dyn Val + 'a> {
+        self.val.get_or_init(|| {
+            let mut largest = 0;
+            let val = fields_val(
+                &self.fields[..self.shown],
+                &Wanted::everything(),
+                &mut largest,
+            );
+            debug_assert_eq!(
+                largest,
+                fields_largest(&self.fields[..self.shown]),
+                "{}",
+                self.label()
+            );
+            Arc::from(val)
+        })
+    }
+
+    /// The length of the largest list or map in [`Entity::val`], for the cost bound.
+    pub fn largest(&self) -> u64 {
+        let largest = *self
+            .largest
+            .get_or_init(|| fields_largest(&self.fields[..self.shown]));
+        // Debug builds (every test) check the walk against the conversion it stands for.
+        if cfg!(debug_assertions) {
+            let _ = self.val();
+        }
+        largest
+    }
+
+    /// The field `name` as the evaluator's value holds it (only the fields the run's rules read;
+    /// a linked entity holds all of its own).
+    pub fn member(&self, name: &str) -> Option<Member<'_, 'a>> {
+        let field = self.fields[..self.shown].iter().find(|f| f.name == name)?;
+        Some(match &field.value {
+            Source::Node(node) => Member::Node(node),
+            Source::Derived(value) => Member::Value(value),
+            Source::Str(text) => Member::Str(text),
+            Source::Link(entity) => Member::Entity(entity),
+        })
     }
 
     /// What a dotted path (without its variable) names, if it is there.
@@ -370,6 +531,8 @@ impl<'a> Entity<'a> {
         match &field.value {
             Source::Node(node) => walk_node(node, rest).map(Found::Node),
             Source::Derived(value) => walk_value(value, rest).map(Found::Value),
+            // A string has no fields.
+            Source::Str(text) => rest.is_empty().then_some(Found::Str(text)),
             Source::Link(entity) => entity.find(rest),
         }
     }
@@ -408,20 +571,18 @@ pub fn skill<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Option<Entity<'a>> {
         .map(|n| n.span)
         .or(frontmatter.map(|fm| fm.opening))
         .unwrap_or(Span::empty(0));
-    b.set(
-        "path",
-        string(&unit.repo.file(file).rel_path),
-        Origin::Span(anchor),
-    );
-    let text = unit.text(file);
-    let body = text
-        .get(doc.doc.body_span.start..doc.doc.body_span.end)
-        .unwrap_or("");
-    b.set(
-        "body_lines",
-        Value::Int(body.lines().count() as i64),
-        Origin::Span(Span::empty(doc.doc.body_span.start)),
-    );
+    b.str("path", &unit.repo.file(file).rel_path, Origin::Span(anchor));
+    if b.wants("body_lines") {
+        let text = unit.text(file);
+        let body = text
+            .get(doc.doc.body_span.start..doc.doc.body_span.end)
+            .unwrap_or("");
+        b.set(
+            "body_lines",
+            Value::Int(body.lines().count() as i64),
+            Origin::Span(Span::empty(doc.doc.body_span.start)),
+        );
+    }
     let section = unit.tool_use_rules();
     b.set(
         "has_tool_use_rules",
@@ -446,7 +607,7 @@ pub fn skill<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Option<Entity<'a>> {
         Some(name) => format!("skill `{name}`"),
         None => format!("skill {}", unit.repo.file(file).rel_path),
     };
-    Some(b.finish(file, anchor, label))
+    Some(b.finish(file, anchor, Label::Text(label)))
 }
 
 fn dialect_name(dialect: Dialect) -> &'static str {
@@ -484,7 +645,7 @@ fn tool_entity<'a>(
     let definition = tool.definition();
     let anchor = tool.span();
     let key_of = |key: &str| definition.member(key).map_or(anchor, |m| m.key_span);
-    if let Some(name) = tool.name_node() {
+    if let Some(name) = tool.name_node().filter(|_| b.wants("name")) {
         let span = definition
             .as_object()
             .unwrap_or_default()
@@ -500,39 +661,40 @@ fn tool_entity<'a>(
             Origin::Span(key_of("description")),
         );
     }
-    b.set(
-        "dialect",
-        string(dialect_name(tool.dialect)),
-        Origin::Span(anchor),
-    );
+    b.str("dialect", dialect_name(tool.dialect), Origin::Span(anchor));
     let side_effect = match tool.side_effect {
         SideEffect::Read => "read",
         SideEffect::Write => "write",
         SideEffect::Unknown => "unknown",
     };
-    b.set(
-        "side_effect",
-        string(side_effect),
-        Origin::Span(
-            tool.side_effect_span
-                .map_or(anchor, |s| key_of_value(&tool.entry, s)),
-        ),
-    );
-    if let Some((value, span)) = tool.confirmation {
+    if b.wants("side_effect") {
+        b.str(
+            "side_effect",
+            side_effect,
+            Origin::Span(
+                tool.side_effect_span
+                    .map_or(anchor, |s| key_of_value(&tool.entry, s)),
+            ),
+        );
+    }
+    if let Some((value, span)) = tool
+        .confirmation
+        .filter(|_| b.wants("requires_confirmation"))
+    {
         b.set(
             "requires_confirmation",
             Value::Bool(value),
             Origin::Span(key_of_value(&tool.entry, span)),
         );
     }
-    if let Some((value, span)) = tool.idempotent {
+    if let Some((value, span)) = tool.idempotent.filter(|_| b.wants("idempotent")) {
         b.set(
             "idempotent",
             Value::Bool(value),
             Origin::Span(key_of_value(&tool.entry, span)),
         );
     }
-    if let Some(schema) = tool.schema() {
+    if let Some(schema) = tool.schema().filter(|_| b.wants("input_schema")) {
         let span = ["inputSchema", "input_schema", "parameters", "script"]
             .iter()
             .find_map(|k| definition.member(k).or_else(|| tool.entry.member(k)))
@@ -563,7 +725,7 @@ fn tool_entity<'a>(
     if !std::ptr::eq(definition, &tool.entry) {
         b.members(Some(&tool.entry));
     }
-    b.finish(file, anchor, format!("tool `{}`", tool.display_name()))
+    b.finish(file, anchor, Label::Tool(tool))
 }
 
 /// The key whose value is written at `span` (two levels deep: `annotations.idempotentHint`),
@@ -594,9 +756,9 @@ fn contract_entity<'a>(
     let anchor = contract.anchor();
     b.members(Some(&fm.root));
     if !b.has("path") {
-        b.set(
+        b.str(
             "path",
-            string(&unit.repo.file(contract.file).rel_path),
+            &unit.repo.file(contract.file).rel_path,
             Origin::Span(anchor),
         );
     }
@@ -604,7 +766,7 @@ fn contract_entity<'a>(
         Some(id) => format!("contract `{id}`"),
         None => format!("contract {}", unit.repo.file(contract.file).rel_path),
     };
-    Some(b.finish(contract.file, anchor, label))
+    Some(b.finish(contract.file, anchor, Label::Text(label)))
 }
 
 /// The unit's TOOL.md.
@@ -623,7 +785,7 @@ pub fn drivers<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Vec<Entity<'a>> {
         .map(|(driver, bindings)| {
             let mut b = Builder::new(wanted);
             let anchor = driver.kind_span();
-            if let Some(binding) = bindings.first() {
+            if let Some(binding) = bindings.first().filter(|_| b.wants("tool")) {
                 if let Some(contract) =
                     contract_entity(unit, binding.contract, &Wanted::everything())
                 {
@@ -631,11 +793,11 @@ pub fn drivers<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Vec<Entity<'a>> {
                 }
             }
             if driver.cli && driver.fm.root.get("kind").is_none() {
-                b.set("kind", string("cli"), Origin::Span(anchor));
+                b.str("kind", "cli", Origin::Span(anchor));
             }
             b.members(Some(&driver.fm.root));
             let label = format!("driver {}", unit.repo.file(driver.file).rel_path);
-            b.finish(driver.file, anchor, label)
+            b.finish(driver.file, anchor, Label::Text(label))
         })
         .collect()
 }
@@ -661,7 +823,7 @@ pub fn secrets<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Vec<Entity<'a>> {
                 Some(slug) => format!("secret `{slug}`"),
                 None => "secret".to_string(),
             };
-            b.finish(file, anchor, label)
+            b.finish(file, anchor, Label::Text(label))
         })
         .collect()
 }
@@ -694,20 +856,17 @@ pub fn tool_use_rules<'a>(unit: &Unit<'a>, wanted: &Wanted) -> Vec<Entity<'a>> {
         .zip(named_by)
         .map(|(item, mut named)| {
             let mut b = Builder::new(wanted);
-            b.set("text", string(&item.text), Origin::Span(item.span));
-            named.sort_unstable();
-            named.dedup();
-            b.set(
-                "tools",
-                Value::List(Arc::new(named.iter().map(|n| string(n)).collect())),
-                Origin::Span(item.span),
-            );
-            let preview: String = item.text.chars().take(40).collect();
-            b.finish(
-                file,
-                item.span,
-                format!("Tool Use Rules item \"{preview}\""),
-            )
+            b.str("text", &item.text, Origin::Span(item.span));
+            if b.wants("tools") {
+                named.sort_unstable();
+                named.dedup();
+                b.set(
+                    "tools",
+                    Value::List(Arc::new(named.iter().map(|n| string(n)).collect())),
+                    Origin::Span(item.span),
+                );
+            }
+            b.finish(file, item.span, Label::Item(&item.text))
         })
         .collect()
 }

@@ -3,7 +3,8 @@
 //! against it. A rule that cannot be evaluated on an entity, or whose cost bound is over the
 //! limit there, leaves a failure instead of a finding; the engine keeps one per rule per run.
 
-use super::entity::{self, Entity, Found, Wanted};
+pub use super::entity::Var;
+use super::entity::{self, Entity, Wanted};
 use super::expr::{env, Compiled, COST_LIMIT};
 use super::{Kind, Piece, PolicyRule, PolicySet};
 use crate::catalog::Catalog;
@@ -15,7 +16,8 @@ use crate::index::Repo;
 use cel::common::value::{CowVal, Val};
 use cel::context::VariableResolver;
 use cel::objects::{Key, Map};
-use cel::{Context, Value};
+use cel::{Context, Program, ResolveResult, Value};
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -84,13 +86,13 @@ pub enum Outcome {
     TooCostly(u64),
 }
 
-/// Evaluates `rule` with `variables` bound in `context`; `largest` is the size of the largest
-/// list or map in them.
+/// Evaluates `rule` on `variables`; `interpret` runs a program with them bound (when the
+/// shortcut cannot answer), `largest` gives the size of the largest list or map in them.
 pub fn evaluate(
     rule: &PolicyRule,
-    context: &Context<'_, '_>,
+    interpret: &dyn Fn(&Program) -> ResolveResult,
     variables: &[(&str, Var<'_, '_>)],
-    largest: u64,
+    largest: &dyn Fn() -> u64,
 ) -> Outcome {
     let size_of = |path: &[&str]| -> Option<u64> {
         let (root, rest) = path.split_first()?;
@@ -102,7 +104,21 @@ pub fn evaluate(
         if bound > COST_LIMIT {
             return Err(Outcome::TooCostly(bound));
         }
-        match compiled.program.execute(context) {
+        if let Some(test) = &compiled.fast {
+            if let Some(answer) = super::fast::evaluate(test, variables) {
+                // Debug builds (every test) check the shortcut against the interpreter.
+                if cfg!(debug_assertions) {
+                    let cel = interpret(&compiled.program);
+                    assert!(
+                        matches!(cel, Ok(Value::Bool(b)) if b == answer),
+                        "`{}`: the shortcut gave {answer}, CEL {cel:?}",
+                        compiled.source
+                    );
+                }
+                return Ok(answer);
+            }
+        }
+        match interpret(&compiled.program) {
             Ok(Value::Bool(b)) => Ok(b),
             Ok(other) => Err(Outcome::Failed(format!(
                 "`{}` gave {}, not a boolean",
@@ -128,23 +144,6 @@ pub fn evaluate(
 
 fn type_name(value: &Value) -> String {
     value.type_of().to_string()
-}
-
-/// A variable as messages and the cost bound read it: an entity of the unit, or a test case's
-/// value.
-#[derive(Clone, Copy)]
-pub enum Var<'x, 'a> {
-    Entity(&'x Entity<'a>),
-    Value(&'x Value),
-}
-
-impl<'x, 'a> Var<'x, 'a> {
-    fn find(self, path: &[&str]) -> Option<Found<'x, 'a>> {
-        match self {
-            Var::Entity(entity) => entity.find(path),
-            Var::Value(value) => entity::walk_value(value, path).map(Found::Value),
-        }
-    }
 }
 
 /// Fills a message's placeholders: strings as they are, lists joined with `, `, an absent value
@@ -222,7 +221,7 @@ fn read_fields(rule: &PolicyRule, variable: &str, wanted: &mut Wanted) {
     // `at` locates through a field too (`tool.contract.approval` needs the link).
     if rule.at_root == variable {
         if let Some(field) = rule.at.first() {
-            wanted.fields.insert(field.clone());
+            wanted.insert(field);
         }
     }
     for piece in &rule.message {
@@ -230,7 +229,7 @@ fn read_fields(rule: &PolicyRule, variable: &str, wanted: &mut Wanted) {
             match path.as_slice() {
                 [root] if root == variable => wanted.all = true,
                 [root, field, ..] if root == variable => {
-                    wanted.fields.insert(field.clone());
+                    wanted.insert(field);
                 }
                 _ => {}
             }
@@ -260,9 +259,12 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
     let catalog = set.catalog();
     let skill = entity::skill(unit, &plan.skill);
     let skill_value = no_skill();
-    let skill_val: Arc<dyn Val + '_> = match &skill {
-        Some(skill) => Arc::clone(&skill.val),
-        None => entity::to_val(&skill_value),
+    let skill_val: OnceCell<Arc<dyn Val + '_>> = OnceCell::new();
+    let skill_val = || {
+        skill_val.get_or_init(|| match &skill {
+            Some(skill) => Arc::clone(skill.val()),
+            None => entity::to_val(&skill_value),
+        })
     };
     let skill_var = match &skill {
         Some(skill) => Var::Entity(skill),
@@ -270,36 +272,55 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
     };
     for (kind, rules, wanted) in &plan.by_kind {
         let kind = *kind;
-        let entities = match (kind, &skill) {
-            (Kind::Skill, Some(skill)) => vec![skill.clone()],
-            (Kind::Skill, None) => Vec::new(),
-            _ => entity::of_kind(unit, kind, wanted),
+        let built;
+        let entities: &[Entity<'_>] = match (kind, &skill) {
+            (Kind::Skill, Some(skill)) => std::slice::from_ref(skill),
+            (Kind::Skill, None) => &[],
+            _ => {
+                built = entity::of_kind(unit, kind, wanted);
+                &built
+            }
         };
         // A sink is made for a rule when it first reports in the unit: most never do.
         let mut sinks: Vec<Option<Sink>> = rules.iter().map(|_| None).collect();
-        for entity in &entities {
-            let bound = Bound {
-                variables: [
-                    (kind.variable(), &*entity.val),
-                    ("skill", &*skill_val),
-                    ("repo", &*plan.repo_val),
-                ],
+        for entity in entities {
+            // The interpreter's values and context are made when an expression first needs them.
+            let bound = OnceCell::new();
+            let context = OnceCell::new();
+            let interpret = |program: &Program| {
+                let context = context.get_or_init(|| {
+                    let bound = bound.get_or_init(|| Bound {
+                        variables: [
+                            (kind.variable(), &**entity.val()),
+                            ("skill", &**skill_val()),
+                            ("repo", &*plan.repo_val),
+                        ],
+                    });
+                    let mut context = Context::with_env(Arc::clone(env()));
+                    context.set_variable_resolver(bound);
+                    context
+                });
+                program.execute(context)
             };
-            let mut context = Context::with_env(Arc::clone(env()));
-            context.set_variable_resolver(&bound);
-            let variables: Vec<(&str, Var<'_, '_>)> = if kind == Kind::Skill {
-                vec![("skill", Var::Entity(entity)), ("repo", Var::Value(repo))]
+            let all_variables = [
+                (kind.variable(), Var::Entity(entity)),
+                ("skill", skill_var),
+                ("repo", Var::Value(repo)),
+            ];
+            // A skill rule's entity is `skill`.
+            let variables: &[(&str, Var<'_, '_>)] = if kind == Kind::Skill {
+                &[all_variables[0], all_variables[2]]
             } else {
-                vec![
-                    (kind.variable(), Var::Entity(entity)),
-                    ("skill", skill_var),
-                    ("repo", Var::Value(repo)),
-                ]
+                &all_variables
             };
-            let largest = entity.largest.max(skill.as_ref().map_or(0, |s| s.largest));
+            let largest = || {
+                entity
+                    .largest()
+                    .max(skill.as_ref().map_or(0, |s| s.largest()))
+            };
             for (slot, index) in rules.iter().enumerate() {
                 let rule = &set.rules[*index];
-                match evaluate(rule, &context, &variables, largest) {
+                match evaluate(rule, &interpret, variables, &largest) {
                     Outcome::Clean => {}
                     Outcome::Fires(message) => {
                         let located = if rule.at_root == "skill" && kind != Kind::Skill {
@@ -355,7 +376,7 @@ fn failure(
         (
             format!(
                 "policy rule {} [{}] could not be evaluated on {}: {why}",
-                rule.code, rule.name, entity.label
+                rule.code, rule.name, entity.label()
             ),
             "guard keys that may be absent with `has()`; the rule still ran on every other entity, and further failures of this rule in this run are not reported",
         )
@@ -363,7 +384,7 @@ fn failure(
         (
             format!(
                 "policy rule {} [{}] was not evaluated on {}: {why}",
-                rule.code, rule.name, entity.label
+                rule.code, rule.name, entity.label()
             ),
             "avoid nesting comprehensions over large lists; the rule still ran on every other entity, and further stops of this rule in this run are not reported",
         )

@@ -73,18 +73,6 @@ pub fn env() -> &'static Arc<Env> {
     })
 }
 
-/// How many compiled patterns each thread keeps; past it the cache starts again (patterns read
-/// from the linted files could otherwise fill memory).
-const PATTERN_CACHE: usize = 256;
-/// A pattern may compile to at most this many bytes (the regex crate's own guard against
-/// patterns that explode).
-const PATTERN_SIZE_LIMIT: usize = 1 << 20;
-
-thread_local! {
-    static PATTERNS: std::cell::RefCell<std::collections::HashMap<String, Result<regex::Regex, String>>> =
-        std::cell::RefCell::new(std::collections::HashMap::new());
-}
-
 /// `text.matches(pattern)` / `matches(text, pattern)`: RE2 syntax, linear time.
 fn matches<'b, 'v>(
     args: Vec<cel::common::value::CowVal<'b, 'v>>,
@@ -98,22 +86,7 @@ fn matches<'b, 'v>(
             "expects two strings",
         ));
     };
-    let found = PATTERNS.with(|cache| {
-        let mut cache = cache.borrow_mut();
-        if cache.len() >= PATTERN_CACHE && !cache.contains_key(pattern.inner()) {
-            cache.clear();
-        }
-        let compiled = cache.entry(pattern.inner().to_string()).or_insert_with(|| {
-            regex::RegexBuilder::new(pattern.inner())
-                .size_limit(PATTERN_SIZE_LIMIT)
-                .build()
-                .map_err(|e| format!("`{}` is not a valid pattern: {e}", pattern.inner()))
-        });
-        compiled
-            .as_ref()
-            .map(|re| re.is_match(text.inner()))
-            .map_err(Clone::clone)
-    });
+    let found = super::pattern::is_match(text.inner(), pattern.inner());
     match found {
         Ok(found) => Ok(cel::common::value::CowVal::owned(CelBool::from(found))),
         Err(message) => Err(cel::ExecutionError::function_error("matches", message)),
@@ -139,16 +112,24 @@ pub struct Compiled {
     /// How many `+` it has (see [`cost_bound`]).
     joins: u64,
     has_comprehension: bool,
+    /// The expression without the interpreter, when it has only the shapes [`super::fast`]
+    /// knows.
+    pub fast: Option<super::fast::Test>,
 }
 
 impl Compiled {
     /// [`cost_bound`] of this expression; without a comprehension, its node count (worked out
     /// once, at compile time: most expressions have none, and this runs per entity).
-    pub fn cost_bound(&self, size_of: &dyn Fn(&[&str]) -> Option<u64>, largest: u64) -> u64 {
+    /// `largest` is asked only for an expression with a comprehension.
+    pub fn cost_bound(
+        &self,
+        size_of: &dyn Fn(&[&str]) -> Option<u64>,
+        largest: &dyn Fn() -> u64,
+    ) -> u64 {
         if !self.has_comprehension {
             return self.nodes;
         }
-        let fallback = largest
+        let fallback = largest()
             .max(self.nodes)
             .saturating_mul(self.joins.saturating_add(1));
         cost(
@@ -267,6 +248,7 @@ pub fn compile(source: &str, variables: &[Variable]) -> Result<Compiled, ExprErr
         has_comprehension |= matches!(e.expr, Expr::Comprehension(_));
     });
     Ok(Compiled {
+        fast: super::fast::compile(program.expression()),
         nodes: count_nodes(program.expression()),
         joins: count_joins(program.expression()),
         has_comprehension,
@@ -472,7 +454,7 @@ pub fn fields_read(expr: &IdedExpr, variable: &str, wanted: &mut super::entity::
     match &expr.expr {
         Expr::Select(select) => match &select.operand.expr {
             Expr::Ident(name) if name == variable => {
-                wanted.fields.insert(select.field.clone());
+                wanted.insert(&select.field);
             }
             _ => fields_read(&select.operand, variable, wanted),
         },
@@ -605,10 +587,51 @@ fn cost<'e>(
                 .saturating_add(result)
                 .saturating_add(1)
         }
-        _ => children(expr)
-            .into_iter()
-            .map(|child| cost(child, size_of, fallback, bound))
-            .fold(1u64, u64::saturating_add),
+        _ => {
+            // Per entity, for every expression with a comprehension: no allocation per node.
+            let mut total = 1u64;
+            for_each_child(expr, &mut |child| {
+                total = total.saturating_add(cost(child, size_of, fallback, bound));
+            });
+            total
+        }
+    }
+}
+
+/// [`children`], without collecting them.
+fn for_each_child<'e>(expr: &'e IdedExpr, f: &mut dyn FnMut(&'e IdedExpr)) {
+    match &expr.expr {
+        Expr::Call(call) => {
+            if let Some(target) = &call.target {
+                f(target);
+            }
+            call.args.iter().for_each(f);
+        }
+        Expr::Comprehension(c) => {
+            for child in [
+                &c.iter_range,
+                &c.accu_init,
+                &c.loop_cond,
+                &c.loop_step,
+                &c.result,
+            ] {
+                f(child);
+            }
+        }
+        Expr::List(list) => list.elements.iter().for_each(f),
+        Expr::Map(map) => {
+            for entry in &map.entries {
+                match &entry.expr {
+                    EntryExpr::MapEntry(entry) => {
+                        f(&entry.key);
+                        f(&entry.value);
+                    }
+                    EntryExpr::StructField(field) => f(&field.value),
+                }
+            }
+        }
+        Expr::Select(select) => f(&select.operand),
+        Expr::Struct(_) | Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => {}
     }
 }
 

@@ -12,7 +12,9 @@
 pub mod entity;
 pub mod eval;
 pub mod expr;
+pub mod fast;
 mod load;
+mod pattern;
 pub mod testing;
 
 use crate::catalog::{catalog, Catalog, RuleMeta};

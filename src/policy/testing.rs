@@ -77,7 +77,12 @@ pub fn run(set: &PolicySet) -> Report {
             }
             context.add_variable_from_value("repo", repo.clone());
             variables.push(("repo", Var::Value(&repo)));
-            let outcome = evaluate(rule, &context, &variables, case.largest);
+            let outcome = evaluate(
+                rule,
+                &|program| program.execute(&context),
+                &variables,
+                &|| case.largest,
+            );
             let failure = match (case.fires, outcome) {
                 (true, Outcome::Fires(_)) | (false, Outcome::Clean) => None,
                 (true, Outcome::Clean) => Some("the rule did not fire".to_string()),
