@@ -220,32 +220,34 @@ fn explain_rule(catalog: &Catalog, code: &str) -> ExitCode {
     }
 }
 
-/// Prints a configuration error on standard error, drawn as diagnostics are.
-fn report_config_error(error: &ConfigError, choice: ColorChoice) {
-    let color = match choice {
+/// Whether what goes to standard error is drawn in colour under `choice`.
+fn stderr_color(choice: ColorChoice) -> bool {
+    match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
             std::io::stderr().is_terminal()
                 && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         }
-    };
-    eprint!("{}", render::full::config_error(error, color));
+    }
+}
+
+/// Prints a configuration error on standard error, drawn as diagnostics are.
+fn report_config_error(error: &ConfigError, choice: ColorChoice) {
+    eprint!(
+        "{}",
+        render::full::config_error(error, stderr_color(choice))
+    );
 }
 
 fn report_setup_error(error: &SetupError, choice: ColorChoice) {
     match error {
         SetupError::Config(error) => report_config_error(error, choice),
         SetupError::Policy(error) => {
-            let color = match choice {
-                ColorChoice::Always => true,
-                ColorChoice::Never => false,
-                ColorChoice::Auto => {
-                    std::io::stderr().is_terminal()
-                        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                }
-            };
-            eprint!("{}", render::full::policy_error(error, color));
+            eprint!(
+                "{}",
+                render::full::policy_error(error, stderr_color(choice))
+            );
         }
     }
 }

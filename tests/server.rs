@@ -586,20 +586,32 @@ fn an_editor_session_gets_the_command_lines_findings_fixes_and_explanations() {
     client.shutdown();
 }
 
-#[test]
-fn a_configuration_change_in_the_editor_relints_the_folder() {
+/// An empty temporary folder, and its canonical path (what the server reports paths under).
+fn temp_root() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
     let root = dir.path().canonicalize().expect("canonical temp dir");
-    let tools_path = write(
-        &root,
-        "calendar/tools.json",
-        &fixture("TJ003/fires/calendar/tools.json"),
-    );
-    write(
-        &root,
+    (dir, root)
+}
+
+/// TJ003's firing calendar skill under `root/calendar`: the paths of its SKILL.md and tools.json.
+fn write_calendar(root: &Path) -> (PathBuf, PathBuf) {
+    let skill = write(
+        root,
         "calendar/SKILL.md",
         &fixture("TJ003/fires/calendar/SKILL.md"),
     );
+    let tools = write(
+        root,
+        "calendar/tools.json",
+        &fixture("TJ003/fires/calendar/tools.json"),
+    );
+    (skill, tools)
+}
+
+#[test]
+fn a_configuration_change_in_the_editor_relints_the_folder() {
+    let (_dir, root) = temp_root();
+    let (_, tools_path) = write_calendar(&root);
     let config_path = write(&root, "skilllint.toml", "[lint]\n");
     let (tools_uri, config_uri) = (uri(&tools_path), uri(&config_path));
     let mut client = Client::start(&root);
@@ -901,18 +913,8 @@ fn an_open_file_that_links_out_of_the_folder_stays_unread_whatever_its_text() {
 
 #[test]
 fn the_folders_policies_are_reported_explained_and_reloaded_when_they_change() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let root = dir.path().canonicalize().expect("canonical temp dir");
-    let skill_path = write(
-        &root,
-        "calendar/SKILL.md",
-        &fixture("TJ003/fires/calendar/SKILL.md"),
-    );
-    write(
-        &root,
-        "calendar/tools.json",
-        &fixture("TJ003/fires/calendar/tools.json"),
-    );
+    let (_dir, root) = temp_root();
+    let (skill_path, _) = write_calendar(&root);
     let policy = "rules:\n  - code: ORG001\n    name: skills-declare-license\n    severity: warning\n    \
                   category: style\n    summary: Every skill declares a license\n    on: skill\n    \
                   assert: 'has(skill.license)'\n    message: 'skill `{{skill.name}}` declares no license'\n    \
