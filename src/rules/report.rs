@@ -30,21 +30,21 @@ fn first_line(text: &str) -> Span {
 pub(crate) const GENERIC_MISSING_HELP: &str =
     "start the file with a `---` line, the frontmatter keys, and a closing `---` line";
 
-/// Reports a missing, unterminated or unparsable frontmatter (DR001, TM001-style, SE001).
-pub(crate) fn report_frontmatter_problem(
-    repo: &Repo,
+/// Reports a frontmatter that is missing or never closed, in the file named `name` (SK001, and
+/// through [`report_frontmatter_problem`] DR001, TM001 and SE001); nothing in any other state.
+pub(crate) fn report_absent_frontmatter(
+    text: &str,
     file: FileId,
-    doc: &MarkdownDoc,
+    name: &str,
+    state: &FrontmatterState,
     sink: &mut Sink,
     missing_help: &str,
 ) {
-    let name = repo.file_name(file);
-    match &doc.frontmatter {
-        FrontmatterState::Valid(_) => {}
+    match state {
         FrontmatterState::Missing => {
             sink.report(
                 file,
-                first_line(repo.text(file)),
+                first_line(text),
                 format!("{name} has no YAML frontmatter"),
             )
             .label("expected `---` on the first line")
@@ -59,7 +59,23 @@ pub(crate) fn report_frontmatter_problem(
             .label("no closing `---` line follows")
             .help("end the frontmatter with a line containing only `---`");
         }
-        FrontmatterState::Invalid { error } => match error.first_definition {
+        FrontmatterState::Valid(_) | FrontmatterState::Invalid { .. } => {}
+    }
+}
+
+/// Reports a missing, unterminated or unparsable frontmatter (DR001, TM001-style, SE001).
+pub(crate) fn report_frontmatter_problem(
+    repo: &Repo,
+    file: FileId,
+    doc: &MarkdownDoc,
+    sink: &mut Sink,
+    missing_help: &str,
+) {
+    let name = repo.file_name(file);
+    let text = repo.text(file);
+    report_absent_frontmatter(text, file, name, &doc.frontmatter, sink, missing_help);
+    if let FrontmatterState::Invalid { error } = &doc.frontmatter {
+        match error.first_definition {
             Some(first) => {
                 sink.report(
                     file,
@@ -79,7 +95,7 @@ pub(crate) fn report_frontmatter_problem(
                 .label("the YAML parser stopped here")
                 .help("fix the YAML at or just before this point; the rest of the file is not checked until it parses");
             }
-        },
+        }
     }
 }
 
