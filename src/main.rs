@@ -185,17 +185,13 @@ fn test_policies(paths: &[PathBuf], args: &PolicyArgs) -> ExitCode {
     if paths.is_empty() {
         return with_policies(args, run);
     }
-    let sources: Vec<(PathBuf, bool)> = paths
-        .iter()
-        .chain(&args.policies)
-        .map(|p| (p.clone(), false))
-        .collect();
-    let loaded = skilllint::policy::discover(&sources)
-        .and_then(|files| skilllint::policy::load_paths(&files));
-    match loaded {
+    // Named paths only: no config, no `.skilllint/policies/` (isolated), then `--policies`.
+    let named: Vec<PathBuf> = paths.iter().chain(&args.policies).cloned().collect();
+    let cap = skilllint::engine::DEFAULT_MAX_FILE_SIZE;
+    match load_policies(None, Path::new("."), true, &named, cap) {
         Ok(set) => run(&set),
         Err(error) => {
-            report_setup_error(&SetupError::Policy(error), ColorChoice::Auto);
+            report_setup_error(&error, ColorChoice::Auto);
             ExitCode::from(EXIT_USAGE)
         }
     }
