@@ -166,23 +166,38 @@ pub fn lint_root(paths: &[PathBuf]) -> PathBuf {
 }
 
 pub fn lint(options: &LintOptions) -> Result<LintOutcome, LintError> {
+    let (enabled, pool) = prepare(options)?;
+    let threads = pool.current_num_threads();
+    let root = lint_root(&options.paths);
+    pool.install(|| run(options, &enabled, root, threads))
+}
+
+/// What a lint over paths checks and sets up before it reads anything, in this order: every
+/// path exists, the selection names known rules, the thread pool.
+fn prepare(options: &LintOptions) -> Result<(Enabled, rayon::ThreadPool), LintError> {
     for path in &options.paths {
         if !path.exists() {
             return Err(LintError::NoSuchPath(path.clone()));
         }
     }
-    let enabled = resolve(options.catalog(), &options.select, &options.ignore)
-        .map_err(LintError::Selector)?;
+    Ok((resolve_selection(options)?, thread_pool(options)?))
+}
+
+/// The rules the options select, built-in and policy.
+fn resolve_selection(options: &LintOptions) -> Result<Enabled, LintError> {
+    resolve(options.catalog(), &options.select, &options.ignore).map_err(LintError::Selector)
+}
+
+/// A pool of `--threads` threads (default: one per core).
+fn thread_pool(options: &LintOptions) -> Result<rayon::ThreadPool, LintError> {
     let threads = options
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    let pool = rayon::ThreadPoolBuilder::new()
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .map_err(|e| LintError::ThreadPool(e.to_string()))?;
-    let root = lint_root(&options.paths);
-    pool.install(|| run(options, &enabled, root, threads))
+        .map_err(|e| LintError::ThreadPool(e.to_string()))
 }
 
 /// A parsed file and the read problem (SL001) found instead, if any.
@@ -287,8 +302,7 @@ pub fn lint_in_memory(
     options: &LintOptions,
     files: Vec<(String, String)>,
 ) -> Result<LintOutcome, LintError> {
-    let enabled = resolve(options.catalog(), &options.select, &options.ignore)
-        .map_err(LintError::Selector)?;
+    let enabled = resolve_selection(options)?;
     in_memory_keeping(options, &enabled, files, false).map(|(outcome, _)| outcome)
 }
 
@@ -528,13 +542,7 @@ pub enum Replaced {
 impl Session {
     /// Lints as [`lint`] does, keeping what later edits need.
     pub fn lint(options: &LintOptions) -> Result<Session, LintError> {
-        let pool = Self::pool(options)?;
-        let enabled = Self::enabled(options)?;
-        for path in &options.paths {
-            if !path.exists() {
-                return Err(LintError::NoSuchPath(path.clone()));
-            }
-        }
+        let (enabled, pool) = prepare(options)?;
         let root = lint_root(&options.paths);
         let threads = pool.current_num_threads();
         let (outcome, kept) =
@@ -547,25 +555,10 @@ impl Session {
         options: &LintOptions,
         files: Vec<(String, String)>,
     ) -> Result<Session, LintError> {
-        let pool = Self::pool(options)?;
-        let enabled = Self::enabled(options)?;
+        let enabled = resolve_selection(options)?;
+        let pool = thread_pool(options)?;
         let (outcome, kept) = pool.install(|| in_memory_keeping(options, &enabled, files, true))?;
         Ok(Self::new(options, enabled, outcome, kept, pool))
-    }
-
-    fn enabled(options: &LintOptions) -> Result<Enabled, LintError> {
-        resolve(options.catalog(), &options.select, &options.ignore).map_err(LintError::Selector)
-    }
-
-    fn pool(options: &LintOptions) -> Result<rayon::ThreadPool, LintError> {
-        let threads = options
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1);
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| LintError::ThreadPool(e.to_string()))
     }
 
     fn new(
