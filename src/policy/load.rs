@@ -132,9 +132,11 @@ pub fn discover(sources: &[(PathBuf, bool)]) -> Result<Vec<PathBuf>, ConfigError
 /// Loads the policies of `base` (its `.skilllint/policies/`, if any) and of `extra` (files or
 /// folders that must exist).
 pub fn load(base: &Path, extra: &[PathBuf]) -> Result<PolicySet, ConfigError> {
-    let mut sources = vec![(base.join(POLICY_DIR), true)];
-    sources.extend(extra.iter().map(|p| (p.clone(), false)));
-    load_paths(&discover(&sources)?)
+    // Without a config file there is no `[policies]` table to read (nor a size cap for one to
+    // apply): every error is a policy's.
+    for_run(None, base, false, extra, u64::MAX).map_err(|error| match error {
+        RunPoliciesError::Config(error) | RunPoliciesError::Policy(error) => error,
+    })
 }
 
 /// Loads the given policy files, in order.
