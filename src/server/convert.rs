@@ -11,6 +11,26 @@ pub(crate) struct Lines<'a> {
     text: &'a str,
     /// The start of each line and the end of its text (before the line break).
     lines: Vec<(usize, usize)>,
+    /// `units_before[k]`: UTF-16 code units of the text before byte `k * UNIT_BLOCK`. Empty for
+    /// an ASCII text, where units are bytes. A column is then a difference of two prefix counts,
+    /// each finished by counting at most one block: counting from the line start made a file
+    /// with many findings on one long line (a minified tools.json) quadratic, as
+    /// [`crate::source::LineIndex`] found for columns in code points.
+    units_before: Vec<usize>,
+}
+
+/// Bytes between two UTF-16 checkpoints of a [`Lines`].
+const UNIT_BLOCK: usize = 256;
+
+/// The UTF-16 code units a byte accounts for, summed over a char's bytes: one for the first
+/// byte of a char, two for the first byte of a four-byte char (a surrogate pair), none for a
+/// continuation byte. So any run of bytes can be counted without finding char boundaries.
+fn utf16_units_of(byte: u8) -> usize {
+    match byte {
+        0x80..=0xBF => 0,
+        0xF0..=0xFF => 2,
+        _ => 1,
+    }
 }
 
 impl<'a> Lines<'a> {
@@ -28,7 +48,38 @@ impl<'a> Lines<'a> {
             start = at + if crlf { 2 } else { 1 };
         }
         lines.push((start, text.len()));
-        Lines { text, lines }
+        let units_before = if text.is_ascii() {
+            Vec::new()
+        } else {
+            let mut counted = 0;
+            let mut table = Vec::with_capacity(bytes.len() / UNIT_BLOCK + 2);
+            for block in bytes.chunks(UNIT_BLOCK) {
+                table.push(counted);
+                counted += block.iter().map(|b| utf16_units_of(*b)).sum::<usize>();
+            }
+            table.push(counted);
+            table
+        };
+        Lines {
+            text,
+            lines,
+            units_before,
+        }
+    }
+
+    /// The UTF-16 code units before byte `offset` (a char boundary).
+    fn units_up_to(&self, offset: usize) -> usize {
+        if self.units_before.is_empty() {
+            return offset;
+        }
+        let block = offset / UNIT_BLOCK;
+        let base = self.units_before.get(block).copied().unwrap_or(0);
+        let tail = self
+            .text
+            .as_bytes()
+            .get(block * UNIT_BLOCK..offset)
+            .unwrap_or_default();
+        base + tail.iter().map(|b| utf16_units_of(*b)).sum::<usize>()
     }
 
     /// The line holding byte `offset` (a line break belongs to the line it ends).
@@ -44,10 +95,9 @@ impl<'a> Lines<'a> {
         let offset = crate::source::clamp_to_char_boundary(self.text, offset.min(self.text.len()));
         let line = self.line_of(offset);
         let (start, end) = self.lines[line];
-        let character: usize = self.text[start..offset.min(end)]
-            .chars()
-            .map(char::len_utf16)
-            .sum();
+        let character = self
+            .units_up_to(offset.min(end))
+            .saturating_sub(self.units_up_to(start));
         Position::new(
             u32::try_from(line).unwrap_or(u32::MAX),
             u32::try_from(character).unwrap_or(u32::MAX),
@@ -181,6 +231,28 @@ mod tests {
         // Past the end of a line: the line's end; past the last line: the text's end.
         assert_eq!(lines.offset(Position::new(0, 99)), 2);
         assert_eq!(lines.offset(Position::new(9, 0)), text.len());
+    }
+
+    #[test]
+    fn columns_from_the_checkpoints_equal_counting_the_line() {
+        // Lines longer than a checkpoint block, with one-, two-, three- and four-byte chars
+        // straddling the block boundaries, and a line break of every kind.
+        let line: String = "a é ✓ 𝄞 ".repeat(90);
+        let text = format!("{line}\n{line}\r\n{line}\rtail 𝄞");
+        let lines = Lines::new(&text);
+        for (offset, _) in text.char_indices().chain([(text.len(), ' ')]) {
+            let line = lines.line_of(offset);
+            let (start, end) = lines.lines[line];
+            let counted: usize = text[start..offset.min(end)]
+                .chars()
+                .map(char::len_utf16)
+                .sum();
+            assert_eq!(
+                lines.position(offset),
+                Position::new(line as u32, counted as u32),
+                "at byte {offset}"
+            );
+        }
     }
 
     #[test]
