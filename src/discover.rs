@@ -37,8 +37,59 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
         "CLI.md" if folders.any(|f| f == ".cli") => Some(FileKind::Driver { cli: true }),
         _ if file_name.ends_with(".tools.json") => Some(FileKind::Tools),
         _ if requirement_files.iter().any(|r| r == file_name) => Some(FileKind::Requirement),
+        _ => classify_plugin_file(folder, file_name),
+    }
+}
+
+/// The plugin surface's files: manifests and marketplaces by the folder they sit in, hook and
+/// MCP configurations by name, commands and agents as Markdown under `commands/` and `agents/`.
+fn classify_plugin_file(folder: &str, file_name: &str) -> Option<FileKind> {
+    use crate::model::plugin::Host;
+    let last = folder.rsplit('/').next().unwrap_or(folder);
+    match file_name {
+        "plugin.json" => Host::of_manifest_dir(last).map(|host| FileKind::PluginManifest { host }),
+        "marketplace.json" => match Host::of_manifest_dir(last) {
+            Some(Host::Codex) => None,
+            Some(host) => Some(FileKind::Marketplace { host }),
+            None if last == "plugins"
+                && crate::source::parent_dir(folder).rsplit('/').next() == Some(".agents") =>
+            {
+                Some(FileKind::Marketplace { host: Host::Codex })
+            }
+            None => None,
+        },
+        "hooks.json" => Some(FileKind::Hooks),
+        ".mcp.json" | "mcp.json" => Some(FileKind::McpConfig),
+        _ if file_name.ends_with(".md") && !is_project_doc(file_name) => {
+            let mut kind = None;
+            for segment in folder.split('/') {
+                match segment {
+                    "commands" => kind = Some(FileKind::Command),
+                    "agents" => kind = Some(FileKind::Agent),
+                    _ => {}
+                }
+            }
+            kind
+        }
         _ => None,
     }
+}
+
+/// Markdown files of a folder that are about the folder, never a command or an agent.
+fn is_project_doc(file_name: &str) -> bool {
+    let stem = &file_name[..file_name.len() - 3];
+    [
+        "README",
+        "CHANGELOG",
+        "LICENSE",
+        "CONTRIBUTING",
+        "AGENTS",
+        "CLAUDE",
+        "SKILL",
+        "skill",
+    ]
+    .iter()
+    .any(|d| stem.eq_ignore_ascii_case(d))
 }
 
 /// A `/`-separated path for output, computed lexically (no file system access): relative to
@@ -358,6 +409,13 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
     use crate::parse::frontmatter::{opens, split, Split};
     match kind {
         FileKind::Secrets if !opens(text) => Some(PROSE_SECRETS_NOT_READ),
+        // A Markdown file under `agents/` without frontmatter is a prompt or a note (a skill's
+        // `agents/grader.md`), not a subagent, which always has frontmatter.
+        FileKind::Agent if !opens(text) => Some(NOT_AN_AGENT),
+        FileKind::Hooks if !crate::model::hooks::looks_like_hooks(text) => Some(NOT_HOOKS),
+        FileKind::McpConfig if !crate::model::mcp_config::looks_like_mcp_config(text) => {
+            Some(NOT_AN_MCP_CONFIG)
+        }
         FileKind::Skill { lowercase: true } => match split(text) {
             Split::Missing => Some(NOT_A_LOWERCASE_SKILL),
             Split::Unterminated { .. } => None,
@@ -377,12 +435,18 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
     }
 }
 
+const NOT_AN_AGENT: &str = "skilllint does not read this file: a Markdown file under `agents/` is read as a subagent only when it starts with YAML frontmatter (`---` on the first line)";
+
+const NOT_HOOKS: &str = "skilllint does not read this file: a `hooks.json` is read as a hook configuration only when it has a `hooks` key";
+
+const NOT_AN_MCP_CONFIG: &str = "skilllint does not read this file: an `mcp.json` is read as an MCP configuration only when it has an `mcpServers` or `servers` key";
+
 pub const PROSE_SECRETS_NOT_READ: &str = "skilllint does not read this file: a SECRETS.md is read as an AIP-19 manifest only when it starts with YAML frontmatter (`---` on the first line)";
 
 const NOT_A_LOWERCASE_SKILL: &str = "skilllint does not read this file: a lowercase `skill.md` is read as a skill only when its frontmatter has a `name` or `description` (a `SKILL.md` always is)";
 
 /// Why a file named on the command line is not read.
-const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it reads SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md and SECRETS.md";
+const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it reads SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, and commands/*.md and agents/*.md";
 
 fn too_deep() -> String {
     format!("this folder is nested deeper than {MAX_DEPTH} folders; nothing in it was linted")

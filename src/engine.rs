@@ -254,6 +254,7 @@ fn run_keeping(
         }
         named
     });
+    let looked_up = root.canonicalize().ok();
     // Unzipped straight into the two vectors the repository keeps (no third copy of every
     // parsed file at the peak); the rare read problem is boxed so it costs a pointer per file.
     let (files, loaded): (Vec<SourceFile>, Vec<ParsedOrProblem>) = discovered
@@ -262,7 +263,7 @@ fn run_keeping(
         // small pieces let both threads share them instead of one taking the first half.
         .with_max_len(64)
         .enumerate()
-        .map(|(index, (file, read))| load(FileId(index as u32), file, read))
+        .map(|(index, (file, read))| load(FileId(index as u32), file, read, looked_up.as_deref()))
         .unzip();
     let mut diagnostics = Vec::new();
     let parsed = loaded
@@ -273,7 +274,7 @@ fn run_keeping(
         })
         .collect();
     let root = LintRoot {
-        looked_up: root.canonicalize().ok(),
+        looked_up,
         path: root,
     };
     analyse_keeping(
@@ -330,7 +331,7 @@ fn in_memory_keeping(
             rel_path,
             text,
         };
-        parsed.push(parse_up_front(kind, &source));
+        parsed.push(parse_up_front(kind, &source, None));
         sources.push(source);
     }
     let root = PathBuf::from(".");
@@ -623,7 +624,8 @@ impl Session {
         repo.files[index].text = text;
         let everywhere = kind.parsed_up_front();
         if everywhere {
-            repo.parsed[index] = parse_up_front(kind, &repo.files[index]);
+            repo.parsed[index] =
+                parse_up_front(kind, &repo.files[index], repo.reference_root.as_deref());
             repo.contracts = ContractIndex::build(&repo.parsed);
         }
         let repo = &self.outcome.repo;
@@ -667,6 +669,7 @@ fn load(
     id: FileId,
     file: Discovered,
     read: Result<String, ReadProblem>,
+    reference_root: Option<&Path>,
 ) -> (SourceFile, ParsedOrProblem) {
     let mut source = SourceFile {
         rel_path: file.rel_path,
@@ -688,7 +691,7 @@ fn load(
             return (source, (Parsed::Unreadable(file.kind), diagnostic));
         }
     }
-    let parsed = parse_up_front(file.kind, &source);
+    let parsed = parse_up_front(file.kind, &source, reference_root);
     (source, (parsed, None))
 }
 

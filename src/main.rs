@@ -416,9 +416,9 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         let line = if outcome.repo.files.is_empty() {
             render::nothing_found(&options.paths)
         } else {
-            render::summary(
+            render::summary_of(
                 outcome.repo.files.len(),
-                outcome.repo.skill_count(),
+                &outcome.repo.inventory(),
                 &outcome.diagnostics,
                 outcome.suppressed.len(),
             )

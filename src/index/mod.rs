@@ -216,6 +216,36 @@ impl Repo {
     pub fn skill_count(&self) -> usize {
         self.units.iter().filter(|u| u.skill.is_some()).count()
     }
+
+    /// What the run read, for the summary: the skills, then the plugin surface by kind (plugin
+    /// manifests, marketplaces, commands, agents, hook files, MCP configurations).
+    pub fn inventory(&self) -> Vec<(usize, &'static str)> {
+        use crate::model::FileKind;
+        let mut counts = [0usize; 6];
+        for parsed in &self.parsed {
+            let slot = match parsed.kind() {
+                FileKind::PluginManifest { .. } => 0,
+                FileKind::Marketplace { .. } => 1,
+                FileKind::Command => 2,
+                FileKind::Agent => 3,
+                FileKind::Hooks => 4,
+                FileKind::McpConfig => 5,
+                _ => continue,
+            };
+            counts[slot] += 1;
+        }
+        let words = [
+            "plugin manifest",
+            "marketplace",
+            "command",
+            "agent",
+            "hook file",
+            "MCP config",
+        ];
+        std::iter::once((self.skill_count(), "skill"))
+            .chain(counts.into_iter().zip(words))
+            .collect()
+    }
 }
 
 /// The parse of a file the repository holds as [`Parsed::Pending`]; `None` for the others.

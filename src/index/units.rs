@@ -18,6 +18,8 @@ pub struct UnitFiles {
     /// `DRIVER.md` and `CLI.md`.
     pub drivers: Vec<FileId>,
     pub secrets: Option<FileId>,
+    /// Plugin manifests, marketplaces, hook and MCP configurations, commands and agents, by path.
+    pub surface: Vec<FileId>,
     /// The folder's other files: a second spelling (`skill.md` beside `SKILL.md`, both requirement
     /// names) and paths that could not be followed. No rule reads them; suppressions still do.
     pub others: Vec<FileId>,
@@ -32,6 +34,7 @@ impl UnitFiles {
             .or(self.contract)
             .or_else(|| self.drivers.first().copied())
             .or(self.secrets)
+            .or_else(|| self.surface.first().copied())
     }
 
     /// Every file of the folder, in path order.
@@ -44,6 +47,7 @@ impl UnitFiles {
             .chain(self.contract)
             .chain(self.drivers.iter().copied())
             .chain(self.secrets)
+            .chain(self.surface.iter().copied())
             .chain(self.others.iter().copied())
             .collect();
         all.sort();
@@ -103,6 +107,15 @@ pub fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
             FileKind::Secrets => &mut unit.secrets,
             FileKind::Unfollowed => {
                 unit.others.push(id);
+                continue;
+            }
+            FileKind::PluginManifest { .. }
+            | FileKind::Marketplace { .. }
+            | FileKind::Hooks
+            | FileKind::McpConfig
+            | FileKind::Command
+            | FileKind::Agent => {
+                unit.surface.push(id);
                 continue;
             }
         };

@@ -1,7 +1,11 @@
 //! [`UnitView`]: one folder's files and parses as the rules read them.
 
 use super::{Parsed, Repo, Settings, UnitFiles};
+use crate::model::agent::AgentDoc;
 use crate::model::document::MarkdownDoc;
+use crate::model::hooks::{Hooks, HooksDoc};
+use crate::model::mcp_config::{McpConfigDoc, McpServers};
+use crate::model::plugin::ManifestDoc;
 use crate::model::requirement::RequirementDoc;
 use crate::model::skill::SkillDoc;
 use crate::model::tools::{Tool, ToolsDoc};
@@ -117,5 +121,89 @@ impl<'a> UnitView<'a> {
             Parsed::Requirement(doc) => Some((id, doc)),
             _ => None,
         }
+    }
+
+    /// The folder's plugin manifests and marketplaces.
+    pub fn manifests(&self) -> impl Iterator<Item = (FileId, &'a ManifestDoc)> + 'a {
+        let unit = *self;
+        self.files
+            .surface
+            .iter()
+            .filter_map(move |id| match unit.parsed(*id) {
+                Parsed::Manifest(doc) => Some((*id, &**doc)),
+                _ => None,
+            })
+    }
+
+    /// The folder's hook configuration files.
+    pub fn hooks_files(&self) -> impl Iterator<Item = (FileId, &'a HooksDoc)> + 'a {
+        let unit = *self;
+        self.files
+            .surface
+            .iter()
+            .filter_map(move |id| match unit.parsed(*id) {
+                Parsed::Hooks(doc) => Some((*id, &**doc)),
+                _ => None,
+            })
+    }
+
+    /// Every set of hooks of the folder: each hooks file's and each manifest's inline `hooks`,
+    /// with the JSON root they are in.
+    pub fn hook_sets(&self) -> Vec<(FileId, &'a crate::parse::Node, &'a Hooks)> {
+        let mut sets = Vec::new();
+        for (id, doc) in self.hooks_files() {
+            if let (Ok(json), Some(hooks)) = (&doc.parsed, &doc.hooks) {
+                sets.push((id, &json.root, hooks));
+            }
+        }
+        for (id, doc) in self.manifests() {
+            if let (Ok(json), Some(hooks)) = (&doc.parsed, &doc.inline_hooks) {
+                sets.push((id, &json.root, hooks));
+            }
+        }
+        sets.sort_by_key(|(id, _, _)| *id);
+        sets
+    }
+
+    /// The folder's MCP configuration files.
+    pub fn mcp_configs(&self) -> impl Iterator<Item = (FileId, &'a McpConfigDoc)> + 'a {
+        let unit = *self;
+        self.files
+            .surface
+            .iter()
+            .filter_map(move |id| match unit.parsed(*id) {
+                Parsed::McpConfig(doc) => Some((*id, &**doc)),
+                _ => None,
+            })
+    }
+
+    /// Every set of MCP servers of the folder: each configuration file's and each manifest's
+    /// inline `mcpServers`, with the JSON root they are in.
+    pub fn server_sets(&self) -> Vec<(FileId, &'a crate::parse::Node, &'a McpServers)> {
+        let mut sets = Vec::new();
+        for (id, doc) in self.mcp_configs() {
+            if let (Ok(json), Some(servers)) = (&doc.parsed, &doc.servers) {
+                sets.push((id, &json.root, servers));
+            }
+        }
+        for (id, doc) in self.manifests() {
+            if let (Ok(json), Some(servers)) = (&doc.parsed, &doc.inline_mcp) {
+                sets.push((id, &json.root, servers));
+            }
+        }
+        sets.sort_by_key(|(id, _, _)| *id);
+        sets
+    }
+
+    /// The folder's slash commands and subagents: Markdown whose body the model reads.
+    pub fn agent_docs(&self) -> impl Iterator<Item = (FileId, &'a AgentDoc)> + 'a {
+        let unit = *self;
+        self.files
+            .surface
+            .iter()
+            .filter_map(move |id| match unit.parsed(*id) {
+                Parsed::Agent(doc) => Some((*id, &**doc)),
+                _ => None,
+            })
     }
 }

@@ -2,9 +2,13 @@
 //! builds the one a file's kind calls for. Models know no index: nothing here imports `index` or
 //! anything above it.
 
+pub mod agent;
 pub mod contract;
 pub mod document;
 pub mod driver;
+pub mod hooks;
+pub mod mcp_config;
+pub mod plugin;
 pub mod requirement;
 pub mod skill;
 pub mod tools;
@@ -33,6 +37,20 @@ pub enum FileKind {
     Driver { cli: bool },
     /// An AIP-19 `SECRETS.md`.
     Secrets,
+    /// A plugin manifest: `.claude-plugin/plugin.json`, `.codex-plugin/plugin.json`,
+    /// `.cursor-plugin/plugin.json`.
+    PluginManifest { host: plugin::Host },
+    /// A marketplace: `.claude-plugin/marketplace.json`, `.agents/plugins/marketplace.json`
+    /// (Codex), `.cursor-plugin/marketplace.json`.
+    Marketplace { host: plugin::Host },
+    /// A hook configuration: `hooks.json`.
+    Hooks,
+    /// An MCP server configuration: `.mcp.json`, `mcp.json`.
+    McpConfig,
+    /// A slash command: a Markdown file under `commands/`.
+    Command,
+    /// A subagent: a Markdown file under `agents/`.
+    Agent,
     /// A path the walker would not or could not follow (a symlink loop); only ever unreadable.
     Unfollowed,
 }
@@ -44,7 +62,25 @@ impl FileKind {
     pub fn parsed_up_front(self) -> bool {
         matches!(
             self,
-            FileKind::Contract | FileKind::Driver { .. } | FileKind::Secrets
+            FileKind::Contract
+                | FileKind::Driver { .. }
+                | FileKind::Secrets
+                | FileKind::PluginManifest { .. }
+                | FileKind::Marketplace { .. }
+        )
+    }
+
+    /// Whether the kind belongs to the plugin surface (manifests, marketplaces, hooks, MCP
+    /// configs, commands, agents).
+    pub fn is_plugin_surface(self) -> bool {
+        matches!(
+            self,
+            FileKind::PluginManifest { .. }
+                | FileKind::Marketplace { .. }
+                | FileKind::Hooks
+                | FileKind::McpConfig
+                | FileKind::Command
+                | FileKind::Agent
         )
     }
 }
@@ -65,6 +101,12 @@ pub enum Parsed {
     },
     /// AIP-19 `SECRETS.md`.
     Secrets(Box<MarkdownDoc>),
+    /// A plugin manifest or a marketplace.
+    Manifest(Box<plugin::ManifestDoc>),
+    Hooks(Box<hooks::HooksDoc>),
+    McpConfig(Box<mcp_config::McpConfigDoc>),
+    /// A slash command or a subagent.
+    Agent(Box<agent::AgentDoc>),
     /// Could not be read; SL001 was reported.
     Unreadable(FileKind),
     /// Read, and parsed only while its unit is checked (see [`FileKind::parsed_up_front`]).
@@ -82,16 +124,25 @@ impl Parsed {
             Parsed::Contract(_) => FileKind::Contract,
             Parsed::Driver { cli, .. } => FileKind::Driver { cli: *cli },
             Parsed::Secrets(_) => FileKind::Secrets,
+            Parsed::Manifest(doc) if doc.marketplace => FileKind::Marketplace { host: doc.host },
+            Parsed::Manifest(doc) => FileKind::PluginManifest { host: doc.host },
+            Parsed::Hooks(_) => FileKind::Hooks,
+            Parsed::McpConfig(_) => FileKind::McpConfig,
+            Parsed::Agent(doc) if doc.command => FileKind::Command,
+            Parsed::Agent(_) => FileKind::Agent,
             Parsed::Unreadable(kind) | Parsed::Pending(kind) => *kind,
         }
     }
 }
 
 /// Parses the kinds other folders refer to; leaves the rest [`Parsed::Pending`] for their unit.
-pub(crate) fn parse_up_front(kind: FileKind, source: &SourceFile) -> Parsed {
+pub(crate) fn parse_up_front(
+    kind: FileKind,
+    source: &SourceFile,
+    reference_root: Option<&Path>,
+) -> Parsed {
     if kind.parsed_up_front() {
-        // No kind parsed up front checks links.
-        parse_file(kind, source, None)
+        parse_file(kind, source, reference_root)
     } else {
         Parsed::Pending(kind)
     }
@@ -119,6 +170,25 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
             cli,
         },
         FileKind::Secrets => Parsed::Secrets(Box::new(parse_markdown_doc(&source.text))),
+        FileKind::PluginManifest { host } => Parsed::Manifest(Box::new(plugin::parse_manifest(
+            host,
+            false,
+            source,
+            reference_root,
+        ))),
+        FileKind::Marketplace { host } => Parsed::Manifest(Box::new(plugin::parse_manifest(
+            host,
+            true,
+            source,
+            reference_root,
+        ))),
+        FileKind::Hooks => Parsed::Hooks(Box::new(hooks::parse_hooks(source, reference_root))),
+        FileKind::McpConfig => Parsed::McpConfig(Box::new(mcp_config::parse_mcp_config(
+            source,
+            reference_root,
+        ))),
+        FileKind::Command => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, true))),
+        FileKind::Agent => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, false))),
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }

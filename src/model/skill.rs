@@ -67,7 +67,16 @@ enum Destination<'a> {
     MachinePath,
     /// A relative path, its `?query` and `#fragment` removed and `%XX` escapes decoded.
     Relative(std::borrow::Cow<'a, str>),
+    /// `${CLAUDE_PLUGIN_ROOT}/…`: a path from the root of the plugin the skill ships in.
+    PluginRoot(std::borrow::Cow<'a, str>),
 }
+
+/// The placeholders hosts replace with the skill's own folder before the agent reads a link:
+/// `{baseDir}` (the Agent Skills convention Claude Code documents) and `${CLAUDE_SKILL_DIR}`.
+const SKILL_DIR_PLACEHOLDERS: [&str; 2] = ["{baseDir}", "${CLAUDE_SKILL_DIR}"];
+
+/// The placeholder for the root of the plugin a skill ships in (Claude Code).
+pub const PLUGIN_ROOT_PLACEHOLDER: &str = "${CLAUDE_PLUGIN_ROOT}";
 
 /// Frontmatter keys Claude Code reads in SKILL.md beyond the Agent Skills six.
 pub const CLAUDE_CODE_FIELDS: [&str; 9] = [
@@ -149,6 +158,25 @@ fn percent_decode(text: &str) -> std::borrow::Cow<'_, str> {
 
 fn destination_kind(destination: &str) -> Destination<'_> {
     let destination = destination.trim();
+    for placeholder in SKILL_DIR_PLACEHOLDERS {
+        if let Some(rest) = destination.strip_prefix(placeholder) {
+            let rest = rest.trim_start_matches('/');
+            return if rest.is_empty() {
+                Destination::NotAFile
+            } else {
+                destination_kind(rest)
+            };
+        }
+    }
+    if let Some(rest) = destination.strip_prefix(PLUGIN_ROOT_PLACEHOLDER) {
+        let rest = rest.trim_start_matches('/');
+        let path = rest.split(['#', '?']).next().unwrap_or(rest);
+        return if path.is_empty() {
+            Destination::NotAFile
+        } else {
+            Destination::PluginRoot(percent_decode(path))
+        };
+    }
     if destination.is_empty() || destination.starts_with('#') || has_scheme(destination) {
         return Destination::NotAFile;
     }
@@ -372,6 +400,60 @@ impl Resolver<'_> {
     }
 }
 
+/// What a relative path names, looked up from `base_dir` (canonical, inside `lint_root`) as the
+/// link resolution above does: name by name, reading symlinks, never looking outside the lint
+/// root. For the other files that name paths (plugin manifests, hooks, MCP configs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Lookup {
+    /// Something exists there, inside the lint root: its canonical path.
+    Found(std::path::PathBuf),
+    Missing,
+    /// The path leads out of the lint root, where nothing is looked at.
+    Beyond,
+    /// Cannot be told (a folder on the way cannot be read).
+    Unknown,
+}
+
+pub(crate) fn look_up(
+    lint_root: &std::path::Path,
+    base_dir: &std::path::Path,
+    relative: &str,
+) -> Lookup {
+    if relative.len() > MAX_PATH_LEN {
+        return Lookup::Missing;
+    }
+    let resolver = Resolver {
+        lint_root,
+        skill_dir: base_dir,
+    };
+    match resolver.resolve(base_dir, std::path::Path::new(relative)) {
+        Resolution::Found { path, .. } => Lookup::Found(path),
+        Resolution::Missing => Lookup::Missing,
+        Resolution::Beyond { .. } => Lookup::Beyond,
+        Resolution::Unknown => Lookup::Unknown,
+    }
+}
+
+/// The nearest folder enclosing `dir` (itself included) that holds a `.claude-plugin` folder:
+/// the root of the Claude Code plugin a skill ships in, when it ships in one.
+pub(crate) fn enclosing_plugin_root(
+    lint_root: &std::path::Path,
+    dir: &std::path::Path,
+) -> Option<std::path::PathBuf> {
+    let mut folder = dir.to_path_buf();
+    loop {
+        if !folder.starts_with(lint_root) {
+            return None;
+        }
+        if folder.join(".claude-plugin").is_dir() {
+            return Some(folder);
+        }
+        if !folder.pop() {
+            return None;
+        }
+    }
+}
+
 /// Checks the body's relative links against the skill folder `skill_dir`: the one rule input
 /// that needs the file system, so it runs in the read stage, not in a rule. `lint_root` bounds
 /// what may be looked at: nothing outside it is (`None`: the run has no file system, nothing is
@@ -401,10 +483,31 @@ pub fn find_broken_references(
     let mut checked: std::collections::HashMap<String, Option<ReferenceProblem>> =
         std::collections::HashMap::new();
     let mut searches = 0;
+    let mut plugin_root: Option<Option<std::path::PathBuf>> = None;
     for link in &body.links {
         let problem = match destination_kind(&link.destination) {
             Destination::NotAFile => None,
             Destination::MachinePath => Some(ReferenceProblem::Outside(Outside::MachinePath)),
+            Destination::PluginRoot(path) => {
+                let plugin_root =
+                    plugin_root.get_or_insert_with(|| enclosing_plugin_root(lint_root, &skill_dir));
+                match plugin_root {
+                    // Outside a plugin the placeholder stands for nothing this run can see.
+                    None => None,
+                    Some(plugin_root) => match look_up(lint_root, plugin_root, &path) {
+                        Lookup::Missing => Some(ReferenceProblem::Missing {
+                            leaves_folder: false,
+                            found_at: None,
+                        }),
+                        Lookup::Beyond => {
+                            Some(ReferenceProblem::Outside(Outside::BeyondLintRoot {
+                                symlink: None,
+                            }))
+                        }
+                        Lookup::Found(_) | Lookup::Unknown => None,
+                    },
+                }
+            }
             Destination::Relative(path) => {
                 if let Some(known) = checked.get(path.as_ref()) {
                     known.clone()

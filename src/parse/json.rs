@@ -147,6 +147,52 @@ fn convert(value: &ast::Value<'_>, duplicates: &mut Vec<DuplicateKey>) -> Node {
     }
 }
 
+/// For a JSON string literal as written (`raw`, quotes included, starting at file offset
+/// `base`): the file offset of every byte of its decoded text, and one more for its end. `None`
+/// when the literal has no escape, where byte `i` of the text is at `base + 1 + i`.
+pub fn string_offsets(raw: &str, base: usize) -> Option<Vec<usize>> {
+    if !raw.contains('\\') {
+        return None;
+    }
+    let bytes = raw.as_bytes();
+    let mut offsets = Vec::with_capacity(raw.len());
+    let mut i = usize::from(bytes.first() == Some(&b'"'));
+    let end = if raw.len() > i && bytes.last() == Some(&b'"') {
+        raw.len() - 1
+    } else {
+        raw.len()
+    };
+    let hex = |at: usize| {
+        raw.get(at..at + 4)
+            .filter(|h| h.bytes().all(|b| b.is_ascii_hexdigit()))
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+    };
+    while i < end {
+        let start = i;
+        if bytes[i] != b'\\' {
+            let len = raw[i..].chars().next().map_or(1, char::len_utf8);
+            offsets.extend((0..len).map(|k| base + i + k));
+            i += len;
+            continue;
+        }
+        // Every byte an escape decodes to is placed at the escape's backslash.
+        let (decoded_len, raw_len) = match (bytes.get(i + 1), hex(i + 2)) {
+            (Some(b'u'), Some(0xD800..=0xDBFF))
+                if raw.get(i + 6..i + 8) == Some("\\u")
+                    && hex(i + 8).is_some_and(|low| (0xDC00..0xE000).contains(&low)) =>
+            {
+                (4, 12)
+            }
+            (Some(b'u'), Some(code)) => (char::from_u32(code).map_or(3, char::len_utf8), 6),
+            _ => (1, 2),
+        };
+        offsets.extend((0..decoded_len).map(|_| base + start));
+        i += raw_len;
+    }
+    offsets.push(base + end);
+    Some(offsets)
+}
+
 /// A strict JSON parser for the common case. It accepts a subset of what jsonc-parser accepts and
 /// returns `None` for everything else (errors included), so the caller can defer to jsonc-parser.
 mod fast {

@@ -5,6 +5,7 @@ pub mod frontmatter;
 pub mod json;
 pub mod markdown;
 pub mod node;
+pub mod shell;
 pub mod words;
 pub mod yaml;
 

@@ -102,8 +102,25 @@ pub fn summary(
     diagnostics: &[Diagnostic],
     suppressed: usize,
 ) -> String {
+    summary_of(files, &[(skills, "skill")], diagnostics, suppressed)
+}
+
+/// [`summary`] with more kinds counted beside the skills (`(3, "command")`): the skills always,
+/// the others when there are any, e.g. `in 9 files (2 skills, 1 plugin, 3 commands)`.
+pub fn summary_of(
+    files: usize,
+    kinds: &[(usize, &str)],
+    diagnostics: &[Diagnostic],
+    suppressed: usize,
+) -> String {
     let counts = Counts::of(diagnostics);
-    let scope = format!("{} ({})", plural(files, "file"), plural(skills, "skill"));
+    let listed: Vec<String> = kinds
+        .iter()
+        .enumerate()
+        .filter(|(i, (n, _))| *i == 0 || *n > 0)
+        .map(|(_, (n, word))| plural(*n, word))
+        .collect();
+    let scope = format!("{} ({})", plural(files, "file"), listed.join(", "));
     let silenced = if suppressed > 0 {
         format!(" {suppressed} suppressed inline.")
     } else {
@@ -139,7 +156,7 @@ pub fn summary(
 pub fn nothing_found(paths: &[std::path::PathBuf]) -> String {
     let places: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     format!(
-        "No skill or tool files found under {} (SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md).",
+        "No skill or tool files found under {} (SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests, hooks.json, .mcp.json, commands/*.md, agents/*.md).",
         join_and(&places)
     )
 }

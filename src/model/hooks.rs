@@ -1,0 +1,332 @@
+//! Hook configurations: `hooks/hooks.json` (Claude Code and Codex: events → matcher groups →
+//! hooks), Cursor's `hooks.json` (`version: 1`, events → hooks), and the `hooks` object a plugin
+//! manifest may carry inline. Each command hook's `command` is split into shell words with their
+//! file spans, and the plugin files it names are looked up, because that is code the client runs
+//! on the user's machine. Nothing here is ever run.
+
+use crate::model::plugin::{check_path, Host, PathProblem};
+use crate::parse::json::{parse_json_document, string_offsets, JsonDocument, JsonError};
+use crate::parse::shell::{tokenize, Token};
+use crate::parse::{Node, Value};
+use crate::source::{SourceFile, Span};
+use std::path::{Path, PathBuf};
+
+/// One `command` of a command hook.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookCommand {
+    /// The event the hook runs on, as written.
+    pub event: String,
+    /// The JSON string's span (quotes included).
+    pub span: Span,
+    /// The command as the client reads it (JSON escapes decoded).
+    pub text: String,
+    /// Its shell words and operators, in file coordinates.
+    pub tokens: Vec<Token>,
+}
+
+/// A plugin file a command or an MCP server names that is not there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LocalRef {
+    pub span: Span,
+    pub written: String,
+    pub problem: PathProblem,
+}
+
+/// What the hooks of one file (or one manifest's inline `hooks`) run.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Hooks {
+    /// JSON pointer to the `hooks` object.
+    pub pointer: String,
+    /// Cursor's dialect: hooks straight under each event, no matcher groups.
+    pub flat: bool,
+    pub commands: Vec<HookCommand>,
+    /// Plugin files the commands name that do not exist or lead out of the plugin.
+    pub broken_refs: Vec<LocalRef>,
+}
+
+/// A hooks file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HooksDoc {
+    pub parsed: Result<JsonDocument, JsonError>,
+    /// `None` when the root has no `hooks` object (HK002 says so).
+    pub hooks: Option<Hooks>,
+}
+
+/// Where the plugin files a command names are looked for: the plugin root (what the root
+/// placeholder stands for and what relative paths of Codex and Cursor hooks start from) and the
+/// folder of the file that names them.
+#[derive(Debug, Clone)]
+pub struct RefBases {
+    lint_root: PathBuf,
+    plugin_root: PathBuf,
+    file_dir: PathBuf,
+    host: Host,
+}
+
+impl RefBases {
+    /// `None` without a file system, or when the folders are outside the lint root.
+    pub fn new(
+        lint_root: Option<&Path>,
+        plugin_root: &Path,
+        file_dir: &Path,
+        host: Host,
+    ) -> Option<RefBases> {
+        let lint_root = lint_root?.to_path_buf();
+        let plugin_root = plugin_root.canonicalize().ok()?;
+        let file_dir = file_dir.canonicalize().ok()?;
+        (plugin_root.starts_with(&lint_root) && file_dir.starts_with(&lint_root)).then_some(
+            RefBases {
+                lint_root,
+                plugin_root,
+                file_dir,
+                host,
+            },
+        )
+    }
+
+    /// For a file inside a plugin (or a project's `.cursor/`, `.claude/`): the nearest folder
+    /// above it with a plugin manifest folder of any host, else the folder above `hooks/`, else
+    /// the file's own folder.
+    pub fn for_file(lint_root: Option<&Path>, abs_path: &Path) -> Option<RefBases> {
+        let lint_root = lint_root?;
+        let file_dir = crate::source::folder_of(abs_path).canonicalize().ok()?;
+        let mut host = Host::ClaudeCode;
+        let mut plugin_root = None;
+        let mut folder = file_dir.clone();
+        while folder.starts_with(lint_root) {
+            if let Some(found) = Host::ALL
+                .into_iter()
+                .find(|h| folder.join(h.manifest_dir()).is_dir())
+            {
+                host = found;
+                plugin_root = Some(folder.clone());
+                break;
+            }
+            if !folder.pop() {
+                break;
+            }
+        }
+        let plugin_root = plugin_root.unwrap_or_else(|| {
+            let name = file_dir.file_name().and_then(|n| n.to_str());
+            match (name, file_dir.parent()) {
+                (Some("hooks" | ".cursor" | ".claude" | ".codex"), Some(parent))
+                    if parent.starts_with(lint_root) =>
+                {
+                    if name == Some(".cursor") {
+                        host = Host::Cursor;
+                    }
+                    parent.to_path_buf()
+                }
+                _ => file_dir.clone(),
+            }
+        });
+        RefBases::new(Some(lint_root), &plugin_root, &file_dir, host)
+    }
+}
+
+/// Whether a word names a file of the plugin: the root placeholder followed by a path, or a
+/// `./` path whose last name has an extension (`./scripts/stop.sh`). Words that expand anything
+/// else (`$HOME`, `${NAME}.sh`) or hold a glob are not paths this run can look up.
+fn plugin_path(word: &str, host: Host) -> Option<(bool, &str)> {
+    let placeholders = host
+        .root_placeholders()
+        .iter()
+        .chain(Host::ClaudeCode.root_placeholders());
+    for placeholder in placeholders {
+        if let Some(rest) = word.strip_prefix(placeholder) {
+            let rest = rest.strip_prefix('/')?;
+            return plain_path(rest).map(|p| (true, p));
+        }
+    }
+    let rest = word.strip_prefix("./")?;
+    let last = rest.rsplit('/').next().unwrap_or(rest);
+    (last.contains('.') && !last.starts_with('.') && !last.ends_with('.'))
+        .then(|| plain_path(rest).map(|p| (false, p)))
+        .flatten()
+}
+
+fn plain_path(rest: &str) -> Option<&str> {
+    let rest = rest.trim_end_matches('/');
+    (!rest.is_empty() && !rest.contains(['$', '*', '?', '[', '`', '{', '}', '=', ':']))
+        .then_some(rest)
+}
+
+/// The plugin files `words` name that are missing or lead out of the plugin.
+pub(crate) fn local_refs_in_words(
+    words: &[(String, Span)],
+    bases: Option<&RefBases>,
+    out: &mut Vec<LocalRef>,
+) {
+    let Some(bases) = bases else {
+        return;
+    };
+    for (word, span) in words {
+        // `KEY=${CLAUDE_PLUGIN_ROOT}/x` in front of a command sets a variable to a path.
+        let word = word.split_once('=').map_or(word.as_str(), |(name, value)| {
+            if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+                value
+            } else {
+                word
+            }
+        });
+        let Some((from_root, path)) = plugin_path(word, bases.host) else {
+            continue;
+        };
+        let (problem, _) = check_path(&bases.lint_root, &bases.plugin_root, path);
+        let problem = match problem {
+            // A relative path of a hook may also be read from the file's own folder.
+            Some(PathProblem::Missing) if !from_root => {
+                check_path(&bases.lint_root, &bases.file_dir, path).0
+            }
+            other => other,
+        };
+        if let Some(problem) = problem {
+            out.push(LocalRef {
+                span: *span,
+                written: word.to_string(),
+                problem,
+            });
+        }
+    }
+}
+
+/// The hooks of the object `hooks` (at `pointer`), whose command strings are in `text`.
+pub(crate) fn hooks_view(
+    hooks: &Node,
+    pointer: &str,
+    text: &str,
+    bases: Option<&RefBases>,
+) -> Hooks {
+    let mut view = Hooks {
+        pointer: pointer.to_string(),
+        ..Hooks::default()
+    };
+    let Some(events) = hooks.as_object() else {
+        return view;
+    };
+    let mut command_nodes: Vec<(&str, &Node)> = Vec::new();
+    for event in events {
+        for group in event.value.as_array().unwrap_or_default() {
+            match group.get("hooks").and_then(Node::as_array) {
+                Some(inner) => {
+                    for hook in inner {
+                        if let Some(command) = hook.get("command") {
+                            command_nodes.push((&event.key, command));
+                        }
+                    }
+                }
+                None => {
+                    if let Some(command) = group.get("command") {
+                        view.flat = true;
+                        command_nodes.push((&event.key, command));
+                    }
+                }
+            }
+        }
+    }
+    for (event, node) in command_nodes {
+        let Value::String(command) = &node.value else {
+            continue;
+        };
+        let tokens = file_tokens(text, node.span, command);
+        let words: Vec<(String, Span)> = tokens
+            .iter()
+            .filter_map(|t| match t {
+                Token::Word { text, span } => Some((text.clone(), *span)),
+                Token::Operator { .. } => None,
+            })
+            .collect();
+        local_refs_in_words(&words, bases, &mut view.broken_refs);
+        view.commands.push(HookCommand {
+            event: event.to_string(),
+            span: node.span,
+            text: command.clone(),
+            tokens,
+        });
+    }
+    view
+}
+
+/// The tokens of a command that is the JSON string at `span` of `text`, moved to file
+/// coordinates (through the string's escapes, when it has any).
+pub(crate) fn file_tokens(text: &str, span: Span, command: &str) -> Vec<Token> {
+    let raw = text.get(span.start..span.end).unwrap_or_default();
+    let offsets = string_offsets(raw, span.start);
+    let at = |i: usize| {
+        offsets.as_ref().map_or(span.start + 1 + i, |o| {
+            o.get(i).copied().unwrap_or(span.end)
+        })
+    };
+    tokenize(command)
+        .into_iter()
+        .map(|token| match token {
+            Token::Word { text, span: s } => Token::Word {
+                text,
+                span: Span::new(at(s.start), at(s.end)),
+            },
+            Token::Operator { text, span: s } => Token::Operator {
+                text,
+                span: Span::new(at(s.start), at(s.end)),
+            },
+        })
+        .collect()
+}
+
+/// Parses a hooks file and looks up the plugin files its commands name.
+pub fn parse_hooks(source: &SourceFile, lint_root: Option<&Path>) -> HooksDoc {
+    let parsed = parse_json_document(&source.text);
+    let hooks = parsed.as_ref().ok().and_then(|doc| {
+        let node = doc.root.get("hooks").filter(|h| h.is_object())?;
+        let bases = RefBases::for_file(lint_root, &source.abs_path);
+        Some(hooks_view(node, "/hooks", &source.text, bases.as_ref()))
+    });
+    HooksDoc { parsed, hooks }
+}
+
+/// Whether the text of a `hooks.json` found outside `hooks/` and `.cursor/` is a hook
+/// configuration (a root `hooks` key): another program's `hooks.json` is not read.
+pub fn looks_like_hooks(text: &str) -> bool {
+    text.contains("\"hooks\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_words_carry_file_spans_through_escapes() {
+        let text = r#"{"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "bash \"${CLAUDE_PLUGIN_ROOT}/a.sh\" | sh"}]}]}}"#;
+        let doc = parse_json_document(text).expect("valid");
+        let hooks = doc.root.get("hooks").expect("hooks");
+        let view = hooks_view(hooks, "/hooks", text, None);
+        assert_eq!(view.commands.len(), 1);
+        let tokens = &view.commands[0].tokens;
+        let span = tokens[1].span();
+        assert_eq!(
+            &text[span.start..span.end],
+            r#"\"${CLAUDE_PLUGIN_ROOT}/a.sh\""#
+        );
+        assert_eq!(tokens[1].word(), Some("${CLAUDE_PLUGIN_ROOT}/a.sh"));
+        let last = tokens.last().expect("tokens").span();
+        assert_eq!(&text[last.start..last.end], "sh");
+    }
+
+    #[test]
+    fn plugin_paths_are_placeholders_or_dotted_files() {
+        assert_eq!(
+            plugin_path("${CLAUDE_PLUGIN_ROOT}/hooks/a.py", Host::ClaudeCode),
+            Some((true, "hooks/a.py"))
+        );
+        assert_eq!(
+            plugin_path("./hooks/stop.sh", Host::Cursor),
+            Some((false, "hooks/stop.sh"))
+        );
+        assert_eq!(plugin_path("./dist", Host::Cursor), None);
+        assert_eq!(
+            plugin_path("${CLAUDE_PLUGIN_ROOT}/${X}.sh", Host::ClaudeCode),
+            None
+        );
+        assert_eq!(plugin_path("${CLAUDE_PLUGIN_ROOT}", Host::ClaudeCode), None);
+        assert_eq!(plugin_path("$HOME/x.sh", Host::ClaudeCode), None);
+    }
+}
