@@ -45,9 +45,13 @@ impl Default for Settings {
     }
 }
 
-/// Cross-file lookups for the agentproto contracts, built once after parsing.
+/// Cross-file lookups for the agentproto contracts (and the plugins files sit in), built once
+/// after parsing.
 #[derive(Debug, Default)]
 pub struct ContractIndex {
+    /// The plugin roots of the run: every plugin manifest's root and every local marketplace
+    /// source, with the host they are for.
+    pub plugins: PluginIndex,
     /// TOOL.md files by frontmatter `id`.
     pub tools_by_id: BTreeMap<String, Vec<FileId>>,
     /// The `id` a tools.json tool name links to by the naming convention ([`link_key`]): the
@@ -83,6 +87,7 @@ impl ContractIndex {
                         index.drivers_by_id.entry(driver_id).or_default().push(id);
                     }
                 }
+                Parsed::Manifest(doc) => index.plugins.add(doc),
                 Parsed::Secrets(doc) => {
                     let entries = doc
                         .frontmatter()
@@ -111,6 +116,62 @@ impl ContractIndex {
                 .or_insert_with(|| id.clone());
         }
         index
+    }
+}
+
+/// Where the plugins of the run are: folders relative to the lint root, by the host they are
+/// written for. A folder is a plugin when a manifest sits in it or a marketplace names it.
+#[derive(Debug, Default)]
+pub struct PluginIndex {
+    roots: BTreeMap<String, Hosts>,
+}
+
+/// The hosts a plugin folder is written for: a folder may carry a manifest for each.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Hosts(u8);
+
+impl Hosts {
+    fn with(self, host: crate::model::plugin::Host) -> Hosts {
+        Hosts(self.0 | (1 << host as u8))
+    }
+
+    pub fn contains(self, host: crate::model::plugin::Host) -> bool {
+        self.0 & (1 << host as u8) != 0
+    }
+}
+
+impl PluginIndex {
+    fn add(&mut self, doc: &crate::model::plugin::ManifestDoc) {
+        let roots: Vec<&String> = if doc.marketplace {
+            doc.sources.iter().map(|(_, root)| root).collect()
+        } else {
+            vec![&doc.root]
+        };
+        for root in roots {
+            let hosts = self.roots.entry(root.clone()).or_default();
+            *hosts = hosts.with(doc.host);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.roots.is_empty()
+    }
+
+    /// The innermost plugin enclosing the folder `dir` (itself included): its root and hosts.
+    pub fn plugin_of<'a>(&'a self, dir: &'a str) -> Option<(&'a str, Hosts)> {
+        if self.roots.is_empty() {
+            return None;
+        }
+        let mut folder = dir;
+        loop {
+            if let Some((root, hosts)) = self.roots.get_key_value(folder) {
+                return Some((root.as_str(), *hosts));
+            }
+            if folder.is_empty() {
+                return None;
+            }
+            folder = crate::source::parent_dir(folder);
+        }
     }
 }
 

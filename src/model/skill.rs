@@ -50,7 +50,11 @@ pub enum FoundAt {
 pub enum Outside {
     /// An existing file or folder outside the skill folder, inside the lint root. `symlink`: the
     /// symlink in the skill folder the path leaves through (relative to the skill folder).
-    Existing { symlink: Option<String> },
+    Existing {
+        symlink: Option<String>,
+        /// Where it is, relative to the lint root (`/`-separated).
+        target: String,
+    },
     /// The path leads out of the lint root, where nothing is looked at: whether the file exists
     /// there is not checked.
     BeyondLintRoot { symlink: Option<String> },
@@ -79,7 +83,7 @@ const SKILL_DIR_PLACEHOLDERS: [&str; 2] = ["{baseDir}", "${CLAUDE_SKILL_DIR}"];
 pub const PLUGIN_ROOT_PLACEHOLDER: &str = "${CLAUDE_PLUGIN_ROOT}";
 
 /// Frontmatter keys Claude Code reads in SKILL.md beyond the Agent Skills six.
-pub const CLAUDE_CODE_FIELDS: [&str; 9] = [
+pub const CLAUDE_CODE_FIELDS: [&str; 12] = [
     "model",
     "version",
     "disable-model-invocation",
@@ -89,7 +93,13 @@ pub const CLAUDE_CODE_FIELDS: [&str; 9] = [
     "context",
     "agent",
     "hooks",
+    "effort",
+    "paths",
+    "shell",
 ];
+
+/// Frontmatter keys Cursor reads in SKILL.md beyond the Agent Skills six.
+pub const CURSOR_FIELDS: [&str; 1] = ["disable-model-invocation"];
 
 /// Longer paths cannot be opened (the usual `PATH_MAX`): reported missing without a look.
 const MAX_PATH_LEN: usize = 4096;
@@ -352,9 +362,19 @@ impl Resolver<'_> {
         }
         match self.resolve(self.skill_dir, std::path::Path::new(path)) {
             Resolution::Found { path, .. } if path.starts_with(self.skill_dir) => None,
-            Resolution::Found { symlink, .. } => {
+            Resolution::Found { symlink, path } => {
+                let target = path
+                    .strip_prefix(self.lint_root)
+                    .map(|rest| {
+                        rest.components()
+                            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                            .collect::<Vec<_>>()
+                            .join("/")
+                    })
+                    .unwrap_or_default();
                 Some(ReferenceProblem::Outside(Outside::Existing {
                     symlink: self.shown(symlink),
+                    target,
                 }))
             }
             Resolution::Beyond { symlink } => {

@@ -79,6 +79,25 @@ fn skill_with_frontmatter<'a>(unit: &Unit<'a>) -> Option<(FileId, &'a SkillDoc, 
     Some((file, skill, frontmatter))
 }
 
+/// The extra frontmatter keys the hosts that read this unit's skill define: Claude Code's for a
+/// skill that ships in a Claude Code plugin (a folder with `.claude-plugin/`, or one a Claude
+/// Code marketplace names) or sits under `.claude/`; Cursor's for one in a Cursor plugin or
+/// under `.cursor/`.
+fn host_fields(unit: &Unit<'_>) -> Vec<&'static str> {
+    use crate::model::plugin::Host;
+    let dir = unit.dir();
+    let hosts = unit.repo.contracts.plugins.plugin_of(dir).map(|(_, h)| h);
+    let in_folder = |name: &str| dir.split('/').any(|segment| segment == name);
+    let mut fields = Vec::new();
+    if in_folder(".claude") || hosts.is_some_and(|h| h.contains(Host::ClaudeCode)) {
+        fields.extend(crate::model::skill::CLAUDE_CODE_FIELDS);
+    }
+    if in_folder(".cursor") || hosts.is_some_and(|h| h.contains(Host::Cursor)) {
+        fields.extend(crate::model::skill::CURSOR_FIELDS);
+    }
+    fields
+}
+
 fn chars(text: &str) -> usize {
     text.chars().count()
 }

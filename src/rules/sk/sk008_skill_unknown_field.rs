@@ -20,9 +20,15 @@ pub(super) fn skill_unknown_field(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     };
     let extra = &unit.settings().skill_extra_fields;
+    // A skill that ships in a Claude Code or Cursor plugin (or sits in `.claude/skills/`) is read
+    // by that host, which defines more keys: its dialect is the host's, whatever the config says.
+    let host_fields = super::host_fields(unit);
     for member in fm.root.as_object().unwrap_or_default() {
         let key = member.key.as_str();
-        if SPEC_FIELDS.contains(&key) || extra.iter().any(|e| e == key) {
+        if SPEC_FIELDS.contains(&key)
+            || extra.iter().any(|e| e == key)
+            || host_fields.contains(&key)
+        {
             continue;
         }
         sink.report(

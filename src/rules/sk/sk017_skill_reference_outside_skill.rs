@@ -12,20 +12,37 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, skill)) = unit.skill() else {
         return;
     };
+    // A plugin is installed as a whole: a file elsewhere in the skill's plugin comes with it.
+    let plugin_root = unit
+        .repo
+        .contracts
+        .plugins
+        .plugin_of(unit.dir())
+        .map(|(root, _)| root);
     for reference in &skill.broken_references {
         let ReferenceProblem::Outside(outside) = &reference.problem else {
             continue;
         };
+        if let (Outside::Existing { target, .. }, Some(root)) = (outside, plugin_root) {
+            let inside = root.is_empty()
+                || target
+                    .strip_prefix(root)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+            if inside {
+                continue;
+            }
+        }
         let destination = &reference.destination;
         let leads_out = format!("link to `{destination}` leads outside the skill folder");
         let through_symlink = format!("{leads_out} through a symlink");
         let (message, label) = match outside {
-            Outside::Existing { symlink: None } => (
+            Outside::Existing { symlink: None, .. } => (
                 leads_out,
                 "exists, but outside the skill folder".to_string(),
             ),
             Outside::Existing {
                 symlink: Some(symlink),
+                ..
             } => (
                 through_symlink,
                 format!("`{symlink}` is a symlink to a place outside the skill folder"),
