@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The embedded schemas, written for skilllint from the agentproto AIP facts.
-pub const EMBEDDED: [(&str, &str); 6] = [
+pub const EMBEDDED: [(&str, &str); 12] = [
     ("tool", include_str!("../schemas/tool.schema.json")),
     ("driver", include_str!("../schemas/driver.schema.json")),
     (
@@ -30,6 +30,31 @@ pub const EMBEDDED: [(&str, &str); 6] = [
         include_str!("../schemas/driver-sdk.schema.json"),
     ),
     ("secrets", include_str!("../schemas/secrets.schema.json")),
+    // Plugin manifests and marketplaces, written for skilllint from each host's public docs.
+    (
+        "claude-plugin",
+        include_str!("../schemas/plugins/claude-plugin.schema.json"),
+    ),
+    (
+        "claude-marketplace",
+        include_str!("../schemas/plugins/claude-marketplace.schema.json"),
+    ),
+    (
+        "codex-plugin",
+        include_str!("../schemas/plugins/codex-plugin.schema.json"),
+    ),
+    (
+        "codex-marketplace",
+        include_str!("../schemas/plugins/codex-marketplace.schema.json"),
+    ),
+    (
+        "cursor-plugin",
+        include_str!("../schemas/plugins/cursor-plugin.schema.json"),
+    ),
+    (
+        "cursor-marketplace",
+        include_str!("../schemas/plugins/cursor-marketplace.schema.json"),
+    ),
 ];
 
 /// A schema of the agentproto ecosystem, bundled so that user schemas referencing it by its

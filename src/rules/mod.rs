@@ -5,7 +5,11 @@
 //! `rules/*.md`. Rules import what they are given from `check` and text edits from `edit`, never
 //! `engine`, `fix`, `catalog`, `config`, `render` or the triage modules.
 
+pub mod ag;
 pub mod dr;
+pub mod hk;
+pub mod mc;
+pub mod pl;
 pub mod report;
 pub mod sc;
 pub mod se;
@@ -30,6 +34,10 @@ pub fn checks() -> impl Iterator<Item = &'static RuleImpl> + Clone {
         se::RULES,
         sc::RULES,
         xc::RULES,
+        pl::RULES,
+        hk::RULES,
+        mc::RULES,
+        ag::RULES,
         sl::RULES,
     ]
     .into_iter()

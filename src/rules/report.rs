@@ -182,3 +182,64 @@ pub(crate) fn report_schema_errors(
         }
     }
 }
+
+/// Reports a JSON file that does not parse, whose root is not an object, or that defines a key
+/// twice (PL001, HK001, MC001). `what` names the file (`Claude Code plugin manifest`).
+pub(crate) fn report_json_problems(
+    sink: &mut Sink,
+    file: FileId,
+    parsed: &Result<crate::parse::json::JsonDocument, crate::parse::json::JsonError>,
+    what: &str,
+) {
+    match parsed {
+        Err(error) => {
+            sink.report(
+                file,
+                error.span,
+                format!("{what} is not valid JSON: {}", error.message),
+            )
+            .label("the JSON parser stopped here")
+            .help("fix the JSON at or just before this point; nothing else in the file is checked until it parses");
+        }
+        Ok(document) => {
+            if !document.root.is_object() {
+                sink.report(
+                    file,
+                    document.root.span,
+                    format!(
+                        "{what} must be a JSON object, found {}",
+                        crate::schema::with_article(document.root.type_name())
+                    ),
+                )
+                .label("expected `{`")
+                .help("write the file as one JSON object of keys and values");
+            }
+            for duplicate in &document.duplicate_keys {
+                sink.report(
+                    file,
+                    duplicate.duplicate,
+                    format!("key `{}` is defined twice", duplicate.key),
+                )
+                .label("defined again here")
+                .secondary(file, duplicate.first, "first defined here")
+                .help("keep one definition; JSON readers disagree on which duplicate wins");
+            }
+        }
+    }
+}
+
+/// What an unscoped grant of a built-in tool lets the agent do, and the scope that would do
+/// instead (SK021, AG004): the label and the help.
+pub(crate) fn unrestricted_grant_help(tool: &str) -> (&'static str, String) {
+    if tool == "Bash" {
+        (
+            "runs any shell command without asking the user",
+            "scope the grant to the commands the workflow needs, e.g. `Bash(git status:*)` or `Bash(npm test:*)`; every other command then asks first".to_string(),
+        )
+    } else {
+        (
+            "writes any file without asking the user",
+            format!("scope the grant to the files the workflow writes, e.g. `{tool}(docs/**)`; every other write then asks first"),
+        )
+    }
+}

@@ -7,8 +7,11 @@
 //! `check`, `rules`, `edit`, `fix`, `engine`, the triage modules or `render`.
 
 pub mod bindings;
+pub mod commands;
+pub mod credentials;
 pub mod links;
 mod memo;
+pub mod permissions;
 pub mod schemas;
 pub mod skill_names;
 pub mod tool_use_rules;

@@ -290,7 +290,14 @@ fn descriptions<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
 }
 
 pub(super) fn hidden_unicode(unit: &Unit<'_>, sink: &mut Sink) {
-    let whole_files = unit.files.skill.into_iter().chain(unit.files.contract);
+    // Commands and agents are prompts: their whole text is read by the model, as a skill's is.
+    let agent_docs = unit.agent_docs().map(|(id, _)| id);
+    let whole_files = unit
+        .files
+        .skill
+        .into_iter()
+        .chain(unit.files.contract)
+        .chain(agent_docs);
     for file in whole_files {
         let text = unit.text(file);
         let name = unit.repo.file_name(file);

@@ -1,5 +1,5 @@
-use super::se002_secret_value_in_manifest::find_credentials;
 use super::se003_hidden_unicode::{describe_run, hidden_runs, tag_text};
+use crate::semantic::credentials::find_credentials;
 use crate::source::Span;
 
 /// Lints `files` with only `code` selected; (message, primary text) per finding.

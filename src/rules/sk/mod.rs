@@ -22,6 +22,8 @@ mod sk014_skill_name_duplicate;
 mod sk015_skill_yaml_not_portable;
 mod sk016_skill_allowed_tools_invalid;
 mod sk017_skill_reference_outside_skill;
+mod sk020_skill_description_xml_tag;
+mod sk021_skill_allowed_tools_unrestricted;
 #[cfg(test)]
 mod tests;
 
@@ -48,6 +50,8 @@ use sk014_skill_name_duplicate::skill_name_duplicate;
 use sk015_skill_yaml_not_portable::skill_yaml_not_portable;
 use sk016_skill_allowed_tools_invalid::skill_allowed_tools_invalid;
 use sk017_skill_reference_outside_skill::skill_reference_outside_skill;
+use sk020_skill_description_xml_tag::skill_description_xml_tag;
+use sk021_skill_allowed_tools_unrestricted::skill_allowed_tools_unrestricted;
 use unicode_normalization::UnicodeNormalization;
 
 #[rustfmt::skip]
@@ -69,6 +73,8 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: "SK015", check: Check::Unit(skill_yaml_not_portable) },
     RuleImpl { code: "SK016", check: Check::Unit(skill_allowed_tools_invalid) },
     RuleImpl { code: "SK017", check: Check::Unit(skill_reference_outside_skill) },
+    RuleImpl { code: "SK020", check: Check::Unit(skill_description_xml_tag) },
+    RuleImpl { code: "SK021", check: Check::Unit(skill_allowed_tools_unrestricted) },
 ];
 
 const NAME_MAX: usize = 64;

@@ -1,0 +1,25 @@
+//! AG: slash commands (`commands/*.md`) and subagents (`agents/*.md`) of plugins and projects:
+//! frontmatter that parses, the keys an agent needs, tool names that name a tool, and
+//! `allowed-tools` grants that would pre-approve an unrestricted shell or arbitrary writes. Their
+//! bodies are agent-read text: SE003 scans them for hidden characters.
+//!
+//! One file per rule, `<code>_<rule name>.rs`; what several rules of the family share stays here.
+
+mod ag001_agent_frontmatter_invalid;
+mod ag002_agent_field_missing;
+mod ag003_agent_tool_unknown;
+mod ag004_command_allowed_tools_unrestricted;
+
+use crate::check::{Check, RuleImpl};
+use ag001_agent_frontmatter_invalid::agent_frontmatter_invalid;
+use ag002_agent_field_missing::agent_field_missing;
+use ag003_agent_tool_unknown::agent_tool_unknown;
+use ag004_command_allowed_tools_unrestricted::command_allowed_tools_unrestricted;
+
+#[rustfmt::skip]
+pub const RULES: &[RuleImpl] = &[
+    RuleImpl { code: "AG001", check: Check::Unit(agent_frontmatter_invalid) },
+    RuleImpl { code: "AG002", check: Check::Unit(agent_field_missing) },
+    RuleImpl { code: "AG003", check: Check::Unit(agent_tool_unknown) },
+    RuleImpl { code: "AG004", check: Check::Unit(command_allowed_tools_unrestricted) },
+];

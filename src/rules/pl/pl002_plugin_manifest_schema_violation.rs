@@ -1,0 +1,85 @@
+//! PL002 `plugin-manifest-schema-violation`: A plugin manifest or marketplace breaks its host's
+//! schema.
+
+use super::{parsed_manifests, schema_name};
+use crate::check::{Sink, Unit};
+use crate::rules::report::display_path;
+use crate::schema;
+use crate::source::Span;
+
+/// A pattern failure restated as what the key must be.
+fn pattern_message(pointer: &str, message: &str) -> String {
+    let key = pointer.rsplit('/').next().unwrap_or_default();
+    if message.contains(r"^\./") {
+        "must start with `./`: paths are read from the plugin root".to_string()
+    } else if key == "name" {
+        "must be kebab-case: lowercase letters and digits, words joined by single `-`".to_string()
+    } else if key == "version" {
+        "must be a semantic version (`MAJOR.MINOR.PATCH`, e.g. `1.0.0`)".to_string()
+    } else if key == "sha" {
+        "must be a full 40-character commit hash".to_string()
+    } else {
+        message.to_string()
+    }
+}
+
+pub(super) fn plugin_manifest_schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
+    for (file, doc, root) in parsed_manifests(unit) {
+        let Some(validator) = schema::embedded(schema_name(doc)) else {
+            continue;
+        };
+        let mut pointers = schema::Pointers::new(root);
+        let what = doc.what();
+        for error in schema::validate_at_keys(validator, &root.to_json()) {
+            let (parent, last) = error.pointer.rsplit_once('/').unwrap_or(("", ""));
+            let key = last.replace("~1", "/").replace("~0", "~");
+            match error.keyword.as_str() {
+                // Unknown keys are PL003's, a warning naming the nearest known key.
+                "additionalProperties" => {}
+                "required" => {
+                    let (span, message) = if parent.is_empty() {
+                        (
+                            Span::new(root.span.start, root.span.start + 1),
+                            format!("the {what} lacks required `{key}`"),
+                        )
+                    } else {
+                        (
+                            pointers
+                                .key_span(parent)
+                                .unwrap_or_else(|| pointers.span(parent)),
+                            format!("`{}` lacks required `{key}`", display_path(parent)),
+                        )
+                    };
+                    sink.report(file, span, message)
+                        .label(format!("no `{key}` here"))
+                        .help(format!(
+                            "add `{key}`; {} does not load the {} without it",
+                            doc.host.display(),
+                            if doc.marketplace {
+                                "marketplace entry"
+                            } else {
+                                "plugin"
+                            }
+                        ));
+                }
+                keyword => {
+                    let text = if keyword == "pattern" {
+                        pattern_message(&error.pointer, &error.message)
+                    } else {
+                        error.message.clone()
+                    };
+                    sink.report(
+                        file,
+                        pointers.span(&error.pointer),
+                        format!("`{}` {text}", display_path(&error.pointer)),
+                    )
+                    .label(format!("fails the {what} schema"))
+                    .help(format!(
+                        "see the {} documentation of this key; the schema skilllint bundles is written from it",
+                        doc.host.display()
+                    ));
+                }
+            }
+        }
+    }
+}
