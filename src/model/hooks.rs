@@ -278,7 +278,16 @@ pub fn parse_hooks(source: &SourceFile, lint_root: Option<&Path>) -> HooksDoc {
     let hooks = parsed.as_ref().ok().and_then(|doc| {
         let node = doc.root.get("hooks").filter(|h| h.is_object())?;
         let bases = RefBases::for_file(lint_root, &source.abs_path);
-        Some(hooks_view(node, "/hooks", &source.text, bases.as_ref()))
+        let mut view = hooks_view(node, "/hooks", &source.text, bases.as_ref());
+        // Cursor's files say `"version": 1` and sit in `.cursor/` or a Cursor plugin.
+        let in_cursor = crate::source::split_path(&source.rel_path)
+            .0
+            .split('/')
+            .any(|f| f == ".cursor");
+        view.flat |= doc.root.get("version").is_some()
+            || in_cursor
+            || bases.as_ref().is_some_and(|b| b.host == Host::Cursor);
+        Some(view)
     });
     HooksDoc { parsed, hooks }
 }

@@ -7,19 +7,42 @@ use crate::rules::report::display_path;
 use crate::schema;
 use crate::source::Span;
 
-/// A pattern failure restated as what the key must be.
-fn pattern_message(pointer: &str, message: &str) -> String {
+/// A pattern failure restated as what the key must be, with what to write instead.
+fn pattern_message(
+    pointer: &str,
+    message: &str,
+    value: Option<&str>,
+    base: &str,
+) -> (String, String) {
     let key = pointer.rsplit('/').next().unwrap_or_default();
     if message.contains(r"^\./") {
-        "must start with `./`: paths are read from the plugin root".to_string()
+        let written = value.unwrap_or_default().trim_start_matches('/');
+        (
+            format!("must start with `./`: paths are read from the {base} root"),
+            format!("write `./{written}`"),
+        )
     } else if key == "name" {
-        "must be kebab-case: lowercase letters and digits, words joined by single `-`".to_string()
+        (
+            "must be kebab-case: lowercase letters and digits, words joined by single `-`"
+                .to_string(),
+            "the host uses the name as an identifier and a command namespace, e.g. `deploy-tools`"
+                .to_string(),
+        )
     } else if key == "version" {
-        "must be a semantic version (`MAJOR.MINOR.PATCH`, e.g. `1.0.0`)".to_string()
+        (
+            "must be a semantic version (`MAJOR.MINOR.PATCH`)".to_string(),
+            "write all three parts, e.g. `1.2.0`".to_string(),
+        )
     } else if key == "sha" {
-        "must be a full 40-character commit hash".to_string()
+        (
+            "must be a full 40-character commit hash".to_string(),
+            "copy the whole hash of the commit to install".to_string(),
+        )
     } else {
-        message.to_string()
+        (
+            message.to_string(),
+            "see the host's documentation of this key".to_string(),
+        )
     }
 }
 
@@ -63,21 +86,35 @@ pub(super) fn plugin_manifest_schema_violation(unit: &Unit<'_>, sink: &mut Sink)
                         ));
                 }
                 keyword => {
-                    let text = if keyword == "pattern" {
-                        pattern_message(&error.pointer, &error.message)
+                    let node = root.pointer(&error.pointer);
+                    let base = if doc.marketplace {
+                        "marketplace"
                     } else {
-                        error.message.clone()
+                        "plugin"
+                    };
+                    let (text, help) = if keyword == "pattern" {
+                        pattern_message(
+                            &error.pointer,
+                            &error.message,
+                            node.and_then(|n| n.as_str()),
+                            base,
+                        )
+                    } else {
+                        (
+                            error.message.clone(),
+                            format!(
+                                "see the {} documentation of this key; skilllint's bundled schema is written from it",
+                                doc.host.display()
+                            ),
+                        )
                     };
                     sink.report(
                         file,
-                        pointers.span(&error.pointer),
+                        node.map_or_else(|| pointers.span(&error.pointer), |n| n.span),
                         format!("`{}` {text}", display_path(&error.pointer)),
                     )
                     .label(format!("fails the {what} schema"))
-                    .help(format!(
-                        "see the {} documentation of this key; the schema skilllint bundles is written from it",
-                        doc.host.display()
-                    ));
+                    .help(help);
                 }
             }
         }
