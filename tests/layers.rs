@@ -146,6 +146,21 @@ const NEVER: &[Never] = &[
         why: "the engine sees only rules::checks() through check::Registry",
     },
     Never {
+        from: &[
+            "parse::shell",
+            "semantic::commands",
+            "semantic::credentials",
+            "semantic::permissions",
+        ],
+        to: &["model/**", "index/**", "check/**", "rules/**"],
+        why: "command words, credentials and tool grants are read from text and spans alone, so hooks, MCP configs and frontmatter share them",
+    },
+    Never {
+        from: &["model::plugin", "model::hooks", "model::mcp_config", "model::agent"],
+        to: &["semantic/**", "policy/**", "server/**"],
+        why: "the plugin-surface models look paths up but derive no facts and run nothing",
+    },
+    Never {
         from: &["policy/**"],
         to: &[
             "rules/**",

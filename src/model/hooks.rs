@@ -4,12 +4,13 @@
 //! file spans, and the plugin files it names are looked up, because that is code the client runs
 //! on the user's machine. Nothing here is ever run.
 
-use crate::model::plugin::{check_path, Host, PathProblem};
+use crate::model::host::{local_refs_in_words, Host};
+pub use crate::model::host::{LocalRef, RefBases};
 use crate::parse::json::{parse_json_document, string_offsets, JsonDocument, JsonError};
 use crate::parse::shell::{tokenize, Token};
 use crate::parse::{Node, Value};
 use crate::source::{SourceFile, Span};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One `command` of a command hook.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,14 +23,6 @@ pub struct HookCommand {
     pub text: String,
     /// Its shell words and operators, in file coordinates.
     pub tokens: Vec<Token>,
-}
-
-/// A plugin file a command or an MCP server names that is not there.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LocalRef {
-    pub span: Span,
-    pub written: String,
-    pub problem: PathProblem,
 }
 
 /// What the hooks of one file (or one manifest's inline `hooks`) run.
@@ -50,144 +43,6 @@ pub struct HooksDoc {
     pub parsed: Result<JsonDocument, JsonError>,
     /// `None` when the root has no `hooks` object (HK002 says so).
     pub hooks: Option<Hooks>,
-}
-
-/// Where the plugin files a command names are looked for: the plugin root (what the root
-/// placeholder stands for and what relative paths of Codex and Cursor hooks start from) and the
-/// folder of the file that names them.
-#[derive(Debug, Clone)]
-pub struct RefBases {
-    lint_root: PathBuf,
-    plugin_root: PathBuf,
-    file_dir: PathBuf,
-    host: Host,
-}
-
-impl RefBases {
-    /// `None` without a file system, or when the folders are outside the lint root.
-    pub fn new(
-        lint_root: Option<&Path>,
-        plugin_root: &Path,
-        file_dir: &Path,
-        host: Host,
-    ) -> Option<RefBases> {
-        let lint_root = lint_root?.to_path_buf();
-        let plugin_root = plugin_root.canonicalize().ok()?;
-        let file_dir = file_dir.canonicalize().ok()?;
-        (plugin_root.starts_with(&lint_root) && file_dir.starts_with(&lint_root)).then_some(
-            RefBases {
-                lint_root,
-                plugin_root,
-                file_dir,
-                host,
-            },
-        )
-    }
-
-    /// For a file inside a plugin (or a project's `.cursor/`, `.claude/`): the nearest folder
-    /// above it with a plugin manifest folder of any host, else the folder above `hooks/`, else
-    /// the file's own folder.
-    pub fn for_file(lint_root: Option<&Path>, abs_path: &Path) -> Option<RefBases> {
-        let lint_root = lint_root?;
-        let file_dir = crate::source::folder_of(abs_path).canonicalize().ok()?;
-        let mut host = Host::ClaudeCode;
-        let mut plugin_root = None;
-        let mut folder = file_dir.clone();
-        while folder.starts_with(lint_root) {
-            if let Some(found) = Host::ALL
-                .into_iter()
-                .find(|h| folder.join(h.manifest_dir()).is_dir())
-            {
-                host = found;
-                plugin_root = Some(folder.clone());
-                break;
-            }
-            if !folder.pop() {
-                break;
-            }
-        }
-        let plugin_root = plugin_root.unwrap_or_else(|| {
-            let name = file_dir.file_name().and_then(|n| n.to_str());
-            match (name, file_dir.parent()) {
-                (Some("hooks" | ".cursor" | ".claude" | ".codex"), Some(parent))
-                    if parent.starts_with(lint_root) =>
-                {
-                    if name == Some(".cursor") {
-                        host = Host::Cursor;
-                    }
-                    parent.to_path_buf()
-                }
-                _ => file_dir.clone(),
-            }
-        });
-        RefBases::new(Some(lint_root), &plugin_root, &file_dir, host)
-    }
-}
-
-/// Whether a word names a file of the plugin: the root placeholder followed by a path, or a
-/// `./` path whose last name has an extension (`./scripts/stop.sh`). Words that expand anything
-/// else (`$HOME`, `${NAME}.sh`) or hold a glob are not paths this run can look up.
-fn plugin_path(word: &str, host: Host) -> Option<(bool, &str)> {
-    let placeholders = host
-        .root_placeholders()
-        .iter()
-        .chain(Host::ClaudeCode.root_placeholders());
-    for placeholder in placeholders {
-        if let Some(rest) = word.strip_prefix(placeholder) {
-            let rest = rest.strip_prefix('/')?;
-            return plain_path(rest).map(|p| (true, p));
-        }
-    }
-    let rest = word.strip_prefix("./")?;
-    let last = rest.rsplit('/').next().unwrap_or(rest);
-    (last.contains('.') && !last.starts_with('.') && !last.ends_with('.'))
-        .then(|| plain_path(rest).map(|p| (false, p)))
-        .flatten()
-}
-
-fn plain_path(rest: &str) -> Option<&str> {
-    let rest = rest.trim_end_matches('/');
-    (!rest.is_empty() && !rest.contains(['$', '*', '?', '[', '`', '{', '}', '=', ':']))
-        .then_some(rest)
-}
-
-/// The plugin files `words` name that are missing or lead out of the plugin.
-pub(crate) fn local_refs_in_words(
-    words: &[(String, Span)],
-    bases: Option<&RefBases>,
-    out: &mut Vec<LocalRef>,
-) {
-    let Some(bases) = bases else {
-        return;
-    };
-    for (word, span) in words {
-        // `KEY=${CLAUDE_PLUGIN_ROOT}/x` in front of a command sets a variable to a path.
-        let word = word.split_once('=').map_or(word.as_str(), |(name, value)| {
-            if name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                value
-            } else {
-                word
-            }
-        });
-        let Some((from_root, path)) = plugin_path(word, bases.host) else {
-            continue;
-        };
-        let (problem, _) = check_path(&bases.lint_root, &bases.plugin_root, path);
-        let problem = match problem {
-            // A relative path of a hook may also be read from the file's own folder.
-            Some(PathProblem::Missing) if !from_root => {
-                check_path(&bases.lint_root, &bases.file_dir, path).0
-            }
-            other => other,
-        };
-        if let Some(problem) = problem {
-            out.push(LocalRef {
-                span: *span,
-                written: word.to_string(),
-                problem,
-            });
-        }
-    }
 }
 
 /// The hooks of the object `hooks` (at `pointer`), whose command strings are in `text`.
@@ -301,6 +156,7 @@ pub fn looks_like_hooks(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::host::plugin_path;
 
     #[test]
     fn command_words_carry_file_spans_through_escapes() {

@@ -4,7 +4,7 @@
 //! (`url`, `headers`). The local files a server starts are looked up here; nothing is ever
 //! started or fetched.
 
-use crate::model::hooks::{local_refs_in_words, LocalRef, RefBases};
+use crate::model::host::{local_refs_in_words, LocalRef, RefBases};
 use crate::parse::json::{parse_json_document, JsonDocument, JsonError};
 use crate::parse::Node;
 use crate::source::{SourceFile, Span};
@@ -17,6 +17,8 @@ pub struct ServerRef {
     pub name_span: Span,
     /// JSON pointer to the server object.
     pub pointer: String,
+    /// Its position among the servers object's members.
+    pub index: usize,
 }
 
 /// The servers of one `mcpServers` object.
@@ -44,8 +46,9 @@ pub(crate) fn servers_view(servers: &Node, pointer: &str, bases: Option<&RefBase
         pointer: pointer.to_string(),
         ..McpServers::default()
     };
-    for member in servers.as_object().unwrap_or_default() {
+    for (index, member) in servers.as_object().unwrap_or_default().iter().enumerate() {
         view.servers.push(ServerRef {
+            index,
             name: member.key.clone(),
             name_span: member.key_span,
             pointer: format!(

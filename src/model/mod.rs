@@ -7,6 +7,7 @@ pub mod contract;
 pub mod document;
 pub mod driver;
 pub mod hooks;
+pub mod host;
 pub mod mcp_config;
 pub mod plugin;
 pub mod requirement;

@@ -4,68 +4,14 @@
 //! the manifest names on disk (component paths, marketplace sources) is looked up here, in the
 //! read stage, because rules do no I/O. Nothing a manifest names is ever run or fetched.
 
-use crate::model::hooks::{hooks_view, Hooks, RefBases};
+use crate::model::hooks::{hooks_view, Hooks};
+use crate::model::host::{check_path, climbs, RefBases};
+pub use crate::model::host::{Host, PathProblem};
 use crate::model::mcp_config::{servers_view, McpServers};
-use crate::model::skill::{look_up, Lookup};
 use crate::parse::json::{parse_json_document, JsonDocument, JsonError};
 use crate::parse::{Node, Value};
 use crate::source::{SourceFile, Span};
 use std::path::{Path, PathBuf};
-
-/// The client a plugin or marketplace is written for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Host {
-    ClaudeCode,
-    Codex,
-    Cursor,
-}
-
-impl Host {
-    pub const ALL: [Host; 3] = [Host::ClaudeCode, Host::Codex, Host::Cursor];
-
-    /// The client's name, for messages.
-    pub fn display(self) -> &'static str {
-        match self {
-            Host::ClaudeCode => "Claude Code",
-            Host::Codex => "Codex",
-            Host::Cursor => "Cursor",
-        }
-    }
-
-    /// The folder at a plugin's root that holds its manifest.
-    pub fn manifest_dir(self) -> &'static str {
-        match self {
-            Host::ClaudeCode => ".claude-plugin",
-            Host::Codex => ".codex-plugin",
-            Host::Cursor => ".cursor-plugin",
-        }
-    }
-
-    /// The host whose plugin manifest folder is `name`.
-    pub fn of_manifest_dir(name: &str) -> Option<Host> {
-        Host::ALL.into_iter().find(|h| h.manifest_dir() == name)
-    }
-
-    /// The placeholder the host replaces with the plugin's root in commands and paths.
-    pub fn root_placeholders(self) -> &'static [&'static str] {
-        match self {
-            Host::ClaudeCode | Host::Codex => &["${CLAUDE_PLUGIN_ROOT}", "$CLAUDE_PLUGIN_ROOT"],
-            Host::Cursor => &["${CURSOR_PLUGIN_ROOT}", "$CURSOR_PLUGIN_ROOT"],
-        }
-    }
-}
-
-/// What is wrong with a path a manifest, hook or MCP config names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PathProblem {
-    /// Nothing exists there.
-    Missing,
-    /// The path is absolute, climbs out of the plugin (or marketplace) root, or leads out of it
-    /// through a symlink: it breaks when the plugin is installed on its own.
-    Escapes,
-    /// A marketplace source folder holds no plugin: no manifest and no component.
-    NotAPlugin,
-}
 
 /// A path value of a manifest that names nothing usable.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -220,47 +166,6 @@ impl Disk {
     fn check(&self, written: &str) -> (Option<PathProblem>, Option<PathBuf>) {
         check_path(&self.lint_root, &self.base, written)
     }
-}
-
-/// Looks `written` up from `base` (canonical, inside `lint_root`): a path that is absolute or
-/// leaves `base` escapes; one that names nothing is missing.
-pub(crate) fn check_path(
-    lint_root: &Path,
-    base: &Path,
-    written: &str,
-) -> (Option<PathProblem>, Option<PathBuf>) {
-    let path = written.trim();
-    if path.starts_with('/') || path.starts_with('\\') || path.starts_with('~') || {
-        let b = path.as_bytes();
-        b.len() > 1 && b[0].is_ascii_alphabetic() && b[1] == b':'
-    } {
-        return (Some(PathProblem::Escapes), None);
-    }
-    if climbs(path) {
-        return (Some(PathProblem::Escapes), None);
-    }
-    match look_up(lint_root, base, path) {
-        Lookup::Found(found) if found.starts_with(base) => (None, Some(found)),
-        Lookup::Found(_) | Lookup::Beyond => (Some(PathProblem::Escapes), None),
-        Lookup::Missing => (Some(PathProblem::Missing), None),
-        Lookup::Unknown => (None, None),
-    }
-}
-
-/// Whether a relative path climbs above the folder it is read from.
-fn climbs(path: &str) -> bool {
-    let mut depth: i64 = 0;
-    for part in path.split(['/', '\\']) {
-        match part {
-            "" | "." => {}
-            ".." => depth -= 1,
-            _ => depth += 1,
-        }
-        if depth < 0 {
-            return true;
-        }
-    }
-    false
 }
 
 /// Whether the folder `dir` holds a plugin: a manifest of any host, or one of the components

@@ -39,9 +39,14 @@ pub const RULES: &[RuleImpl] = &[
 fn servers<'a>(unit: &Unit<'a>) -> Vec<(FileId, &'a ServerRef, &'a Node)> {
     let mut out = Vec::new();
     for (file, root, set) in unit.server_sets() {
+        // The servers object is looked up once; each server by its position in it.
+        let members = root
+            .pointer(&set.pointer)
+            .and_then(Node::as_object)
+            .unwrap_or_default();
         for server in &set.servers {
-            if let Some(node) = root.pointer(&server.pointer) {
-                out.push((file, server, node));
+            if let Some(member) = members.get(server.index) {
+                out.push((file, server, &member.value));
             }
         }
     }
