@@ -6,17 +6,27 @@ use crate::check::{Sink, Unit};
 use crate::parse::{Node, Value};
 use crate::rules::report::display_path;
 use crate::rules::util::nearest;
-use crate::source::FileId;
+use crate::source::Span;
 
-/// Walks `node` beside the schema object `schema`, reporting each key of an object whose schema
+/// An unknown key: where the object is (`plugins[3]`), the object's place with array indices
+/// dropped (`plugins[]`, so the same key in every entry is one finding), the key and its span,
+/// and the keys the schema knows there.
+struct Unknown<'s> {
+    pointer: String,
+    place: String,
+    key: String,
+    span: Span,
+    known: Vec<&'s str>,
+}
+
+/// Walks `node` beside the schema object `schema`, collecting each key of an object whose schema
 /// lists its keys (and does not leave them open) that the list lacks.
-fn walk(
-    sink: &mut Sink,
-    file: FileId,
-    host: &str,
-    schema: &serde_json::Value,
+fn walk<'s>(
+    schema: &'s serde_json::Value,
     node: &Node,
     pointer: &str,
+    place: &str,
+    out: &mut Vec<Unknown<'s>>,
 ) {
     match &node.value {
         Value::Object(members) => {
@@ -27,34 +37,22 @@ fn walk(
                 return;
             }
             for member in members {
-                let child = format!(
-                    "{pointer}/{}",
-                    crate::parse::node::pointer_token(&member.key)
-                );
+                let token = crate::parse::node::pointer_token(&member.key);
                 match properties.get(&member.key) {
-                    Some(inner) => walk(sink, file, host, inner, &member.value, &child),
-                    None => {
-                        let place = if pointer.is_empty() {
-                            "the manifest".to_string()
-                        } else {
-                            format!("`{}`", display_path(pointer))
-                        };
-                        let diagnostic = sink
-                            .report(
-                                file,
-                                member.key_span,
-                                format!("unknown key `{}` in {place}", member.key),
-                            )
-                            .label(format!("not a {host} key"));
-                        match nearest(&member.key, properties.keys().map(String::as_str)) {
-                            Some(known) => diagnostic.help(format!(
-                                "did you mean `{known}`? {host} ignores keys it does not define"
-                            )),
-                            None => diagnostic.help(format!(
-                                "remove it, or check the {host} documentation for the key you meant; {host} ignores keys it does not define"
-                            )),
-                        };
-                    }
+                    Some(inner) => walk(
+                        inner,
+                        &member.value,
+                        &format!("{pointer}/{token}"),
+                        &format!("{place}/{token}"),
+                        out,
+                    ),
+                    None => out.push(Unknown {
+                        pointer: pointer.to_string(),
+                        place: place.to_string(),
+                        key: member.key.clone(),
+                        span: member.key_span,
+                        known: properties.keys().map(String::as_str).collect(),
+                    }),
                 }
             }
         }
@@ -62,12 +60,11 @@ fn walk(
             if let Some(item_schema) = schema.get("items") {
                 for (i, item) in items.iter().enumerate() {
                     walk(
-                        sink,
-                        file,
-                        host,
                         item_schema,
                         item,
                         &format!("{pointer}/{i}"),
+                        &format!("{place}/*"),
+                        out,
                     );
                 }
             }
@@ -81,6 +78,42 @@ pub(super) fn plugin_manifest_unknown_key(unit: &Unit<'_>, sink: &mut Sink) {
         let Some(schema) = schema_document(schema_name(doc)) else {
             continue;
         };
-        walk(sink, file, doc.host.display(), schema, root, "");
+        let host = doc.host.display();
+        let mut unknown = Vec::new();
+        walk(schema, root, "", "", &mut unknown);
+        // The same key in many entries of a list is one finding, on its first use.
+        let mut counts: std::collections::HashMap<(&str, &str), usize> =
+            std::collections::HashMap::new();
+        for u in &unknown {
+            *counts
+                .entry((u.place.as_str(), u.key.as_str()))
+                .or_default() += 1;
+        }
+        for u in &unknown {
+            let Some(count) = counts.remove(&(u.place.as_str(), u.key.as_str())) else {
+                continue;
+            };
+            let place = if u.pointer.is_empty() {
+                "the manifest".to_string()
+            } else {
+                format!("`{}`", display_path(&u.pointer))
+            };
+            let label = if count > 1 {
+                format!("not a {host} key (also in {} more entries)", count - 1)
+            } else {
+                format!("not a {host} key")
+            };
+            let diagnostic = sink
+                .report(file, u.span, format!("unknown key `{}` in {place}", u.key))
+                .label(label);
+            match nearest(&u.key, u.known.iter().copied()) {
+                Some(known) => diagnostic.help(format!(
+                    "did you mean `{known}`? {host} ignores keys it does not define"
+                )),
+                None => diagnostic.help(format!(
+                    "remove it, or check the {host} documentation for the key you meant; {host} ignores keys it does not define"
+                )),
+            };
+        }
     }
 }
