@@ -323,6 +323,109 @@ pub fn collect_file(
     (collector.suppressions, collector.malformed)
 }
 
+/// Where a suppression comment for a finding goes in its file: YAML (requirement.yaml, a
+/// Markdown file's frontmatter) takes `# skilllint: ignore[CODE]` on the finding's line, a
+/// Markdown body `<!-- skilllint-disable-next-line CODE -->` on the line before. JSON has no
+/// comments, and nothing goes above a frontmatter's opening `---`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommentPlace {
+    Yaml,
+    Markdown,
+    /// A finding about the file as a whole, reported at its start (above the frontmatter):
+    /// `<!-- skilllint-disable-file CODE -->` at the top of the body.
+    MarkdownFile,
+}
+
+/// The comment form for a finding at `offset` of a file parsed as `parsed`, if it has one.
+pub fn comment_place(parsed: &Parsed, offset: usize) -> Option<CommentPlace> {
+    let doc = match parsed {
+        Parsed::Requirement(_) => return Some(CommentPlace::Yaml),
+        Parsed::Skill(skill) => &skill.doc,
+        Parsed::Contract(doc) | Parsed::Secrets(doc) | Parsed::Driver { doc, .. } => &**doc,
+        _ => return None,
+    };
+    if let Some(frontmatter) = doc.frontmatter() {
+        if frontmatter.yaml.start <= offset && offset < frontmatter.yaml.end {
+            return Some(CommentPlace::Yaml);
+        }
+    }
+    // Never above the frontmatter's opening `---`, which must stay the first line: a finding
+    // reported there is about the whole file.
+    if offset >= doc.body_span.start && doc.body_span.start < doc.body_span.end {
+        Some(CommentPlace::Markdown)
+    } else if offset == 0 {
+        Some(CommentPlace::MarkdownFile)
+    } else {
+        None
+    }
+}
+
+/// The text edit (a span of `text` and its replacement) that silences `codes` for a finding at
+/// `offset`, in the form `place` says: codes added to a YAML line's `# skilllint: ignore[…]`
+/// when it has one (one comment a line is read), else a new comment.
+pub fn comment_edit(
+    place: CommentPlace,
+    text: &str,
+    offset: usize,
+    codes: &[&str],
+) -> (Span, String) {
+    let line = line_bounds(text, offset);
+    let line_text = &text[line.start..line.end];
+    let list = codes.join(", ");
+    match place {
+        CommentPlace::Yaml => match line_text.find("# skilllint: ignore[") {
+            Some(at) => {
+                let at = line.start + at + "# skilllint: ignore[".len();
+                (Span::empty(at), format!("{list}, "))
+            }
+            None => {
+                // Before a `\r` ending, so the line keeps it.
+                let end = line.start + line_text.trim_end().len();
+                (Span::empty(end), format!(" # skilllint: ignore[{list}]"))
+            }
+        },
+        CommentPlace::MarkdownFile => {
+            let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+            let comment = format!("<!-- skilllint-disable-file {list} -->");
+            match body_start(text) {
+                Some(at) => (Span::empty(at), format!("{comment}{newline}")),
+                // No body yet: the comment starts one after the frontmatter.
+                None if text.ends_with('\n') => {
+                    (Span::empty(text.len()), format!("{comment}{newline}"))
+                }
+                None => (
+                    Span::empty(text.len()),
+                    format!("{newline}{comment}{newline}"),
+                ),
+            }
+        }
+        CommentPlace::Markdown => {
+            let indent: String = line_text.chars().take_while(|c| *c == ' ').collect();
+            let newline = if text[line.end..].starts_with("\r\n") || line_text.ends_with('\r') {
+                "\r\n"
+            } else {
+                "\n"
+            };
+            (
+                Span::empty(line.start),
+                format!("{indent}<!-- skilllint-disable-next-line {list} -->{newline}"),
+            )
+        }
+    }
+}
+
+/// Where a Markdown file's body starts: after its frontmatter's closing `---` line (the file's
+/// start when it has none); `None` when nothing follows the frontmatter.
+fn body_start(text: &str) -> Option<usize> {
+    use crate::parse::frontmatter::{split, Split};
+    let start = match split(text) {
+        Split::Found(frontmatter) => frontmatter.body.start,
+        Split::Missing => 0,
+        Split::Unterminated { .. } => text.len(),
+    };
+    (start < text.len()).then_some(start)
+}
+
 /// Splits findings into kept and suppressed; returns the suppressions no finding used.
 pub fn apply(
     diagnostics: Vec<Diagnostic>,
@@ -348,6 +451,7 @@ pub fn apply(
                 suppressed.push(Suppressed {
                     justification: suppressions[index].reason.clone(),
                     diagnostic,
+                    by: crate::diagnostic::SuppressedBy::Comment,
                 });
             }
             None => kept.push(diagnostic),
