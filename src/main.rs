@@ -515,7 +515,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         options.baseline = loaded_baseline.clone();
     }
     if args.show_settings {
-        let text = report::settings(&options, &config, &overrides, &args);
+        let text = report::settings(&options, &config, &overrides, &args, &cwd);
         return print_to_stdout(&text);
     }
     let format = match args.format {
@@ -597,7 +597,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         if args.diff {
             // Paths in the diff open from the current folder, as `git apply` reads them.
             for (path, rel) in run.rel_paths.iter_mut() {
-                *rel = report::shown_of(&cwd, path, rel);
+                *rel = report::shown_of(&cwd, path);
             }
             let diff = fix::diff(&run);
             if let Err(error) = write_report(args.output.as_deref(), &diff) {

@@ -37,7 +37,7 @@ pub fn shown_paths(outcome: &LintOutcome, cwd: &Path, format: Format) -> Vec<Str
 }
 
 /// How a path as discovered (`abs_path`) is shown, relative to the current folder.
-pub fn shown_of(cwd: &Path, path: &Path, _rel: &str) -> String {
+pub fn shown_of(cwd: &Path, path: &Path) -> String {
     shown_path(
         path,
         cwd,
@@ -49,7 +49,7 @@ pub fn shown_of(cwd: &Path, path: &Path, _rel: &str) -> String {
 /// How the run's file at `rel_path` (relative to the lint root) is shown.
 pub fn shown(cwd: &Path, outcome: &LintOutcome, rel_path: &str) -> String {
     match outcome.repo.file_by_path(rel_path) {
-        Some(id) => shown_of(cwd, &outcome.repo.file(id).abs_path, rel_path),
+        Some(id) => shown_of(cwd, &outcome.repo.file(id).abs_path),
         None => escape_text(rel_path).into_owned(),
     }
 }
@@ -141,8 +141,7 @@ fn by_file_and_rule(
 pub fn fixes_applied(run: &FixRun, cwd: &Path, diff: bool, catalog: &Catalog) -> String {
     let mut files: BTreeMap<String, BTreeMap<&'static str, usize>> = BTreeMap::new();
     for (path, rules) in &run.fixed_by_rule {
-        let rel = run.rel_paths.get(path).map_or("", String::as_str);
-        let entry = files.entry(shown_of(cwd, path, rel)).or_default();
+        let entry = files.entry(shown_of(cwd, path)).or_default();
         for (code, count) in rules {
             *entry.entry(code).or_default() += count;
         }
@@ -213,11 +212,12 @@ pub fn settings(
     config: &Config,
     overrides: &[String],
     args: &LintArgs,
+    cwd: &Path,
 ) -> String {
     let on_off = |on: bool| if on { "on" } else { "off" }.to_string();
     let mut rows: Vec<(&str, String)> = Vec::new();
     let source = match &config.path {
-        Some(path) => display_path(path).into_owned(),
+        Some(path) => shown_of(cwd, path),
         None if args.isolated => "none (--isolated)".to_string(),
         None => "none found (defaults)".to_string(),
     };
@@ -295,7 +295,7 @@ pub fn settings(
         |b| {
             let n = b.entries.len();
             let entries = if n == 1 { "entry" } else { "entries" };
-            format!("{} ({n} {entries})", display_path(&b.path))
+            format!("{} ({n} {entries})", shown_of(cwd, &b.path))
         },
     );
     rows.push(("baseline", baseline));
