@@ -841,7 +841,7 @@ mod schema_sync {
         if let Some(values) = property.get("enum").and_then(Value::as_array) {
             return format!("\"{}\"", values[0].as_str().unwrap_or_default());
         }
-        if property.get("$ref").and_then(Value::as_str) == Some("#/$defs/severity") {
+        if property.get("$ref").and_then(Value::as_str) == Some("#/definitions/severity") {
             return "\"error\"".to_string();
         }
         // A size (`max-file-size`) is an integer or a string with a unit.
@@ -857,14 +857,51 @@ mod schema_sync {
             Some("array") => {
                 let items = &property["items"];
                 match items.get("$ref").and_then(Value::as_str) {
-                    Some("#/$defs/selector") => "[\"TJ003\"]".to_string(),
-                    Some("#/$defs/glob") => "[\"vendor/**\"]".to_string(),
+                    Some("#/definitions/selector") => "[\"TJ003\"]".to_string(),
+                    Some("#/definitions/glob") => "[\"vendor/**\"]".to_string(),
                     _ => "[\"requirement.yaml\"]".to_string(),
                 }
             }
             Some("object") => "{}".to_string(),
             _ => "\"Tool Use Rules\"".to_string(),
         }
+    }
+
+    /// Wired for editors: taplo's `#:schema` directive in this checkout's own configuration names
+    /// the schema, which validates the configurations of this repository, and its `$id` and
+    /// catalogue entry are in the form SchemaStore lists (draft-07, as SchemaStore recommends).
+    #[test]
+    fn the_schema_is_ready_for_editors_and_schemastore() {
+        let schema = schema();
+        assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
+        assert_eq!(schema["$id"], "https://www.schemastore.org/skilllint.json");
+        let entry: Value =
+            serde_json::from_str(include_str!("../docs/schemastore-catalog.json")).expect("JSON");
+        assert_eq!(entry["url"], schema["$id"]);
+        assert_eq!(entry["fileMatch"], serde_json::json!(CONFIG_NAMES));
+        let validator = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft7)
+            .build(&schema)
+            .expect("the schema compiles");
+        let own = include_str!("../skilllint.toml");
+        let directive = own.lines().next().unwrap_or_default();
+        let url = directive
+            .strip_prefix("#:schema ")
+            .expect("a #:schema first line");
+        assert!(url.ends_with("/main/docs/skilllint.schema.json"), "{url}");
+        for text in [
+            own,
+            include_str!("../tests/fixtures/skilllint.toml"),
+            "#:schema x\n[lint]\nselect = [\"ALL\"]\nbaseline = \"b.json\"\nmax-file-size = \"8MiB\"\n[lint.severity]\nTR006 = \"error\"\n[lint.per-file-ignores]\n\"a/**\" = [\"SK008\"]\n",
+        ] {
+            assert!(parse(text, Path::new("t.toml"), PathBuf::from("."), catalog()).is_ok());
+            let value: toml::Value = toml::from_str(text).expect("TOML");
+            let instance = serde_json::to_value(value).expect("as JSON");
+            let errors: Vec<String> = validator.iter_errors(&instance).map(|e| e.to_string()).collect();
+            assert!(errors.is_empty(), "{errors:?}: {text}");
+        }
+        let wrong: toml::Value = toml::from_str("[lint]\nfail-on = \"fatal\"\n").expect("TOML");
+        assert!(!validator.is_valid(&serde_json::to_value(wrong).expect("JSON")));
     }
 
     #[test]
