@@ -833,8 +833,8 @@ fn add_noqa(
         }
         Some(_) => {}
         None if new_left > 0 => terminal::note(&format!(
-            "{new_left} {} cannot take a comment (JSON has none): record {} with `skilllint --add-noqa --baseline skilllint-baseline.json`",
-            if new_left == 1 { "finding" } else { "findings" },
+            "{new_left} {} left without a comment (JSON has none, and some places cannot hold one): record {} with `skilllint --add-noqa --baseline skilllint-baseline.json`",
+            if new_left == 1 { "finding is" } else { "findings are" },
             if new_left == 1 { "it" } else { "them" },
         )),
         None => {}

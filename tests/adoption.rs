@@ -530,6 +530,12 @@ fn statistics_count_each_rule_in_text_and_json() {
             &skill(name, "team: a\nrole: b\n"),
         );
     }
+    // A skill elsewhere, without findings: the folder of the SK008 findings is not the whole run.
+    write(
+        &repo,
+        "other/clean/SKILL.md",
+        "---\nname: clean\ndescription: Cleans. Use when asked.\n---\n\n# Clean\n",
+    );
     let text = skilllint(&[".", "--statistics"], &repo);
     assert_eq!(text.status.code(), Some(1));
     assert_eq!(

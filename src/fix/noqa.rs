@@ -47,8 +47,16 @@ fn place_key(place: CommentPlace) -> u8 {
     }
 }
 
+/// One comment to write and what it is for.
+struct Comment {
+    edit: Edit,
+    /// The findings it silences.
+    findings: usize,
+    place: CommentPlace,
+}
+
 /// The comments for one lint's findings: file → the edits, and how many findings they cover.
-fn plan(outcome: &LintOutcome) -> BTreeMap<FileId, (Vec<Edit>, usize)> {
+fn plan(outcome: &LintOutcome) -> BTreeMap<FileId, Vec<Comment>> {
     let repo = &outcome.repo;
     let baseline_file = repo.files.len();
     // (file, line start, place) → the codes to name there, in order.
@@ -80,7 +88,7 @@ fn plan(outcome: &LintOutcome) -> BTreeMap<FileId, (Vec<Edit>, usize)> {
         }
         slot.2 += 1;
     }
-    let mut edits: BTreeMap<FileId, (Vec<Edit>, usize)> = BTreeMap::new();
+    let mut edits: BTreeMap<FileId, Vec<Comment>> = BTreeMap::new();
     for ((file, _, place), (offset, codes, findings)) in at {
         let place = match place {
             0 => CommentPlace::Yaml,
@@ -88,13 +96,15 @@ fn plan(outcome: &LintOutcome) -> BTreeMap<FileId, (Vec<Edit>, usize)> {
             _ => CommentPlace::MarkdownFile,
         };
         let (span, replacement) = comment_edit(place, outcome.repo.text(file), offset, &codes);
-        let entry = edits.entry(file).or_default();
-        entry.0.push(Edit {
-            file,
-            span,
-            replacement,
+        edits.entry(file).or_default().push(Comment {
+            edit: Edit {
+                file,
+                span,
+                replacement,
+            },
+            findings,
+            place,
         });
-        entry.1 += findings;
     }
     edits
 }
@@ -137,44 +147,52 @@ fn yaml_value(kind: crate::model::FileKind, text: &str) -> Option<Option<serde_j
     }
 }
 
-/// Lints, writes (in memory) a comment for each finding that can carry one, lints the commented
-/// texts, and keeps a file's comments only when they silence every finding they were written for
-/// and leave its other findings as they were. Returns the last lint (what is left: findings for
-/// the baseline) and the commented files.
-pub fn add_noqa(options: &LintOptions) -> Result<(LintOutcome, NoqaRun), LintError> {
-    let before = lint(options)?;
-    let planned = plan(&before);
-    let mut run = NoqaRun::default();
-    if planned.is_empty() {
-        return Ok((before, run));
-    }
+/// The files whose comments worked: the commented text of each, with the comments and the
+/// findings they silence.
+type Kept = BTreeMap<FileId, (String, usize, usize)>;
+
+/// Writes (in memory) the comments `keep` accepts of each file of `planned`, lints the
+/// commented texts over `before`'s options, and keeps a file's comments only when they silence
+/// every finding they were written for and leave its other findings and its YAML as they were.
+/// Returns the files kept and the files that failed.
+fn attempt(
+    options: &LintOptions,
+    before: &LintOutcome,
+    planned: &BTreeMap<FileId, Vec<Comment>>,
+    keep: &dyn Fn(CommentPlace) -> bool,
+) -> Result<(Kept, BTreeSet<FileId>), LintError> {
     let mut overlay: HashMap<PathBuf, String> = options.overlay.as_ref().clone();
-    let mut commented: BTreeMap<PathBuf, (FileId, usize, usize)> = BTreeMap::new();
+    let mut tried: Kept = BTreeMap::new();
     let mut failed = BTreeSet::new();
-    for (file, (edits, findings)) in &planned {
-        let source = before.repo.file(*file);
-        let refs: Vec<&Edit> = edits.iter().collect();
-        let (text, _) = apply_edits(&source.text, &refs);
-        commented.insert(source.abs_path.clone(), (*file, edits.len(), *findings));
-        // A `#` in a YAML block scalar is text: the comment would change what the agent reads.
-        if yaml_value(before.repo.parsed(*file).kind(), &source.text)
-            != yaml_value(before.repo.parsed(*file).kind(), &text)
-        {
-            failed.insert(source.abs_path.clone());
+    for (file, comments) in planned {
+        let chosen: Vec<&Comment> = comments.iter().filter(|c| keep(c.place)).collect();
+        if chosen.is_empty() {
             continue;
         }
-        overlay.insert(source.abs_path.clone(), text);
+        let source = before.repo.file(*file);
+        let refs: Vec<&Edit> = chosen.iter().map(|c| &c.edit).collect();
+        let (text, _) = apply_edits(&source.text, &refs);
+        // A `#` in a YAML block scalar is text: the comment would change what the agent reads.
+        let kind = before.repo.parsed(*file).kind();
+        if yaml_value(kind, &source.text) != yaml_value(kind, &text) {
+            failed.insert(*file);
+            continue;
+        }
+        let findings = chosen.iter().map(|c| c.findings).sum();
+        overlay.insert(source.abs_path.clone(), text.clone());
+        tried.insert(*file, (text, chosen.len(), findings));
+    }
+    if tried.is_empty() {
+        return Ok((tried, failed));
     }
     let mut pass = options.clone();
-    pass.overlay = Arc::new(overlay.clone());
+    pass.overlay = Arc::new(overlay);
     let after = lint(&pass)?;
-    // A file keeps its comments when the findings left in it are exactly those of before that
-    // were not meant to be silenced (none new, none changed, no unused or malformed comment).
-    for (path, (_, _, findings)) in &commented {
-        if failed.contains(path) {
-            continue;
-        }
-        let old = findings_of(&before, path);
+    // The findings left in the file must be those of before that were not meant to be
+    // silenced: none new, none changed, no unused or malformed comment.
+    tried.retain(|file, (_, _, findings)| {
+        let path = &before.repo.file(*file).abs_path;
+        let old = findings_of(before, path);
         let new = findings_of(&after, path);
         let silenced = old
             .values()
@@ -183,40 +201,62 @@ pub fn add_noqa(options: &LintOptions) -> Result<(LintOutcome, NoqaRun), LintErr
         let subset = new
             .iter()
             .all(|(key, count)| old.get(key).is_some_and(|was| count <= was));
-        if !subset || silenced != *findings {
-            failed.insert(path.clone());
+        let worked = subset && silenced == *findings;
+        if !worked {
+            failed.insert(*file);
         }
+        worked
+    });
+    Ok((tried, failed))
+}
+
+/// Lints, writes (in memory) a comment for each finding that can carry one, checks them by
+/// linting again ([`attempt`]), and tries the files where that failed once more with their YAML
+/// and whole-file comments alone (a comment line inside a Markdown table or list can break it).
+/// Returns the last lint (what is left: findings for the baseline) and the commented files.
+pub fn add_noqa(options: &LintOptions) -> Result<(LintOutcome, NoqaRun), LintError> {
+    let before = lint(options)?;
+    let planned = plan(&before);
+    let mut run = NoqaRun::default();
+    if planned.is_empty() {
+        return Ok((before, run));
     }
-    let after = if failed.is_empty() {
-        after
-    } else {
-        for path in &failed {
-            overlay.remove(path);
+    let (mut kept, failed) = attempt(options, &before, &planned, &|_| true)?;
+    if !failed.is_empty() {
+        let retry: BTreeMap<FileId, Vec<Comment>> = planned
+            .into_iter()
+            .filter(|(file, _)| failed.contains(file))
+            .collect();
+        let (second, _) = attempt(options, &before, &retry, &|place| {
+            place != CommentPlace::Markdown
+        })?;
+        for file in &failed {
+            if !second.contains_key(file) {
+                run.left_as_they_were
+                    .push(before.repo.file(*file).rel_path.clone());
+            }
         }
-        pass.overlay = Arc::new(overlay);
-        lint(&pass)?
-    };
-    for (path, (file, comments, findings)) in commented {
+        kept.extend(second);
+    }
+    let mut overlay: HashMap<PathBuf, String> = options.overlay.as_ref().clone();
+    for (file, (text, comments, findings)) in kept {
         let source = before.repo.file(file);
-        if failed.contains(&path) {
-            run.left_as_they_were.push(source.rel_path.clone());
-            continue;
-        }
-        let Some(text) = pass.overlay.get(&path) else {
-            continue;
-        };
+        let path = source.abs_path.clone();
+        overlay.insert(path.clone(), text.clone());
         run.comments += comments;
         run.silenced += findings;
         run.files
             .changed
-            .insert(path.clone(), (source.text.clone(), text.clone()));
+            .insert(path.clone(), (source.text.clone(), text));
         run.files
             .rel_paths
             .insert(path.clone(), source.rel_path.clone());
         run.files.fixed_by_file.insert(path, findings);
         run.files.fixed += findings;
     }
-    Ok((after, run))
+    let mut last = options.clone();
+    last.overlay = Arc::new(overlay);
+    Ok((lint(&last)?, run))
 }
 
 /// The findings of a run that a baseline records after `--add-noqa`: those no comment holds, and

@@ -151,7 +151,15 @@ fn common_folder(diagnostics: &[Diagnostic], sources: Sources<'_>, code: &str) -
         && common
             .iter()
             .all(|p| *p != ".." && !p.contains(['*', '?', '[', '{', '"', '\\']));
-    plain.then(|| common.join("/"))
+    let folder = common.join("/");
+    // A folder holding every file of the run is the whole run: `ignore` says that better.
+    let prefix = format!("{folder}/");
+    let elsewhere = sources.all().iter().enumerate().any(|(i, _)| {
+        !sources
+            .path(crate::source::FileId(i as u32))
+            .starts_with(&prefix)
+    });
+    (plain && elsewhere).then_some(folder)
 }
 
 #[cfg(test)]

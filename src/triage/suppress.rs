@@ -280,7 +280,9 @@ fn yaml_suppressions(collector: &mut Collector<'_>, text: &str, region: Span) {
                             file: collector.file,
                             span,
                             scope: Scope::SameLine,
-                            covers: Span::new(offset, offset + line.len()),
+                            // The line without its line feed: the next line's first
+                            // character (a key at column 1) is not this line's.
+                            covers: Span::new(offset, offset + line.trim_end_matches('\n').len()),
                             codes,
                             reason,
                         });
@@ -543,6 +545,30 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_yaml_comment_covers_its_own_line_only() {
+        let text = "---\nname: a\nowner: x # skilllint: ignore[SK008]\nteam: y\n---\n";
+        let doc = crate::model::document::parse_markdown_doc(text);
+        let frontmatter = doc.frontmatter().expect("frontmatter");
+        let mut collector = Collector {
+            catalog: crate::catalog::catalog(),
+            file: FileId(0),
+            suppressions: Vec::new(),
+            malformed: Vec::new(),
+        };
+        yaml_suppressions(&mut collector, text, frontmatter.yaml);
+        let [suppression] = collector.suppressions.as_slice() else {
+            panic!("{:?}", collector.suppressions);
+        };
+        let team = text.find("team").expect("team");
+        let owner = text.find("owner").expect("owner");
+        assert!(suppression.covers.start <= owner && owner <= suppression.covers.end);
+        assert!(
+            team > suppression.covers.end,
+            "the next line's key is not covered"
+        );
     }
 
     #[test]
