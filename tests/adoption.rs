@@ -686,62 +686,34 @@ fn extend_select_adds_to_the_selection() {
     );
 }
 
-#[test]
-fn standard_input_is_linted_under_its_name() {
-    let (_dir, repo) = repository();
-    let mut child = command(
-        &[
-            "-",
-            "--stdin-filename",
-            ".claude/skills/notes/SKILL.md",
-            "--format",
-            "concise",
-        ],
-        &repo,
-    )
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("spawn");
+/// `skilllint - --stdin-filename NAME --format concise` with `text` on standard input.
+fn lint_stdin(cwd: &Path, name: &str, text: &str) -> Output {
+    let mut child = command(&["-", "--stdin-filename", name, "--format", "concise"], cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
     child
         .stdin
         .take()
         .expect("stdin")
-        .write_all(
-            skill("notes", "")
-                .replace("owner: docs\n", "colour: blue\n")
-                .as_bytes(),
-        )
+        .write_all(text.as_bytes())
         .expect("write stdin");
-    let out = child.wait_with_output().expect("wait");
+    child.wait_with_output().expect("wait")
+}
+
+#[test]
+fn standard_input_is_linted_under_its_name() {
+    let (_dir, repo) = repository();
+    let text = skill("notes", "").replace("owner: docs\n", "colour: blue\n");
+    let out = lint_stdin(&repo, ".claude/skills/notes/SKILL.md", &text);
     assert_eq!(
         stdout(&out).lines().next().unwrap_or_default(),
         ".claude/skills/notes/SKILL.md:4:1: warning SK008 [skill-unknown-field] unknown frontmatter field `colour`"
     );
     // A name no file has: linted alone.
-    let mut child = command(
-        &[
-            "-",
-            "--stdin-filename",
-            "new/SKILL.md",
-            "--format",
-            "concise",
-        ],
-        &repo,
-    )
-    .stdin(Stdio::piped())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped())
-    .spawn()
-    .expect("spawn");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(b"no frontmatter\n")
-        .expect("write");
-    let out = child.wait_with_output().expect("wait");
+    let out = lint_stdin(&repo, "new/SKILL.md", "no frontmatter\n");
     assert!(
         stdout(&out).starts_with("new/SKILL.md:1:1: error SK001"),
         "{}",
