@@ -276,13 +276,25 @@ fn yaml_suppressions(collector: &mut Collector<'_>, text: &str, region: Span) {
                 CommentParse::Directive { rules, reason, .. } => {
                     let codes = collector.codes(&rules, span);
                     if !codes.is_empty() {
+                        // After a key, the comment is about its own line; on a line of its
+                        // own, about the line below. Either way one line, without its line
+                        // feed, so a key at column 1 of the next line is not covered by a
+                        // comment at the end of this one.
+                        let own_line = line[..hash].trim().is_empty();
+                        let end = offset + line.len();
+                        let (scope, covers) = if own_line {
+                            let next = &text[end.min(text.len())..];
+                            let next_len = next.find('\n').unwrap_or(next.len());
+                            (Scope::NextLine, Span::new(end, end + next_len))
+                        } else {
+                            let this_len = line.trim_end_matches('\n').len();
+                            (Scope::SameLine, Span::new(offset, offset + this_len))
+                        };
                         collector.suppressions.push(Suppression {
                             file: collector.file,
                             span,
-                            scope: Scope::SameLine,
-                            // The line without its line feed: the next line's first
-                            // character (a key at column 1) is not this line's.
-                            covers: Span::new(offset, offset + line.trim_end_matches('\n').len()),
+                            scope,
+                            covers,
                             codes,
                             reason,
                         });
@@ -568,6 +580,27 @@ mod tests {
         assert!(
             team > suppression.covers.end,
             "the next line's key is not covered"
+        );
+        // On a line of its own, the comment is about the line below, and only that one.
+        let text = "---\n# skilllint: ignore[SK008] kept\nowner: x\nteam: y\n---\n";
+        let doc = crate::model::document::parse_markdown_doc(text);
+        let mut collector = Collector {
+            catalog: crate::catalog::catalog(),
+            file: FileId(0),
+            suppressions: Vec::new(),
+            malformed: Vec::new(),
+        };
+        let yaml = doc.frontmatter().expect("frontmatter").yaml;
+        yaml_suppressions(&mut collector, text, yaml);
+        let [above] = collector.suppressions.as_slice() else {
+            panic!("{:?}", collector.suppressions);
+        };
+        let owner = text.find("owner").expect("owner");
+        let team = text.find("team").expect("team");
+        assert_eq!(above.scope, Scope::NextLine);
+        assert!(
+            above.covers.start == owner && above.covers.end < team,
+            "{above:?}"
         );
     }
 
