@@ -79,6 +79,7 @@ fn a_marketplace_root_reads_every_plugin_file_and_counts_them() {
         &outcome.repo.inventory(),
         &outcome.diagnostics,
         0,
+        0,
     );
     assert!(
         summary.contains("7 files (1 skill, 1 plugin manifest, 1 marketplace, 1 command, 1 agent, 1 hook file, 1 MCP config)"),
