@@ -20,7 +20,7 @@ fn pattern_message(
             "must name a `.md` agent file: Claude Code does not read a folder here".to_string(),
             "list each agent file (`./agents/reviewer.md`), or drop the key: `agents/` is read by default".to_string(),
         )
-    } else if message.contains(r"^\./") {
+    } else if message.contains(r"^\./") || message.contains(r"^\.(/") {
         let written = value.unwrap_or_default().trim_start_matches('/');
         (
             format!("must start with `./`: paths are read from the {base} root"),
