@@ -591,7 +591,7 @@ fn show_settings_and_show_files_print_and_exit() {
         assert!(text.contains(line), "{line:?} in:\n{text}");
     }
     assert!(
-        text.contains("rules: (") && text.contains(") DR001, DR002,") && !text.contains(" SK011,"),
+        text.contains("rules: (") && text.contains(" DR001, DR002,") && !text.contains(" SK011,"),
         "{text}"
     );
     let files = skilllint(&[".", "--show-files"], &repo);
