@@ -7,4 +7,5 @@ mod config;
 mod fix;
 mod input;
 mod output;
+mod policies;
 mod scale;

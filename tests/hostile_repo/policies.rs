@@ -1,0 +1,236 @@
+//! Policies are repository data too: a repository's config may name policy files, and its
+//! `.skilllint/policies` folder may be a link. They stay inside the repository, are regular files,
+//! and a file that is not policy YAML is never quoted. `--policies` is the user's and may point
+//! anywhere. Policies cost what they do (size-aware bounds, a run budget, a cap on messages), and
+//! their metadata is escaped wherever it is printed.
+
+use super::common::{skilllint, stderr, stdout, write};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A repository root (it holds `.git`) with one clean skill.
+fn repository() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(dir.path().join(".git")).expect("git dir");
+    write(
+        dir.path(),
+        "notes/SKILL.md",
+        b"---\nname: notes\ndescription: Keeps notes. Use when asked to remember something.\n---\n\nBody.\n",
+    );
+    dir
+}
+
+/// A secret the CI holds, in a file outside the repository.
+const SECRET: &[u8] = b"AWS_SECRET_ACCESS_KEY=hunter2hunter2\nrules: hunter2\n";
+
+const RULE: &str = "rules:
+  - code: ORG001
+    name: skills-have-a-license
+    severity: warning
+    category: style
+    summary: Skills declare a license
+    on: skill
+    assert: has(skill.license)
+    message: 'skill `{{skill.name}}` has no license'
+";
+
+/// Runs skilllint with extra environment variables, killed after `limit`.
+fn skilllint_env(args: &[&str], cwd: &Path, env: &[(&str, &str)], limit: Duration) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_skilllint"));
+    command
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command.spawn().expect("run skilllint");
+    let started = Instant::now();
+    while child.try_wait().expect("poll skilllint").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("skilllint {args:?} still ran after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("skilllint output")
+}
+
+fn assert_refused_unquoted(output: &Output, what: &str) {
+    let err = stderr(output);
+    assert_eq!(output.status.code(), Some(2), "{what}: {err}");
+    assert!(
+        !err.contains("hunter2"),
+        "{what}: the file was quoted: {err}"
+    );
+    assert!(!stdout(output).contains("hunter2"), "{what}");
+}
+
+#[cfg(unix)]
+#[test]
+fn config_policy_paths_leaving_the_repository_are_refused_unread() {
+    let outside = tempfile::tempdir().expect("outside dir");
+    write(outside.path(), "credentials", SECRET);
+    write(outside.path(), "org.yaml", RULE.as_bytes());
+    let repo = repository();
+    let relative = format!(
+        "../{}/credentials",
+        outside.path().file_name().unwrap().to_string_lossy()
+    );
+    let cases = [
+        relative.clone(),
+        outside.path().join("credentials").display().to_string(),
+        // A valid policy outside is refused too: the repository may not pick files it does not
+        // hold, whatever they say.
+        outside.path().join("org.yaml").display().to_string(),
+        "notes/../../x/credentials".to_string(),
+    ];
+    for path in &cases {
+        write(
+            repo.path(),
+            "skilllint.toml",
+            format!("[policies]\npaths = [{path:?}]\n").as_bytes(),
+        );
+        let output = skilllint(&["."], repo.path());
+        assert_refused_unquoted(&output, path);
+        let err = stderr(&output);
+        assert!(err.contains("outside"), "{path}: says why: {err}");
+        assert!(
+            !err.contains("ORG001"),
+            "{path}: the outside policy was loaded: {err}"
+        );
+        // From a subfolder the config is found upwards; the root is still the repository.
+        let below = skilllint(&["."], &repo.path().join("notes"));
+        assert_refused_unquoted(&below, path);
+    }
+
+    // A link inside the repository to the outside file is no way round.
+    std::os::unix::fs::symlink(
+        outside.path().join("credentials"),
+        repo.path().join("policy.yaml"),
+    )
+    .expect("symlink");
+    write(
+        repo.path(),
+        "skilllint.toml",
+        b"[policies]\npaths = [\"policy.yaml\"]\n",
+    );
+    assert_refused_unquoted(&skilllint(&["."], repo.path()), "a link out");
+
+    // `/proc/self/environ` holds the CI's tokens.
+    if Path::new("/proc/self/environ").exists() {
+        write(
+            repo.path(),
+            "skilllint.toml",
+            b"[policies]\npaths = [\"/proc/self/environ\"]\n",
+        );
+        let output = skilllint_env(
+            &["."],
+            repo.path(),
+            &[("SECRET_TOKEN", "hunter2")],
+            Duration::from_secs(30),
+        );
+        assert_refused_unquoted(&output, "/proc/self/environ");
+    }
+
+    // `--policies` is the user's choice and may point anywhere.
+    std::fs::remove_file(repo.path().join("skilllint.toml")).expect("remove config");
+    let chosen = skilllint(
+        &[
+            ".",
+            "--format",
+            "concise",
+            "--policies",
+            &outside.path().join("org.yaml").display().to_string(),
+        ],
+        repo.path(),
+    );
+    assert!(
+        stdout(&chosen).contains("ORG001"),
+        "{}{}",
+        stdout(&chosen),
+        stderr(&chosen)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_policy_folder_that_is_a_link_out_of_the_repository_is_refused() {
+    let outside = tempfile::tempdir().expect("outside dir");
+    write(outside.path(), "policies/leak.yaml", SECRET);
+    write(outside.path(), "policies/org.yaml", RULE.as_bytes());
+    let repo = repository();
+    std::fs::create_dir_all(repo.path().join(".skilllint")).expect("folder");
+    std::os::unix::fs::symlink(
+        outside.path().join("policies"),
+        repo.path().join(".skilllint/policies"),
+    )
+    .expect("symlink");
+    let output = skilllint(&["."], repo.path());
+    assert_refused_unquoted(&output, ".skilllint/policies");
+    assert!(stderr(&output).contains("outside"), "{}", stderr(&output));
+
+    // `.skilllint` itself as the link.
+    std::fs::remove_file(repo.path().join(".skilllint/policies")).expect("unlink");
+    std::fs::remove_dir(repo.path().join(".skilllint")).expect("rmdir");
+    std::os::unix::fs::symlink(outside.path(), repo.path().join(".skilllint")).expect("symlink");
+    assert_refused_unquoted(&skilllint(&["."], repo.path()), ".skilllint");
+    // And `skilllint rules`, which loads the same policies.
+    assert_refused_unquoted(&skilllint(&["rules"], repo.path()), "rules");
+}
+
+#[test]
+fn a_repository_file_that_is_not_policy_yaml_is_never_quoted() {
+    let repo = repository();
+    // A credentials file a CI step left in the checkout, in JSON (which is YAML too).
+    write(
+        repo.path(),
+        "gha-creds.json",
+        b"{\"type\": \"service_account\", \"private_key\": \"hunter2\"}\n",
+    );
+    write(repo.path(), ".env", b"TOKEN=hunter2\n");
+    write(repo.path(), "broken.yaml", b"TOKEN: [hunter2\n");
+    for name in ["gha-creds.json", ".env", "broken.yaml"] {
+        write(
+            repo.path(),
+            "skilllint.toml",
+            format!("[policies]\npaths = [{name:?}]\n").as_bytes(),
+        );
+        let output = skilllint(&["."], repo.path());
+        assert_refused_unquoted(&output, name);
+        assert!(
+            stderr(&output).contains("not a policy file"),
+            "{name}: {}",
+            stderr(&output)
+        );
+    }
+    // A real policy file inside the repository with a mistake is quoted as before: it is policy
+    // YAML, and its author needs the line.
+    write(
+        repo.path(),
+        "org/bad.yaml",
+        RULE.replace("severity: warning", "severity: loud")
+            .as_bytes(),
+    );
+    write(
+        repo.path(),
+        "skilllint.toml",
+        b"[policies]\npaths = [\"org\"]\n",
+    );
+    let output = skilllint(&["."], repo.path());
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("severity: loud"),
+        "{}",
+        stderr(&output)
+    );
+    // And a good one loads.
+    write(repo.path(), "org/bad.yaml", RULE.as_bytes());
+    let output = skilllint(&["--format", "concise", "."], repo.path());
+    assert!(stdout(&output).contains("ORG001"), "{}", stderr(&output));
+}
