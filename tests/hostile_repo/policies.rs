@@ -234,3 +234,64 @@ fn a_repository_file_that_is_not_policy_yaml_is_never_quoted() {
     let output = skilllint(&["--format", "concise", "."], repo.path());
     assert!(stdout(&output).contains("ORG001"), "{}", stderr(&output));
 }
+
+/// A policy whose metadata tries to drive the terminal and forge CI log lines.
+const LOUD_RULE: &str = r#"rules:
+  - code: ORG001
+    name: skills-have-a-license
+    severity: warning
+    category: style
+    summary: "Skills \e]0;owned\a\e[2J\e[3J declare a license\n::error file=README.md::forged"
+    docs: |
+      Checks the license.
+      ::error file=README.md,line=1::forged from docs
+      ##[error]forged the old way
+      Bidi: RLO-evil-PDF and a bell
+    on: skill
+    assert: has(skill.license)
+    message: 'no license'
+"#;
+
+#[test]
+fn policy_metadata_is_escaped_by_rules_and_rule() {
+    let repo = repository();
+    write(
+        repo.path(),
+        ".skilllint/policies/loud.yaml",
+        LOUD_RULE
+            .replace("RLO-", "\u{202e}")
+            .replace("-PDF", "\u{202c}")
+            .as_bytes(),
+    );
+    for args in [
+        &["rules"][..],
+        &["rules", "--format", "markdown"],
+        &["rule", "ORG001"],
+    ] {
+        let output = skilllint(args, repo.path());
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        let out = stdout(&output);
+        assert!(out.contains("ORG001"), "{args:?}: {out}");
+        for forbidden in ['\u{1b}', '\u{7}', '\u{202e}', '\u{202c}'] {
+            assert!(
+                !out.contains(forbidden),
+                "{args:?}: {forbidden:?} printed raw: {out}"
+            );
+        }
+        for line in out.lines() {
+            let line = line.trim_start();
+            assert!(
+                !line.starts_with("::") && !line.starts_with("##["),
+                "{args:?}: a workflow command line: {line}"
+            );
+        }
+    }
+    // The explanation is still Markdown, line for line.
+    let explained = stdout(&skilllint(&["rule", "ORG001"], repo.path()));
+    assert!(explained.contains("Checks the license.\n"), "{explained}");
+}
