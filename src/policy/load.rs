@@ -369,11 +369,13 @@ fn read(path: &Path, real: &Path) -> Result<String, ConfigError> {
 }
 
 /// Whether `text` has the line a policy file starts its list with (`rules:` alone, perhaps with
-/// a comment): a file that does not parse is quoted only then.
+/// a comment, or opening a flow list): a file that does not parse is quoted only then.
 fn has_rules_line(text: &str) -> bool {
     text.lines().any(|line| {
-        line.strip_prefix("rules:")
-            .is_some_and(|rest| rest.trim().is_empty() || rest.trim_start().starts_with('#'))
+        line.strip_prefix("rules:").is_some_and(|rest| {
+            let rest = rest.trim();
+            rest.is_empty() || rest.starts_with('#') || rest.starts_with('[')
+        })
     })
 }
 

@@ -9,3 +9,4 @@ mod input;
 mod output;
 mod policies;
 mod scale;
+mod yaml_aliases;
