@@ -871,6 +871,7 @@ fn tests(file: &File<'_>, node: &Node, kind: Kind) -> Result<Vec<TestCase>, Conf
             fires,
             variables: Vec::new(),
             largest: 0,
+            longest: 0,
         };
         for variable in bound {
             if !variables.iter().any(|v| v.name == variable.key) {
@@ -881,6 +882,7 @@ fn tests(file: &File<'_>, node: &Node, kind: Kind) -> Result<Vec<TestCase>, Conf
             }
             let (value, largest) = super::entity::value_of(&variable.value);
             case.largest = case.largest.max(largest);
+            case.longest = case.longest.max(super::entity::value_longest(&value));
             case.variables.push((variable.key.clone(), value));
         }
         cases.push(case);

@@ -6,6 +6,7 @@ mod common;
 mod config;
 mod fix;
 mod input;
+mod language_server;
 mod output;
 mod policies;
 mod scale;

@@ -295,3 +295,160 @@ fn policy_metadata_is_escaped_by_rules_and_rule() {
     let explained = stdout(&skilllint(&["rule", "ORG001"], repo.path()));
     assert!(explained.contains("Checks the license.\n"), "{explained}");
 }
+
+/// A repository with `tools` as its tools.json and one policy rule on tools asserting `assert`
+/// with `message`.
+fn policy_repository(tools: &serde_json::Value, assert: &str, message: &str) -> tempfile::TempDir {
+    let repo = repository();
+    write(
+        repo.path(),
+        "notes/tools.json",
+        serde_json::to_string(tools).expect("json").as_bytes(),
+    );
+    let rule = format!(
+        "rules:\n  - code: ORG001\n    name: slow\n    severity: warning\n    category: style\n    \
+         summary: s\n    on: tool\n    assert: {}\n    message: {}\n",
+        serde_json::to_string(assert).expect("json"),
+        serde_json::to_string(message).expect("json"),
+    );
+    write(
+        repo.path(),
+        ".skilllint/policies/slow.yaml",
+        rule.as_bytes(),
+    );
+    repo
+}
+
+/// The JSON findings of a run in `repo`, which must end within a minute.
+fn findings(repo: &Path) -> Vec<serde_json::Value> {
+    let output = skilllint_env(
+        &[".", "--format", "json"],
+        repo,
+        &[],
+        Duration::from_secs(60),
+    );
+    assert!(
+        matches!(output.status.code(), Some(0 | 1)),
+        "{}",
+        stderr(&output)
+    );
+    match serde_json::from_str(&stdout(&output)) {
+        Ok(serde_json::Value::Array(items)) => items,
+        _ => panic!("not a JSON report: {}", stdout(&output)),
+    }
+}
+
+/// The codes of `items`, for a failure message that stays short.
+fn codes(items: &[serde_json::Value]) -> String {
+    let codes: Vec<&str> = items.iter().filter_map(|d| d["code"].as_str()).collect();
+    codes.join(" ")
+}
+
+fn with_code<'a>(items: &'a [serde_json::Value], code: &str) -> Vec<&'a serde_json::Value> {
+    items.iter().filter(|d| d["code"] == code).collect()
+}
+
+#[test]
+fn a_quadratic_in_inside_all_is_stopped_by_its_bound() {
+    // 25,000 tags: `t in tool.tags` for each is 625 million comparisons, but only three nodes.
+    let tags: Vec<String> = (0..25_000).map(|i| format!("tag{i:07}")).collect();
+    let tools = serde_json::json!([{"name": "t", "description": "d", "tags": tags, "inputSchema": {"type": "object"}}]);
+    let repo = policy_repository(&tools, "tool.tags.all(t, t in tool.tags)", "m");
+    let items = findings(repo.path());
+    let stopped = with_code(&items, "SL011");
+    assert_eq!(stopped.len(), 1, "{}", codes(&items));
+    assert!(
+        stopped[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("ORG001")),
+        "{stopped:?}"
+    );
+}
+
+/// An assertion whose bound is just under the per-entity limit on every tool, whatever its data
+/// (three nested comprehensions over a 35-element list), though `exists` stops at once.
+fn nearly_too_costly() -> String {
+    let range = format!(
+        "[{}]",
+        (0..35).map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+    );
+    format!("{range}.exists(a, {range}.exists(b, {range}.exists(c, true)))")
+}
+
+#[test]
+fn many_entities_each_just_under_the_bound_stop_at_the_run_budget() {
+    let tools: Vec<serde_json::Value> = (0..400)
+        .map(|i| serde_json::json!({"name": format!("tool_{i}"), "description": "Reads a thing.", "inputSchema": {"type": "object"}}))
+        .collect();
+    let repo = policy_repository(&serde_json::Value::Array(tools), &nearly_too_costly(), "m");
+    let items = findings(repo.path());
+    let stopped = with_code(&items, "SL011");
+    assert_eq!(
+        stopped.len(),
+        1,
+        "one finding for the run: {}",
+        codes(&items)
+    );
+    assert!(
+        stopped[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("budget")),
+        "{stopped:?}"
+    );
+    // The same whatever the thread count.
+    let one = skilllint(&[".", "--format", "json", "--threads", "1"], repo.path());
+    let two = skilllint(&[".", "--format", "json", "--threads", "2"], repo.path());
+    assert_eq!(stdout(&one), stdout(&two));
+    // A few tools are within the budget: the rule runs, and passes.
+    let tools: Vec<serde_json::Value> = (0..2)
+        .map(|i| serde_json::json!({"name": format!("tool_{i}"), "description": "Reads a thing.", "inputSchema": {"type": "object"}}))
+        .collect();
+    let repo = policy_repository(&serde_json::Value::Array(tools), &nearly_too_costly(), "m");
+    let items = findings(repo.path());
+    assert!(with_code(&items, "SL011").is_empty(), "{}", codes(&items));
+}
+
+/// `len` bytes of `a` and `b` in a fixed pseudo-random order: a text on which the automaton of
+/// `a[ab]{1000}c` keeps meeting new states (a periodic one like `abab…` would not).
+pub fn random_ab(len: usize) -> String {
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    (0..len)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if state % 4 == 0 {
+                'b'
+            } else {
+                'a'
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_pattern_whose_dfa_explodes_is_stopped_on_a_long_text() {
+    let tools = serde_json::json!([{"name": "t", "description": random_ab(1_000_000), "inputSchema": {"type": "object"}}]);
+    let repo = policy_repository(&tools, "!tool.description.matches('a[ab]{1000}c')", "m");
+    let items = findings(repo.path());
+    let stopped = with_code(&items, "SL011");
+    assert_eq!(stopped.len(), 1, "{}", codes(&items));
+    assert!(
+        stopped[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("too costly")),
+        "{stopped:?}"
+    );
+}
+
+#[test]
+fn a_message_repeating_a_large_field_is_cut() {
+    let tools = serde_json::json!([{"name": "t", "description": "ab".repeat(50_000), "inputSchema": {"type": "object"}}]);
+    let repo = policy_repository(&tools, "false", &"{{tool.description}}".repeat(2000));
+    let items = findings(repo.path());
+    let fired = with_code(&items, "ORG001");
+    assert_eq!(fired.len(), 1, "{}", codes(&items));
+    let message = fired[0]["message"].as_str().unwrap_or_default();
+    assert!(message.len() < 2_000, "{} bytes", message.len());
+    assert!(message.ends_with("(cut)"), "{message}");
+}
