@@ -492,11 +492,6 @@ fn with_unit_run<R>(
         inline_ignores: options.inline_ignores,
         hook: &hook,
     });
-    if std::env::var_os("SKILLLINT_MEASURE_POLICY_WORK").is_some() {
-        if let Some(plan) = &plan {
-            eprintln!("policy work: {:?}", plan.work());
-        }
-    }
     let spent = plan.as_ref().filter(|plan| plan.exhausted()).map(|plan| {
         // On the first file in path order: a place that does not depend on the threads.
         let first = (0..repo.files.len())

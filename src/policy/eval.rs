@@ -241,12 +241,12 @@ pub struct Plan<'s> {
 
 /// The most work the policies of one run may do, in steps (see [`super::expr::cost_bound`]):
 /// [`RUN_BUDGET_BASE`] and [`RUN_BUDGET_PER_BYTE`] for every byte the run read, so that the
-/// policies' work stays linear in the input (a fraction of a second on a megabyte; 20 rules on
-/// 5,000 skills use a few percent of it). Past it the run stops evaluating policies and reports
+/// policies' work stays linear in the input (a fraction of a second on a megabyte; the example
+/// pack spends a few thousand steps on each of twenty real repositories). Past it the run stops evaluating policies and reports
 /// none of their findings, whichever threads got how far, so the output stays the same whatever
 /// the thread count.
-pub const RUN_BUDGET_BASE: u64 = 5_000_000;
-pub const RUN_BUDGET_PER_BYTE: u64 = 4;
+pub const RUN_BUDGET_BASE: u64 = 2_000_000;
+pub const RUN_BUDGET_PER_BYTE: u64 = 2;
 
 /// The budget of a run over `repo`.
 pub fn run_budget(repo: &Repo) -> u64 {
@@ -261,11 +261,6 @@ impl<'s> Plan<'s> {
             .fetch_add(steps, Ordering::Relaxed)
             .saturating_add(steps)
             <= self.budget
-    }
-
-    /// The work spent and the budget (a measurement aid).
-    pub fn work(&self) -> (u64, u64) {
-        (self.spent.load(Ordering::Relaxed), self.budget)
     }
 
     /// Whether the run's evaluations went over the budget: then none of their results count.
