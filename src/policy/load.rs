@@ -467,9 +467,9 @@ impl Loader {
             return Err(file.error(0..0, "the policy file is empty: it needs a `rules:` list"));
         };
         if !quote
-            && !root
+            && root
                 .get("rules")
-                .is_some_and(|rules| rules.as_array().is_some())
+                .is_none_or(|rules| rules.as_array().is_none())
         {
             return Err(not_policy());
         }
