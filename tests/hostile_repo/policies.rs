@@ -4,10 +4,10 @@
 //! anywhere. Policies cost what they do (size-aware bounds, a run budget, a cap on messages), and
 //! their metadata is escaped wherever it is printed.
 
-use super::common::{skilllint, stderr, stdout, write};
+use super::common::{skilllint, skilllint_limited, stderr, stdout, write};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Output;
+use std::time::Duration;
 
 /// A repository root (it holds `.git`) with one clean skill.
 fn repository() -> tempfile::TempDir {
@@ -34,32 +34,6 @@ const RULE: &str = "rules:
     assert: has(skill.license)
     message: 'skill `{{skill.name}}` has no license'
 ";
-
-/// Runs skilllint with extra environment variables, killed after `limit`.
-fn skilllint_env(args: &[&str], cwd: &Path, env: &[(&str, &str)], limit: Duration) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_skilllint"));
-    command
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    let mut child = command.spawn().expect("run skilllint");
-    let started = Instant::now();
-    while child.try_wait().expect("poll skilllint").is_none() {
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("skilllint {args:?} still ran after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("skilllint output")
-}
 
 fn assert_refused_unquoted(output: &Output, what: &str) {
     let err = stderr(output);
@@ -129,7 +103,7 @@ fn config_policy_paths_leaving_the_repository_are_refused_unread() {
             "skilllint.toml",
             b"[policies]\npaths = [\"/proc/self/environ\"]\n",
         );
-        let output = skilllint_env(
+        let output = skilllint_limited(
             &["."],
             repo.path(),
             &[("SECRET_TOKEN", "hunter2")],
@@ -321,7 +295,7 @@ fn policy_repository(tools: &serde_json::Value, assert: &str, message: &str) -> 
 
 /// The JSON findings of a run in `repo`, which must end within a minute.
 fn findings(repo: &Path) -> Vec<serde_json::Value> {
-    let output = skilllint_env(
+    let output = skilllint_limited(
         &[".", "--format", "json"],
         repo,
         &[],
