@@ -2,13 +2,15 @@
 # Runs the `run:` steps of action.yml on this machine the way the runner would, to check the
 # action's install and lint steps without pushing anything:
 #
-#   scripts/action-local.sh [--wheels DIR] [--input NAME=VALUE ...]
+#   scripts/action-local.sh [--wheels DIR | --skilllint BINARY] [--input NAME=VALUE ...]
 #
 # --wheels DIR makes pip install skilllint-rs from DIR only (PIP_FIND_LINKS + PIP_NO_INDEX), e.g.
-# the folder `maturin build --release --out DIR` wrote to. The action is run from this checkout
-# (GITHUB_ACTION_PATH) with the workspace set to the current directory; inputs take action.yml's
-# defaults unless given. Steps that `uses:` another action (the SARIF upload) are listed and
-# skipped. Each step's time is printed. Needs Python 3 with PyYAML.
+# the folder `maturin build --release --out DIR` wrote to. --skilllint BINARY skips the install
+# step and runs BINARY (a build of this checkout, for testing the other steps). The action is run
+# from this checkout (GITHUB_ACTION_PATH) with the workspace set to the current directory; inputs
+# take action.yml's defaults unless given. A step's `working-directory` is honoured; the job
+# summary ($GITHUB_STEP_SUMMARY) is printed at the end. Steps that `uses:` another action (the
+# SARIF upload) are listed and skipped. Each step's time is printed. Needs Python 3 with PyYAML.
 #
 # Example, the same inputs as .github/workflows/skilllint.yml, without the upload:
 #   scripts/action-local.sh --wheels target/wheels \
@@ -24,8 +26,13 @@ while [ $# -gt 0 ]; do
       export PIP_NO_INDEX=1
       shift 2
       ;;
+    --skilllint)
+      export ACTION_LOCAL_SKILLLINT
+      ACTION_LOCAL_SKILLLINT=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+      shift 2
+      ;;
     --input) args+=("$2"); shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "action-local.sh: unexpected argument '$1'" >&2; exit 2 ;;
   esac
 done
@@ -91,17 +98,26 @@ def condition(text):
     return True
 
 
+summary_file = os.path.join(runner_temp, "step-summary.md")
+open(summary_file, "w").close()
 environment = dict(os.environ)
 environment.update(
     GITHUB_ACTION_PATH=action_path,
     GITHUB_WORKSPACE=os.getcwd(),
+    GITHUB_STEP_SUMMARY=summary_file,
     RUNNER_TEMP=runner_temp,
 )
+binary = os.environ.get("ACTION_LOCAL_SKILLLINT")
 status = 0
 for number, step in enumerate(action["runs"]["steps"], 1):
     name = step.get("name", "step %d" % number)
     if "if" in step and not condition(str(step["if"])):
         print("== %s: skipped (if: %s)" % (name, step["if"]), flush=True)
+        continue
+    if binary and step.get("id") == "install":
+        print("== %s: skipped (--skilllint %s)" % (name, binary), flush=True)
+        outputs["install"] = {"binary": binary}
+        outcomes["install"] = "success"
         continue
     if "uses" in step:
         print("== %s: skipped here (uses: %s)" % (name, step["uses"]), flush=True)
@@ -119,7 +135,8 @@ for number, step in enumerate(action["runs"]["steps"], 1):
     print("== %s" % name, flush=True)
     started = time.monotonic()
     # The runner's command line for `shell: bash`.
-    code = subprocess.call(["bash", "--noprofile", "--norc", "-eo", "pipefail", script], env=step_environment)
+    cwd = os.path.join(os.getcwd(), substitute(step.get("working-directory", ".")))
+    code = subprocess.call(["bash", "--noprofile", "--norc", "-eo", "pipefail", script], env=step_environment, cwd=cwd)
     print("== %s: exit %d in %.1f s" % (name, code, time.monotonic() - started), flush=True)
     step_outputs = {}
     with open(output_file, encoding="utf-8") as file:
@@ -134,5 +151,9 @@ for number, step in enumerate(action["runs"]["steps"], 1):
         status = code
         break
 print("outputs: %s" % {key: value for key, value in sorted(outputs.items())})
+with open(summary_file, encoding="utf-8") as file:
+    summary = file.read()
+if summary:
+    print("== job summary ($GITHUB_STEP_SUMMARY)\n" + summary, end="" if summary.endswith("\n") else "\n")
 sys.exit(status)
 PY

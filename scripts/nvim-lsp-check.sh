@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# A real editor against `skilllint server`: headless Neovim (its built-in LSP client) opens files of
-# the rule fixtures, and the diagnostics it receives must be the ones `skilllint --format json`
-# reports for the same file (code, message, severity, start and end; the hints the server adds
+# A real editor against `skilllint server`: headless Neovim (its built-in LSP client), set up with
+# the Neovim block of docs/editors.md (the one users copy), opens files of the rule fixtures, and
+# the diagnostics it receives must be the ones `skilllint --format json` reports for the same file (code, message, severity, start and end; the hints the server adds
 # where a finding's label points into another file are left out, the CLI has no such row).
 #   scripts/nvim-lsp-check.sh               the fixtures below, with target/debug/skilllint
 #   SKILLLINT=target/release/skilllint scripts/nvim-lsp-check.sh
@@ -18,6 +18,20 @@ fi
 export SKILLLINT
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The documented set-up runs `skilllint` from PATH.
+mkdir -p "$work/bin"
+ln -s "$SKILLLINT" "$work/bin/skilllint"
+export PATH="$work/bin:$PATH"
+# The set-up as docs/editors.md shows it: the first lua block after its marker comment.
+python3 - docs/editors.md "$work/setup.lua" <<'PY'
+import sys
+text = open(sys.argv[1], encoding="utf-8").read()
+marker = "<!-- scripts/nvim-lsp-check.sh runs the block below"
+after = text[text.index(marker):]
+block = after[after.index("```lua\n") + len("```lua\n"):]
+open(sys.argv[2], "w", encoding="utf-8").write(block[:block.index("```")])
+PY
+export CHECK_SETUP="$work/setup.lua"
 # One fixture per file kind: tools.json, SKILL.md, requirement.yaml, TOOL.md, DRIVER.md,
 # SECRETS.md, a suppression comment, and cross-file findings with related locations.
 fixtures=(TJ003/fires TR003/fires TR004/fires SK003/fires TJ013/fires TM002/fires DR001/fires
@@ -34,7 +48,7 @@ for fixture in "${fixtures[@]}"; do
   # Every file the command line reads, findings or not.
   while IFS= read -r rel; do
     rel=${rel#./}
-    CHECK_OUT="$work/nvim.out" CHECK_ROOT="$root" \
+    CHECK_OUT="$work/nvim.out" \
       nvim --headless --clean "$root/$rel" -c "luafile scripts/nvim/check.lua" >/dev/null 2>&1 || true
     if python3 - "$work/cli.json" "$rel" "$work/nvim.out" <<'PY'
 import json, sys

@@ -55,6 +55,12 @@ pub enum Command {
         #[command(subcommand)]
         command: PolicyCommand,
     },
+    /// Print a completion script for SHELL on standard output, e.g.
+    /// `skilllint generate-shell-completion bash > ~/.local/share/bash-completion/completions/skilllint`.
+    GenerateShellCompletion {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
     /// Run the language server over standard input and output (for editors).
     Server {
         /// Accepted and ignored: standard input and output is the only transport. Some clients
@@ -159,9 +165,11 @@ pub struct LintArgs {
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOn>,
 
-    /// Use this configuration file instead of searching for skilllint.toml / .skilllint.toml.
-    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
-    pub config: Option<PathBuf>,
+    /// A configuration file to use instead of searching for skilllint.toml / .skilllint.toml,
+    /// or a `KEY=VALUE` TOML setting that overrides the file's (`--config 'lint.select=["TJ"]'`;
+    /// repeatable).
+    #[arg(long, value_name = "FILE|KEY=VALUE")]
+    pub config: Vec<String>,
 
     /// Ignore every configuration file and `.skilllint/policies/` (`--policies` still counts).
     #[arg(long)]
@@ -207,6 +215,55 @@ pub struct LintArgs {
     /// Do not print the summary line on standard error.
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// Rules to run besides the selection (the config's, or the default); same forms as
+    /// --select.
+    #[arg(long, value_delimiter = ',', value_name = "RULES")]
+    pub extend_select: Vec<String>,
+
+    /// Hide the findings recorded in this baseline file [default: the config's `baseline`].
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+
+    /// Record every current finding in FILE (keeping the notes of entries that still match,
+    /// dropping stale ones), then exit 0.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["fix", "diff", "add_noqa"])]
+    pub write_baseline: Option<PathBuf>,
+
+    /// Add an inline suppression comment for every current finding (findings in JSON files go
+    /// to the baseline, which cannot be commented), then exit 0.
+    #[arg(long, conflicts_with_all = ["fix", "diff"])]
+    pub add_noqa: bool,
+
+    /// Print the number of findings of each rule instead of the findings.
+    #[arg(long)]
+    pub statistics: bool,
+
+    /// Print the settings the run would use (configuration file, rules, globs), then exit.
+    #[arg(long)]
+    pub show_settings: bool,
+
+    /// Print the files the run reads, one a line, then exit.
+    #[arg(long)]
+    pub show_files: bool,
+
+    /// List the fixes applied (with --fix) or available, by file and rule.
+    #[arg(long)]
+    pub show_fixes: bool,
+
+    /// With --fix, exit 1 when a fix was applied, even if nothing is left to report.
+    #[arg(long)]
+    pub exit_non_zero_on_fix: bool,
+
+    /// The path standard input stands for when `-` is given as PATH: it is linted (and
+    /// reported) under that name, with its folder's other files read from disk.
+    #[arg(long, value_name = "PATH")]
+    pub stdin_filename: Option<PathBuf>,
+
+    /// Apply `exclude` (config and --exclude) to the paths named on the command line too, as
+    /// pre-commit and editors need; without it a named path is linted even when excluded.
+    #[arg(long)]
+    pub force_exclude: bool,
 }
 
 fn parse_max_file_size(text: &str) -> Result<u64, String> {

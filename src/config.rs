@@ -48,6 +48,7 @@ struct LintSection {
     #[serde(default)]
     per_file_ignores: BTreeMap<Spanned<String>, Vec<Spanned<String>>>,
     max_file_size: Option<Spanned<toml::Value>>,
+    baseline: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -176,6 +177,19 @@ impl ConfigError {
         }
     }
 
+    /// An error at `span` (bytes of `text`), if there is one, quoting its line.
+    fn at(path: &Path, text: &str, span: Option<Range<usize>>, message: String) -> ConfigError {
+        ConfigError {
+            path: path.to_path_buf(),
+            quote: span
+                .as_ref()
+                .and_then(|span| Quote::of(text, span))
+                .map(Box::new),
+            span,
+            message: escape_controls(&message),
+        }
+    }
+
     /// An error about the file as a whole (unreadable, too large, a link out), quoting nothing.
     fn whole_file(path: &Path, message: String) -> ConfigError {
         ConfigError {
@@ -218,6 +232,11 @@ pub struct Config {
     pub max_file_size: Option<u64>,
     /// `[policies] paths`, relative to the config file's folder, joined to it.
     pub policy_paths: Vec<PathBuf>,
+    /// `[lint] baseline`: the baseline file, joined to the config file's folder.
+    pub baseline: Option<PathBuf>,
+    /// `exclude` globs set by `--config lint.exclude=…`, relative to the current folder (as
+    /// `--exclude` is); they replace the file's `exclude`.
+    pub exclude_from_cwd: Vec<String>,
 }
 
 /// Looks for a config file from `start` upwards, stopping at the repository root (the first
@@ -403,17 +422,21 @@ pub fn parse(
     base: PathBuf,
     catalog: &Catalog,
 ) -> Result<Config, ConfigError> {
-    let error = |span: Option<Range<usize>>, message: String| ConfigError {
-        path: path.to_path_buf(),
-        quote: span
-            .as_ref()
-            .and_then(|span| Quote::of(text, span))
-            .map(Box::new),
-        span,
-        message: escape_controls(&message),
-    };
+    let error = |span, message| ConfigError::at(path, text, span, message);
     let file: ConfigFile =
         toml::from_str(text).map_err(|e| error(e.span(), e.message().trim().to_string()))?;
+    validate(&file, text, path, base, catalog)
+}
+
+/// The checks and conversions of [`parse`], for a file already deserialised from `text`.
+fn validate(
+    file: &ConfigFile,
+    text: &str,
+    path: &Path,
+    base: PathBuf,
+    catalog: &Catalog,
+) -> Result<Config, ConfigError> {
+    let error = |span, message| ConfigError::at(path, text, span, message);
     let selectors = |list: &[Spanned<String>]| -> Result<Vec<String>, ConfigError> {
         list.iter()
             .map(|s| {
@@ -458,6 +481,15 @@ pub fn parse(
     }
     if let Some(fail_on) = &lint.fail_on {
         config.fail_on = Some(severity_of(fail_on)?);
+    }
+    if let Some(baseline) = &lint.baseline {
+        if baseline.get_ref().trim().is_empty() {
+            return Err(error(
+                Some(baseline.span()),
+                "`baseline` names a file, relative to this configuration".to_string(),
+            ));
+        }
+        config.baseline = Some(config.base.join(baseline.get_ref()));
     }
     for (rule, level) in &lint.severity {
         let Some(found) = catalog.find(rule.get_ref()) else {
@@ -511,8 +543,77 @@ pub fn parse(
         }
         config.tool_use_rules_heading = Some(heading.get_ref().trim().to_string());
     }
-    config.policy_paths = policy_paths(&file, &config.base);
-    config.contract_map = file.contracts.map;
+    config.policy_paths = policy_paths(file, &config.base);
+    config.contract_map = file.contracts.map.clone();
+    Ok(config)
+}
+
+/// Applies `--config KEY=VALUE` settings over `config`, in order: each is a line of TOML
+/// (`lint.select = ["TJ"]`), checked as a configuration file of its own would be, and replaces
+/// what it names (a table such as `[lint.severity]` gains its keys). Paths in them are relative
+/// to `cwd`. `[policies]` cannot be set this way: policies are loaded before the configuration
+/// (use `--policies PATH`).
+pub fn apply_overrides(
+    mut config: Config,
+    overrides: &[String],
+    cwd: &Path,
+    catalog: &Catalog,
+) -> Result<Config, ConfigError> {
+    for text in overrides {
+        let path = Path::new("--config");
+        let error = |span, message| ConfigError::at(path, text, span, message);
+        let file: ConfigFile = toml::from_str(text).map_err(|e| {
+            let message = e.message().trim().to_string();
+            error(
+                e.span(),
+                format!("{message} (expected KEY=VALUE in TOML, e.g. lint.select = [\"TJ\"])"),
+            )
+        })?;
+        if file.policies.paths.is_some() {
+            return Err(error(
+                Some(0..text.len()),
+                "`policies` cannot be set with --config KEY=VALUE; name policy files with --policies PATH".to_string(),
+            ));
+        }
+        let set = validate(&file, text, path, cwd.to_path_buf(), catalog)?;
+        let (lint, skills, forge) = (&file.lint, &file.skills, &file.forge);
+        if lint.select.is_some() {
+            config.select = set.select;
+        }
+        if lint.ignore.is_some() {
+            config.ignore = set.ignore;
+        }
+        if lint.exclude.is_some() {
+            // Relative to where the override was typed, as `--exclude` is; the file's other
+            // globs (`per-file-ignores`) stay relative to the file.
+            config.exclude = Vec::new();
+            config.exclude_from_cwd = set.exclude;
+        }
+        if lint.fail_on.is_some() {
+            config.fail_on = set.fail_on;
+        }
+        config.severity.extend(set.severity);
+        for (glob, rules) in set.per_file_ignores {
+            config.per_file_ignores.retain(|(g, _)| *g != glob);
+            config.per_file_ignores.push((glob, rules));
+        }
+        if lint.max_file_size.is_some() {
+            config.max_file_size = set.max_file_size;
+        }
+        if lint.baseline.is_some() {
+            config.baseline = set.baseline;
+        }
+        if skills.dialect.is_some() || skills.extra_fields.is_some() {
+            config.extra_fields = set.extra_fields;
+        }
+        if forge.requirement_files.is_some() {
+            config.requirement_files = set.requirement_files;
+        }
+        if forge.tool_use_rules_heading.is_some() {
+            config.tool_use_rules_heading = set.tool_use_rules_heading;
+        }
+        config.contract_map.extend(set.contract_map);
+    }
     Ok(config)
 }
 
@@ -740,7 +841,7 @@ mod schema_sync {
         if let Some(values) = property.get("enum").and_then(Value::as_array) {
             return format!("\"{}\"", values[0].as_str().unwrap_or_default());
         }
-        if property.get("$ref").and_then(Value::as_str) == Some("#/$defs/severity") {
+        if property.get("$ref").and_then(Value::as_str) == Some("#/definitions/severity") {
             return "\"error\"".to_string();
         }
         // A size (`max-file-size`) is an integer or a string with a unit.
@@ -756,14 +857,51 @@ mod schema_sync {
             Some("array") => {
                 let items = &property["items"];
                 match items.get("$ref").and_then(Value::as_str) {
-                    Some("#/$defs/selector") => "[\"TJ003\"]".to_string(),
-                    Some("#/$defs/glob") => "[\"vendor/**\"]".to_string(),
+                    Some("#/definitions/selector") => "[\"TJ003\"]".to_string(),
+                    Some("#/definitions/glob") => "[\"vendor/**\"]".to_string(),
                     _ => "[\"requirement.yaml\"]".to_string(),
                 }
             }
             Some("object") => "{}".to_string(),
             _ => "\"Tool Use Rules\"".to_string(),
         }
+    }
+
+    /// Wired for editors: taplo's `#:schema` directive in this checkout's own configuration names
+    /// the schema, which validates the configurations of this repository, and its `$id` and
+    /// catalogue entry are in the form SchemaStore lists (draft-07, as SchemaStore recommends).
+    #[test]
+    fn the_schema_is_ready_for_editors_and_schemastore() {
+        let schema = schema();
+        assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
+        assert_eq!(schema["$id"], "https://www.schemastore.org/skilllint.json");
+        let entry: Value =
+            serde_json::from_str(include_str!("../docs/schemastore-catalog.json")).expect("JSON");
+        assert_eq!(entry["url"], schema["$id"]);
+        assert_eq!(entry["fileMatch"], serde_json::json!(CONFIG_NAMES));
+        let validator = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft7)
+            .build(&schema)
+            .expect("the schema compiles");
+        let own = include_str!("../skilllint.toml");
+        let directive = own.lines().next().unwrap_or_default();
+        let url = directive
+            .strip_prefix("#:schema ")
+            .expect("a #:schema first line");
+        assert!(url.ends_with("/main/docs/skilllint.schema.json"), "{url}");
+        for text in [
+            own,
+            include_str!("../tests/fixtures/skilllint.toml"),
+            "#:schema x\n[lint]\nselect = [\"ALL\"]\nbaseline = \"b.json\"\nmax-file-size = \"8MiB\"\n[lint.severity]\nTR006 = \"error\"\n[lint.per-file-ignores]\n\"a/**\" = [\"SK008\"]\n",
+        ] {
+            assert!(parse(text, Path::new("t.toml"), PathBuf::from("."), catalog()).is_ok());
+            let value: toml::Value = toml::from_str(text).expect("TOML");
+            let instance = serde_json::to_value(value).expect("as JSON");
+            let errors: Vec<String> = validator.iter_errors(&instance).map(|e| e.to_string()).collect();
+            assert!(errors.is_empty(), "{errors:?}: {text}");
+        }
+        let wrong: toml::Value = toml::from_str("[lint]\nfail-on = \"fatal\"\n").expect("TOML");
+        assert!(!validator.is_valid(&serde_json::to_value(wrong).expect("JSON")));
     }
 
     #[test]

@@ -209,10 +209,43 @@ impl Diagnostic {
     }
 }
 
-/// A finding silenced by an inline comment, kept for SARIF (which reports it with the
-/// comment's reason as its justification).
+/// A finding silenced by an inline comment or hidden by the baseline, kept for SARIF (which
+/// reports it with the comment's or the entry's reason as its justification).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Suppressed {
     pub diagnostic: Diagnostic,
     pub justification: Option<String>,
+    pub by: SuppressedBy,
+}
+
+/// What silenced a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SuppressedBy {
+    /// A `skilllint-disable…` or `# skilllint: ignore[…]` comment in the file.
+    #[default]
+    Comment,
+    /// An entry of the baseline file (`--baseline`, `[lint] baseline`).
+    Baseline,
+}
+
+/// 64-bit FNV-1a: a stable hash that does not change between Rust releases or platforms (SARIF
+/// fingerprints and baseline entries are made of it, and outlive any one build).
+pub fn stable_hash(parts: &[&str]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for byte in part.bytes().chain(std::iter::once(0)) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
+}
+
+/// The text a finding flags with its whitespace folded to single spaces: what identifies the
+/// finding across edits that only move it (lines added above, indentation changed).
+pub fn flagged_text(text: &str, span: Span) -> String {
+    let flagged: Vec<&str> = crate::source::slice(text, span)
+        .split_whitespace()
+        .collect();
+    flagged.join(" ")
 }

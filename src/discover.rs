@@ -289,6 +289,9 @@ pub struct GlobFilter {
     /// `/`-terminated; a set whose folder does not hold the lint root is left out (no glob of it
     /// can match).
     parts: Vec<(globset::GlobSet, String)>,
+    /// Folders (relative to the lint root, `""` for the root itself) where nothing matches: an
+    /// excluded folder named on the command line is linted all the same.
+    lifted: Vec<String>,
 }
 
 impl GlobFilter {
@@ -328,14 +331,42 @@ impl GlobFilter {
     }
 
     pub fn none() -> Self {
-        GlobFilter { parts: Vec::new() }
+        GlobFilter {
+            parts: Vec::new(),
+            lifted: Vec::new(),
+        }
     }
 
     /// Whether `rel_path` (relative to the lint root) matches one of the globs.
     pub fn matches(&self, rel_path: &str) -> bool {
-        self.parts
-            .iter()
-            .any(|(set, prefix)| set.is_match(format!("{prefix}{rel_path}")))
+        let lifted = self.lifted.iter().any(|folder| {
+            folder.is_empty()
+                || rel_path
+                    .strip_prefix(folder.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        });
+        !lifted
+            && self
+                .parts
+                .iter()
+                .any(|(set, prefix)| set.is_match(format!("{prefix}{rel_path}")))
+    }
+
+    /// Whether the folder at `rel_folder` (relative to the lint root, `""` for the root) is
+    /// excluded: its files are, as a `SKILL.md` at its top would be (the globs match files, and
+    /// `vendor/**` is how a folder is excluded).
+    pub fn matches_folder(&self, rel_folder: &str) -> bool {
+        if rel_folder.is_empty() {
+            self.matches("SKILL.md")
+        } else {
+            self.matches(&format!("{rel_folder}/SKILL.md"))
+        }
+    }
+
+    /// Matches nothing below `rel_folder` any more (an excluded folder named on the command
+    /// line).
+    pub fn lift(&mut self, rel_folder: String) {
+        self.lifted.push(rel_folder);
     }
 }
 

@@ -64,6 +64,12 @@ pub struct LintOptions {
     /// Makes the named rule panic, so tests can observe SL900 end to end.
     #[doc(hidden)]
     pub panic_in_rule: Option<String>,
+    /// Apply `exclude` to the paths named in `paths` too (`--force-exclude`); without it an
+    /// excluded file or folder that is named is linted all the same.
+    pub force_exclude: bool,
+    /// The baseline whose entries [`lint`] hides (`--baseline`, `[lint] baseline`); a
+    /// [`Session`] never applies one.
+    pub baseline: Option<std::sync::Arc<crate::triage::baseline::Baseline>>,
 }
 
 impl Default for LintOptions {
@@ -88,6 +94,8 @@ impl Default for LintOptions {
             overlay: std::sync::Arc::new(HashMap::new()),
             policies: None,
             panic_in_rule: None,
+            force_exclude: false,
+            baseline: None,
         }
     }
 }
@@ -152,9 +160,25 @@ pub struct LintOutcome {
     pub repo: Repo,
     /// Sorted by path, offset, code; only enabled rules.
     pub diagnostics: Vec<Diagnostic>,
-    /// Findings silenced by inline comments (kept for SARIF), in the same order.
+    /// Findings silenced by inline comments or hidden by the baseline (kept for SARIF), in the
+    /// same order.
     pub suppressed: Vec<Suppressed>,
     pub root: PathBuf,
+    /// What the baseline did, when [`LintOptions::baseline`] named one.
+    pub baseline: Option<crate::triage::baseline::BaselineRun>,
+    /// Paths named in [`LintOptions::paths`] that were not linted because `exclude` matches
+    /// them and [`LintOptions::force_exclude`] is on.
+    pub excluded_named: Vec<PathBuf>,
+}
+
+impl LintOutcome {
+    /// The files for renderers: the repository's, then the baseline file (where SL020 and SL021
+    /// point).
+    pub fn sources(&self) -> crate::source::Sources<'_> {
+        self.repo
+            .sources()
+            .with_baseline(self.baseline.as_ref().map(|b| &b.file))
+    }
 }
 
 /// The folder paths are reported relative to: a single directory argument, else the current folder.
@@ -169,7 +193,41 @@ pub fn lint(options: &LintOptions) -> Result<LintOutcome, LintError> {
     let (enabled, pool) = prepare(options)?;
     let threads = pool.current_num_threads();
     let root = lint_root(&options.paths);
-    pool.install(|| run(options, &enabled, root, threads))
+    let mut outcome = pool.install(|| run(options, &enabled, root, threads))?;
+    if let Some(baseline) = &options.baseline {
+        apply_baseline(options, &enabled, &mut outcome, baseline);
+    }
+    Ok(outcome)
+}
+
+/// Hides what the baseline accepts; its SL020 / SL021 findings join the others.
+fn apply_baseline(
+    options: &LintOptions,
+    enabled: &Enabled,
+    outcome: &mut LintOutcome,
+    baseline: &crate::triage::baseline::Baseline,
+) {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let repo = &outcome.repo;
+    let reports = |code: &str, file: Option<FileId>| match file {
+        Some(file) => repo.reports(code, file),
+        None => enabled.contains(code),
+    };
+    let scope = crate::triage::baseline::Scope {
+        reports: &reports,
+        catalog: options.catalog(),
+        severity: &options.severity,
+    };
+    let diagnostics = std::mem::take(&mut outcome.diagnostics);
+    let (kept, hidden, mut run) =
+        crate::triage::baseline::apply(diagnostics, &repo.files, baseline, &cwd, &scope);
+    run.file.rel_path = crate::discover::relative_path(&outcome.root, &baseline.path);
+    outcome.diagnostics = kept;
+    outcome.suppressed.extend(hidden);
+    outcome
+        .suppressed
+        .sort_by(|a, b| a.diagnostic.sort_key().cmp(&b.diagnostic.sort_key()));
+    outcome.baseline = Some(run);
 }
 
 /// What a lint over paths checks and sets up before it reads anything, in this order: every
@@ -219,11 +277,37 @@ fn run_keeping(
     threads: usize,
     keep: bool,
 ) -> Result<(LintOutcome, Option<Kept>), LintError> {
-    let paths = crate::discover::with_skill_siblings(&options.paths, &options.requirement_files);
     let base = options.glob_base.clone().unwrap_or_else(|| root.clone());
-    let exclude = GlobFilter::new(&base, &root, &options.exclude)
+    let mut exclude = GlobFilter::new(&base, &root, &options.exclude)
         .and_then(|filter| filter.and(Path::new("."), &root, &options.exclude_here))
         .map_err(LintError::Selector)?;
+    // A path named on the command line wins over `exclude` (ruff's rule), unless
+    // `--force-exclude` says the globs apply to it too (pre-commit passes every changed file).
+    let mut named = Vec::with_capacity(options.paths.len());
+    let mut excluded_named = Vec::new();
+    for path in &options.paths {
+        let rel = if *path == root {
+            String::new()
+        } else {
+            crate::discover::relative_path(&root, path)
+        };
+        let excluded = if path.is_dir() {
+            exclude.matches_folder(&rel)
+        } else {
+            exclude.matches(&rel)
+        };
+        if !excluded {
+            named.push(path.clone());
+        } else if options.force_exclude {
+            excluded_named.push(path.clone());
+        } else {
+            if path.is_dir() {
+                exclude.lift(rel);
+            }
+            named.push(path.clone());
+        }
+    }
+    let paths = crate::discover::with_skill_siblings(&named, &options.requirement_files);
     let overlay = options.overlay.as_ref();
     let mut discovered = discover(
         &root,
@@ -276,7 +360,7 @@ fn run_keeping(
         looked_up: root.canonicalize().ok(),
         path: root,
     };
-    analyse_keeping(
+    let (mut outcome, kept) = analyse_keeping(
         options,
         enabled,
         files,
@@ -285,7 +369,9 @@ fn run_keeping(
         root,
         &base,
         keep,
-    )
+    )?;
+    outcome.excluded_named = excluded_named;
+    Ok((outcome, kept))
 }
 
 /// The folder paths are reported relative to, and (canonical) the folder inside which a skill's
@@ -421,6 +507,8 @@ fn analyse_keeping(
             diagnostics,
             suppressed,
             root,
+            baseline: None,
+            excluded_named: Vec::new(),
         },
         kept,
     ))

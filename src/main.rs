@@ -15,6 +15,8 @@ use std::process::ExitCode;
 
 mod allocator;
 mod cli;
+mod report;
+mod terminal;
 
 use cli::{Cli, ColorChoice, Command, FailOn, ListFormat, OutputFormat, PolicyArgs, PolicyCommand};
 
@@ -33,6 +35,9 @@ fn main() -> ExitCode {
             };
         }
     };
+    if cli.command.is_some() {
+        say_how_a_subcommand_name_was_read();
+    }
     match cli.command {
         Some(Command::Rules { format, policies }) => {
             with_policies(&policies, |set| list_rules(set.catalog(), format))
@@ -43,10 +48,16 @@ fn main() -> ExitCode {
         Some(Command::Policy {
             command: PolicyCommand::Test { paths, policies },
         }) => test_policies(&paths, &policies),
+        Some(Command::GenerateShellCompletion { shell }) => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command, "skilllint", &mut script);
+            print_to_stdout(&String::from_utf8_lossy(&script))
+        }
         Some(Command::Server { .. }) => match skilllint::server::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
-                eprintln!("skilllint server: {}", escape_text(&error));
+                terminal::error(&format!("server: {}", escape_text(&error)));
                 ExitCode::from(EXIT_USAGE)
             }
         },
@@ -54,7 +65,24 @@ fn main() -> ExitCode {
     }
 }
 
-/// Files a fix run edits or renames, a renamed file that is also edited counted once.
+/// `skilllint rules` in a folder that holds a `rules` folder runs the command, not a lint of the
+/// folder: say so, and how to lint it (a path is never taken for a command silently).
+fn say_how_a_subcommand_name_was_read() {
+    let Some(first) = std::env::args_os().nth(1) else {
+        return;
+    };
+    let command = <Cli as clap::CommandFactory>::command();
+    let is_command = command
+        .get_subcommands()
+        .any(|sub| first == sub.get_name() || sub.get_all_aliases().any(|alias| first == alias));
+    if is_command && Path::new(&first).exists() {
+        let name = display_path(Path::new(&first)).into_owned();
+        terminal::note(&format!(
+            "`{name}` was read as the `{name}` command; to lint the path `{name}`, write `skilllint ./{name}`"
+        ));
+    }
+}
+
 /// Why `-o FILE` (or standard output) could not take the report.
 struct WriteError {
     /// The `-o` file; `None` for standard output.
@@ -103,7 +131,7 @@ fn print_to_stdout(text: &str) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("skilllint: cannot write to standard output: {error}");
+            terminal::error(&format!("cannot write to standard output: {error}"));
             ExitCode::from(EXIT_USAGE)
         }
     }
@@ -184,7 +212,7 @@ fn test_policies(paths: &[PathBuf], args: &PolicyArgs) -> ExitCode {
             text.push('\n');
         }
         for code in &report.untested {
-            eprintln!("skilllint: warning: policy rule {code} has no tests");
+            terminal::warning(&format!("policy rule {code} has no tests"));
         }
         let printed = print_to_stdout(&text);
         if report.failed() {
@@ -221,7 +249,13 @@ fn explain_rule(catalog: &Catalog, code: &str) -> ExitCode {
     match catalog.find(code) {
         Some(meta) => print_to_stdout(&skilllint::render::rule_explanation(meta)),
         None => {
-            eprintln!("skilllint: no rule is called `{code}`; `skilllint rules` lists them all");
+            let hint = skilllint::triage::selection::suggest(catalog, code)
+                .map(|near| format!("; did you mean `{near}`?"))
+                .unwrap_or_default();
+            terminal::error(&format!(
+                "no rule is called `{}`{hint} (`skilllint rules` lists them all)",
+                escape_text(code)
+            ));
             ExitCode::from(EXIT_USAGE)
         }
     }
@@ -229,14 +263,7 @@ fn explain_rule(catalog: &Catalog, code: &str) -> ExitCode {
 
 /// Whether what goes to standard error is drawn in colour under `choice`.
 fn stderr_color(choice: ColorChoice) -> bool {
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            std::io::stderr().is_terminal()
-                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        }
-    }
+    terminal::stderr_color(choice)
 }
 
 /// Prints a configuration error on standard error, drawn as diagnostics are.
@@ -259,20 +286,42 @@ fn report_setup_error(error: &SetupError, choice: ColorChoice) {
     }
 }
 
+/// `--config` values: at most one file, and `KEY=VALUE` settings (a value with `=` that names
+/// no file).
+fn split_config_args(values: &[String]) -> Result<(Option<PathBuf>, Vec<String>), String> {
+    let mut file: Option<PathBuf> = None;
+    let mut overrides = Vec::new();
+    for value in values {
+        if value.contains('=') && !Path::new(value).is_file() {
+            overrides.push(value.clone());
+        } else if let Some(first) = &file {
+            return Err(format!(
+                "--config names two files ({} and {}); give one, and settings as KEY=VALUE",
+                display_path(first),
+                escape_text(value)
+            ));
+        } else {
+            file = Some(PathBuf::from(value));
+        }
+    }
+    Ok((file, overrides))
+}
+
 /// The configuration in force (`--config FILE`, else the nearest skilllint.toml, unless
-/// isolated) and the policies, whose rules the configuration may name. A config file is read
-/// under the command line's size cap (or the default): the file cannot raise its own cap before
-/// it is read.
+/// isolated, then the `--config KEY=VALUE` settings) and the policies, whose rules the
+/// configuration may name. A config file is read under the command line's size cap (or the
+/// default): the file cannot raise its own cap before it is read.
 fn load_config(
     args: &cli::LintArgs,
     start: &std::path::Path,
+    file: Option<&Path>,
+    overrides: &[String],
 ) -> Result<(Config, PolicySet), SetupError> {
-    let path =
-        config_path(args.config.as_deref(), args.isolated, start).map_err(SetupError::Config)?;
+    let path = config_path(file, args.isolated, start).map_err(SetupError::Config)?;
     let cap = args
         .max_file_size
         .unwrap_or(skilllint::engine::DEFAULT_MAX_FILE_SIZE);
-    let named = args.config.is_some();
+    let named = file.is_some();
     let policies = load_policies(
         path.as_deref(),
         named,
@@ -281,26 +330,121 @@ fn load_config(
         &args.policies,
         cap,
     )?;
-    let config = match path {
+    let mut config = match path {
         Some(path) => config::load(&path, policies.catalog(), cap).map_err(SetupError::Config)?,
         None => Config::default(),
     };
+    if !overrides.is_empty() {
+        config = config::apply_overrides(config, overrides, Path::new("."), policies.catalog())
+            .map_err(SetupError::Config)?;
+    }
     Ok((config, policies))
 }
 
+/// Where the run's baseline file is: `--baseline FILE`, else the configuration's `baseline`.
+/// The configuration is the repository's: the file it names must be inside the configuration's
+/// folder (a link out is refused), where `--baseline` may name any file.
+fn baseline_path(args: &cli::LintArgs, config: &Config) -> Result<Option<PathBuf>, String> {
+    if let Some(path) = &args.baseline {
+        return Ok(Some(path.clone()));
+    }
+    let Some(path) = &config.baseline else {
+        return Ok(None);
+    };
+    if let (Ok(target), Ok(folder)) = (path.canonicalize(), config.base.canonicalize()) {
+        if !target.starts_with(&folder) {
+            return Err(format!(
+                "the configuration's baseline {} leads outside the configuration's folder; it was not read (name it with --baseline to use it)",
+                display_path(path)
+            ));
+        }
+    }
+    Ok(Some(path.clone()))
+}
+
+/// The text read from standard input for `-`, bounded by the size cap.
+fn read_stdin(cap: u64) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    if bytes.len() as u64 > cap {
+        return Err(format!(
+            "standard input is over the {cap} byte size limit (--max-file-size sets the limit)"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "standard input is not valid UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// `-` as the one path: standard input, linted as `--stdin-filename PATH`.
+struct Stdin {
+    path: PathBuf,
+    text: String,
+}
+
 fn run_lint(args: cli::LintArgs) -> ExitCode {
+    let fail_usage = |message: &str| {
+        terminal::error(message);
+        ExitCode::from(EXIT_USAGE)
+    };
     let mut options = LintOptions::default();
     if !args.paths.is_empty() {
         options.paths = args.paths.clone();
     }
-    let start = skilllint::engine::lint_root(&options.paths);
-    let (mut config, policies) = match load_config(&args, &start) {
-        Ok(loaded) => loaded,
-        Err(error) => {
-            report_setup_error(&error, args.color);
-            return ExitCode::from(EXIT_USAGE);
+    let stdin_named = args.paths.iter().any(|p| p.as_os_str() == "-");
+    let stdin = match (stdin_named, &args.stdin_filename) {
+        (false, None) => None,
+        (false, Some(_)) => {
+            return fail_usage(
+                "--stdin-filename names what standard input is: give `-` as the path to read it",
+            );
+        }
+        (true, None) => {
+            return fail_usage("reading standard input (`-`) needs --stdin-filename PATH: the name says which kind of file it is and where its folder is");
+        }
+        (true, Some(_)) if args.paths.len() > 1 => {
+            return fail_usage("`-` (standard input) is linted alone: name no other path with it");
+        }
+        (true, Some(path)) => {
+            let cap = args
+                .max_file_size
+                .unwrap_or(skilllint::engine::DEFAULT_MAX_FILE_SIZE);
+            match read_stdin(cap) {
+                Ok(text) => Some(Stdin {
+                    path: path.clone(),
+                    text,
+                }),
+                Err(message) => return fail_usage(&message),
+            }
         }
     };
+    if let Some(stdin) = &stdin {
+        options.paths = vec![stdin.path.clone()];
+    }
+    let (config_file, overrides) = match split_config_args(&args.config) {
+        Ok(split) => split,
+        Err(message) => return fail_usage(&message),
+    };
+    if args.isolated && config_file.is_some() {
+        return fail_usage("--isolated ignores every configuration file: it cannot be used with --config FILE (settings as KEY=VALUE still apply)");
+    }
+    let start = skilllint::engine::lint_root(&options.paths);
+    let (mut config, policies) =
+        match load_config(&args, &start, config_file.as_deref(), &overrides) {
+            Ok(loaded) => loaded,
+            Err(error) => {
+                report_setup_error(&error, args.color);
+                return ExitCode::from(EXIT_USAGE);
+            }
+        };
     if !policies.is_empty() {
         options.policies = Some(Arc::new(policies));
     }
@@ -315,18 +459,84 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         options.select = args.select.clone();
         options.ignore = Vec::new();
     }
+    // `--extend-select` adds to whatever the selection is, the default included.
+    if !args.extend_select.is_empty() {
+        if options.select.is_empty() {
+            options.select = skilllint::triage::selection::DEFAULT_SELECT
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        }
+        options.select.extend(args.extend_select.iter().cloned());
+        // A rule named here runs even if the file's `ignore` names it.
+        options.ignore.retain(|ignored| {
+            !args
+                .extend_select
+                .iter()
+                .any(|s| s.eq_ignore_ascii_case(ignored))
+        });
+    }
     options.ignore.extend(args.ignore.iter().cloned());
     options.threads = args.threads;
     if let Some(cap) = args.max_file_size {
         options.max_file_size = cap;
     }
     options.inline_ignores = !args.no_inline_ignores;
+    options.force_exclude = args.force_exclude;
     // CLI globs are relative to the current folder, config globs to the config file.
-    options.exclude_here = args
-        .exclude
+    options.exclude_here = config
+        .exclude_from_cwd
         .iter()
+        .chain(&args.exclude)
         .map(|glob| glob.trim_start_matches("./").to_string())
         .collect();
+    if let Some(stdin) = &stdin {
+        if stdin.path.is_file() {
+            let mut overlay = options.overlay.as_ref().clone();
+            overlay.insert(stdin.path.clone(), stdin.text.clone());
+            options.overlay = Arc::new(overlay);
+        }
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let baseline_file = match baseline_path(&args, &config) {
+        Ok(path) => path,
+        Err(message) => return fail_usage(&message),
+    };
+    // `--add-noqa` may be the run that creates the baseline; `--write-baseline` reads the old
+    // one only for its notes.
+    let baseline = match (&args.write_baseline, &baseline_file) {
+        (Some(path), _) => Some(path.clone()),
+        (None, path) => path.clone(),
+    };
+    let loaded_baseline = match &baseline {
+        Some(path) if !path.exists() && (args.add_noqa || args.write_baseline.is_some()) => {
+            Some(skilllint::triage::baseline::Baseline::empty(path, &cwd))
+        }
+        Some(path) => match skilllint::triage::baseline::Baseline::load(
+            path,
+            &cwd,
+            options.max_file_size,
+            options.catalog(),
+        ) {
+            Ok(baseline) => Some(baseline),
+            Err(error) => {
+                eprint!(
+                    "{}",
+                    render::full::baseline_error(&error, stderr_color(args.color))
+                );
+                return ExitCode::from(EXIT_USAGE);
+            }
+        },
+        None => None,
+    };
+    let loaded_baseline = loaded_baseline.map(Arc::new);
+    if args.write_baseline.is_none() {
+        options.baseline = loaded_baseline.clone();
+    }
+    if args.show_settings {
+        let text = report::settings(&options, &config, &overrides, &args, &cwd);
+        return print_to_stdout(&text);
+    }
     let format = match args.format {
         OutputFormat::Full => Format::Full,
         OutputFormat::Concise => Format::Concise,
@@ -336,7 +546,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     };
     let policies_for_failure = options.policies.clone();
     let fail = |error: skilllint::LintError| {
-        eprintln!("skilllint: {}", escape_text(&error.to_string()));
+        terminal::error(&escape_text(&error.to_string()));
         // Code scanning still gets a log that says why the run did not happen.
         if format == Format::Sarif {
             let catalog = match policies_for_failure.as_deref() {
@@ -345,29 +555,76 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             };
             let log = render::sarif::render_failure(catalog, &error.to_string());
             if let Err(error) = write_report(args.output.as_deref(), &log) {
-                eprintln!("skilllint: {}", error.describe("the report"));
+                terminal::error(&error.describe("the report"));
             }
         }
         ExitCode::from(EXIT_USAGE)
     };
+    // Standard input under a name no file has: linted alone, in memory.
+    let in_memory = stdin.as_ref().filter(|s| !s.path.is_file());
+    if let (Some(stdin), true) = (in_memory, args.fix || args.diff || args.add_noqa) {
+        let _ = stdin;
+        return fail_usage("--fix, --diff and --add-noqa on standard input need --stdin-filename to name a file that exists (its folder's files are read with it)");
+    }
+    if let Some(path) = &args.write_baseline {
+        let Some(old) = loaded_baseline.as_deref() else {
+            return ExitCode::from(EXIT_USAGE);
+        };
+        return write_baseline(&options, path, old, &cwd, &baseline_file, &args)
+            .unwrap_or_else(fail);
+    }
+    if args.add_noqa {
+        return add_noqa(&options, loaded_baseline.as_deref(), &cwd, &args).unwrap_or_else(fail);
+    }
     let mut fixed_line = None;
+    let mut fixes_shown = None;
+    let mut fixed_any = false;
     let mut write_failed = false;
     if args.fix || args.diff {
-        let (outcome, run) = match fix::fix(&options, args.unsafe_fixes) {
+        let (outcome, mut run) = match fix::fix(&options, args.unsafe_fixes) {
             Ok(result) => result,
             Err(error) => return fail(error),
         };
         for (path, rule, why) in &run.refused {
-            eprintln!(
-                "skilllint: {rule} fix not applied to {path}: {}",
+            terminal::warning(&format!(
+                "{rule} fix not applied to {}: {}",
+                report::shown(&cwd, &outcome, path),
                 escape_text(why)
-            );
+            ));
+        }
+        if args.show_fixes {
+            fixes_shown = Some(report::fixes_applied(
+                &run,
+                &cwd,
+                args.diff,
+                options.catalog(),
+            ));
+        }
+        if let Some(stdin) = stdin.as_ref().filter(|_| args.fix) {
+            // `-` with --fix: the fixed text goes to standard output, the report to standard
+            // error, and nothing is written.
+            let fixed = run
+                .changed
+                .get(&stdin.path)
+                .map_or(stdin.text.as_str(), |(_, fixed)| fixed.as_str());
+            let printed = print_to_stdout(fixed);
+            let report = render_report(&args, format, &outcome, &cwd, options.catalog());
+            eprint!("{report}");
+            std::mem::forget(outcome);
+            return printed;
         }
         if args.diff {
+            // Paths in the diff open from the current folder, as `git apply` reads them.
+            for (path, rel) in run.rel_paths.iter_mut() {
+                *rel = report::shown_of(&cwd, path);
+            }
             let diff = fix::diff(&run);
             if let Err(error) = write_report(args.output.as_deref(), &diff) {
-                eprintln!("skilllint: {}", error.describe("the diff"));
+                terminal::error(&error.describe("the diff"));
                 return ExitCode::from(EXIT_USAGE);
+            }
+            if let Some(text) = &fixes_shown {
+                eprint!("{text}");
             }
             if !args.quiet {
                 eprintln!("{}", fix::diff_summary(&run));
@@ -383,12 +640,14 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         let scope = fix::WriteScope::new(&start);
         let applied = fix::apply(&run, &scope);
         for (path, why) in &applied.not_fixed {
-            eprintln!(
-                "skilllint: {path} not fixed: {}",
+            terminal::error(&format!(
+                "{} not fixed: {}",
+                report::shown(&cwd, &outcome, path),
                 escape_text(&why.to_string())
-            );
+            ));
         }
         write_failed = !applied.not_fixed.is_empty();
+        fixed_any = applied.findings > 0;
         fixed_line = Some(applied.summary());
         // A `skill.md` named on the command line and renamed by its fix is linted again under
         // its new name (the old one is gone).
@@ -400,49 +659,55 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
             }
         }
     }
-    let outcome = match lint(&options) {
+    let linted = match in_memory {
+        Some(stdin) => {
+            let name = skilllint::discover::relative_path(Path::new("."), &stdin.path);
+            skilllint::engine::lint_in_memory(&options, vec![(name, stdin.text.clone())])
+        }
+        None => lint(&options),
+    };
+    let outcome = match linted {
         Ok(outcome) => outcome,
         Err(error) => return fail(error),
     };
-    let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
-    let color = match args.color {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        ColorChoice::Auto => {
-            to_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    if args.show_files {
+        let shown = report::shown_paths(&outcome, &cwd, Format::Full);
+        let mut text = String::new();
+        for path in shown.iter().take(outcome.repo.files.len()) {
+            text.push_str(path);
+            text.push('\n');
         }
+        return print_to_stdout(&text);
+    }
+    if args.show_fixes && fixes_shown.is_none() {
+        fixes_shown = Some(report::fixes_available(&outcome, &cwd, options.catalog()));
+    }
+    let report = if args.statistics {
+        let counts = render::statistics::count(&outcome.diagnostics, options.catalog());
+        match format {
+            Format::Json => render::statistics::json(&counts),
+            _ => render::statistics::text(&counts),
+        }
+    } else {
+        render_report(&args, format, &outcome, &cwd, options.catalog())
     };
-    let input = render::Input {
-        sources: outcome.repo.sources(),
-        diagnostics: &outcome.diagnostics,
-        suppressed: &outcome.suppressed,
-        root: &outcome.root,
-        catalog: options.catalog(),
-    };
-    let report = render::render(format, &input, color);
     if let Err(error) = write_report(args.output.as_deref(), &report) {
         // A closed pipe (`skilllint . | head`) is not a failure of the lint.
         if error.error.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("skilllint: {}", error.describe("the report"));
+            terminal::error(&error.describe("the report"));
             return ExitCode::from(EXIT_USAGE);
         }
+    }
+    if let Some(text) = &fixes_shown {
+        eprint!("{text}");
     }
     if !args.quiet {
         if let Some(line) = &fixed_line {
             eprintln!("{line}");
         }
-        // A run that read nothing has nothing that passed: say where it looked instead.
-        let line = if outcome.repo.files.is_empty() {
-            render::nothing_found(&options.paths)
-        } else {
-            render::summary(
-                outcome.repo.files.len(),
-                outcome.repo.skill_count(),
-                &outcome.diagnostics,
-                outcome.suppressed.len(),
-            )
-        };
-        eprintln!("{line}");
+        for line in report::summary(&outcome, &options, &cwd) {
+            eprintln!("{line}");
+        }
     }
     let threshold = match args.fail_on {
         Some(FailOn::Error) => Severity::Error,
@@ -455,9 +720,153 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     std::mem::forget(outcome);
     if write_failed {
         ExitCode::from(EXIT_USAGE)
-    } else if failing && !args.exit_zero {
+    } else if (failing || fixed_any && args.exit_non_zero_on_fix) && !args.exit_zero {
         ExitCode::from(EXIT_FINDINGS)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// The findings in `format`, with paths as that format shows them and colour when standard
+/// output (not `-o`) is a terminal or the environment forces it.
+fn render_report(
+    args: &cli::LintArgs,
+    format: Format,
+    outcome: &skilllint::LintOutcome,
+    cwd: &Path,
+    catalog: &Catalog,
+) -> String {
+    let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
+    let color = terminal::ColorEnv::from_env().decide(args.color, to_terminal);
+    let shown = report::shown_paths(outcome, cwd, format);
+    let input = render::Input {
+        sources: outcome.sources().with_shown(&shown),
+        diagnostics: &outcome.diagnostics,
+        suppressed: &outcome.suppressed,
+        root: &outcome.root,
+        catalog,
+    };
+    render::render(format, &input, color)
+}
+
+/// `--write-baseline FILE`: every finding of a run without the baseline, written to FILE with the
+/// notes of the old entries that still match.
+fn write_baseline(
+    options: &LintOptions,
+    path: &Path,
+    old: &skilllint::triage::baseline::Baseline,
+    cwd: &Path,
+    configured: &Option<PathBuf>,
+    args: &cli::LintArgs,
+) -> Result<ExitCode, skilllint::LintError> {
+    let outcome = lint(options)?;
+    let findings: Vec<&skilllint::diagnostic::Diagnostic> = outcome.diagnostics.iter().collect();
+    let (text, written) =
+        skilllint::triage::baseline::write(&findings, outcome.sources(), old, cwd);
+    if let Err(error) = write_report(Some(path), &text) {
+        terminal::error(&error.describe("the baseline"));
+        return Ok(ExitCode::from(EXIT_USAGE));
+    }
+    if !args.quiet {
+        eprintln!("{}", report::written(path, &written));
+        let read = configured.as_deref().is_some_and(|c| same_file(c, path));
+        if !read {
+            terminal::note(&format!(
+                "runs read it with `--baseline {0}`, or with `baseline = \"{0}\"` under [lint] in skilllint.toml",
+                display_path(path)
+            ));
+        }
+    }
+    std::mem::forget(outcome);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
+}
+
+/// `--add-noqa`: a comment for every finding that can take one; the others go to the baseline
+/// when the run has one (`--baseline FILE`, `[lint] baseline`).
+fn add_noqa(
+    options: &LintOptions,
+    baseline: Option<&skilllint::triage::baseline::Baseline>,
+    cwd: &Path,
+    args: &cli::LintArgs,
+) -> Result<ExitCode, skilllint::LintError> {
+    let (after, run) = fix::noqa::add_noqa(options)?;
+    let start = skilllint::engine::lint_root(&options.paths);
+    let applied = fix::apply(&run.files, &fix::WriteScope::new(&start));
+    let mut failed = false;
+    for (path, why) in &applied.not_fixed {
+        terminal::error(&format!(
+            "{} not commented: {}",
+            report::shown(cwd, &after, path),
+            escape_text(&why.to_string())
+        ));
+        failed = true;
+    }
+    for path in &run.left_as_they_were {
+        terminal::note(&format!(
+            "{} left as it was: a comment there would not silence its findings",
+            report::shown(cwd, &after, path)
+        ));
+    }
+    let left = fix::noqa::for_the_baseline(&after);
+    let new_left = left
+        .iter()
+        .filter(|d| !after.suppressed.iter().any(|s| &s.diagnostic == **d))
+        .count();
+    let mut lines = vec![format!(
+        "Added {} suppression {} for {} {} in {} {}.",
+        run.comments,
+        if run.comments == 1 {
+            "comment"
+        } else {
+            "comments"
+        },
+        run.silenced,
+        if run.silenced == 1 {
+            "finding"
+        } else {
+            "findings"
+        },
+        applied.fixed.len(),
+        if applied.fixed.len() == 1 {
+            "file"
+        } else {
+            "files"
+        },
+    )];
+    match baseline {
+        Some(baseline) if new_left > 0 || !baseline.entries.is_empty() => {
+            let (text, written) =
+                skilllint::triage::baseline::write(&left, after.sources(), baseline, cwd);
+            if let Err(error) = write_report(Some(&baseline.path), &text) {
+                terminal::error(&error.describe("the baseline"));
+                return Ok(ExitCode::from(EXIT_USAGE));
+            }
+            lines.push(report::written(&baseline.path, &written));
+        }
+        Some(_) => {}
+        None if new_left > 0 => terminal::note(&format!(
+            "{new_left} {} left without a comment (JSON has none, and some places cannot hold one): record {} with `skilllint --add-noqa --baseline skilllint-baseline.json`",
+            if new_left == 1 { "finding is" } else { "findings are" },
+            if new_left == 1 { "it" } else { "them" },
+        )),
+        None => {}
+    }
+    if !args.quiet {
+        for line in lines {
+            eprintln!("{line}");
+        }
+    }
+    std::mem::forget(after);
+    Ok(if failed {
+        ExitCode::from(EXIT_USAGE)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -55,28 +55,80 @@ pub struct SourceFile {
 }
 
 /// The run's files by [`FileId`]: what renderers read (paths and texts), without the index.
+///
+/// Besides the repository's files it may hold the baseline file a run read (its findings, stale
+/// and expired entries, point into it), numbered after them, and the path each file is shown
+/// under: the command line shows paths relative to the current folder, while `rel_path` stays
+/// relative to the lint root for everything below the render edge.
 #[derive(Debug, Clone, Copy)]
 pub struct Sources<'a> {
     files: &'a [SourceFile],
+    baseline: Option<&'a SourceFile>,
+    shown: Option<&'a [String]>,
 }
 
 impl<'a> Sources<'a> {
     /// `files[i]` is the file of `FileId(i)`.
     pub fn new(files: &'a [SourceFile]) -> Self {
-        Sources { files }
+        Sources {
+            files,
+            baseline: None,
+            shown: None,
+        }
+    }
+
+    /// These sources with the run's baseline file, as `FileId(files.len())`.
+    pub fn with_baseline(self, baseline: Option<&'a SourceFile>) -> Self {
+        Sources { baseline, ..self }
+    }
+
+    /// These sources showing file `i` as `shown[i]` (see [`Sources::path`]).
+    pub fn with_shown(self, shown: &'a [String]) -> Self {
+        Sources {
+            shown: Some(shown),
+            ..self
+        }
     }
 
     pub fn file(&self, id: FileId) -> &'a SourceFile {
-        &self.files[id.0 as usize]
+        let index = id.0 as usize;
+        match (self.files.get(index), self.baseline) {
+            (Some(file), _) => file,
+            (None, Some(baseline)) if index == self.files.len() => baseline,
+            _ => &self.files[index],
+        }
     }
 
     pub fn text(&self, id: FileId) -> &'a str {
         &self.file(id).text
     }
 
-    /// Every file, in `FileId` order.
+    /// The path a report shows for a file: the one given by [`Sources::with_shown`], else its
+    /// `rel_path`.
+    pub fn path(&self, id: FileId) -> &'a str {
+        match self.shown.and_then(|shown| shown.get(id.0 as usize)) {
+            Some(path) => path,
+            None => &self.file(id).rel_path,
+        }
+    }
+
+    /// The repository's files, in `FileId` order (the baseline file is not among them).
     pub fn all(&self) -> &'a [SourceFile] {
         self.files
+    }
+
+    /// The baseline file of the run, if one was read (its id is `all().len()`).
+    pub fn baseline(&self) -> Option<&'a SourceFile> {
+        self.baseline
+    }
+
+    /// Every file with its id: the repository's, then the baseline file.
+    pub fn iter(&self) -> impl Iterator<Item = (FileId, &'a SourceFile)> + 'a {
+        self.files
+            .iter()
+            .chain(self.baseline)
+            .enumerate()
+            .map(|(index, file)| (FileId(index as u32), file))
     }
 }
 
@@ -142,6 +194,29 @@ pub fn folder_of(path: &std::path::Path) -> &std::path::Path {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => std::path::Path::new("."),
     }
+}
+
+/// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (as a shell does,
+/// without reading links): where a path the user typed leads, for comparing it with others.
+pub fn absolute_in(cwd: &std::path::Path, path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in cwd.join(path).components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                // Above the root stays at the root, as the operating system resolves it.
+                if !matches!(
+                    out.components().next_back(),
+                    None | Some(Component::RootDir | Component::Prefix(_))
+                ) {
+                    out.pop();
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
 /// 1-based line and column; the column counts Unicode scalar values, as SARIF and editors expect.

@@ -141,6 +141,7 @@ fn sarif_matches_the_sarif_schema() {
     // the machine-specific root redacted.
     instance["runs"][0]["tool"]["driver"]["rules"] = serde_json::json!(format!("{rules} rules"));
     instance["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] = serde_json::json!("[ROOT]");
+    instance["runs"][0]["invocations"][0]["workingDirectory"]["uri"] = serde_json::json!("[CWD]");
     snapshot(
         "sarif",
         &serde_json::to_string_pretty(&instance).expect("serialises"),

@@ -117,6 +117,30 @@ const NEVER: &[Never] = &[
         why: "triage and config read the catalog, never checks",
     },
     Never {
+        from: &["triage::baseline"],
+        to: &[
+            "index/**",
+            "semantic/**",
+            "render/**",
+            "fix/**",
+            "policy/**",
+        ],
+        why: "a baseline is a suppression kept in a file: it reads diagnostics, their sources and the catalog, never the index, the facts, an output format or the fix loop",
+    },
+    Never {
+        from: &[
+            "parse/**",
+            "model/**",
+            "index/**",
+            "semantic/**",
+            "check/**",
+            "edit/**",
+            "render/**",
+        ],
+        to: &["triage::baseline"],
+        why: "nothing before triage knows about baselines, and render sees only what they hid",
+    },
+    Never {
         from: &["parse/**"],
         to: &["model/**"],
         why: "parsing does not judge",

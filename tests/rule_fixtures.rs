@@ -47,6 +47,19 @@ fn options_for(code: &str, root: PathBuf) -> LintOptions {
     if code == "SL002" {
         options.select.push("SK008".to_string());
     }
+    // SL020 and SL021 are about baseline entries: their fixtures bring one, for SK008.
+    let baseline = options.paths[0].join("skilllint-baseline.json");
+    if baseline.is_file() {
+        let loaded = skilllint::triage::baseline::Baseline::load(
+            &baseline,
+            Path::new("."),
+            skilllint::engine::DEFAULT_MAX_FILE_SIZE,
+            catalog(),
+        )
+        .unwrap_or_else(|e| panic!("{code}: the fixture's baseline does not load: {e}"));
+        options.baseline = Some(std::sync::Arc::new(loaded));
+        options.select.push("SK008".to_string());
+    }
     // A finding a rule leaves to another is left to it only while that rule runs (without it, the
     // first rule reports it: tests/handoffs.rs). These fixtures show the split of the default
     // selection, so the other rule runs beside them.
@@ -73,13 +86,13 @@ fn rendered(outcome: &LintOutcome) -> String {
     format!(
         "{}---- concise ----\n{}",
         full::render(
-            outcome.repo.sources(),
+            outcome.sources(),
             &outcome.diagnostics,
             catalog(),
             false,
             full::DEFAULT_WIDTH
         ),
-        concise::render(outcome.repo.sources(), &outcome.diagnostics, catalog())
+        concise::render(outcome.sources(), &outcome.diagnostics, catalog())
     )
 }
 

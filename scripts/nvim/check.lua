@@ -1,33 +1,32 @@
--- Run by scripts/nvim-lsp-check.sh inside `nvim --headless --clean FILE`: starts `skilllint server`
--- through Neovim's built-in LSP client (the 0.7 API, Debian 12's), attaches it to the file's buffer,
--- waits for the file's diagnostics and writes them, one JSON object a line, to $CHECK_OUT.
+-- Run by scripts/nvim-lsp-check.sh inside `nvim --headless --clean FILE`: loads the Neovim set-up
+-- of docs/editors.md ($CHECK_SETUP, the block the script cut from it) as a user's init.lua would,
+-- so the documented set-up is what starts `skilllint server` for the file's buffer; waits for the
+-- file's diagnostics and writes them, one JSON object a line, to $CHECK_OUT. Written against the
+-- 0.7 API (Debian 12's), which later releases keep.
 local out = os.getenv("CHECK_OUT")
-local root = os.getenv("CHECK_ROOT")
 local buf = vim.api.nvim_get_current_buf()
 local uri = vim.uri_from_bufnr(buf)
 local published = false
-local client_id = vim.lsp.start_client({
-  name = "skilllint",
-  cmd = { os.getenv("SKILLLINT"), "server" },
-  root_dir = root,
-  workspace_folders = { { uri = vim.uri_from_fname(root), name = "check" } },
-  handlers = {
-    ["textDocument/publishDiagnostics"] = function(err, result, ctx, config)
-      vim.lsp.diagnostic.on_publish_diagnostics(err, result, ctx, config)
-      if result.uri == uri then
-        published = true
-      end
-    end,
-  },
-})
-local lines = {}
-if not client_id then
-  table.insert(lines, "NO CLIENT")
-else
-  vim.lsp.buf_attach_client(buf, client_id)
-  if not vim.wait(20000, function() return published end, 20) then
-    table.insert(lines, "TIMEOUT")
+local default = vim.lsp.handlers["textDocument/publishDiagnostics"]
+vim.lsp.handlers["textDocument/publishDiagnostics"] = function(err, result, ctx, config)
+  default(err, result, ctx, config)
+  if result and result.uri == uri then
+    published = true
   end
+end
+dofile(os.getenv("CHECK_SETUP"))
+-- The buffer's FileType event fired before the set-up was loaded: fire it again for the buffer.
+vim.cmd("doautocmd FileType " .. vim.bo[buf].filetype)
+local function clients()
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ bufnr = buf })
+  end
+  return vim.tbl_values(vim.lsp.buf_get_clients(buf))
+end
+local lines = {}
+-- A client is listed once it has initialised: wait for the diagnostics first.
+if not vim.wait(20000, function() return published end, 20) then
+  table.insert(lines, #clients() == 0 and "NO CLIENT" or "TIMEOUT")
 end
 for _, d in ipairs(vim.diagnostic.get(buf)) do
   table.insert(lines, vim.fn.json_encode({
@@ -41,7 +40,7 @@ for _, d in ipairs(vim.diagnostic.get(buf)) do
   }))
 end
 vim.fn.writefile(lines, out)
-if client_id then
-  vim.lsp.stop_client(client_id)
+for _, client in ipairs(clients()) do
+  client.stop()
 end
 vim.cmd("qa!")

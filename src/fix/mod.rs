@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub mod noqa;
 mod output;
 mod write;
 pub use output::{diff, diff_summary, unified_diff};
@@ -41,6 +42,8 @@ pub struct FixRun {
     /// Findings fixed per file (counted at the file of a fix's first edit, or the renamed file),
     /// so the findings of a file that cannot be written are not reported as fixed.
     pub fixed_by_file: BTreeMap<PathBuf, usize>,
+    /// The same findings by file and rule, for `--show-fixes`.
+    pub fixed_by_rule: BTreeMap<PathBuf, BTreeMap<&'static str, usize>>,
 }
 
 fn applies(diagnostic: &Diagnostic, unsafe_fixes: bool) -> bool {
@@ -128,6 +131,11 @@ pub fn fix_only(
                 let to = from.with_file_name(new_name);
                 if !to.exists() && !renames.contains_key(&from) {
                     *run.fixed_by_file.entry(from.clone()).or_default() += 1;
+                    *run.fixed_by_rule
+                        .entry(from.clone())
+                        .or_default()
+                        .entry(diagnostic.code)
+                        .or_default() += 1;
                     renames.insert(from, to);
                     run.fixed += 1;
                 }
@@ -166,7 +174,8 @@ pub fn fix_only(
             }
         }
         // Each applied fix with the file of its first edit, where it is counted.
-        let mut applied_diagnostics: HashMap<*const Diagnostic, PathBuf> = HashMap::new();
+        let mut applied_diagnostics: HashMap<*const Diagnostic, (PathBuf, &'static str)> =
+            HashMap::new();
         let mut failed_diagnostics: HashSet<*const Diagnostic> = HashSet::new();
         let mut new_texts: Vec<(PathBuf, String)> = Vec::new();
         for (file, edits) in &by_file {
@@ -188,7 +197,7 @@ pub fn fix_only(
                     for (d, _) in edits {
                         applied_diagnostics
                             .entry(*d as *const Diagnostic)
-                            .or_insert_with(|| source.abs_path.clone());
+                            .or_insert_with(|| (source.abs_path.clone(), d.code));
                     }
                 }
                 Err(why) => {
@@ -217,8 +226,13 @@ pub fn fix_only(
             overlay.insert(path, text);
             progressed = true;
         }
-        for (diagnostic, path) in applied_diagnostics {
+        for (diagnostic, (path, code)) in applied_diagnostics {
             if !failed_diagnostics.contains(&diagnostic) {
+                *run.fixed_by_rule
+                    .entry(path.clone())
+                    .or_default()
+                    .entry(code)
+                    .or_default() += 1;
                 *run.fixed_by_file.entry(path).or_default() += 1;
                 run.fixed += 1;
             }

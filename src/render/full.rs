@@ -533,6 +533,12 @@ pub fn config_error(error: &crate::config::ConfigError, color: bool) -> String {
     file_error(error, "invalid configuration", color)
 }
 
+/// A baseline file problem (see `triage::baseline::Baseline::load`), drawn as a configuration
+/// error is.
+pub fn baseline_error(error: &crate::config::ConfigError, color: bool) -> String {
+    file_error(error, "invalid baseline", color)
+}
+
 /// A policy file problem (see `policy::load`), drawn as a configuration error is.
 pub fn policy_error(error: &crate::config::ConfigError, color: bool) -> String {
     file_error(error, "invalid policy", color)
@@ -544,9 +550,17 @@ fn file_error(error: &crate::config::ConfigError, heading: &str, color: bool) ->
     let path = crate::escape::display_path(&error.path);
     let message = escape_text(&error.message);
     let handler = handler(color, DEFAULT_WIDTH);
+    // One style for every error the command line prints: `error: …` first, as clap's, then the
+    // quoted line drawn as findings are.
+    let level = if color {
+        "\x1b[1;31merror\x1b[0m\x1b[1m:\x1b[0m"
+    } else {
+        "error:"
+    };
     let mut out = String::new();
-    let drawn = match &error.quote {
+    match &error.quote {
         Some(quote) => {
+            out.push_str(&format!("{level} {heading}: {message}\n"));
             // Columns in code points, as in findings; a line cut before the quote counts bytes.
             let before = quote.span.start.saturating_sub(quote.offset);
             let column = quote.column_offset
@@ -557,22 +571,21 @@ fn file_error(error: &crate::config::ConfigError, heading: &str, color: bool) ->
                 + 1;
             let report = miette::miette!(
                 labels = vec![LabeledSpan::at(quote.span.clone(), "here")],
-                "{heading}: {message}"
+                "{heading}"
             )
             .with_source_code(QuotedLine {
                 name: format!("{path}:{}:{column}", quote.line),
                 quote: (**quote).clone(),
             });
-            draw(&handler, &mut out, report.as_ref())
+            let mut drawn = String::new();
+            if draw(&handler, &mut drawn, report.as_ref()) {
+                // The snippet alone: the heading is the line above.
+                if let Some(at) = drawn.find("\n").filter(|_| drawn.contains('╭')) {
+                    out.push_str(&drawn[at + 1..]);
+                }
+            }
         }
-        None => draw(
-            &handler,
-            &mut out,
-            miette::miette!("{path}: {message}").as_ref(),
-        ),
-    };
-    if !drawn {
-        out = format!("skilllint: {path}: {message}\n");
+        None => out.push_str(&format!("{level} {path}: {message}\n")),
     }
     out.push('\n');
     out
@@ -594,7 +607,7 @@ pub fn render(
         let start = positions.start(label.file, label.span);
         format!(
             "{}:{}:{}",
-            escape_text(&sources.file(label.file).rel_path),
+            escape_text(sources.path(label.file)),
             start.line,
             start.column
         )

@@ -33,7 +33,7 @@ pub fn render(sources: Sources<'_>, diagnostics: &[Diagnostic]) -> String {
         // colour the log), then escaped as the workflow-command syntax requires.
         let mut properties = format!(
             "file={},line={},endLine={}",
-            escape_property(&escape_text(&sources.file(d.primary.file).rel_path)),
+            escape_property(&escape_text(sources.path(d.primary.file))),
             start.line,
             end.line
         );

@@ -21,6 +21,8 @@ struct JsonLabel<'a> {
     end: Position,
     message: Option<&'a str>,
     primary: bool,
+    /// The path as the human formats show it (relative to the current folder).
+    display_path: &'a str,
 }
 
 #[derive(Serialize)]
@@ -29,6 +31,7 @@ struct JsonEdit<'a> {
     start: Position,
     end: Position,
     replacement: &'a str,
+    display_path: &'a str,
 }
 
 #[derive(Serialize)]
@@ -51,6 +54,9 @@ struct JsonDiagnostic<'a> {
     labels: Vec<JsonLabel<'a>>,
     help: Option<&'a str>,
     fix: Option<JsonFix<'a>>,
+    /// The path as the human formats show it: relative to the current folder, or as given
+    /// when outside it (`path` stays relative to the lint root, as json-v1 defines it).
+    display_path: &'a str,
 }
 
 fn position(positions: &Positions<'_>, label: &Label, at_end: bool) -> Position {
@@ -79,6 +85,7 @@ fn json_label<'a>(
 ) -> JsonLabel<'a> {
     JsonLabel {
         path: &sources.file(label.file).rel_path,
+        display_path: sources.path(label.file),
         start: position(positions, label, false),
         end: position(positions, label, true),
         message: label.message.as_deref(),
@@ -105,6 +112,7 @@ pub fn render(sources: Sources<'_>, diagnostics: &[Diagnostic], catalog: &Catalo
                 severity: d.severity.as_str(),
                 message: &d.message,
                 path: &sources.file(d.primary.file).rel_path,
+                display_path: sources.path(d.primary.file),
                 start: position(&positions, &d.primary, false),
                 end: position(&positions, &d.primary, true),
                 labels,
@@ -126,6 +134,7 @@ pub fn render(sources: Sources<'_>, diagnostics: &[Diagnostic], catalog: &Catalo
                             };
                             JsonEdit {
                                 path: &sources.file(e.file).rel_path,
+                                display_path: sources.path(e.file),
                                 start: position(&positions, &l, false),
                                 end: position(&positions, &l, true),
                                 replacement: &e.replacement,

@@ -5,7 +5,9 @@ pub mod concise;
 pub mod full;
 pub mod github;
 pub mod json;
+pub mod paths;
 pub mod sarif;
+pub mod statistics;
 
 use crate::catalog::{Catalog, RuleMeta};
 use crate::diagnostic::{Diagnostic, Severity, Suppressed};
@@ -102,13 +104,28 @@ pub fn summary(
     diagnostics: &[Diagnostic],
     suppressed: usize,
 ) -> String {
+    summary_with_baseline(files, skills, diagnostics, suppressed, 0)
+}
+
+/// [`summary`], also counting the findings the baseline hid:
+/// `Found 1 error in 4 files (2 skills). 340 hidden by the baseline.`
+pub fn summary_with_baseline(
+    files: usize,
+    skills: usize,
+    diagnostics: &[Diagnostic],
+    suppressed: usize,
+    baselined: usize,
+) -> String {
     let counts = Counts::of(diagnostics);
     let scope = format!("{} ({})", plural(files, "file"), plural(skills, "skill"));
-    let silenced = if suppressed > 0 {
+    let mut silenced = if suppressed > 0 {
         format!(" {suppressed} suppressed inline.")
     } else {
         String::new()
     };
+    if baselined > 0 {
+        silenced.push_str(&format!(" {baselined} hidden by the baseline."));
+    }
     if diagnostics.is_empty() {
         return format!("All checks passed: {scope}.{silenced}");
     }
@@ -176,7 +193,7 @@ pub fn render(format: Format, input: &Input<'_>, color: bool) -> String {
     } = *input;
     match format {
         Format::Full => full::render(sources, diagnostics, catalog, color, full::DEFAULT_WIDTH),
-        Format::Concise => concise::render(sources, diagnostics, catalog),
+        Format::Concise => concise::render_colored(sources, diagnostics, catalog, color),
         Format::Json => json::render(sources, diagnostics, catalog),
         Format::Github => github::render(sources, diagnostics),
         Format::Sarif => sarif::render(sources, diagnostics, catalog, suppressed, root),

@@ -3,10 +3,10 @@
 
 use super::Positions;
 use crate::catalog::{Catalog, Category, RuleMeta};
-use crate::diagnostic::Suppressed;
 use crate::diagnostic::{Diagnostic, Label, Severity};
+use crate::diagnostic::{Suppressed, SuppressedBy};
+use crate::source::FileId;
 use crate::source::Sources;
-use crate::source::{slice, FileId};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -94,6 +94,10 @@ struct RuleProperties {
 #[serde(rename_all = "camelCase")]
 struct Invocation {
     execution_successful: bool,
+    /// The folder skilllint ran in, so a viewer can tell what relative paths on the command
+    /// line meant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    working_directory: Option<ArtifactLocation>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     tool_execution_notifications: Vec<Notification>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -163,6 +167,9 @@ struct SarifResult {
     partial_fingerprints: BTreeMap<&'static str, String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     suppressions: Vec<SarifSuppression>,
+    /// With a baseline, on every result: `unchanged` for what it hides, `new` for the rest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline_state: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -244,24 +251,17 @@ fn driver(catalog: &Catalog) -> Driver<'_> {
     }
 }
 
-/// 64-bit FNV-1a: a stable hash that does not change between Rust releases or platforms.
-fn fnv1a(parts: &[&str]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for byte in part.bytes().chain(std::iter::once(0)) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    hash
-}
+use crate::diagnostic::stable_hash as fnv1a;
 
-/// The folder `%SRCROOT%` stands for: the enclosing git repository's root, so that code scanning
-/// finds the files whatever folder was linted, else the lint root itself.
-fn source_root(lint_root: &Path) -> Option<PathBuf> {
+/// The folder `%SRCROOT%` stands for: the git work tree the lint root is in, so that code
+/// scanning (which reads relative URIs against the repository root) finds the files whatever
+/// folder was linted; outside a work tree, the current folder.
+fn source_root(lint_root: &Path, cwd: Option<&Path>) -> Option<PathBuf> {
     let absolute = lint_root.canonicalize().ok()?;
-    let repository = absolute.ancestors().find(|dir| dir.join(".git").exists());
-    Some(repository.unwrap_or(&absolute).to_path_buf())
+    match absolute.ancestors().find(|dir| dir.join(".git").exists()) {
+        Some(repository) => Some(repository.to_path_buf()),
+        None => cwd.and_then(|cwd| cwd.canonicalize().ok()),
+    }
 }
 
 /// A name or path as the operating system holds it, as bytes.
@@ -270,22 +270,17 @@ fn os_bytes(path: &Path) -> Vec<u8> {
 }
 
 /// The lint root's path below `%SRCROOT%`, percent-encoded and `/`-terminated (empty when they
-/// are the same folder).
-fn root_prefix(lint_root: &Path, source_root: &Path) -> String {
-    let Ok(absolute) = lint_root.canonicalize() else {
-        return String::new();
-    };
-    match absolute.strip_prefix(source_root) {
-        Ok(rel) if !rel.as_os_str().is_empty() => {
-            let mut prefix = String::new();
-            for component in rel.components() {
-                prefix.push_str(&encode_path(&os_bytes(Path::new(component.as_os_str()))));
-                prefix.push('/');
-            }
-            prefix
-        }
-        _ => String::new(),
+/// are the same folder); `None` when the lint root is not below it (every file then gets its
+/// absolute URI).
+fn root_prefix(lint_root: &Path, source_root: &Path) -> Option<String> {
+    let absolute = lint_root.canonicalize().ok()?;
+    let rel = absolute.strip_prefix(source_root).ok()?;
+    let mut prefix = String::new();
+    for component in rel.components() {
+        prefix.push_str(&encode_path(&os_bytes(Path::new(component.as_os_str()))));
+        prefix.push('/');
     }
+    Some(prefix)
 }
 
 fn push_percent_encoded(out: &mut String, bytes: &[u8]) {
@@ -451,7 +446,9 @@ pub fn render(
     suppressed: &[Suppressed],
     root: &Path,
 ) -> String {
-    let srcroot = source_root(root);
+    let cwd = std::env::current_dir().ok();
+    let srcroot = source_root(root, cwd.as_deref());
+    let prefix = srcroot.as_deref().and_then(|s| root_prefix(root, s));
     // Findings silenced in source stay in the log, marked as suppressed, so code scanning shows
     // them as dismissed instead of losing them.
     let mut all: Vec<(&Diagnostic, Option<&Suppressed>)> = diagnostics
@@ -462,21 +459,14 @@ pub fn render(
     all.sort_by(|a, b| a.0.sort_key().cmp(&b.0.sort_key()));
     let every: Vec<Diagnostic> = all.iter().map(|(d, _)| (*d).clone()).collect();
     let outside = sources
-        .all()
         .iter()
-        .enumerate()
-        .filter(|(_, file)| !is_below_root(&file.rel_path))
-        .map(|(index, file)| {
-            let location = outside_location(&file.abs_path, srcroot.as_deref());
-            (FileId(index as u32), location)
-        })
+        .filter(|(_, file)| prefix.is_none() || !is_below_root(&file.rel_path))
+        .map(|(id, file)| (id, outside_location(&file.abs_path, srcroot.as_deref())))
         .collect();
     let builder = Builder {
         sources,
         positions: Positions::new(sources, &every),
-        prefix: srcroot
-            .as_deref()
-            .map_or_else(String::new, |s| root_prefix(root, s)),
+        prefix: prefix.unwrap_or_default(),
         outside,
     };
     let mut seen: HashMap<u64, usize> = HashMap::new();
@@ -488,10 +478,8 @@ pub fn render(
             .binary_search_by(|m| m.code.cmp(d.code))
             .unwrap_or(0);
         let path = sources.file(d.primary.file).rel_path.as_str();
-        let flagged: Vec<&str> = slice(sources.text(d.primary.file), d.primary.span)
-            .split_whitespace()
-            .collect();
-        let base = fnv1a(&[d.code, path, &flagged.join(" ")]);
+        let flagged = crate::diagnostic::flagged_text(sources.text(d.primary.file), d.primary.span);
+        let base = fnv1a(&[d.code, path, &flagged]);
         // Identical findings (same rule, file and text) are told apart by their order.
         let occurrence = seen.entry(base).or_insert(0);
         *occurrence += 1;
@@ -525,11 +513,18 @@ pub fn render(
             partial_fingerprints: BTreeMap::from([("skilllint/v1", fingerprint)]),
             suppressions: silenced
                 .map(|s| SarifSuppression {
-                    kind: "inSource",
+                    kind: match s.by {
+                        SuppressedBy::Comment => "inSource",
+                        SuppressedBy::Baseline => "external",
+                    },
                     justification: s.justification.clone(),
                 })
                 .into_iter()
                 .collect(),
+            baseline_state: sources.baseline().map(|_| match silenced.map(|s| s.by) {
+                Some(SuppressedBy::Baseline) => "unchanged",
+                _ => "new",
+            }),
         });
     }
     let mut original_uri_base_ids = BTreeMap::new();
@@ -551,6 +546,10 @@ pub fn render(
             },
             invocations: vec![Invocation {
                 execution_successful: true,
+                working_directory: cwd.as_deref().map(|cwd| ArtifactLocation {
+                    uri: root_uri(cwd),
+                    uri_base_id: None,
+                }),
                 tool_execution_notifications: notifications,
                 tool_configuration_notifications: Vec::new(),
             }],
@@ -574,6 +573,7 @@ pub fn render_failure(catalog: &Catalog, message: &str) -> String {
             },
             invocations: vec![Invocation {
                 execution_successful: false,
+                working_directory: None,
                 tool_execution_notifications: Vec::new(),
                 tool_configuration_notifications: vec![Notification {
                     level: "error",

@@ -1,6 +1,7 @@
 //! SL: the linter's own diagnostics, emitted by the engine while reading files (SL001), applying
 //! inline suppressions (SL002, SL003) and running rules (SL900), and by the policy rules (SL010 an expression
-//! that failed on an entity, SL011 one stopped by the cost limit); they have no check of their own.
+//! that failed on an entity, SL011 one stopped by the cost limit), and by the baseline (SL020 an
+//! expired entry, SL021 a stale one); they have no check of their own.
 
 use crate::check::{Check, RuleImpl};
 
@@ -23,6 +24,14 @@ pub const RULES: &[RuleImpl] = &[
     },
     RuleImpl {
         code: "SL011",
+        check: Check::Engine,
+    },
+    RuleImpl {
+        code: "SL020",
+        check: Check::Engine,
+    },
+    RuleImpl {
+        code: "SL021",
         check: Check::Engine,
     },
     RuleImpl {

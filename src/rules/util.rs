@@ -3,25 +3,9 @@
 //! re-exported here for the rules.
 
 pub use crate::parse::words::{
-    contains_word, find_substring, find_word, is_word_char, looks_like_snake_case_identifier,
-    split_words, words,
+    contains_word, edit_distance, find_substring, find_word, is_word_char,
+    looks_like_snake_case_identifier, split_words, words,
 };
-
-/// Levenshtein distance over chars, for "did you mean" suggestions.
-pub fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    let mut current = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        current[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(ca != *cb);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        std::mem::swap(&mut previous, &mut current);
-    }
-    previous[b.len()]
-}
 
 /// The candidate closest to `name`, when it is close enough to be a plausible typo or rename.
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {

@@ -6,8 +6,7 @@ use super::convert::{path_to_uri, Lines};
 use super::workspace::{mirrored, to_lsp, Folder};
 use crate::diagnostic::{Applicability, Diagnostic};
 use crate::engine::Session;
-use crate::index::Parsed;
-use crate::source::{FileId, Span};
+use crate::source::FileId;
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, DocumentChangeOperation, DocumentChanges,
     Hover, HoverContents, MarkupContent, MarkupKind, OneOf,
@@ -171,31 +170,6 @@ fn fix_action(
     })
 }
 
-/// Where a suppression comment for a finding at `offset` goes in a file: YAML (requirement.yaml,
-/// a Markdown file's frontmatter) takes `# skilllint: ignore[CODE]` on the line itself, a Markdown
-/// body `<!-- skilllint-disable-next-line CODE -->` on the line before. JSON has no comments.
-enum Place {
-    Yaml,
-    Markdown,
-}
-
-fn place(parsed: &Parsed, offset: usize) -> Option<Place> {
-    let doc = match parsed {
-        Parsed::Requirement(_) => return Some(Place::Yaml),
-        Parsed::Skill(skill) => &skill.doc,
-        Parsed::Contract(doc) | Parsed::Secrets(doc) | Parsed::Driver { doc, .. } => &**doc,
-        _ => return None,
-    };
-    if let Some(frontmatter) = doc.frontmatter() {
-        if frontmatter.yaml.start <= offset && offset < frontmatter.yaml.end {
-            return Some(Place::Yaml);
-        }
-    }
-    // Never above the frontmatter's opening `---`, which must stay the first line.
-    (doc.body_span.start < doc.body_span.end && offset >= doc.body_span.start)
-        .then_some(Place::Markdown)
-}
-
 /// "Disable CODE for this line", where the file kind has inline suppressions.
 fn disable_action(
     folder: &Folder,
@@ -212,45 +186,20 @@ fn disable_action(
     let parsed = parsed.as_ref().unwrap_or_else(|| repo.parsed(file));
     let text = repo.text(file);
     let lines = Lines::new(text);
-    let (line_start, line_end) = lines.line_bounds(d.primary.span.start);
-    let line = &text[line_start..line_end];
-    let edit = match place(parsed, d.primary.span.start)? {
-        Place::Yaml => match line.find("# skilllint: ignore[") {
-            // One comment per line is read: add the code to the one there.
-            Some(at) => {
-                let at = line_start + at + "# skilllint: ignore[".len();
-                TextEdit {
-                    range: lines.range(Span::empty(at)),
-                    new_text: format!("{}, ", d.code),
-                }
-            }
-            None => {
-                let end = line_start + line.trim_end().len();
-                TextEdit {
-                    range: lines.range(Span::empty(end)),
-                    new_text: format!(" # skilllint: ignore[{}]", d.code),
-                }
-            }
-        },
-        Place::Markdown => {
-            let indent: String = line.chars().take_while(|c| *c == ' ').collect();
-            let newline = if text[line_end..].starts_with("\r\n") {
-                "\r\n"
-            } else {
-                "\n"
-            };
-            TextEdit {
-                range: lines.range(Span::empty(line_start)),
-                new_text: format!(
-                    "{indent}<!-- skilllint-disable-next-line {} -->{newline}",
-                    d.code
-                ),
-            }
-        }
+    let place = crate::triage::suppress::comment_place(parsed, d.primary.span.start)?;
+    let scope = match place {
+        crate::triage::suppress::CommentPlace::MarkdownFile => "this file",
+        _ => "this line",
+    };
+    let (span, new_text) =
+        crate::triage::suppress::comment_edit(place, text, d.primary.span.start, &[d.code]);
+    let edit = TextEdit {
+        range: lines.range(span),
+        new_text,
     };
     let uri = file_uri(folder, session, file)?;
     Some(CodeAction {
-        title: format!("Disable {} for this line", d.code),
+        title: format!("Disable {} for {scope}", d.code),
         kind: Some(CodeActionKind::QUICKFIX),
         diagnostics: Some(vec![lsp.clone()]),
         edit: Some(WorkspaceEdit {

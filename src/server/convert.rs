@@ -123,11 +123,6 @@ impl<'a> Lines<'a> {
         }
         end
     }
-
-    /// The start of the line holding byte `offset` and the end of its text (before the break).
-    pub(crate) fn line_bounds(&self, offset: usize) -> (usize, usize) {
-        self.lines[self.line_of(offset.min(self.text.len()))]
-    }
 }
 
 /// Applies a `didChange` content change to `text`: a range edit, or the whole text.
@@ -268,7 +263,6 @@ mod tests {
         // Inside `\r\n`: the end of the line it ends.
         assert_eq!(lines.position(2), Position::new(0, 1));
         assert_eq!(lines.offset(Position::new(1, 9)), 5);
-        assert_eq!(lines.line_bounds(4), (3, 5));
         assert_eq!(lines.offset(Position::new(3, 0)), text.len() - 2);
     }
 

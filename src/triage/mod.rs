@@ -4,6 +4,7 @@
 //! suppression). It reads the catalog, never the checks: it must not import `rules`, `check` or
 //! `engine`.
 
+pub mod baseline;
 pub mod selection;
 pub mod suppress;
 

@@ -66,15 +66,52 @@ fn matches(selector: &str, meta: &RuleMeta) -> bool {
         || Category::parse(&selector.to_ascii_lowercase()) == Some(meta.category)
 }
 
-/// Checks that a selector names something; returns it unchanged.
+/// Checks that a selector names something; returns it unchanged. An unknown one is an error
+/// that suggests the nearest code, name, family or category.
 pub fn validate_selector<'a>(catalog: &Catalog, selector: &'a str) -> Result<&'a str, String> {
     if catalog.rules.iter().any(|meta| matches(selector, meta)) {
-        Ok(selector)
-    } else {
-        Err(format!(
-            "unknown rule selector `{selector}` (expected a code such as TJ003, a prefix such as TJ, a rule name, a category, or ALL)"
-        ))
+        return Ok(selector);
     }
+    let hint = match suggest(catalog, selector) {
+        Some(near) => format!("; did you mean `{near}`?"),
+        None => {
+            " (expected a code such as TJ003, a prefix such as TJ, a rule name, a category, or ALL)"
+                .to_string()
+        }
+    };
+    Err(format!(
+        "unknown rule selector `{}`{hint}",
+        crate::escape::escape_text(selector)
+    ))
+}
+
+/// The selector nearest to `selector` (case-insensitive) among the catalog's codes, names,
+/// families and the categories, when it is close enough to be a typo.
+pub fn suggest(catalog: &Catalog, selector: &str) -> Option<String> {
+    let wanted = selector.to_ascii_lowercase();
+    let limit = (wanted.chars().count() / 3).clamp(1, 3);
+    let categories = ["correctness", "safety", "style", "pedantic"];
+    let mut best: Option<(usize, String)> = None;
+    let candidates = catalog
+        .rules
+        .iter()
+        .flat_map(|m| [m.code.to_string(), m.name.clone(), m.family.to_string()])
+        .chain(categories.iter().map(|c| c.to_string()));
+    for candidate in candidates {
+        let lower = candidate.to_ascii_lowercase();
+        if lower.len().abs_diff(wanted.len()) > limit {
+            continue;
+        }
+        let distance = crate::parse::words::edit_distance(&wanted, &lower);
+        if distance <= limit
+            && best
+                .as_ref()
+                .is_none_or(|(d, c)| (distance, &candidate) < (*d, c))
+        {
+            best = Some((distance, candidate));
+        }
+    }
+    best.map(|(_, candidate)| candidate)
 }
 
 /// Resolves selectors; an `ignore` wins over a `select`.
@@ -160,6 +197,20 @@ mod tests {
         );
         let found = catalog().find("SKILL-NAME-FOLDER-MISMATCH");
         assert_eq!(found.map(|m| m.code), Some("SK005"));
+    }
+
+    #[test]
+    fn an_unknown_selector_suggests_the_nearest() {
+        let message = |s: &str| validate_selector(catalog(), s).expect_err(s);
+        assert!(
+            message("TJ03").ends_with("did you mean `TJ003`?"),
+            "{}",
+            message("TJ03")
+        );
+        assert!(message("write-tool-without-confirmaton")
+            .ends_with("did you mean `write-tool-without-confirmation`?"));
+        assert!(message("saftey").ends_with("did you mean `safety`?"));
+        assert!(message("qqqqqqqq").contains("expected a code such as TJ003"));
     }
 
     #[test]

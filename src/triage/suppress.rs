@@ -276,11 +276,25 @@ fn yaml_suppressions(collector: &mut Collector<'_>, text: &str, region: Span) {
                 CommentParse::Directive { rules, reason, .. } => {
                     let codes = collector.codes(&rules, span);
                     if !codes.is_empty() {
+                        // After a key, the comment is about its own line; on a line of its
+                        // own, about the line below. Either way one line, without its line
+                        // feed, so a key at column 1 of the next line is not covered by a
+                        // comment at the end of this one.
+                        let own_line = line[..hash].trim().is_empty();
+                        let end = offset + line.len();
+                        let (scope, covers) = if own_line {
+                            let next = &text[end.min(text.len())..];
+                            let next_len = next.find('\n').unwrap_or(next.len());
+                            (Scope::NextLine, Span::new(end, end + next_len))
+                        } else {
+                            let this_len = line.trim_end_matches('\n').len();
+                            (Scope::SameLine, Span::new(offset, offset + this_len))
+                        };
                         collector.suppressions.push(Suppression {
                             file: collector.file,
                             span,
-                            scope: Scope::SameLine,
-                            covers: Span::new(offset, offset + line.len()),
+                            scope,
+                            covers,
                             codes,
                             reason,
                         });
@@ -323,6 +337,109 @@ pub fn collect_file(
     (collector.suppressions, collector.malformed)
 }
 
+/// Where a suppression comment for a finding goes in its file: YAML (requirement.yaml, a
+/// Markdown file's frontmatter) takes `# skilllint: ignore[CODE]` on the finding's line, a
+/// Markdown body `<!-- skilllint-disable-next-line CODE -->` on the line before. JSON has no
+/// comments, and nothing goes above a frontmatter's opening `---`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommentPlace {
+    Yaml,
+    Markdown,
+    /// A finding about the file as a whole, reported at its start (above the frontmatter):
+    /// `<!-- skilllint-disable-file CODE -->` at the top of the body.
+    MarkdownFile,
+}
+
+/// The comment form for a finding at `offset` of a file parsed as `parsed`, if it has one.
+pub fn comment_place(parsed: &Parsed, offset: usize) -> Option<CommentPlace> {
+    let doc = match parsed {
+        Parsed::Requirement(_) => return Some(CommentPlace::Yaml),
+        Parsed::Skill(skill) => &skill.doc,
+        Parsed::Contract(doc) | Parsed::Secrets(doc) | Parsed::Driver { doc, .. } => &**doc,
+        _ => return None,
+    };
+    if let Some(frontmatter) = doc.frontmatter() {
+        if frontmatter.yaml.start <= offset && offset < frontmatter.yaml.end {
+            return Some(CommentPlace::Yaml);
+        }
+    }
+    // Never above the frontmatter's opening `---`, which must stay the first line: a finding
+    // reported there is about the whole file.
+    if offset >= doc.body_span.start && doc.body_span.start < doc.body_span.end {
+        Some(CommentPlace::Markdown)
+    } else if offset == 0 {
+        Some(CommentPlace::MarkdownFile)
+    } else {
+        None
+    }
+}
+
+/// The text edit (a span of `text` and its replacement) that silences `codes` for a finding at
+/// `offset`, in the form `place` says: codes added to a YAML line's `# skilllint: ignore[…]`
+/// when it has one (one comment a line is read), else a new comment.
+pub fn comment_edit(
+    place: CommentPlace,
+    text: &str,
+    offset: usize,
+    codes: &[&str],
+) -> (Span, String) {
+    let line = line_bounds(text, offset);
+    let line_text = &text[line.start..line.end];
+    let list = codes.join(", ");
+    match place {
+        CommentPlace::Yaml => match line_text.find("# skilllint: ignore[") {
+            Some(at) => {
+                let at = line.start + at + "# skilllint: ignore[".len();
+                (Span::empty(at), format!("{list}, "))
+            }
+            None => {
+                // Before a `\r` ending, so the line keeps it.
+                let end = line.start + line_text.trim_end().len();
+                (Span::empty(end), format!(" # skilllint: ignore[{list}]"))
+            }
+        },
+        CommentPlace::MarkdownFile => {
+            let newline = if text.contains("\r\n") { "\r\n" } else { "\n" };
+            let comment = format!("<!-- skilllint-disable-file {list} -->");
+            match body_start(text) {
+                Some(at) => (Span::empty(at), format!("{comment}{newline}")),
+                // No body yet: the comment starts one after the frontmatter.
+                None if text.ends_with('\n') => {
+                    (Span::empty(text.len()), format!("{comment}{newline}"))
+                }
+                None => (
+                    Span::empty(text.len()),
+                    format!("{newline}{comment}{newline}"),
+                ),
+            }
+        }
+        CommentPlace::Markdown => {
+            let indent: String = line_text.chars().take_while(|c| *c == ' ').collect();
+            let newline = if text[line.end..].starts_with("\r\n") || line_text.ends_with('\r') {
+                "\r\n"
+            } else {
+                "\n"
+            };
+            (
+                Span::empty(line.start),
+                format!("{indent}<!-- skilllint-disable-next-line {list} -->{newline}"),
+            )
+        }
+    }
+}
+
+/// Where a Markdown file's body starts: after its frontmatter's closing `---` line (the file's
+/// start when it has none); `None` when nothing follows the frontmatter.
+fn body_start(text: &str) -> Option<usize> {
+    use crate::parse::frontmatter::{split, Split};
+    let start = match split(text) {
+        Split::Found(frontmatter) => frontmatter.body.start,
+        Split::Missing => 0,
+        Split::Unterminated { .. } => text.len(),
+    };
+    (start < text.len()).then_some(start)
+}
+
 /// Splits findings into kept and suppressed; returns the suppressions no finding used.
 pub fn apply(
     diagnostics: Vec<Diagnostic>,
@@ -348,6 +465,7 @@ pub fn apply(
                 suppressed.push(Suppressed {
                     justification: suppressions[index].reason.clone(),
                     diagnostic,
+                    by: crate::diagnostic::SuppressedBy::Comment,
                 });
             }
             None => kept.push(diagnostic),
@@ -439,6 +557,51 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_yaml_comment_covers_its_own_line_only() {
+        let text = "---\nname: a\nowner: x # skilllint: ignore[SK008]\nteam: y\n---\n";
+        let doc = crate::model::document::parse_markdown_doc(text);
+        let frontmatter = doc.frontmatter().expect("frontmatter");
+        let mut collector = Collector {
+            catalog: crate::catalog::catalog(),
+            file: FileId(0),
+            suppressions: Vec::new(),
+            malformed: Vec::new(),
+        };
+        yaml_suppressions(&mut collector, text, frontmatter.yaml);
+        let [suppression] = collector.suppressions.as_slice() else {
+            panic!("{:?}", collector.suppressions);
+        };
+        let team = text.find("team").expect("team");
+        let owner = text.find("owner").expect("owner");
+        assert!(suppression.covers.start <= owner && owner <= suppression.covers.end);
+        assert!(
+            team > suppression.covers.end,
+            "the next line's key is not covered"
+        );
+        // On a line of its own, the comment is about the line below, and only that one.
+        let text = "---\n# skilllint: ignore[SK008] kept\nowner: x\nteam: y\n---\n";
+        let doc = crate::model::document::parse_markdown_doc(text);
+        let mut collector = Collector {
+            catalog: crate::catalog::catalog(),
+            file: FileId(0),
+            suppressions: Vec::new(),
+            malformed: Vec::new(),
+        };
+        let yaml = doc.frontmatter().expect("frontmatter").yaml;
+        yaml_suppressions(&mut collector, text, yaml);
+        let [above] = collector.suppressions.as_slice() else {
+            panic!("{:?}", collector.suppressions);
+        };
+        let owner = text.find("owner").expect("owner");
+        let team = text.find("team").expect("team");
+        assert_eq!(above.scope, Scope::NextLine);
+        assert!(
+            above.covers.start == owner && above.covers.end < team,
+            "{above:?}"
+        );
     }
 
     #[test]

@@ -1,0 +1,959 @@
+//! The baseline: a file of findings a team has accepted for now, so that skilllint can gate CI
+//! on an existing repository from the first day and report only what is new. It is a
+//! suppression kept in a file instead of in a comment: it runs after the rules and the inline
+//! suppressions, and no rule knows about it.
+//!
+//! An entry names a rule, a file (relative to the baseline file's folder, so the same file
+//! serves every working folder) and the finding's content: a fingerprint of the flagged text
+//! (whitespace folded) and the message. Line numbers are left out on purpose, so that an entry
+//! survives lines added above its finding and edits elsewhere in the file. An entry may carry a
+//! `reason`, an `owner` and an `expires` date; after that date it hides nothing and is itself
+//! reported (SL020), and an entry that matches no finding of a rule that ran is reported as stale
+//! (SL021). `--write-baseline` rewrites the file from the run's findings, keeping the notes of the
+//! entries that still match and dropping the stale ones. The format is described by
+//! `docs/baseline.schema.json`.
+
+use crate::catalog::Catalog;
+use crate::config::ConfigError;
+use crate::diagnostic::{
+    flagged_text, stable_hash, Diagnostic, Severity, Suppressed, SuppressedBy,
+};
+use crate::parse::json::parse_json_document;
+use crate::parse::node::{Node, Value};
+use crate::sink::Sink;
+use crate::source::{absolute_in, FileId, SourceFile, Sources, Span};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Component, Path, PathBuf};
+
+/// The `$schema` a written baseline names, so editors check it as it is edited.
+pub const SCHEMA_URL: &str =
+    "https://raw.githubusercontent.com/skilllint/skilllint/main/docs/baseline.schema.json";
+
+/// The version of the file format this build reads and writes.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// Codes a baseline never records: its own findings, and internal errors (a crashing rule is a
+/// bug to report, not debt to accept).
+const NEVER_RECORDED: &[&str] = &["SL020", "SL021", "SL900"];
+
+/// A calendar date (UTC), as `expires` holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Date {
+    pub year: i32,
+    pub month: u32,
+    pub day: u32,
+}
+
+impl Date {
+    /// `YYYY-MM-DD`, a real date; nothing else.
+    pub fn parse(text: &str) -> Option<Date> {
+        let bytes = text.as_bytes();
+        if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+            return None;
+        }
+        let number = |range: std::ops::Range<usize>| -> Option<u32> {
+            let part = text.get(range)?;
+            if part.bytes().all(|b| b.is_ascii_digit()) {
+                part.parse().ok()
+            } else {
+                None
+            }
+        };
+        let date = Date {
+            year: i32::try_from(number(0..4)?).ok()?,
+            month: number(5..7)?,
+            day: number(8..10)?,
+        };
+        let valid = (1..=12).contains(&date.month)
+            && date.day >= 1
+            && date.day <= days_in_month(date.year, date.month);
+        valid.then_some(date)
+    }
+
+    /// Today in UTC, from the system clock.
+    pub fn today() -> Date {
+        let seconds = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Date::from_days_since_epoch((seconds / 86_400) as i64)
+    }
+
+    /// The civil date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    pub fn from_days_since_epoch(days: i64) -> Date {
+        let z = days + 719_468;
+        let era = z.div_euclid(146_097);
+        let day_of_era = z.rem_euclid(146_097);
+        let year_of_era =
+            (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+        let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+        let mp = (5 * day_of_year + 2) / 153;
+        let day = (day_of_year - (153 * mp + 2) / 5 + 1) as u32;
+        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+        let year = (year_of_era + era * 400 + i64::from(month <= 2)) as i32;
+        Date { year, month, day }
+    }
+}
+
+fn days_in_month(year: i32, month: u32) -> u32 {
+    match month {
+        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+impl std::fmt::Display for Date {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+/// One accepted finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// A rule code (a name in the file is read as its code).
+    pub rule: String,
+    /// The file, relative to the baseline file's folder, `/`-separated.
+    pub path: String,
+    pub fingerprint: Option<String>,
+    pub message: Option<String>,
+    pub reason: Option<String>,
+    pub owner: Option<String>,
+    pub expires: Option<Date>,
+    /// The entry's object in the baseline file.
+    pub span: Span,
+    /// Its `rule` value, where SL021 points.
+    pub rule_span: Span,
+    /// Its `expires` value, where SL020 points.
+    pub expires_span: Option<Span>,
+}
+
+/// A baseline file, read and checked.
+#[derive(Debug, Clone)]
+pub struct Baseline {
+    /// The file as it was named (`--baseline FILE`, or the config's value joined to its folder).
+    pub path: PathBuf,
+    /// The absolute folder entry paths are relative to.
+    pub folder: PathBuf,
+    pub text: String,
+    pub entries: Vec<Entry>,
+    /// The day expiry dates are compared with (today, unless a test says otherwise).
+    pub today: Date,
+}
+
+/// What a baseline did to a run.
+#[derive(Debug)]
+pub struct BaselineRun {
+    /// The baseline file, as the run's last source (its id is the repository's file count).
+    pub file: SourceFile,
+    /// Findings it hid.
+    pub hidden: usize,
+    /// Entries past their date (each an SL020 finding, and its finding shown again).
+    pub expired: usize,
+    /// Entries that matched nothing (each an SL021 finding).
+    pub stale: usize,
+}
+
+impl Baseline {
+    /// An empty baseline at `path` (for `--write-baseline` when the file does not exist yet).
+    pub fn empty(path: &Path, cwd: &Path) -> Baseline {
+        Baseline {
+            path: path.to_path_buf(),
+            folder: absolute_in(cwd, crate::source::folder_of(path)),
+            text: String::new(),
+            entries: Vec::new(),
+            today: Date::today(),
+        }
+    }
+
+    /// Reads the baseline file at `path` (at most `max_size` bytes, a regular file).
+    pub fn load(
+        path: &Path,
+        cwd: &Path,
+        max_size: u64,
+        catalog: &Catalog,
+    ) -> Result<Baseline, ConfigError> {
+        use crate::read::{read_regular_bounded, Refused};
+        let fail = |message: String| ConfigError {
+            path: path.to_path_buf(),
+            span: None,
+            quote: None,
+            message,
+        };
+        let bytes = read_regular_bounded(path, max_size).map_err(|refused| {
+            fail(match refused {
+                Refused::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    "the baseline file does not exist; create it with `skilllint --write-baseline FILE`".to_string()
+                }
+                Refused::Io(e) => format!("cannot read the baseline: {e}"),
+                Refused::NotRegular => "the baseline is not a regular file (a FIFO, socket or device); it was not read".to_string(),
+                Refused::TooLarge(_) => format!(
+                    "the baseline is over the {max_size} byte size limit; it was not read (--max-file-size sets the limit)"
+                ),
+            })
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            fail(format!(
+                "the baseline is not valid UTF-8 (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
+        let entries = parse_entries(&text, path, catalog)?;
+        Ok(Baseline {
+            path: path.to_path_buf(),
+            folder: absolute_in(cwd, crate::source::folder_of(path)),
+            text,
+            entries,
+            today: Date::today(),
+        })
+    }
+
+    /// The path of a run's file as an entry names it: relative to the baseline's folder.
+    fn entry_path(&self, cwd: &Path, file: &SourceFile) -> String {
+        relative_between(&self.folder, &absolute_in(cwd, &file.abs_path))
+    }
+}
+
+/// `to` (absolute) relative to the folder `from` (absolute), with `..` where it is not below it;
+/// names in the escaped form reports use.
+fn relative_between(from: &Path, to: &Path) -> String {
+    let from: Vec<Component<'_>> = from.components().collect();
+    let to_parts: Vec<Component<'_>> = to.components().collect();
+    let common = from
+        .iter()
+        .zip(&to_parts)
+        .take_while(|(a, b)| a == b)
+        .count();
+    // Nothing in common (another drive on Windows): the absolute path.
+    if common == 0 {
+        return crate::escape::display_path(to).into_owned();
+    }
+    let mut rel = PathBuf::new();
+    for _ in common..from.len() {
+        rel.push("..");
+    }
+    for part in &to_parts[common..] {
+        rel.push(part.as_os_str());
+    }
+    crate::discover::relative_path(Path::new(""), &rel)
+}
+
+/// The fingerprint of a finding: its rule and the text it flags, whitespace folded. Not its
+/// line, nor its file (an entry names the file beside it).
+pub fn fingerprint(code: &str, text: &str, span: Span) -> String {
+    format!("{:016x}", stable_hash(&[code, &flagged_text(text, span)]))
+}
+
+/// Reads the entries of a baseline's text: an array of entries, or an object with `entries`
+/// (and optionally `$schema` and `version`).
+fn parse_entries(text: &str, path: &Path, catalog: &Catalog) -> Result<Vec<Entry>, ConfigError> {
+    let error = |span: Span, message: String| {
+        ConfigError::located(path, text, span.start..span.end, message)
+    };
+    let document = parse_json_document(text).map_err(|e| {
+        error(
+            e.span,
+            format!("the baseline is not valid JSON: {}", e.message),
+        )
+    })?;
+    if let Some(duplicate) = document.duplicate_keys.first() {
+        return Err(error(
+            duplicate.duplicate,
+            format!("duplicate key `{}`", duplicate.key),
+        ));
+    }
+    let root = &document.root;
+    let list = match &root.value {
+        Value::Array(items) => items.as_slice(),
+        Value::Object(members) => {
+            let mut entries = None;
+            for member in members {
+                match member.key.as_str() {
+                    "$schema" if member.value.as_str().is_some() => {}
+                    "$schema" => return Err(error(member.value.span, "`$schema` must be a string".to_string())),
+                    "version" => {
+                        let is_one = matches!(&member.value.value, Value::Number(n) if n.integer && n.value == FORMAT_VERSION as f64);
+                        if !is_one {
+                            return Err(error(
+                                member.value.span,
+                                format!("this skilllint reads baseline version {FORMAT_VERSION}"),
+                            ));
+                        }
+                    }
+                    "entries" => match member.value.as_array() {
+                        Some(items) => entries = Some(items),
+                        None => return Err(error(member.value.span, "`entries` must be an array of entries".to_string())),
+                    },
+                    other => {
+                        return Err(error(
+                            member.key_span,
+                            format!("unknown key `{other}` (a baseline holds `$schema`, `version` and `entries`)"),
+                        ))
+                    }
+                }
+            }
+            entries.ok_or_else(|| {
+                error(
+                    root.span,
+                    "the baseline object has no `entries` array".to_string(),
+                )
+            })?
+        }
+        _ => {
+            return Err(error(
+                root.span,
+                "a baseline is an array of entries, or an object with an `entries` array"
+                    .to_string(),
+            ))
+        }
+    };
+    list.iter()
+        .map(|node| parse_entry(node, catalog, &error))
+        .collect()
+}
+
+fn parse_entry(
+    node: &Node,
+    catalog: &Catalog,
+    error: &dyn Fn(Span, String) -> ConfigError,
+) -> Result<Entry, ConfigError> {
+    let Some(members) = node.as_object() else {
+        return Err(error(
+            node.span,
+            "an entry is an object with `rule`, `path` and `fingerprint`".to_string(),
+        ));
+    };
+    let mut entry = Entry {
+        rule: String::new(),
+        path: String::new(),
+        fingerprint: None,
+        message: None,
+        reason: None,
+        owner: None,
+        expires: None,
+        span: node.span,
+        rule_span: node.span,
+        expires_span: None,
+    };
+    let (mut rule, mut path) = (None, None);
+    for member in members {
+        let string = || {
+            member.value.as_str().map(str::to_string).ok_or_else(|| {
+                error(
+                    member.value.span,
+                    format!("`{}` must be a string", member.key),
+                )
+            })
+        };
+        match member.key.as_str() {
+            "rule" => {
+                rule = Some(string()?);
+                entry.rule_span = member.value.span;
+            }
+            "path" => path = Some(string()?),
+            "fingerprint" => entry.fingerprint = Some(string()?),
+            "message" => entry.message = Some(string()?),
+            "reason" => entry.reason = Some(string()?),
+            "owner" => entry.owner = Some(string()?),
+            "expires" => {
+                let text = string()?;
+                entry.expires = Some(Date::parse(&text).ok_or_else(|| {
+                    error(member.value.span, "`expires` must be a date written YYYY-MM-DD".to_string())
+                })?);
+                entry.expires_span = Some(member.value.span);
+            }
+            other => {
+                return Err(error(
+                    member.key_span,
+                    format!("unknown key `{other}` in a baseline entry (expected rule, path, fingerprint, message, reason, owner, expires)"),
+                ))
+            }
+        }
+    }
+    let (Some(rule), Some(path)) = (rule, path) else {
+        return Err(error(
+            node.span,
+            "an entry needs `rule` and `path`".to_string(),
+        ));
+    };
+    if entry.fingerprint.is_none() && entry.message.is_none() {
+        return Err(error(
+            node.span,
+            "an entry needs a `fingerprint` or a `message` to match its finding by".to_string(),
+        ));
+    }
+    // A rule a later release removed stays as written: it matches nothing and is reported stale.
+    entry.rule = catalog
+        .find(&rule)
+        .map_or(rule, |meta| meta.code.to_string());
+    entry.path = path;
+    Ok(entry)
+}
+
+/// What identifies a finding to the baseline.
+struct Key<'a> {
+    rule: &'a str,
+    path: String,
+    fingerprint: String,
+    message: &'a str,
+}
+
+fn key<'a>(
+    d: &'a Diagnostic,
+    sources: Sources<'a>,
+    baseline: &Baseline,
+    cwd: &Path,
+    paths: &mut HashMap<FileId, String>,
+) -> Key<'a> {
+    let path = paths
+        .entry(d.primary.file)
+        .or_insert_with(|| baseline.entry_path(cwd, sources.file(d.primary.file)))
+        .clone();
+    Key {
+        rule: d.code,
+        path,
+        fingerprint: fingerprint(d.code, sources.text(d.primary.file), d.primary.span),
+        message: &d.message,
+    }
+}
+
+/// `text` with each run of digits written as `#`.
+fn without_numbers(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_number = false;
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            out.push(c);
+            in_number = false;
+        }
+    }
+    out
+}
+
+/// Whether a finding may take an entry, in one pass of [`match_entries`].
+type Pass = dyn Fn(&Key<'_>, &Entry) -> bool;
+
+/// The entry each finding matches, each entry used at most once. Within one rule and file, a
+/// finding takes an entry with its fingerprint and message, then one with its fingerprint (the
+/// message was reworded), then one with its message (the flagged text was edited), then one with
+/// its message but for the numbers in it (a count that moved): moved lines change none of these
+/// for a finding about a line, and a new finding differs in both its text and its message.
+fn match_entries(keys: &[Key<'_>], entries: &[Entry]) -> Vec<Option<usize>> {
+    let mut by_place: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
+    for (index, entry) in entries.iter().enumerate() {
+        by_place
+            .entry((entry.rule.as_str(), entry.path.as_str()))
+            .or_default()
+            .push(index);
+    }
+    let mut used = vec![false; entries.len()];
+    let mut matched = vec![None; keys.len()];
+    let passes: [&Pass; 4] = [
+        &|k, e| {
+            e.fingerprint.as_deref() == Some(k.fingerprint.as_str())
+                && e.message.as_deref() == Some(k.message)
+        },
+        &|k, e| e.fingerprint.as_deref() == Some(k.fingerprint.as_str()),
+        &|k, e| e.message.as_deref() == Some(k.message),
+        // A measure of the file (`skill body is 679 lines`) changes with every line added: the
+        // same message but for its numbers is the same finding.
+        &|k, e| {
+            e.message
+                .as_deref()
+                .is_some_and(|m| without_numbers(m) == without_numbers(k.message))
+        },
+    ];
+    for pass in passes {
+        for (finding, key) in keys.iter().enumerate() {
+            if matched[finding].is_some() {
+                continue;
+            }
+            let Some(candidates) = by_place.get(&(key.rule, key.path.as_str())) else {
+                continue;
+            };
+            if let Some(&index) = candidates
+                .iter()
+                .find(|&&index| !used[index] && pass(key, &entries[index]))
+            {
+                used[index] = true;
+                matched[finding] = Some(index);
+            }
+        }
+    }
+    matched
+}
+
+/// What the run knows that decides whether an unmatched entry is stale.
+pub(crate) struct Scope<'a> {
+    /// Whether the rule ran and reports in the file (`None`: the file is not in the run).
+    pub(crate) reports: &'a dyn Fn(&str, Option<FileId>) -> bool,
+    pub(crate) catalog: &'a Catalog,
+    pub(crate) severity: &'a BTreeMap<&'static str, Severity>,
+}
+
+/// Hides the findings the baseline accepts. Returns the findings kept (with SL020 and SL021
+/// appended, in the baseline file `FileId(files.len())`), the hidden ones, and the counts.
+pub(crate) fn apply(
+    diagnostics: Vec<Diagnostic>,
+    files: &[SourceFile],
+    baseline: &Baseline,
+    cwd: &Path,
+    scope: &Scope<'_>,
+) -> (Vec<Diagnostic>, Vec<Suppressed>, BaselineRun) {
+    let sources = Sources::new(files);
+    let mut paths = HashMap::new();
+    let keys: Vec<Key<'_>> = diagnostics
+        .iter()
+        .map(|d| key(d, sources, baseline, cwd, &mut paths))
+        .collect();
+    let matched = match_entries(&keys, &baseline.entries);
+    let baseline_id = FileId(files.len() as u32);
+    let mut used = vec![false; baseline.entries.len()];
+    let mut expired_sink = scope.catalog.get("SL020").map(Sink::new);
+    let mut stale_sink = scope.catalog.get("SL021").map(Sink::new);
+    let mut hidden = Vec::new();
+    let mut kept = Vec::with_capacity(diagnostics.len());
+    let mut expired = 0;
+    for (d, entry) in diagnostics.into_iter().zip(matched) {
+        let Some(index) = entry else {
+            kept.push(d);
+            continue;
+        };
+        used[index] = true;
+        let entry = &baseline.entries[index];
+        match entry.expires {
+            Some(date) if date < baseline.today => {
+                expired += 1;
+                if let Some(sink) = expired_sink
+                    .as_mut()
+                    .filter(|_| (scope.reports)("SL020", None))
+                {
+                    let owner = entry
+                        .owner
+                        .as_deref()
+                        .map(|o| format!(" (owner: {o})"))
+                        .unwrap_or_default();
+                    sink.report(
+                        baseline_id,
+                        entry.expires_span.unwrap_or(entry.span),
+                        format!(
+                            "baseline entry for {} in {} expired on {date}{owner}",
+                            entry.rule, entry.path
+                        ),
+                    )
+                    .label("expired")
+                    .secondary(
+                        d.primary.file,
+                        d.primary.span,
+                        "the finding it hid, reported again",
+                    )
+                    .help("fix the finding, or move `expires` to a later date");
+                }
+                kept.push(d);
+            }
+            _ => hidden.push(Suppressed {
+                justification: entry.reason.clone(),
+                diagnostic: d,
+                by: SuppressedBy::Baseline,
+            }),
+        }
+    }
+    // Files of the run by the path entries name them with.
+    let in_run: HashMap<String, FileId> = files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (baseline.entry_path(cwd, f), FileId(i as u32)))
+        .collect();
+    let mut stale = 0;
+    for (entry, was_used) in baseline.entries.iter().zip(used) {
+        if was_used {
+            continue;
+        }
+        let file = in_run.get(entry.path.as_str()).copied();
+        // Only a rule that ran over the file can prove an entry useless; a file that is gone
+        // proves it without running anything.
+        let gone = file.is_none() && !entry_file_exists(&baseline.folder, &entry.path);
+        if !(gone || file.is_some() && (scope.reports)(&entry.rule, file)) {
+            continue;
+        }
+        if !(scope.reports)("SL021", None) {
+            continue;
+        }
+        stale += 1;
+        if let Some(sink) = stale_sink.as_mut() {
+            let why = if gone { " (the file is gone)" } else { "" };
+            sink.report(
+                baseline_id,
+                entry.rule_span,
+                format!(
+                    "baseline entry for {} in {} matches no finding{why}",
+                    entry.rule, entry.path
+                ),
+            )
+            .label("nothing to hide")
+            .help("remove the entry, or rewrite the file with `skilllint --write-baseline FILE`, which drops stale entries");
+        }
+    }
+    let mut found: Vec<Diagnostic> = [expired_sink, stale_sink]
+        .into_iter()
+        .flatten()
+        .flat_map(Sink::finish)
+        .collect();
+    for d in &mut found {
+        if let Some(severity) = scope.severity.get(d.code) {
+            d.severity = *severity;
+        }
+    }
+    // In the baseline file, the last of the run's files: after every other finding.
+    found.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    kept.extend(found);
+    let run = BaselineRun {
+        file: SourceFile {
+            rel_path: String::new(),
+            abs_path: baseline.path.clone(),
+            text: baseline.text.clone(),
+        },
+        hidden: hidden.len(),
+        expired,
+        stale,
+    };
+    (kept, hidden, run)
+}
+
+/// Whether an entry's file is on disk. An entry from the repository may name anything: only a
+/// plain relative path below the baseline's folder is looked at, never opened.
+fn entry_file_exists(folder: &Path, path: &str) -> bool {
+    let plain = Path::new(path)
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::ParentDir));
+    plain && std::fs::symlink_metadata(folder.join(os_path(path))).is_ok()
+}
+
+/// The real path of a `/`-separated path in the escaped form reports show.
+fn os_path(form: &str) -> PathBuf {
+    let bytes = crate::escape::path_bytes(form);
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        PathBuf::from(std::ffi::OsStr::from_bytes(&bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+/// One entry as written.
+#[derive(Serialize)]
+struct WrittenEntry<'a> {
+    rule: &'a str,
+    path: &'a str,
+    fingerprint: &'a str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    owner: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expires: Option<String>,
+}
+
+#[derive(Serialize)]
+struct WrittenFile<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: u64,
+    entries: Vec<WrittenEntry<'a>>,
+}
+
+/// What `--write-baseline` wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Written {
+    pub entries: usize,
+    /// Entries for findings the old file did not hold.
+    pub added: usize,
+    /// Entries of the old file that still match, notes kept.
+    pub kept: usize,
+    /// Entries of the old file that match nothing any more, dropped.
+    pub pruned: usize,
+}
+
+/// The text of a baseline holding `findings` (every finding of a run, those the old baseline hid
+/// included), sorted by path, rule, fingerprint and message so that a rewrite changes only the
+/// lines of findings that came or went. Entries of `old` that still match keep their `reason`,
+/// `owner` and `expires` (an expired one stays expired: rewriting does not renew it).
+pub fn write(
+    findings: &[&Diagnostic],
+    sources: Sources<'_>,
+    old: &Baseline,
+    cwd: &Path,
+) -> (String, Written) {
+    let findings: Vec<&Diagnostic> = findings
+        .iter()
+        .copied()
+        .filter(|d| !NEVER_RECORDED.contains(&d.code))
+        .collect();
+    let mut paths = HashMap::new();
+    let keys: Vec<Key<'_>> = findings
+        .iter()
+        .map(|d| key(d, sources, old, cwd, &mut paths))
+        .collect();
+    let matched = match_entries(&keys, &old.entries);
+    let mut written = Written::default();
+    let mut entries: Vec<WrittenEntry<'_>> = keys
+        .iter()
+        .zip(&matched)
+        .map(|(key, entry)| {
+            let entry = entry.map(|index| &old.entries[index]);
+            if entry.is_some() {
+                written.kept += 1;
+            } else {
+                written.added += 1;
+            }
+            WrittenEntry {
+                rule: key.rule,
+                path: &key.path,
+                fingerprint: &key.fingerprint,
+                message: key.message,
+                reason: entry.and_then(|e| e.reason.as_deref()),
+                owner: entry.and_then(|e| e.owner.as_deref()),
+                expires: entry.and_then(|e| e.expires).map(|d| d.to_string()),
+            }
+        })
+        .collect();
+    entries.sort_by(|a, b| {
+        (a.path, a.rule, a.fingerprint, a.message).cmp(&(b.path, b.rule, b.fingerprint, b.message))
+    });
+    written.entries = entries.len();
+    written.pruned = old.entries.len() - written.kept;
+    let file = WrittenFile {
+        schema: SCHEMA_URL,
+        version: FORMAT_VERSION,
+        entries,
+    };
+    let mut text = serde_json::to_string_pretty(&file).unwrap_or_else(|_| "[]".to_string());
+    text.push('\n');
+    (crate::escape::escape_json_text(text), written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::catalog;
+
+    #[test]
+    fn dates_are_strict_and_days_count_from_the_epoch() {
+        assert_eq!(
+            Date::parse("2024-02-29"),
+            Some(Date {
+                year: 2024,
+                month: 2,
+                day: 29
+            })
+        );
+        for bad in [
+            "2023-02-29",
+            "2024-13-01",
+            "2024-00-10",
+            "2024-1-01",
+            "24-01-01",
+            "2024/01/01",
+            "2024-01-32",
+            "+024-01-01",
+        ] {
+            assert_eq!(Date::parse(bad), None, "{bad}");
+        }
+        assert_eq!(Date::from_days_since_epoch(0).to_string(), "1970-01-01");
+        assert_eq!(
+            Date::from_days_since_epoch(19_782).to_string(),
+            "2024-02-29"
+        );
+        assert_eq!(Date::from_days_since_epoch(-1).to_string(), "1969-12-31");
+        assert!(Date::parse("2025-01-01") < Date::parse("2025-01-02"));
+    }
+
+    #[test]
+    fn entry_paths_are_relative_to_the_baseline_folder() {
+        assert_eq!(
+            relative_between(Path::new("/r"), Path::new("/r/skills/a/SKILL.md")),
+            "skills/a/SKILL.md"
+        );
+        assert_eq!(
+            relative_between(Path::new("/r/ci"), Path::new("/r/skills/a/SKILL.md")),
+            "../skills/a/SKILL.md"
+        );
+    }
+
+    fn entries(text: &str) -> Result<Vec<Entry>, String> {
+        parse_entries(text, Path::new("b.json"), catalog()).map_err(|e| {
+            let span = e.span.unwrap_or(0..0);
+            format!("{} at {:?}", e.message, &text[span])
+        })
+    }
+
+    #[test]
+    fn both_shapes_are_read_and_mistakes_point_at_their_key() {
+        let entry = r#"{"rule": "write-tool-without-confirmation", "path": "a/tools.json", "fingerprint": "00", "expires": "2030-01-01"}"#;
+        let list = entries(&format!("[{entry}]")).expect("an array of entries");
+        assert_eq!(list[0].rule, "TJ003");
+        assert_eq!(list[0].expires, Date::parse("2030-01-01"));
+        let object = entries(&format!(
+            r#"{{"$schema": "x", "version": 1, "entries": [{entry}]}}"#
+        ))
+        .expect("an object with entries");
+        assert_eq!(object.len(), 1);
+        for (text, at) in [
+            (
+                r#"[{"rule": "TJ003", "path": "a", "fingerprint": "0", "expire": "2030-01-01"}]"#,
+                "\"expire\"",
+            ),
+            (
+                r#"[{"rule": "TJ003", "path": "a", "fingerprint": "0", "expires": "2030-02-30"}]"#,
+                "\"2030-02-30\"",
+            ),
+            (r#"[{"rule": "TJ003", "path": 3, "fingerprint": "0"}]"#, "3"),
+            (r#"{"version": 2, "entries": []}"#, "2"),
+            (r#"{"entries": [], "extra": 1}"#, "\"extra\""),
+            (r#""entries""#, "\"entries\""),
+        ] {
+            let error = entries(text).expect_err(text);
+            assert!(error.ends_with(&format!("at {at:?}")), "{text}: {error}");
+        }
+        assert!(entries(r#"[{"rule": "TJ003", "path": "a"}]"#)
+            .expect_err("nothing to match by")
+            .contains("fingerprint"));
+    }
+
+    fn entry(rule: &str, path: &str, fingerprint: Option<&str>, message: Option<&str>) -> Entry {
+        Entry {
+            rule: rule.to_string(),
+            path: path.to_string(),
+            fingerprint: fingerprint.map(str::to_string),
+            message: message.map(str::to_string),
+            reason: None,
+            owner: None,
+            expires: None,
+            span: Span::empty(0),
+            rule_span: Span::empty(0),
+            expires_span: None,
+        }
+    }
+
+    fn finding<'a>(rule: &'a str, fingerprint: &str, message: &'a str) -> Key<'a> {
+        Key {
+            rule,
+            path: "a/tools.json".to_string(),
+            fingerprint: fingerprint.to_string(),
+            message,
+        }
+    }
+
+    #[test]
+    fn findings_match_by_content_then_by_fingerprint_then_by_message() {
+        let entries = [
+            entry("TJ003", "a/tools.json", Some("f1"), Some("tool `a`")),
+            entry("TJ003", "a/tools.json", Some("f1"), Some("tool `b`")),
+            entry("TJ003", "a/tools.json", Some("f9"), Some("tool `c`")),
+            entry("TJ003", "b/tools.json", Some("f1"), Some("tool `a`")),
+        ];
+        let keys = [
+            // Same text as two entries: told apart by the message.
+            finding("TJ003", "f1", "tool `b`"),
+            finding("TJ003", "f1", "tool `a`"),
+            // Its flagged text changed, its message did not.
+            finding("TJ003", "f2", "tool `c`"),
+            // New: a third finding with the same text as the first two.
+            finding("TJ003", "f1", "tool `d`"),
+            finding("SC005", "f1", "tool `a`"),
+        ];
+        assert_eq!(
+            match_entries(&keys, &entries),
+            [Some(1), Some(0), Some(2), None, None]
+        );
+        // A count in the message moved with the lines, and so did the flagged line.
+        let long = [entry(
+            "SK013",
+            "a/tools.json",
+            Some("f1"),
+            Some("body is 612 lines, over 500"),
+        )];
+        let moved = [finding("SK013", "f2", "body is 615 lines, over 500")];
+        assert_eq!(match_entries(&moved, &long), [Some(0)]);
+        assert_eq!(without_numbers("612 lines, over 500"), "# lines, over #");
+    }
+
+    /// docs/baseline.schema.json describes what `write` writes and what `load` reads: a written
+    /// file validates, and the schema's entry keys are the parser's.
+    #[test]
+    fn the_schema_describes_the_file() {
+        let schema: serde_json::Value =
+            serde_json::from_str(include_str!("../../docs/baseline.schema.json")).expect("JSON");
+        let validator = jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .build(&schema)
+            .expect("the schema compiles");
+        let files = [SourceFile {
+            rel_path: "a/tools.json".to_string(),
+            abs_path: PathBuf::from("/r/a/tools.json"),
+            text: "[false]".to_string(),
+        }];
+        let d = Diagnostic::new("TJ003", Severity::Error, FileId(0), Span::new(1, 6), "m");
+        let mut old = Baseline::empty(Path::new("/r/b.json"), Path::new("/"));
+        old.entries.push(Entry {
+            reason: Some("why".to_string()),
+            owner: Some("@team".to_string()),
+            expires: Date::parse("2030-01-01"),
+            ..entry("TJ003", "a/tools.json", None, Some("m"))
+        });
+        let (text, written) = write(&[&d], Sources::new(&files), &old, Path::new("/"));
+        assert_eq!(
+            written,
+            Written {
+                entries: 1,
+                added: 0,
+                kept: 1,
+                pruned: 0
+            }
+        );
+        let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}\n{text}");
+        assert!(text.contains("\"expires\": \"2030-01-01\""), "{text}");
+        let read = parse_entries(&text, Path::new("b.json"), catalog()).expect("reads back");
+        assert_eq!(read[0].reason.as_deref(), Some("why"));
+        // Every key the schema names is one the parser accepts, and no other.
+        let keys: Vec<&str> = schema["$defs"]["entry"]["properties"]
+            .as_object()
+            .expect("entry properties")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        for key in &keys {
+            let mut entry = serde_json::json!({"rule": "TJ003", "path": "a", "fingerprint": "0000000000000000"});
+            entry[key] = serde_json::Value::String(
+                if *key == "expires" {
+                    "2030-01-01"
+                } else {
+                    "0000000000000000"
+                }
+                .to_string(),
+            );
+            let text = serde_json::Value::Array(vec![entry]).to_string();
+            assert!(
+                parse_entries(&text, Path::new("b.json"), catalog()).is_ok(),
+                "{key}: {text}"
+            );
+        }
+        assert_eq!(keys.len(), 7);
+    }
+}
