@@ -965,7 +965,8 @@ mod tests {
             .program;
         let small = cost_bound(program.expression(), &sizes(10, 8));
         let large = cost_bound(program.expression(), &sizes(1000, 8));
-        assert!(small < 1000, "{small}");
+        // Each iteration costs a few steps plus the bytes it compares: thousands, not millions.
+        assert!(small < 10_000, "{small}");
         assert!(large > 100 * small, "{small} {large}");
         let runaway = compile(
             "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, a + b + c + d + e > 0)))))",
