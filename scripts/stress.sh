@@ -2,6 +2,7 @@
 # Lints one file of each pathological shape (many repeated constructs: tools, findings, headings,
 # links, keys, items, one long line...) at 1 MB and 4 MB, and prints wall time and peak memory.
 # Every run should stay under 1 s and 200 MB, and the 4 MB time near 4x the 1 MB one (linear).
+# The policy-* shapes add a repository policy (.skilllint/policies) that is slow on the data.
 #   scripts/stress.sh [SHAPE...]        FORMAT=full SIZES="1000000 4000000" scripts/stress.sh
 # Needs python3 (to generate the inputs); uses /usr/bin/time for peak memory when present.
 set -euo pipefail
@@ -95,6 +96,33 @@ elif shape == "duplicate-tools":
     for t in ts:
         t["name"] = "same"
     w("s/tools.json", json.dumps(ts))
+elif shape.startswith("policy-"):     # a repository policy and the data it is slow on
+    def policy(assertion, message="m", on="tool"):
+        w(".skilllint/policies/p.yaml", "rules:\n  - code: ORG001\n    name: slow\n    severity: warning\n"
+          "    category: style\n    summary: s\n    on: %s\n    assert: %s\n    message: %s\n"
+          % (on, json.dumps(assertion), json.dumps(message)))
+    one = lambda **fields: w("s/tools.json", json.dumps([dict({"name": "t", "description": "d",
+                                                               "inputSchema": {"type": "object"}}, **fields)]))
+    if shape == "policy-in":        # `x in list` inside `all()`: quadratic in the list
+        one(tags=["tag%07d" % i for i in range(size // 13)])
+        policy("tool.tags.all(t, t in tool.tags)")
+    elif shape == "policy-per-tool":  # a short policy just under the per-entity bound, many tools
+        w("s/tools.json", tools(n_tools(300)))
+        r = "[" + ",".join(str(i) for i in range(30)) + "]"
+        policy("%s.all(a, %s.all(b, %s.all(c, (tool.description + tool.name).contains('zz') == false)))" % (r, r, r))
+    elif shape == "policy-regex":   # one pattern whose DFA explodes, on a 1 MB random a/b string
+        import random
+        random.seed(7)
+        one(description="".join(random.choice("aaab") for _ in range(size)))
+        policy("!tool.description.matches('a[ab]{1000}c')")
+    elif shape == "policy-message": # a message repeating a 1 MB field 2,000 times
+        one(description=rep("ab"))
+        policy("false", "{{tool.description}}" * 2000)
+    elif shape == "policy-concat":  # strings joined and compared in a comprehension
+        one(description=rep("ab"), tags=["x"] * 1000)
+        policy("tool.tags.all(t, size(tool.description + tool.description + t) > 0)")
+    else:
+        sys.exit("unknown shape " + shape)
 else:
     sys.exit("unknown shape " + shape)
 PY
@@ -102,7 +130,7 @@ shapes=("$@")
 [ ${#shapes[@]} -gt 0 ] || shapes=(pem-begin tools tools-one-line tool-use-rules rules-and-tools \
   phantom-tools requirement headings links links-one-line long-line nesting refs suppressions \
   properties enum frontmatter-keys tool-md-inputs tool-md-examples driver secrets hidden-unicode \
-  credentials duplicate-tools)
+  credentials duplicate-tools policy-in policy-per-tool policy-regex policy-message policy-concat)
 printf '%-18s %9s %8s %8s %9s\n' shape bytes wall_s peak_MB findings
 for shape in "${shapes[@]}"; do
   for size in $sizes; do

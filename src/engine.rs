@@ -441,6 +441,8 @@ fn in_memory_keeping(
 struct Kept {
     read_problems: Vec<Diagnostic>,
     units: Vec<UnitOutcome>,
+    /// The policies went over the run's budget: a changed file is linted afresh.
+    policies_spent: bool,
 }
 
 /// index → check → triage, for files already read (and, for the kinds other folders refer to,
@@ -451,7 +453,7 @@ fn analyse_keeping(
     enabled: &Enabled,
     files: Vec<SourceFile>,
     parsed: Vec<Parsed>,
-    diagnostics: Vec<Diagnostic>,
+    mut diagnostics: Vec<Diagnostic>,
     root: LintRoot,
     base: &Path,
     keep: bool,
@@ -481,16 +483,23 @@ fn analyse_keeping(
     // Unit by unit: parse the folder's own files, run every unit rule, collect what the
     // repository-wide rules and the suppressions need, and drop the parses before the next
     // unit, so the same memory serves unit after unit.
-    let outcomes: Vec<UnitOutcome> = with_unit_run(options, enabled, &repo, &rules, |run| {
-        repo.units
-            .par_iter()
-            .map(|files| check_unit(&repo, files, run))
-            .collect()
-    });
+    let (mut outcomes, spent): (Vec<UnitOutcome>, _) =
+        with_unit_run(options, enabled, &repo, &rules, |run| {
+            repo.units
+                .par_iter()
+                .map(|files| check_unit(&repo, files, run))
+                .collect()
+        });
+    let policies_spent = spent.is_some();
+    if let Some(spent) = &spent {
+        drop_policy_results(&mut outcomes, spent);
+    }
     let kept = keep.then(|| Kept {
         read_problems: diagnostics.clone(),
         units: outcomes.clone(),
+        policies_spent,
     });
+    diagnostics.extend(spent.and_then(|spent| spent.finding));
     let (diagnostics, suppressed) =
         conclude(options, enabled, &repo, &rules, diagnostics, outcomes);
     Ok((
@@ -515,16 +524,35 @@ fn enabled_rules(enabled: &Enabled) -> Vec<&'static Rule> {
         .collect()
 }
 
+/// The policies of a run that went over its budget: their rules, and the one finding that says
+/// so.
+struct BudgetSpent {
+    codes: Vec<&'static str>,
+    finding: Option<Diagnostic>,
+}
+
+/// Drops every policy finding and failure of a run whose policies went over the budget: which
+/// units were evaluated before it ran out depends on the threads, what is reported must not.
+fn drop_policy_results(outcomes: &mut [UnitOutcome], spent: &BudgetSpent) {
+    for outcome in outcomes {
+        outcome
+            .diagnostics
+            .retain(|d| spent.codes.binary_search(&d.code).is_err());
+        outcome.once_per_run.clear();
+    }
+}
+
 /// Calls `f` with what checking a unit takes: the enabled rules, and the plan of the
 /// organisation policies' enabled rules (the engine passes them as the unit hook: the check
-/// stage never imports `policy`).
+/// stage never imports `policy`). Also returns, when the policies went over the run's budget,
+/// what to drop and report instead.
 fn with_unit_run<R>(
     options: &LintOptions,
     enabled: &Enabled,
     repo: &Repo,
     rules: &[&Rule],
     f: impl FnOnce(&UnitRun<'_>) -> R,
-) -> R {
+) -> (R, Option<BudgetSpent>) {
     let policies = options.policies.as_deref();
     let active: Vec<usize> = policies.map_or_else(Vec::new, |set| {
         (0..set.rules.len())
@@ -532,7 +560,12 @@ fn with_unit_run<R>(
             .collect()
     });
     let plan = policies.filter(|_| !active.is_empty()).map(|set| {
-        crate::policy::eval::Plan::new(set, &active, crate::policy::eval::repo_value(repo))
+        crate::policy::eval::Plan::new(
+            set,
+            &active,
+            crate::policy::eval::repo_value(repo),
+            crate::policy::eval::run_budget(repo),
+        )
     });
     let hook = |unit: &crate::check::Unit<'_>| match &plan {
         Some(plan) => {
@@ -541,13 +574,24 @@ fn with_unit_run<R>(
         }
         None => (Vec::new(), Vec::new()),
     };
-    f(&UnitRun {
+    let result = f(&UnitRun {
         rules,
         catalog: options.catalog(),
         panic_in: options.panic_in_rule.as_deref(),
         inline_ignores: options.inline_ignores,
         hook: &hook,
-    })
+    });
+    let spent = plan.as_ref().filter(|plan| plan.exhausted()).map(|plan| {
+        // On the first file in path order: a place that does not depend on the threads.
+        let first = (0..repo.files.len())
+            .map(|i| crate::source::FileId(i as u32))
+            .min_by(|a, b| repo.file(*a).rel_path.cmp(&repo.file(*b).rel_path));
+        BudgetSpent {
+            codes: plan.codes(),
+            finding: first.and_then(|file| plan.budget_spent(file)),
+        }
+    });
+    (result, spent)
 }
 
 /// After the units: the repository-wide rules over what the units left, then triage. Returns the
@@ -660,6 +704,7 @@ impl Session {
         let kept = kept.unwrap_or(Kept {
             read_problems: Vec::new(),
             units: Vec::new(),
+            policies_spent: false,
         });
         let mut unit_of = vec![0; outcome.repo.files.len()];
         for (index, unit) in outcome.repo.units.iter().enumerate() {
@@ -704,7 +749,10 @@ impl Session {
         let kind = repo.parsed(id).kind();
         let had_problem = matches!(repo.parsed(id), Parsed::Unreadable(_))
             || self.kept.read_problems.iter().any(|d| d.primary.file == id);
-        if had_problem || crate::discover::not_read_reason(kind, &text).is_some() {
+        if had_problem
+            || self.kept.policies_spent
+            || crate::discover::not_read_reason(kind, &text).is_some()
+        {
             return Replaced::NeedsFreshLint;
         }
         let repo = &mut self.outcome.repo;
@@ -720,7 +768,7 @@ impl Session {
         let (rules, options) = (&self.rules, &self.options);
         let (enabled, kept, pool) = (&self.enabled, &mut self.kept, &self.pool);
         let unit = self.unit_of.get(index).copied();
-        with_unit_run(options, enabled, repo, rules, |run| {
+        let ((), spent) = with_unit_run(options, enabled, repo, rules, |run| {
             if everywhere {
                 kept.units = pool.install(|| {
                     repo.units
@@ -735,6 +783,11 @@ impl Session {
                 }
             }
         });
+        // Over the budget, some units' policies did not run: a whole lint reports that as a
+        // run does.
+        if spent.is_some() {
+            return Replaced::NeedsFreshLint;
+        }
         let (diagnostics, suppressed) = self.pool.install(|| {
             conclude(
                 options,

@@ -61,6 +61,38 @@ pub fn escape_text(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Multi-line `text` (a policy's `docs`, shown by `skilllint rule`) made safe to print: its line
+/// feeds stay, every other unsafe character is escaped as in [`escape_text`], and a line that a
+/// CI runner would read as a workflow command (`::error …`, `##[error]…`) has its first
+/// character escaped, so it is shown and never obeyed.
+pub fn escape_block(text: &str) -> Cow<'_, str> {
+    let command = |line: &str| {
+        let line = line.trim_start();
+        line.starts_with("::") || line.starts_with("##[")
+    };
+    if !text
+        .split('\n')
+        .any(|line| holds_unsafe(line) || command(line))
+    {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for (index, line) in text.split('\n').enumerate() {
+        if index > 0 {
+            out.push('\n');
+        }
+        let indent = line.len() - line.trim_start().len();
+        for (at, c) in line.char_indices() {
+            if is_unsafe_char(c) || (at == indent && command(line)) {
+                push_escaped(&mut out, c);
+            } else {
+                out.push(c);
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// A file's text made safe to show as a snippet, with the map from offsets in the file to
 /// offsets in the shown text. Line feeds stay (they are the snippet's lines), and so does the CR
 /// of a CRLF line end; everything else unsafe is escaped as in [`escape_text`].
@@ -229,6 +261,15 @@ pub fn escape_json_text(json: String) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_block_keeps_its_lines_and_disarms_workflow_commands() {
+        assert_eq!(super::escape_block("# T\n\nplain"), "# T\n\nplain");
+        assert_eq!(
+            super::escape_block("a\u{1b}]0;t\u{7}\n::error file=x::forged\n  ##[error]y\n## ok"),
+            "a\\u{1b}]0;t\\u{7}\n\\u{3a}:error file=x::forged\n  \\u{23}#[error]y\n## ok"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -146,13 +146,14 @@ enum SetupError {
 /// The policies a run from `start` loads (see [`skilllint::policy::for_run`]).
 fn load_policies(
     config_path: Option<&Path>,
+    config_named: bool,
     start: &Path,
     isolated: bool,
     extra: &[PathBuf],
     cap: u64,
 ) -> Result<PolicySet, SetupError> {
     use skilllint::policy::RunPoliciesError;
-    skilllint::policy::for_run(config_path, start, isolated, extra, cap).map_err(
+    skilllint::policy::for_run(config_path, config_named, start, isolated, extra, cap).map_err(
         |error| match error {
             RunPoliciesError::Config(error) => SetupError::Config(error),
             RunPoliciesError::Policy(error) => SetupError::Policy(error),
@@ -181,7 +182,17 @@ fn with_policies(args: &PolicyArgs, then: impl FnOnce(&PolicySet) -> ExitCode) -
     let cap = skilllint::engine::DEFAULT_MAX_FILE_SIZE;
     let loaded = config_path(args.config.as_deref(), args.isolated, start)
         .map_err(SetupError::Config)
-        .and_then(|path| load_policies(path.as_deref(), start, args.isolated, &args.policies, cap));
+        .and_then(|path| {
+            let named = args.config.is_some();
+            load_policies(
+                path.as_deref(),
+                named,
+                start,
+                args.isolated,
+                &args.policies,
+                cap,
+            )
+        });
     match loaded {
         Ok(set) => then(&set),
         Err(error) => {
@@ -216,7 +227,7 @@ fn test_policies(paths: &[PathBuf], args: &PolicyArgs) -> ExitCode {
     // Named paths only: no config, no `.skilllint/policies/` (isolated), then `--policies`.
     let named: Vec<PathBuf> = paths.iter().chain(&args.policies).cloned().collect();
     let cap = skilllint::engine::DEFAULT_MAX_FILE_SIZE;
-    match load_policies(None, Path::new("."), true, &named, cap) {
+    match load_policies(None, true, Path::new("."), true, &named, cap) {
         Ok(set) => run(&set),
         Err(error) => {
             report_setup_error(&error, ColorChoice::Auto);
@@ -310,7 +321,15 @@ fn load_config(
     let cap = args
         .max_file_size
         .unwrap_or(skilllint::engine::DEFAULT_MAX_FILE_SIZE);
-    let policies = load_policies(path.as_deref(), start, args.isolated, &args.policies, cap)?;
+    let named = file.is_some();
+    let policies = load_policies(
+        path.as_deref(),
+        named,
+        start,
+        args.isolated,
+        &args.policies,
+        cap,
+    )?;
     let mut config = match path {
         Some(path) => config::load(&path, policies.catalog(), cap).map_err(SetupError::Config)?,
         None => Config::default(),

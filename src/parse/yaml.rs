@@ -12,6 +12,10 @@ use std::collections::HashMap;
 
 /// Aliases may re-use at most this many nodes in total; more is treated as an alias bomb.
 const ALIAS_NODE_BUDGET: usize = 10_000;
+/// Aliases may re-use at most this many bytes of text (scalars and keys) in total, or the length
+/// of the document when that is more: a few nodes can hold megabytes (a 2 MB scalar aliased
+/// 9,000 times is 18 GB), so nodes alone do not bound the memory an expansion takes.
+const ALIAS_BYTE_BUDGET: usize = 1 << 20;
 /// Frontmatter is shallow; anything deeper than this is hostile or broken.
 const MAX_DEPTH: usize = 128;
 
@@ -108,8 +112,9 @@ enum Frame {
 struct Builder<'a> {
     offsets: Offsets<'a>,
     stack: Vec<Frame>,
-    anchors: HashMap<usize, (Node, usize)>,
+    anchors: HashMap<usize, (Node, Weight)>,
     alias_budget: usize,
+    alias_bytes: usize,
     root: Option<Node>,
     features: YamlFeatures,
     documents: usize,
@@ -135,6 +140,7 @@ pub fn parse_yaml_with_saphyr(text: &str, base: usize) -> Result<YamlDocument, Y
         stack: Vec::new(),
         anchors: HashMap::new(),
         alias_budget: ALIAS_NODE_BUDGET,
+        alias_bytes: ALIAS_BYTE_BUDGET.max(text.len()),
         root: None,
         features: YamlFeatures::default(),
         documents: 0,
@@ -157,12 +163,34 @@ pub fn parse_yaml_with_saphyr(text: &str, base: usize) -> Result<YamlDocument, Y
     })
 }
 
-fn count_nodes(node: &Node) -> usize {
-    1 + match &node.value {
-        Value::Array(items) => items.iter().map(count_nodes).sum(),
-        Value::Object(members) => members.iter().map(|m| count_nodes(&m.value)).sum(),
-        _ => 0,
+/// What an alias to a node copies: its nodes and the bytes of its scalars and keys.
+#[derive(Debug, Clone, Copy, Default)]
+struct Weight {
+    nodes: usize,
+    bytes: usize,
+}
+
+fn weigh(node: &Node) -> Weight {
+    let mut weight = Weight {
+        nodes: 1,
+        bytes: match &node.value {
+            Value::String(s) => s.len(),
+            Value::Number(n) => n.raw.len(),
+            _ => 0,
+        },
+    };
+    let mut add = |child: Weight, key: usize| {
+        weight.nodes = weight.nodes.saturating_add(child.nodes);
+        weight.bytes = weight.bytes.saturating_add(child.bytes).saturating_add(key);
+    };
+    match &node.value {
+        Value::Array(items) => items.iter().for_each(|item| add(weigh(item), 0)),
+        Value::Object(members) => members
+            .iter()
+            .for_each(|m| add(weigh(&m.value), m.key.len())),
+        _ => {}
     }
+    weight
 }
 
 impl Builder<'_> {
@@ -238,10 +266,12 @@ impl Builder<'_> {
             }
             Event::Alias(id) => {
                 self.features.aliases.push(span);
-                let Some((node, size)) = self.anchors.get(&id).cloned() else {
+                // Checked before the copy is made: the budget bounds the memory, not just the
+                // count.
+                let Some(weight) = self.anchors.get(&id).map(|(_, weight)| *weight) else {
                     return Err(self.error("alias to an unknown anchor", span));
                 };
-                if size > self.alias_budget {
+                if weight.nodes > self.alias_budget {
                     return Err(self.error(
                         format!(
                             "aliases expand to more than {ALIAS_NODE_BUDGET} nodes (an alias bomb?)"
@@ -249,7 +279,20 @@ impl Builder<'_> {
                         span,
                     ));
                 }
-                self.alias_budget -= size;
+                if weight.bytes > self.alias_bytes {
+                    return Err(self.error(
+                        format!(
+                            "aliases expand to more than {} bytes of text (an alias bomb?)",
+                            ALIAS_BYTE_BUDGET.max(self.offsets.text.len())
+                        ),
+                        span,
+                    ));
+                }
+                self.alias_budget -= weight.nodes;
+                self.alias_bytes -= weight.bytes;
+                let Some((node, _)) = self.anchors.get(&id).cloned() else {
+                    return Err(self.error("alias to an unknown anchor", span));
+                };
                 self.push(node, 0)?;
             }
             Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
@@ -296,8 +339,8 @@ impl Builder<'_> {
 
     fn push(&mut self, node: Node, anchor: usize) -> Result<(), YamlError> {
         if anchor > 0 {
-            let size = count_nodes(&node);
-            self.anchors.insert(anchor, (node.clone(), size));
+            let weight = weigh(&node);
+            self.anchors.insert(anchor, (node.clone(), weight));
         }
         match self.stack.last_mut() {
             None => {
@@ -976,6 +1019,18 @@ mod tests {
         }
         let err = parse_yaml(&text, 0).expect_err("bomb");
         assert!(err.message.contains("alias"), "{}", err.message);
+    }
+
+    #[test]
+    fn aliases_are_counted_in_bytes_not_only_nodes() {
+        let big = "x".repeat(200_000);
+        let aliases = vec!["*a"; 50].join(", ");
+        let text = format!("a: &a {big}\nb: [{aliases}]\n");
+        let err = parse_yaml(&text, 0).expect_err("bomb");
+        assert!(err.message.contains("bytes"), "{}", err.message);
+        // A few small aliases are fine.
+        let text = format!("a: &a {}\nb: [*a, *a, *a]\n", "x".repeat(1000));
+        assert!(parse_yaml(&text, 0).is_ok());
     }
 
     #[test]

@@ -95,6 +95,9 @@ pub struct Entity<'a> {
     val: OnceCell<Arc<dyn Val + 'a>>,
     /// The length of the largest list or map in `val` (for the cost bound), when first needed.
     largest: OnceCell<u64>,
+    /// The byte length of the longest string (or key) in `val` (for the cost bound), when first
+    /// needed.
+    longest: OnceCell<u64>,
     /// The fields the run's rules read come first: `val` holds `fields[..shown]`.
     fields: Vec<Field<'a>>,
     shown: usize,
@@ -192,6 +195,7 @@ impl<'a, 'w> Builder<'a, 'w> {
             label,
             val: OnceCell::new(),
             largest: OnceCell::new(),
+            longest: OnceCell::new(),
             fields: self.fields,
             shown,
         }
@@ -233,6 +237,57 @@ fn fields_largest(fields: &[Field<'_>]) -> u64 {
         largest = largest.max(found);
     }
     largest
+}
+
+/// The longest string or key in `fields` (an upper bound: duplicate keys are counted too).
+fn fields_longest(fields: &[Field<'_>]) -> u64 {
+    let mut longest = 0;
+    for field in fields {
+        let found = match &field.value {
+            Source::Node(node) => node_longest(node),
+            Source::Derived(value) => value_longest(value),
+            Source::Str(text) => text.len() as u64,
+            Source::Link(entity) => entity.longest(),
+        };
+        longest = longest.max(found).max(field.name.len() as u64);
+    }
+    longest
+}
+
+fn node_longest(node: &Node) -> u64 {
+    match &node.value {
+        NodeValue::String(s) => s.len() as u64,
+        NodeValue::Number(n) => n.raw.len() as u64,
+        NodeValue::Array(items) => items.iter().map(node_longest).max().unwrap_or(0),
+        NodeValue::Object(members) => members
+            .iter()
+            .map(|m| node_longest(&m.value).max(m.key.len() as u64))
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// The byte length of the longest string or key in `value`.
+pub fn value_longest(value: &Value) -> u64 {
+    match value {
+        Value::String(s) => s.len() as u64,
+        Value::Bytes(b) => b.len() as u64,
+        Value::List(items) => items.iter().map(value_longest).max().unwrap_or(0),
+        Value::Map(map) => map
+            .map
+            .iter()
+            .map(|(key, value)| {
+                let key = match key {
+                    Key::String(s) => s.len() as u64,
+                    _ => 0,
+                };
+                key.max(value_longest(value))
+            })
+            .max()
+            .unwrap_or(0),
+        _ => 0,
+    }
 }
 
 /// The `largest` [`node_val`] finds in `node`: a mapping's duplicate keys are not converted, so
@@ -355,6 +410,19 @@ impl Found<'_, '_> {
             Found::Value(value) => value_len(value),
             Found::Str(_) => None,
             Found::Entity(entity) => Some(entity.fields.len() as u64),
+        }
+    }
+
+    /// The byte length of a string.
+    pub fn string_len(&self) -> Option<u64> {
+        match self {
+            Found::Node(node) => match &node.value {
+                NodeValue::String(s) => Some(s.len() as u64),
+                _ => None,
+            },
+            Found::Value(Value::String(s)) => Some(s.len() as u64),
+            Found::Value(_) | Found::Entity(_) => None,
+            Found::Str(text) => Some(text.len() as u64),
         }
     }
 
@@ -508,6 +576,13 @@ impl<'a> Entity<'a> {
             let _ = self.val();
         }
         largest
+    }
+
+    /// The byte length of the longest string in [`Entity::val`], for the cost bound.
+    pub fn longest(&self) -> u64 {
+        *self
+            .longest
+            .get_or_init(|| fields_longest(&self.fields[..self.shown]))
     }
 
     /// The field `name` as the evaluator's value holds it (only the fields the run's rules read;

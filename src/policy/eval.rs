@@ -5,7 +5,7 @@
 
 pub use super::entity::Var;
 use super::entity::{self, Entity, Wanted};
-use super::expr::{env, Compiled, COST_LIMIT};
+use super::expr::{env, Compiled, Sizes, COST_LIMIT};
 use super::{Kind, Piece, PolicyRule, PolicySet};
 use crate::catalog::Catalog;
 use crate::check::Unit;
@@ -19,6 +19,7 @@ use cel::objects::{Key, Map};
 use cel::{Context, Program, ResolveResult, Value};
 use std::cell::OnceCell;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// The SL rule of an expression that failed on an entity, and of one stopped by the cost limit.
@@ -84,31 +85,59 @@ pub enum Outcome {
     Failed(String),
     /// The cost bound was over the limit: the bound.
     TooCostly(u64),
+    /// Stopped for its cost while it ran (a pattern too costly on its text), or not run because
+    /// the run's policy budget is spent: why.
+    Stopped(String),
 }
 
+/// Why [`evaluate`] was told not to run an expression: the run's budget is spent.
+pub const BUDGET_SPENT: &str = "the run's policy budget is spent";
+
 /// Evaluates `rule` on `variables`; `interpret` runs a program with them bound (when the
-/// shortcut cannot answer), `largest` gives the size of the largest list or map in them.
+/// shortcut cannot answer), `largest` and `longest` give the size of the largest list or map
+/// and of the longest string in them, `charge` is told the work of each expression before it
+/// runs (and of the pattern fallback after) and answers whether the run may still spend it.
 pub fn evaluate(
     rule: &PolicyRule,
     interpret: &dyn Fn(&Program) -> ResolveResult,
     variables: &[(&str, Var<'_, '_>)],
     largest: &dyn Fn() -> u64,
+    longest: &dyn Fn() -> u64,
+    charge: &dyn Fn(u64) -> bool,
 ) -> Outcome {
     let size_of = |path: &[&str]| -> Option<u64> {
         let (root, rest) = path.split_first()?;
         let variable = variables.iter().find(|(n, _)| n == root)?.1;
         variable.find(rest)?.collection_len()
     };
+    let len_of = |path: &[&str]| -> Option<u64> {
+        let (root, rest) = path.split_first()?;
+        let variable = variables.iter().find(|(n, _)| n == root)?.1;
+        variable.find(rest)?.string_len()
+    };
+    let sizes = Sizes {
+        size_of: &size_of,
+        len_of: &len_of,
+        largest,
+        longest,
+    };
     let run = |compiled: &Compiled| -> Result<bool, Outcome> {
-        let bound = compiled.cost_bound(&size_of, largest);
+        let bound = compiled.cost_bound(&sizes);
         if bound > COST_LIMIT {
             return Err(Outcome::TooCostly(bound));
         }
+        if !charge(bound) {
+            return Err(Outcome::Stopped(BUDGET_SPENT.to_string()));
+        }
         if let Some(test) = &compiled.fast {
-            if let Some(answer) = super::fast::evaluate(test, variables) {
+            super::pattern::start_evaluation();
+            let answer = super::fast::evaluate(test, variables);
+            charge(super::pattern::start_evaluation() / FALLBACK_STEPS_PER_STEP);
+            if let Some(answer) = answer {
                 // Debug builds (every test) check the shortcut against the interpreter.
                 if cfg!(debug_assertions) {
                     let cel = interpret(&compiled.program);
+                    super::pattern::start_evaluation();
                     assert!(
                         matches!(cel, Ok(Value::Bool(b)) if b == answer),
                         "`{}`: the shortcut gave {answer}, CEL {cel:?}",
@@ -118,7 +147,14 @@ pub fn evaluate(
                 return Ok(answer);
             }
         }
-        match interpret(&compiled.program) {
+        super::pattern::start_evaluation();
+        let _ = super::pattern::take_refusal();
+        let result = interpret(&compiled.program);
+        charge(super::pattern::start_evaluation() / FALLBACK_STEPS_PER_STEP);
+        if let Some(why) = super::pattern::take_refusal() {
+            return Err(Outcome::Stopped(why));
+        }
+        match result {
             Ok(Value::Bool(b)) => Ok(b),
             Ok(other) => Err(Outcome::Failed(format!(
                 "`{}` gave {}, not a boolean",
@@ -142,6 +178,9 @@ pub fn evaluate(
     }
 }
 
+/// How many NFA-simulation steps of the pattern fallback count as one step of the budget.
+const FALLBACK_STEPS_PER_STEP: u64 = 8;
+
 fn type_name(value: &Value) -> String {
     value.type_of().to_string()
 }
@@ -151,6 +190,11 @@ fn type_name(value: &Value) -> String {
 pub fn render_message(pieces: &[Piece], variables: &[(&str, Var<'_, '_>)]) -> String {
     let mut out = String::new();
     for piece in pieces {
+        // A message is a line for a person: past the cap the rest is not even rendered (a
+        // template repeating a megabyte field 2,000 times would otherwise take gigabytes).
+        if out.len() > MAX_MESSAGE {
+            break;
+        }
         match piece {
             Piece::Text(text) => out.push_str(text),
             Piece::Path(path) => {
@@ -166,8 +210,19 @@ pub fn render_message(pieces: &[Piece], variables: &[(&str, Var<'_, '_>)]) -> St
             }
         }
     }
+    if out.len() > MAX_MESSAGE {
+        let mut end = MAX_MESSAGE;
+        while !out.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.truncate(end);
+        out.push_str("… (cut)");
+    }
     out
 }
+
+/// The longest rendered message, in bytes, before it is cut.
+pub const MAX_MESSAGE: usize = 1000;
 
 /// What a run evaluates: the active rules by kind, and which fields of each variable they read,
 /// worked out once per run.
@@ -179,10 +234,71 @@ pub struct Plan<'s> {
     skill: Wanted,
     repo: Value,
     repo_val: Arc<dyn Val>,
+    /// The work the run's evaluations have been charged, across threads.
+    spent: AtomicU64,
+    budget: u64,
+}
+
+/// The most work the policies of one run may do, in steps (see [`super::expr::cost_bound`]):
+/// [`RUN_BUDGET_BASE`] and [`RUN_BUDGET_PER_BYTE`] for every byte the run read, so that the
+/// policies' work stays linear in the input (a fraction of a second on a megabyte; the example
+/// pack spends a few thousand steps on each of twenty real repositories). Past it the run stops evaluating policies and reports
+/// none of their findings, whichever threads got how far, so the output stays the same whatever
+/// the thread count.
+pub const RUN_BUDGET_BASE: u64 = 2_000_000;
+pub const RUN_BUDGET_PER_BYTE: u64 = 2;
+
+/// The budget of a run over `repo`.
+pub fn run_budget(repo: &Repo) -> u64 {
+    let bytes: u64 = repo.files.iter().map(|f| f.text.len() as u64).sum();
+    RUN_BUDGET_BASE.saturating_add(bytes.saturating_mul(RUN_BUDGET_PER_BYTE))
 }
 
 impl<'s> Plan<'s> {
-    pub fn new(set: &'s PolicySet, active: &[usize], repo: Value) -> Self {
+    /// Charges `steps` to the run; whether the run is still within its budget.
+    fn charge(&self, steps: u64) -> bool {
+        self.spent
+            .fetch_add(steps, Ordering::Relaxed)
+            .saturating_add(steps)
+            <= self.budget
+    }
+
+    /// Whether the run's evaluations went over the budget: then none of their results count.
+    pub fn exhausted(&self) -> bool {
+        self.spent.load(Ordering::Relaxed) > self.budget
+    }
+
+    /// The codes of the active rules, for dropping their findings when [`Plan::exhausted`].
+    pub fn codes(&self) -> Vec<&'static str> {
+        let mut codes: Vec<&'static str> = self
+            .by_kind
+            .iter()
+            .flat_map(|(_, rules, _)| rules.iter().map(|i| self.set.rules[*i].code))
+            .collect();
+        codes.sort_unstable();
+        codes
+    }
+
+    /// The one finding of a run whose policies went over the budget, on `file`.
+    pub fn budget_spent(&self, file: crate::source::FileId) -> Option<Diagnostic> {
+        let meta = self.set.catalog().get(COST_LIMIT_REACHED)?;
+        Some(
+            Diagnostic::new(
+                meta.code,
+                meta.severity,
+                file,
+                crate::source::Span::empty(0),
+                format!(
+                    "the organisation policies were stopped: their work went over the run's budget of {} steps, so none of their findings is reported (rules {})",
+                    self.budget,
+                    self.codes().join(", ")
+                ),
+            )
+            .with_help("a policy that compares every element of a large list with every other, or matches patterns against very long strings, does work that grows with the square of the data; rewrite it, or run without it (--isolated, or --ignore with its code)"),
+        )
+    }
+
+    pub fn new(set: &'s PolicySet, active: &[usize], repo: Value, budget: u64) -> Self {
         let mut skill = Wanted::default();
         let mut by_kind = Vec::new();
         for kind in Kind::ALL {
@@ -209,6 +325,8 @@ impl<'s> Plan<'s> {
             skill,
             repo,
             repo_val,
+            spent: AtomicU64::new(0),
+            budget,
         }
     }
 }
@@ -318,9 +436,15 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
                     .largest()
                     .max(skill.as_ref().map_or(0, |s| s.largest()))
             };
+            let longest = || {
+                entity
+                    .longest()
+                    .max(skill.as_ref().map_or(0, |s| s.longest()))
+            };
+            let charge = |steps: u64| plan.charge(steps);
             for (slot, index) in rules.iter().enumerate() {
                 let rule = &set.rules[*index];
-                match evaluate(rule, &interpret, variables, &largest) {
+                match evaluate(rule, &interpret, variables, &largest, &longest, &charge) {
                     Outcome::Clean => {}
                     Outcome::Fires(message) => {
                         let located = if rule.at_root == "skill" && kind != Kind::Skill {
@@ -349,6 +473,14 @@ pub fn check_unit(plan: &Plan<'_>, unit: &Unit<'_>) -> UnitResult {
                         let why = format!(
                             "its cost bound on this entity is {bound} evaluation steps, over the limit of {COST_LIMIT}"
                         );
+                        result.failures.extend(
+                            failure(catalog, rule, entity, COST_LIMIT_REACHED, &why)
+                                .map(|d| (*index, d)),
+                        );
+                    }
+                    // The run's results are dropped (see `Plan::exhausted`): stop here.
+                    Outcome::Stopped(why) if why == BUDGET_SPENT => return result,
+                    Outcome::Stopped(why) => {
                         result.failures.extend(
                             failure(catalog, rule, entity, COST_LIMIT_REACHED, &why)
                                 .map(|d| (*index, d)),

@@ -73,7 +73,8 @@ pub fn env() -> &'static Arc<Env> {
     })
 }
 
-/// `text.matches(pattern)` / `matches(text, pattern)`: RE2 syntax, linear time.
+/// `text.matches(pattern)` / `matches(text, pattern)`: RE2 syntax, linear time (a call too
+/// costly on its text is refused: see [`super::pattern`]).
 fn matches<'b, 'v>(
     args: Vec<cel::common::value::CowVal<'b, 'v>>,
 ) -> Result<cel::common::value::CowVal<'b, 'v>, cel::ExecutionError> {
@@ -89,7 +90,9 @@ fn matches<'b, 'v>(
     let found = super::pattern::is_match(text.inner(), pattern.inner());
     match found {
         Ok(found) => Ok(cel::common::value::CowVal::owned(CelBool::from(found))),
-        Err(message) => Err(cel::ExecutionError::function_error("matches", message)),
+        Err(
+            super::pattern::Refusal::Invalid(message) | super::pattern::Refusal::TooCostly(message),
+        ) => Err(cel::ExecutionError::function_error("matches", message)),
     }
 }
 
@@ -107,37 +110,38 @@ pub struct Variable {
 pub struct Compiled {
     pub program: Program,
     pub source: String,
-    /// How many nodes the expression has: its whole cost when it has no comprehension.
+    /// How many nodes the expression has.
     nodes: u64,
     /// How many `+` it has (see [`cost_bound`]).
     joins: u64,
-    has_comprehension: bool,
+    /// The cost bound when it does not depend on the data (no comprehension, and every
+    /// size-dependent operation has a literal operand that bounds it): worked out once, at
+    /// compile time, since the bound is asked for every entity.
+    constant: Option<u64>,
     /// The expression without the interpreter, when it has only the shapes [`super::fast`]
     /// knows.
     pub fast: Option<super::fast::Test>,
 }
 
+/// What the cost bound reads of the data an expression runs on, each asked only when needed.
+pub struct Sizes<'x> {
+    /// The length of the list or map a path from a variable names (`None`: absent, or not one).
+    pub size_of: &'x dyn Fn(&[&str]) -> Option<u64>,
+    /// The byte length of the string a path from a variable names (`None`: absent, or not one).
+    pub len_of: &'x dyn Fn(&[&str]) -> Option<u64>,
+    /// The length of the largest list or map in the data.
+    pub largest: &'x dyn Fn() -> u64,
+    /// The byte length of the longest string in the data.
+    pub longest: &'x dyn Fn() -> u64,
+}
+
 impl Compiled {
-    /// [`cost_bound`] of this expression; without a comprehension, its node count (worked out
-    /// once, at compile time: most expressions have none, and this runs per entity).
-    /// `largest` is asked only for an expression with a comprehension.
-    pub fn cost_bound(
-        &self,
-        size_of: &dyn Fn(&[&str]) -> Option<u64>,
-        largest: &dyn Fn() -> u64,
-    ) -> u64 {
-        if !self.has_comprehension {
-            return self.nodes;
+    /// [`cost_bound`] of this expression on the data `sizes` describes.
+    pub fn cost_bound(&self, sizes: &Sizes<'_>) -> u64 {
+        if let Some(constant) = self.constant {
+            return constant;
         }
-        let fallback = largest()
-            .max(self.nodes)
-            .saturating_mul(self.joins.saturating_add(1));
-        cost(
-            self.program.expression(),
-            size_of,
-            fallback,
-            &mut Vec::new(),
-        )
+        bound_with(self.program.expression(), sizes, self.nodes, self.joins)
     }
 }
 
@@ -243,15 +247,31 @@ pub fn compile(source: &str, variables: &[Variable]) -> Result<Compiled, ExprErr
         bound: Vec::new(),
     };
     checker.check(program.expression())?;
-    let mut has_comprehension = false;
-    visit(program.expression(), &mut |e| {
-        has_comprehension |= matches!(e.expr, Expr::Comprehension(_));
-    });
+    let nodes = count_nodes(program.expression());
+    let joins = count_joins(program.expression());
+    // The bound on data that says nothing: if working it out never asked the data anything, it
+    // is the bound on every entity.
+    let asked = std::cell::Cell::new(false);
+    let ask = |_: &[&str]| {
+        asked.set(true);
+        None
+    };
+    let ask_all = || {
+        asked.set(true);
+        0
+    };
+    let probe = Sizes {
+        size_of: &ask,
+        len_of: &ask,
+        largest: &ask_all,
+        longest: &ask_all,
+    };
+    let bound = bound_with(program.expression(), &probe, nodes, joins);
     Ok(Compiled {
         fast: super::fast::compile(program.expression()),
-        nodes: count_nodes(program.expression()),
-        joins: count_joins(program.expression()),
-        has_comprehension,
+        nodes,
+        joins,
+        constant: (!asked.get()).then_some(bound),
         program,
         source: source.to_string(),
     })
@@ -467,18 +487,43 @@ pub fn fields_read(expr: &IdedExpr, variable: &str, wanted: &mut super::entity::
     }
 }
 
-/// An upper bound on the nodes evaluating `expr` visits, given `size_of`, which returns the
-/// length of the list or map a path from a variable names (`None`: not a path from a variable,
-/// or absent). A comprehension costs its range's length times its body; a range that is no such
-/// path (a list built by the expression, an element of another range) is taken as `largest`, the
-/// size of the largest collection in the entity's data, times one more for every `+` in the
-/// expression (each can at most join two such lists).
-pub fn cost_bound(expr: &IdedExpr, size_of: &dyn Fn(&[&str]) -> Option<u64>, largest: u64) -> u64 {
-    let joins = count_joins(expr);
-    let fallback = largest
-        .max(count_nodes(expr))
-        .saturating_mul(joins.saturating_add(1));
-    cost(expr, size_of, fallback, &mut Vec::new())
+/// What one iteration of a comprehension costs beyond its body: binding its variables in a new
+/// scope costs the interpreter several nodes' time.
+pub const ITERATION_COST: u64 = 8;
+
+/// Bytes of string work (comparing, searching, copying, matching on the lazy DFA) that count as
+/// one step, the cost of evaluating one node.
+pub const BYTES_PER_STEP: u64 = 16;
+
+/// An upper bound on the work evaluating `expr` does on the data `sizes` describes, in steps (a
+/// node evaluated, or [`BYTES_PER_STEP`] bytes of string work). A comprehension costs its
+/// range's length times its body; a range that is no path from a variable (a list built by the
+/// expression, an element of another range) is taken as the largest collection in the data,
+/// times one more for every `+` in the expression (each can at most join two such lists).
+/// Operations whose work grows with their operands cost that work: `x in list` the list's
+/// length (times the compared strings' length), `size`, `contains`, `startsWith`, `endsWith`,
+/// `matches`, comparisons, conversions and `+` the bytes they read or copy. An operand that is
+/// no path from a variable and no literal is taken as the longest string (or largest
+/// collection) in the data. Every byte an expression allocates is work it does, so the bound
+/// also bounds its memory: [`BYTES_PER_STEP`] times [`COST_LIMIT`].
+pub fn cost_bound(expr: &IdedExpr, sizes: &Sizes<'_>) -> u64 {
+    bound_with(expr, sizes, count_nodes(expr), count_joins(expr))
+}
+
+fn bound_with(expr: &IdedExpr, sizes: &Sizes<'_>, nodes: u64, joins: u64) -> u64 {
+    let fallback = std::cell::OnceCell::new();
+    let fallback = || {
+        *fallback.get_or_init(|| {
+            (sizes.largest)()
+                .max(nodes)
+                .saturating_mul(joins.saturating_add(1))
+        })
+    };
+    let meter = Meter {
+        sizes,
+        fallback: &fallback,
+    };
+    meter.cost(expr, &mut Vec::new())
 }
 
 fn count_nodes(expr: &IdedExpr) -> u64 {
@@ -549,53 +594,230 @@ fn path<'e>(expr: &'e IdedExpr, bound: &[&str]) -> Option<Vec<&'e str>> {
     }
 }
 
-fn cost<'e>(
-    expr: &'e IdedExpr,
-    size_of: &dyn Fn(&[&str]) -> Option<u64>,
-    fallback: u64,
-    bound: &mut Vec<&'e str>,
-) -> u64 {
+struct Meter<'m, 'x> {
+    sizes: &'m Sizes<'x>,
+    /// The length taken for a collection that is no path.
+    fallback: &'m dyn Fn() -> u64,
+}
+
+/// The literal `expr` is, if it is one.
+fn literal(expr: &IdedExpr) -> Option<&cel::common::ast::LiteralValue> {
     match &expr.expr {
-        Expr::Comprehension(c) => {
-            let length = match (&c.iter_range.expr, path(&c.iter_range, bound)) {
-                (Expr::List(list), _) => list.elements.len() as u64,
-                (_, Some(segments)) => size_of(&segments).unwrap_or(0),
-                (_, None) => fallback,
-            };
-            let outside = cost(&c.iter_range, size_of, fallback, bound).saturating_add(cost(
-                &c.accu_init,
-                size_of,
-                fallback,
-                bound,
-            ));
-            let depth = bound.len();
-            bound.push(&c.iter_var);
-            if let Some(second) = &c.iter_var2 {
-                bound.push(second);
-            }
-            bound.push(&c.accu_var);
-            let body = cost(&c.loop_cond, size_of, fallback, bound).saturating_add(cost(
-                &c.loop_step,
-                size_of,
-                fallback,
-                bound,
-            ));
-            let result = cost(&c.result, size_of, fallback, bound);
-            bound.truncate(depth);
-            outside
-                .saturating_add(length.saturating_mul(body))
-                .saturating_add(result)
-                .saturating_add(1)
+        Expr::Literal(value) => Some(value),
+        _ => None,
+    }
+}
+
+/// The byte length of a literal (a number's digits are few).
+fn literal_len(value: &cel::common::ast::LiteralValue) -> u64 {
+    use cel::common::ast::LiteralValue;
+    match value {
+        LiteralValue::String(s) => s.inner().len() as u64,
+        LiteralValue::Bytes(b) => b.inner().len() as u64,
+        _ => 0,
+    }
+}
+
+/// Bytes as steps, rounded up.
+fn bytes(n: u64) -> u64 {
+    n.div_ceil(BYTES_PER_STEP)
+}
+
+impl<'e> Meter<'_, '_> {
+    /// An upper bound on the byte length of the string `expr` gives (0 for what is no string).
+    fn len(&self, expr: &'e IdedExpr, bound: &mut Vec<&'e str>) -> u64 {
+        if let Some(value) = literal(expr) {
+            return literal_len(value);
         }
-        _ => {
-            // Per entity, for every expression with a comprehension: no allocation per node.
-            let mut total = 1u64;
-            for_each_child(expr, &mut |child| {
-                total = total.saturating_add(cost(child, size_of, fallback, bound));
-            });
-            total
+        if let Some(segments) = path(expr, bound) {
+            return (self.sizes.len_of)(&segments).unwrap_or(0);
+        }
+        match &expr.expr {
+            Expr::Call(call) => match (call.func_name.as_str(), call.args.as_slice()) {
+                ("_+_", [a, b]) => self.len(a, bound).saturating_add(self.len(b, bound)),
+                ("_?_:_", [_, a, b]) => self.len(a, bound).max(self.len(b, bound)),
+                ("string" | "bytes", [a]) if call.target.is_none() => self.len(a, bound).max(32),
+                (name, _) if returns_no_string(name) => 0,
+                _ => (self.sizes.longest)(),
+            },
+            Expr::List(_) | Expr::Map(_) | Expr::Comprehension(_) => 0,
+            _ => (self.sizes.longest)(),
         }
     }
+
+    /// An upper bound on the length of the list or map `expr` gives (0 for what is none).
+    fn count(&self, expr: &'e IdedExpr, bound: &mut Vec<&'e str>) -> u64 {
+        if literal(expr).is_some() {
+            return 0;
+        }
+        if let Some(segments) = path(expr, bound) {
+            return (self.sizes.size_of)(&segments).unwrap_or(0);
+        }
+        match &expr.expr {
+            Expr::List(list) => list.elements.len() as u64,
+            Expr::Map(map) => map.entries.len() as u64,
+            Expr::Comprehension(c) => self.range_len(c, bound),
+            Expr::Call(call) => match (call.func_name.as_str(), call.args.as_slice()) {
+                ("_+_", [a, b]) => self.count(a, bound).saturating_add(self.count(b, bound)),
+                ("_?_:_", [_, a, b]) => self.count(a, bound).max(self.count(b, bound)),
+                (name, _) if returns_no_string(name) => 0,
+                _ => (self.fallback)(),
+            },
+            _ => (self.fallback)(),
+        }
+    }
+
+    fn range_len(&self, c: &'e ComprehensionExpr, bound: &mut Vec<&'e str>) -> u64 {
+        match (&c.iter_range.expr, path(&c.iter_range, bound)) {
+            (Expr::List(list), _) => list.elements.len() as u64,
+            (_, Some(segments)) => (self.sizes.size_of)(&segments).unwrap_or(0),
+            (_, None) => (self.fallback)(),
+        }
+    }
+
+    /// The work of the operation at `expr` itself, beyond visiting it and its operands.
+    fn own_work(&self, expr: &'e IdedExpr, bound: &mut Vec<&'e str>, accu: Option<&str>) -> u64 {
+        let Expr::Call(call) = &expr.expr else {
+            return 0;
+        };
+        let args: Vec<&'e IdedExpr> = call
+            .target
+            .iter()
+            .map(|t| &**t)
+            .chain(call.args.iter())
+            .collect();
+        // The smaller of two operands' lengths, a literal's without asking the data.
+        let min_len =
+            |meter: &Self, a: &'e IdedExpr, b: &'e IdedExpr, bound: &mut Vec<&'e str>| match (
+                literal(a),
+                literal(b),
+            ) {
+                (Some(x), _) | (_, Some(x)) => literal_len(x),
+                _ => meter.len(a, bound).min(meter.len(b, bound)),
+            };
+        match (call.func_name.as_str(), args.as_slice()) {
+            ("@in", [item, collection]) => {
+                let compared = match literal(item) {
+                    Some(value) => literal_len(value),
+                    None => self.len(item, bound),
+                };
+                self.count(collection, bound)
+                    .saturating_mul(1 + bytes(compared))
+            }
+            ("_==_" | "_!=_" | "_<_" | "_<=_" | "_>_" | "_>=_", [a, b]) => {
+                let lists = if literal(a).is_some() || literal(b).is_some() {
+                    0
+                } else {
+                    self.count(a, bound).min(self.count(b, bound))
+                };
+                bytes(min_len(self, a, b, bound)).saturating_add(lists)
+            }
+            ("size", [a]) => bytes(self.len(a, bound)),
+            ("contains", [text, part]) => {
+                bytes(self.len(text, bound).saturating_add(self.len(part, bound)))
+            }
+            ("startsWith" | "endsWith", [text, part]) => bytes(min_len(self, text, part, bound)),
+            ("matches", [text, pattern]) => {
+                // A pattern that is no literal may be compiled on each call.
+                let compiling = match literal(pattern) {
+                    Some(_) => 0,
+                    None => self
+                        .len(pattern, bound)
+                        .saturating_mul(4)
+                        .saturating_add(100),
+                };
+                bytes(self.len(text, bound)).saturating_add(compiling)
+            }
+            ("_+_", [a, b]) => {
+                let appends_to_accumulator = |e: &IdedExpr| matches!(&e.expr, Expr::Ident(name) if Some(name.as_str()) == accu);
+                // `map` and `filter` append to their accumulator in place.
+                if appends_to_accumulator(a) {
+                    self.count(b, bound)
+                } else {
+                    bytes(self.len(a, bound).saturating_add(self.len(b, bound)))
+                        .saturating_add(self.count(a, bound))
+                        .saturating_add(self.count(b, bound))
+                }
+            }
+            ("_[_]", [_, index]) => bytes(self.len(index, bound)),
+            ("string" | "bytes" | "int" | "uint" | "double" | "bool", [a]) => {
+                bytes(self.len(a, bound))
+            }
+            _ => 0,
+        }
+    }
+
+    fn cost(&self, expr: &'e IdedExpr, bound: &mut Vec<&'e str>) -> u64 {
+        self.cost_in(expr, bound, None)
+    }
+
+    fn cost_in(&self, expr: &'e IdedExpr, bound: &mut Vec<&'e str>, accu: Option<&str>) -> u64 {
+        match &expr.expr {
+            Expr::Comprehension(c) => {
+                let length = self.range_len(c, bound);
+                let outside = self
+                    .cost_in(&c.iter_range, bound, accu)
+                    .saturating_add(self.cost_in(&c.accu_init, bound, accu));
+                let depth = bound.len();
+                bound.push(&c.iter_var);
+                if let Some(second) = &c.iter_var2 {
+                    bound.push(second);
+                }
+                bound.push(&c.accu_var);
+                let inner = Some(c.accu_var.as_str());
+                let body = self
+                    .cost_in(&c.loop_cond, bound, inner)
+                    .saturating_add(self.cost_in(&c.loop_step, bound, inner))
+                    .saturating_add(ITERATION_COST);
+                let result = self.cost_in(&c.result, bound, inner);
+                bound.truncate(depth);
+                outside
+                    .saturating_add(length.saturating_mul(body))
+                    .saturating_add(result)
+                    .saturating_add(1)
+            }
+            _ => {
+                let mut total = 1u64.saturating_add(self.own_work(expr, bound, accu));
+                for_each_child(expr, &mut |child| {
+                    total = total.saturating_add(self.cost_in(child, bound, accu));
+                });
+                total
+            }
+        }
+    }
+}
+
+/// Whether the function or operator `name` gives a boolean or a number, never a string or a
+/// collection.
+fn returns_no_string(name: &str) -> bool {
+    matches!(
+        name,
+        "_==_"
+            | "_!=_"
+            | "_<_"
+            | "_<=_"
+            | "_>_"
+            | "_>=_"
+            | "_&&_"
+            | "_||_"
+            | "!_"
+            | "-_"
+            | "@in"
+            | "size"
+            | "contains"
+            | "startsWith"
+            | "endsWith"
+            | "matches"
+            | "int"
+            | "uint"
+            | "double"
+            | "bool"
+            | "_-_"
+            | "_*_"
+            | "_/_"
+            | "_%_"
+            | "@not_strictly_false"
+    )
 }
 
 /// [`children`], without collecting them.
@@ -741,10 +963,10 @@ mod tests {
         let program = compile("tool.tags.all(t, tool.tags.exists(u, u == t))", VARS)
             .expect("compiles")
             .program;
-        let size = |n: u64| move |_: &[&str]| Some(n);
-        let small = cost_bound(program.expression(), &size(10), 10);
-        let large = cost_bound(program.expression(), &size(1000), 1000);
-        assert!(small < 1000, "{small}");
+        let small = cost_bound(program.expression(), &sizes(10, 8));
+        let large = cost_bound(program.expression(), &sizes(1000, 8));
+        // Each iteration costs a few steps plus the bytes it compares: thousands, not millions.
+        assert!(small < 10_000, "{small}");
         assert!(large > 100 * small, "{small} {large}");
         let runaway = compile(
             "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, [1,2,3,4,5,6,7,8,9,10].all(e, a + b + c + d + e > 0)))))",
@@ -752,6 +974,45 @@ mod tests {
         )
         .expect("compiles")
         .program;
-        assert!(cost_bound(runaway.expression(), &size(0), 0) > COST_LIMIT);
+        assert!(cost_bound(runaway.expression(), &sizes(0, 0)) > COST_LIMIT);
+    }
+
+    /// Sizes where every collection has `n` elements and every string `len` bytes.
+    fn sizes(n: u64, len: u64) -> Sizes<'static> {
+        let n: &'static u64 = Box::leak(Box::new(n));
+        let len: &'static u64 = Box::leak(Box::new(len));
+        Sizes {
+            size_of: Box::leak(Box::new(move |_: &[&str]| Some(*n))),
+            len_of: Box::leak(Box::new(move |_: &[&str]| Some(*len))),
+            largest: Box::leak(Box::new(move || *n)),
+            longest: Box::leak(Box::new(move || *len)),
+        }
+    }
+
+    #[test]
+    fn work_that_grows_with_the_data_is_in_the_bound() {
+        let bound = |source: &str, n: u64, len: u64| {
+            let compiled = compile(source, VARS).expect("compiles");
+            compiled.cost_bound(&sizes(n, len))
+        };
+        // `in` inside `all` is quadratic in the list.
+        let quadratic = "tool.tags.all(t, t in tool.tags)";
+        assert!(bound(quadratic, 100, 8) < 100_000);
+        assert!(bound(quadratic, 100_000, 8) > COST_LIMIT);
+        // String work grows with the string; a literal operand bounds it.
+        assert!(bound("tool.description.contains('x')", 1, 16_000_000) > COST_LIMIT);
+        assert!(bound("size(tool.description) > 3", 1, 16_000_000) > COST_LIMIT);
+        assert!(bound("tool.description.matches('a+')", 1, 16_000_000) > COST_LIMIT);
+        assert!(bound("tool.description.startsWith('x')", 1, 16_000_000) < 100);
+        assert!(bound("tool.description == 'x'", 1, 16_000_000) < 100);
+        // Joining strings in a comprehension copies them each time.
+        let joins = "tool.tags.all(t, size(tool.description + t) > 0)";
+        assert!(bound(joins, 1000, 1_000_000) > COST_LIMIT);
+        assert!(bound(joins, 10, 100) < 10_000);
+        // Without data-dependent work, the bound is known at compile time.
+        let constant = compile("has(tool.name) && tool.name == 'x'", VARS).expect("compiles");
+        assert!(constant.constant.is_some());
+        let dependent = compile("tool.name.contains('x')", VARS).expect("compiles");
+        assert!(dependent.constant.is_none());
     }
 }

@@ -45,85 +45,252 @@ pub enum RunPoliciesError {
     Policy(ConfigError),
 }
 
+/// Who chose a policy source, which decides what it may name and what its errors may show.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// The user: `--policies`, or a config file named with `--config`. It may point anywhere,
+    /// and its errors quote the offending line.
+    User,
+    /// The repository being linted: a discovered config's `[policies] paths` and the
+    /// `.skilllint/policies` folder. It must stay inside `root` (canonical), be made of regular
+    /// files, and a file that is not policy YAML is never quoted.
+    Repository { root: PathBuf },
+}
+
+/// One place policies are read from.
+#[derive(Debug, Clone)]
+pub struct Source {
+    pub path: PathBuf,
+    /// The default folder may be absent; a path someone named must exist.
+    pub optional: bool,
+    pub origin: Origin,
+}
+
+/// A policy file found in the sources: the path shown, the path read (the canonical target for
+/// a repository file, so the file checked is the file opened), and who chose it.
+#[derive(Debug, Clone)]
+pub struct Found {
+    pub path: PathBuf,
+    read: PathBuf,
+    quote: bool,
+}
+
 /// The policies a run from `start` loads, as the command line and the language server find them:
 /// `.skilllint/policies/` beside the config file at `config_path` (in `start` without one) and the
 /// config's `[policies] paths`, unless `isolated`, then `extra` (`--policies`). The config file
-/// is read under `cap`, as a run reads it.
+/// is read under `cap`, as a run reads it. A config found by discovery (`config_named` false) is
+/// the repository's: what it and the default folder name must stay inside the folder the config
+/// is in (`start` without one), which holds the lint root; a config named with `--config` is the
+/// user's, as `--policies` is.
 pub fn for_run(
     config_path: Option<&Path>,
+    config_named: bool,
     start: &Path,
     isolated: bool,
     extra: &[PathBuf],
     cap: u64,
 ) -> Result<PolicySet, RunPoliciesError> {
-    let mut paths = Vec::new();
     let mut sources = Vec::new();
     if !isolated {
         let base = config_path.map_or(start, crate::source::folder_of);
-        sources.push((base.join(POLICY_DIR), true));
+        let origin = if config_named {
+            Origin::User
+        } else {
+            let root = base.canonicalize().map_err(|e| {
+                RunPoliciesError::Policy(whole(base, format!("cannot read the folder: {e}")))
+            })?;
+            Origin::Repository { root }
+        };
+        sources.push(Source {
+            path: base.join(POLICY_DIR),
+            optional: true,
+            origin: origin.clone(),
+        });
         if let Some(path) = config_path {
-            paths = crate::config::policy_paths_of(path, cap).map_err(RunPoliciesError::Config)?;
+            let paths =
+                crate::config::policy_paths_of(path, cap).map_err(RunPoliciesError::Config)?;
+            if let Origin::Repository { root } = &origin {
+                // Refused before the file system is asked anything: whether a file exists out
+                // there is not the repository's to learn either.
+                for path in &paths {
+                    let written = path.strip_prefix(base).unwrap_or(path);
+                    if leaves(written) {
+                        return Err(RunPoliciesError::Policy(outside(path, root)));
+                    }
+                }
+            }
+            sources.extend(paths.into_iter().map(|path| Source {
+                path,
+                optional: false,
+                origin: origin.clone(),
+            }));
         }
     }
-    sources.extend(
-        paths
-            .into_iter()
-            .chain(extra.iter().cloned())
-            .map(|p| (p, false)),
-    );
-    let files = discover(&sources).map_err(RunPoliciesError::Policy)?;
-    load_paths(&files).map_err(RunPoliciesError::Policy)
+    sources.extend(extra.iter().map(|path| Source {
+        path: path.clone(),
+        optional: false,
+        origin: Origin::User,
+    }));
+    let files = discover_sources(&sources).map_err(RunPoliciesError::Policy)?;
+    load_found(&files).map_err(RunPoliciesError::Policy)
+}
+
+fn whole(path: &Path, message: String) -> ConfigError {
+    ConfigError {
+        path: path.to_path_buf(),
+        span: None,
+        quote: None,
+        message,
+    }
 }
 
 /// The policy files in `sources`, in order: a folder gives its `*.yaml` and `*.yml` files sorted
 /// by name (not its subfolders). `optional` sources (the default folder) may be absent; a source
-/// named by the user must exist.
+/// named by the user must exist. Every source is the user's (see [`for_run`] for the
+/// repository's).
 pub fn discover(sources: &[(PathBuf, bool)]) -> Result<Vec<PathBuf>, ConfigError> {
-    let mut files = Vec::new();
-    for (source, optional) in sources {
-        let whole = |message: String| ConfigError {
-            path: source.clone(),
-            span: None,
-            quote: None,
-            message,
-        };
-        let metadata = match std::fs::metadata(source) {
-            Ok(metadata) => metadata,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && *optional => continue,
-            Err(e) => return Err(whole(format!("cannot read the policies: {e}"))),
-        };
-        if metadata.is_dir() {
-            let entries = std::fs::read_dir(source)
-                .map_err(|e| whole(format!("cannot read the policy folder: {e}")))?;
-            let mut found: Vec<PathBuf> = entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "yaml" || x == "yml"))
-                .collect();
-            found.sort();
-            for path in found {
-                // A policy folder inside the repository is repository data: a link in it is
-                // not followed out of it.
-                if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-                    let inside = match (path.canonicalize(), source.canonicalize()) {
-                        (Ok(target), Ok(folder)) => target.starts_with(folder),
-                        _ => false,
-                    };
-                    if !inside {
-                        return Err(ConfigError {
-                            path,
-                            span: None,
-                            quote: None,
-                            message: "the policy file is a symbolic link out of its folder; it was not read".to_string(),
-                        });
-                    }
-                }
-                if !files.contains(&path) {
-                    files.push(path);
+    let sources: Vec<Source> = sources
+        .iter()
+        .map(|(path, optional)| Source {
+            path: path.clone(),
+            optional: *optional,
+            origin: Origin::User,
+        })
+        .collect();
+    Ok(discover_sources(&sources)?
+        .into_iter()
+        .map(|found| found.path)
+        .collect())
+}
+
+/// Whether a path written in a repository's config leaves the folder it is relative to: it is
+/// absolute, or a `..` climbs above its start.
+fn leaves(written: &Path) -> bool {
+    use std::path::Component;
+    let mut depth = 0usize;
+    for component in written.components() {
+        match component {
+            Component::Prefix(_) | Component::RootDir => return true,
+            Component::CurDir => {}
+            Component::ParentDir => match depth.checked_sub(1) {
+                Some(up) => depth = up,
+                None => return true,
+            },
+            Component::Normal(_) => depth += 1,
+        }
+    }
+    false
+}
+
+fn outside(path: &Path, root: &Path) -> ConfigError {
+    whole(
+        path,
+        format!(
+            "the policy path leads outside the repository ({}); it was not read (a \
+             repository's policies must be inside it; name a file with --policies to use it)",
+            crate::escape::display_path(root)
+        ),
+    )
+}
+
+/// Where `path` (a repository source) really is: its canonical path, which must be inside
+/// `root`; `None` when it does not exist and that is allowed.
+fn inside_root(path: &Path, root: &Path, optional: bool) -> Result<Option<PathBuf>, ConfigError> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && optional => return Ok(None),
+        Err(e) => return Err(whole(path, format!("cannot read the policies: {e}"))),
+        Ok(_) => {}
+    }
+    let refuse = || outside(path, root);
+    match path.canonicalize() {
+        Ok(target) if target.starts_with(root) => Ok(Some(target)),
+        Ok(_) => Err(refuse()),
+        // A link that resolves to nothing: where it points is not the repository's to say.
+        Err(_) if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) => {
+            Err(whole(
+                path,
+                "the policy path is a symbolic link that does not resolve; it was not read"
+                    .to_string(),
+            ))
+        }
+        Err(e) => Err(whole(path, format!("cannot read the policies: {e}"))),
+    }
+}
+
+fn discover_sources(sources: &[Source]) -> Result<Vec<Found>, ConfigError> {
+    let mut files: Vec<Found> = Vec::new();
+    let push = |files: &mut Vec<Found>, found: Found| {
+        if !files.iter().any(|f| f.path == found.path) {
+            files.push(found);
+        }
+    };
+    for source in sources {
+        let (real, quote) = match &source.origin {
+            Origin::User => (source.path.clone(), true),
+            Origin::Repository { root } => {
+                match inside_root(&source.path, root, source.optional)? {
+                    Some(real) => (real, false),
+                    None => continue,
                 }
             }
-        } else if !files.contains(source) {
-            files.push(source.clone());
+        };
+        let metadata = match std::fs::metadata(&real) {
+            Ok(metadata) => metadata,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && source.optional => continue,
+            Err(e) => {
+                return Err(whole(
+                    &source.path,
+                    format!("cannot read the policies: {e}"),
+                ))
+            }
+        };
+        if !metadata.is_dir() {
+            push(
+                &mut files,
+                Found {
+                    path: source.path.clone(),
+                    read: real,
+                    quote,
+                },
+            );
+            continue;
+        }
+        let entries = std::fs::read_dir(&real)
+            .map_err(|e| whole(&source.path, format!("cannot read the policy folder: {e}")))?;
+        let mut found: Vec<std::ffi::OsString> = entries
+            .flatten()
+            .map(|e| e.file_name())
+            .filter(|name| {
+                Path::new(name)
+                    .extension()
+                    .is_some_and(|x| x == "yaml" || x == "yml")
+            })
+            .collect();
+        found.sort();
+        let folder = real.canonicalize().ok();
+        for name in found {
+            let path = source.path.join(&name);
+            let mut read = real.join(&name);
+            // A policy folder inside the repository is repository data: a link in it is not
+            // followed out of it.
+            if std::fs::symlink_metadata(&read).is_ok_and(|m| m.file_type().is_symlink()) {
+                let target = read.canonicalize().ok();
+                let inside = match (&target, &folder) {
+                    (Some(target), Some(folder)) => target.starts_with(folder),
+                    _ => false,
+                };
+                let Some(target) = target.filter(|_| inside) else {
+                    return Err(whole(
+                        &path,
+                        "the policy file is a symbolic link out of its folder; it was not read"
+                            .to_string(),
+                    ));
+                };
+                if !quote {
+                    read = target;
+                }
+            }
+            push(&mut files, Found { path, read, quote });
         }
     }
     Ok(files)
@@ -134,22 +301,34 @@ pub fn discover(sources: &[(PathBuf, bool)]) -> Result<Vec<PathBuf>, ConfigError
 pub fn load(base: &Path, extra: &[PathBuf]) -> Result<PolicySet, ConfigError> {
     // Without a config file there is no `[policies]` table to read (nor a size cap for one to
     // apply): every error is a policy's.
-    for_run(None, base, false, extra, u64::MAX).map_err(|error| match error {
+    for_run(None, false, base, false, extra, u64::MAX).map_err(|error| match error {
         RunPoliciesError::Config(error) | RunPoliciesError::Policy(error) => error,
     })
 }
 
-/// Loads the given policy files, in order.
+/// Loads the given policy files, in order (the user's: see [`for_run`]).
 pub fn load_paths(files: &[PathBuf]) -> Result<PolicySet, ConfigError> {
+    let found: Vec<Found> = files
+        .iter()
+        .map(|path| Found {
+            path: path.clone(),
+            read: path.clone(),
+            quote: true,
+        })
+        .collect();
+    load_found(&found)
+}
+
+fn load_found(files: &[Found]) -> Result<PolicySet, ConfigError> {
     let mut loader = Loader {
         families: builtin_families(),
         rules: Vec::new(),
         metas: Vec::new(),
         seen: Vec::new(),
     };
-    for path in files {
-        let text = read(path)?;
-        loader.file(path, &text)?;
+    for found in files {
+        let text = read(&found.path, &found.read)?;
+        loader.file(&found.path, &text, found.quote)?;
     }
     Ok(PolicySet::new(loader.rules, loader.metas))
 }
@@ -162,11 +341,12 @@ pub fn load_text(path: &Path, text: &str) -> Result<PolicySet, ConfigError> {
         metas: Vec::new(),
         seen: Vec::new(),
     };
-    loader.file(path, text)?;
+    loader.file(path, text, true)?;
     Ok(PolicySet::new(loader.rules, loader.metas))
 }
 
-fn read(path: &Path) -> Result<String, ConfigError> {
+/// The text of the policy file shown as `path`, read at `real`.
+fn read(path: &Path, real: &Path) -> Result<String, ConfigError> {
     use crate::read::{read_regular_bounded, Refused};
     let fail = |message: String| ConfigError {
         path: path.to_path_buf(),
@@ -174,7 +354,7 @@ fn read(path: &Path) -> Result<String, ConfigError> {
         quote: None,
         message,
     };
-    let bytes = read_regular_bounded(path, MAX_POLICY_FILE).map_err(|refused| {
+    let bytes = read_regular_bounded(real, MAX_POLICY_FILE).map_err(|refused| {
         fail(match refused {
             Refused::Io(e) => format!("cannot read the policy file: {e}"),
             Refused::NotRegular => {
@@ -186,6 +366,17 @@ fn read(path: &Path) -> Result<String, ConfigError> {
         })
     })?;
     String::from_utf8(bytes).map_err(|_| fail("the policy file is not valid UTF-8".to_string()))
+}
+
+/// Whether `text` has the line a policy file starts its list with (`rules:` alone, perhaps with
+/// a comment, or opening a flow list): a file that does not parse is quoted only then.
+fn has_rules_line(text: &str) -> bool {
+    text.lines().any(|line| {
+        line.strip_prefix("rules:").is_some_and(|rest| {
+            let rest = rest.trim();
+            rest.is_empty() || rest.starts_with('#') || rest.starts_with('[')
+        })
+    })
 }
 
 /// Where a code or name was first defined, for "already defined" errors.
@@ -250,9 +441,23 @@ fn code_letters(code: &str) -> Option<&str> {
 }
 
 impl Loader {
-    fn file(&mut self, path: &Path, text: &str) -> Result<(), ConfigError> {
+    /// Loads one file. `quote`: its errors may quote it (the user chose it); otherwise a file
+    /// that is not policy YAML (a credentials file a repository's config names, say) is refused
+    /// without a word of its content.
+    fn file(&mut self, path: &Path, text: &str, quote: bool) -> Result<(), ConfigError> {
         let file = File { path, text };
+        let not_policy = || {
+            whole(
+                path,
+                "not a policy file (a YAML mapping with a `rules:` list); it was not loaded, \
+                 and its content is not shown"
+                    .to_string(),
+            )
+        };
         let document = parse_yaml(text, 0).map_err(|e| {
+            if !quote && !has_rules_line(text) {
+                return not_policy();
+            }
             file.error(
                 e.span.start..e.span.end,
                 format!("the policy file is not valid YAML: {}", e.message),
@@ -261,6 +466,13 @@ impl Loader {
         let Some(root) = document.root else {
             return Err(file.error(0..0, "the policy file is empty: it needs a `rules:` list"));
         };
+        if !quote
+            && root
+                .get("rules")
+                .is_none_or(|rules| rules.as_array().is_none())
+        {
+            return Err(not_policy());
+        }
         let Some(members) = root.as_object() else {
             return Err(file.at_value(&root, "a policy file is a mapping with a `rules:` list"));
         };
@@ -659,6 +871,7 @@ fn tests(file: &File<'_>, node: &Node, kind: Kind) -> Result<Vec<TestCase>, Conf
             fires,
             variables: Vec::new(),
             largest: 0,
+            longest: 0,
         };
         for variable in bound {
             if !variables.iter().any(|v| v.name == variable.key) {
@@ -669,6 +882,7 @@ fn tests(file: &File<'_>, node: &Node, kind: Kind) -> Result<Vec<TestCase>, Conf
             }
             let (value, largest) = super::entity::value_of(&variable.value);
             case.largest = case.largest.max(largest);
+            case.longest = case.longest.max(super::entity::value_longest(&value));
             case.variables.push((variable.key.clone(), value));
         }
         cases.push(case);

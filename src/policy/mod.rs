@@ -103,6 +103,8 @@ pub struct TestCase {
     pub variables: Vec<(String, cel::Value)>,
     /// The largest list or map in them.
     pub largest: u64,
+    /// The longest string in them, in bytes.
+    pub longest: u64,
 }
 
 /// A loaded, compiled policy rule.

@@ -82,6 +82,8 @@ pub fn run(set: &PolicySet) -> Report {
                 &|program| program.execute(&context),
                 &variables,
                 &|| case.largest,
+                &|| case.longest,
+                &|_| true,
             );
             let failure = match (case.fires, outcome) {
                 (true, Outcome::Fires(_)) | (false, Outcome::Clean) => None,
@@ -91,6 +93,7 @@ pub fn run(set: &PolicySet) -> Report {
                 (_, Outcome::TooCostly(bound)) => {
                     Some(format!("over the cost limit (bound {bound})"))
                 }
+                (_, Outcome::Stopped(why)) => Some(format!("stopped: {why}")),
             };
             report.cases.push(CaseResult {
                 code: rule.code,

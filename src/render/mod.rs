@@ -245,7 +245,8 @@ pub fn rules_table(catalog: &Catalog) -> String {
             m.severity.as_str(),
             m.category.as_str(),
             m.fix.as_str(),
-            m.summary
+            // A policy's summary is the repository's text.
+            crate::escape::escape_text(&m.summary)
         ));
     }
     out
@@ -283,8 +284,9 @@ pub fn rule_explanation(meta: &RuleMeta) -> String {
         meta.severity,
         meta.category.as_str(),
         meta.fix.as_str(),
-        meta.summary,
-        meta.explanation.trim_end().to_string() + "\n"
+        // A policy's summary and docs are the repository's text.
+        crate::escape::escape_text(&meta.summary),
+        crate::escape::escape_block(meta.explanation.trim_end()).into_owned() + "\n"
     )
 }
 
@@ -307,7 +309,7 @@ Fix: `safe` fixes are applied by `--fix`, `unsafe` ones also need `--unsafe-fixe
             m.severity,
             m.category.as_str(),
             m.fix.as_str(),
-            m.summary
+            crate::escape::escape_text(&m.summary).replace('|', "\\|")
         ));
     }
     for m in &catalog.rules {
@@ -318,8 +320,8 @@ Fix: `safe` fixes are applied by `--fix`, `unsafe` ones also need `--unsafe-fixe
             m.severity,
             m.category.as_str(),
             m.fix.as_str(),
-            m.summary,
-            demote_headings(m.explanation.trim_end())
+            crate::escape::escape_text(&m.summary),
+            demote_headings(&crate::escape::escape_block(m.explanation.trim_end()))
         ));
         out.push('\n');
     }

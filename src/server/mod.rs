@@ -18,6 +18,7 @@
 
 mod actions;
 mod convert;
+mod transport;
 mod workspace;
 
 use convert::{apply_change, uri_to_path};
@@ -46,11 +47,12 @@ const WATCHED_POLICIES: &str = "**/.skilllint/policies/*.{yaml,yml}";
 
 /// Serves one client over standard input and output until it says `exit` (or hangs up).
 pub fn run() -> Result<(), String> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, threads) = transport::stdio();
     let served = serve(&connection);
     drop(connection);
-    let joined = io_threads.join().map_err(|e| e.to_string());
-    served.and(joined)
+    // The reader's error first: a refused message is why the session ended.
+    let joined = threads.join();
+    joined.and(served)
 }
 
 fn capabilities() -> ServerCapabilities {

@@ -319,8 +319,10 @@ impl Folder {
     /// the config file, its `[policies] paths`), read from disk.
     fn load_policies(&mut self) -> Result<(), String> {
         let found = config::discover(&self.root).map_err(|e| e.to_string())?;
+        // A discovered config is the workspace's own: its policies stay inside it.
         let set = crate::policy::for_run(
             found.as_deref(),
+            false,
             &self.root,
             false,
             &[],

@@ -3,7 +3,8 @@
 #![allow(dead_code)]
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs the skilllint binary with `args` in `cwd`, with no colour and no inherited config.
 pub fn skilllint(args: &[&str], cwd: &Path) -> Output {
@@ -40,4 +41,47 @@ pub fn running_as_root() -> bool {
     std::fs::metadata("/proc/self")
         .map(|m| std::os::unix::fs::MetadataExt::uid(&m) == 0)
         .unwrap_or(false)
+}
+
+/// Runs skilllint with extra environment variables and kills it after `limit`, so a regression
+/// that hangs fails its test instead of stalling the suite. Output goes to files: a pipe nobody
+/// reads while waiting fills up and blocks the child, which would look like a hang.
+pub fn skilllint_limited(
+    args: &[&str],
+    cwd: &Path,
+    env: &[(&str, &str)],
+    limit: Duration,
+) -> Output {
+    let capture = tempfile::tempdir().expect("capture dir");
+    let out_path = capture.path().join("stdout");
+    let err_path = capture.path().join("stderr");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_skilllint"));
+    command
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_path).expect("stdout file"))
+        .stderr(std::fs::File::create(&err_path).expect("stderr file"));
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command.spawn().expect("run skilllint");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("poll skilllint") {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("skilllint {args:?} still ran after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: std::fs::read(&out_path).expect("read stdout"),
+        stderr: std::fs::read(&err_path).expect("read stderr"),
+    }
 }

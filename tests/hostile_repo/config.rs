@@ -3,10 +3,10 @@
 //! (`--max-file-size`, `[lint] max-file-size`), schemas whose patterns cannot be compiled, and
 //! `-o` errors that name the file.
 
-use super::common::{skilllint, stderr, stdout, write};
+use super::common::{skilllint, skilllint_limited, stderr, stdout, write};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
+use std::time::Duration;
 
 /// Standard error with miette's line wrapping undone: words joined by single spaces, the `│`
 /// of continuation lines dropped.
@@ -29,31 +29,6 @@ fn repository() -> tempfile::TempDir {
         b"---\nname: notes\ndescription: Keeps notes. Use when asked to remember something.\n---\n\nBody.\n",
     );
     dir
-}
-
-/// Runs skilllint with an extra environment variable, killed after `limit` (a hang is a failure,
-/// not a stuck test run).
-fn skilllint_with_limit(args: &[&str], cwd: &Path, env: (&str, &str), limit: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skilllint"))
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .env(env.0, env.1)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run skilllint");
-    let started = Instant::now();
-    while child.try_wait().expect("poll skilllint").is_none() {
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("skilllint {args:?} still ran after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().expect("skilllint output")
 }
 
 #[cfg(unix)]
@@ -89,10 +64,10 @@ fn a_discovered_config_linking_out_of_the_repository_is_refused_unread() {
             Path::new("/proc/self/environ"),
             &repo.path().join("skilllint.toml"),
         );
-        let environ = skilllint_with_limit(
+        let environ = skilllint_limited(
             &["."],
             repo.path(),
-            ("SECRET_TOKEN", "hunter2"),
+            &[("SECRET_TOKEN", "hunter2")],
             Duration::from_secs(30),
         );
         assert_eq!(environ.status.code(), Some(2));
@@ -135,7 +110,7 @@ fn a_config_that_is_a_fifo_is_never_opened() {
         return;
     }
     let limit = Duration::from_secs(30);
-    let discovered = skilllint_with_limit(&["."], repo.path(), ("X", "1"), limit);
+    let discovered = skilllint_limited(&["."], repo.path(), &[("X", "1")], limit);
     assert_eq!(discovered.status.code(), Some(2));
     assert!(
         stderr(&discovered).contains("not a regular file"),
@@ -143,10 +118,10 @@ fn a_config_that_is_a_fifo_is_never_opened() {
         stderr(&discovered)
     );
     // Named with --config, it would block forever on open if it were opened.
-    let named = skilllint_with_limit(
+    let named = skilllint_limited(
         &[".", "--config", "skilllint.toml"],
         repo.path(),
-        ("X", "1"),
+        &[("X", "1")],
         limit,
     );
     assert_eq!(named.status.code(), Some(2));

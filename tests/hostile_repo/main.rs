@@ -6,5 +6,8 @@ mod common;
 mod config;
 mod fix;
 mod input;
+mod language_server;
 mod output;
+mod policies;
 mod scale;
+mod yaml_aliases;

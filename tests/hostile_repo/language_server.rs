@@ -1,0 +1,258 @@
+//! The language server on a hostile workspace: slow policies cannot stop it answering, an
+//! absurd `Content-Length` is refused unallocated, and a workspace's policies stay inside it.
+
+use super::common::write;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    incoming: Receiver<Value>,
+    next_id: i64,
+}
+
+fn read_messages(stdout: impl Read, sender: std::sync::mpsc::Sender<Value>) {
+    let mut reader = BufReader::new(stdout);
+    loop {
+        let mut length = None;
+        loop {
+            let mut line = String::new();
+            match reader.read_line(&mut line) {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            }
+            let line = line.trim_end();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(value) = line.strip_prefix("Content-Length: ") {
+                length = value.parse::<usize>().ok();
+            }
+        }
+        let Some(length) = length else { return };
+        let mut body = vec![0; length];
+        if reader.read_exact(&mut body).is_err() {
+            return;
+        }
+        let Ok(message) = serde_json::from_slice(&body) else {
+            return;
+        };
+        if sender.send(message).is_err() {
+            return;
+        }
+    }
+}
+
+impl Server {
+    fn start(cwd: &Path) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_skilllint"))
+            .arg("server")
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the server starts");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (sender, incoming) = std::sync::mpsc::channel();
+        std::thread::spawn(move || read_messages(stdout, sender));
+        Server {
+            child,
+            stdin,
+            incoming,
+            next_id: 0,
+        }
+    }
+
+    fn send_raw(&mut self, bytes: &[u8]) {
+        if let Some(stdin) = &mut self.stdin {
+            let _ = stdin.write_all(bytes);
+            let _ = stdin.flush();
+        }
+    }
+
+    fn send(&mut self, message: Value) {
+        let body = message.to_string();
+        self.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    /// Sends a request; its response within `limit`, and what came before it.
+    fn request(&mut self, method: &str, params: Value, limit: Duration) -> (Value, Vec<Value>) {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let started = Instant::now();
+        let mut before = Vec::new();
+        loop {
+            let left = limit.saturating_sub(started.elapsed());
+            match self.incoming.recv_timeout(left) {
+                Ok(message) if message["id"] == json!(id) && message.get("method").is_none() => {
+                    return (message, before)
+                }
+                Ok(message) => {
+                    if message.get("id").is_some() && message.get("method").is_some() {
+                        self.send(json!({"jsonrpc": "2.0", "id": message["id"], "result": null}));
+                    }
+                    before.push(message);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    let _ = self.child.kill();
+                    panic!("no answer to {method} within {limit:?}")
+                }
+                Err(RecvTimeoutError::Disconnected) => panic!("the server hung up ({method})"),
+            }
+        }
+    }
+
+    fn initialize(&mut self, root: &Path) -> Vec<Value> {
+        let uri = format!("file://{}", root.display());
+        let (_, _) = self.request(
+            "initialize",
+            json!({"processId": null, "rootUri": uri, "capabilities": {},
+                   "workspaceFolders": [{"uri": uri, "name": "w"}]}),
+            Duration::from_secs(60),
+        );
+        self.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+        Vec::new()
+    }
+
+    fn open(&mut self, path: &Path, text: &str) {
+        self.send(
+            json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": format!("file://{}", path.display()),
+                             "languageId": "json", "version": 1, "text": text}}}),
+        );
+    }
+
+    fn stop(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Waits for `child` to exit within `limit`.
+fn exited_within(child: &mut Child, limit: Duration) -> Option<std::process::ExitStatus> {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        if let Ok(Some(status)) = child.try_wait() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    None
+}
+
+#[test]
+fn an_absurd_content_length_is_refused_without_allocating_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut server = Server::start(dir.path());
+    server.send_raw(b"Content-Length: 1000000000000\r\n\r\n{}");
+    // The input stays open: a server that waits for the announced bytes would never end.
+    let status = exited_within(&mut server.child, Duration::from_secs(30));
+    let mut err = String::new();
+    if let Some(stderr) = server.child.stderr.as_mut() {
+        let _ = stderr.read_to_string(&mut err);
+    }
+    let status = status.unwrap_or_else(|| panic!("still running: {err}"));
+    assert_eq!(status.code(), Some(2), "{err}");
+    assert!(err.contains("over the limit"), "{err}");
+    server.stop();
+}
+
+#[test]
+fn slow_policies_do_not_stop_the_server_answering() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    std::fs::create_dir_all(root.join(".git")).expect("git dir");
+    write(
+        &root,
+        "s/SKILL.md",
+        b"---\nname: s\ndescription: Reads things. Use when asked.\n---\n\nBody.\n",
+    );
+    let tools: Vec<Value> = (0..2000)
+        .map(|i| json!({"name": format!("tool_{i}"), "description": "Reads a thing.", "inputSchema": {"type": "object"}}))
+        .collect();
+    let tools = serde_json::to_string(&tools).expect("json");
+    write(&root, "s/tools.json", tools.as_bytes());
+    let range = format!(
+        "[{}]",
+        (0..35).map(|i| i.to_string()).collect::<Vec<_>>().join(",")
+    );
+    // Just under the per-entity bound on each tool: 2,000 of them are far over the run's budget.
+    let assert = format!("{range}.exists(a, {range}.exists(b, {range}.exists(c, true)))");
+    write(
+        &root,
+        ".skilllint/policies/slow.yaml",
+        format!(
+            "rules:\n  - code: ORG001\n    name: slow\n    severity: warning\n    category: style\n    \
+             summary: s\n    on: tool\n    assert: {}\n    message: m\n",
+            serde_json::to_string(&assert).expect("json")
+        )
+        .as_bytes(),
+    );
+    let mut server = Server::start(&root);
+    server.initialize(&root);
+    let tools_path = root.join("s/tools.json");
+    server.open(&tools_path, &tools);
+    let (hover, before) = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": format!("file://{}", tools_path.display())},
+               "position": {"line": 0, "character": 3}}),
+        Duration::from_secs(60),
+    );
+    assert!(hover.get("error").is_none(), "{hover}");
+    // The lint that ran before the answer reported the stopped policies.
+    let published = before.iter().any(|m| {
+        m["method"] == "textDocument/publishDiagnostics" && m.to_string().contains("SL011")
+    });
+    assert!(published, "no SL011 published before the answer");
+    server.stop();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_workspaces_policy_paths_stay_inside_it() {
+    let outside = tempfile::tempdir().expect("outside dir");
+    write(outside.path(), "credentials", b"TOKEN=hunter2\n");
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    std::fs::create_dir_all(root.join(".git")).expect("git dir");
+    write(
+        &root,
+        "s/SKILL.md",
+        b"---\nname: s\ndescription: Reads things. Use when asked.\n---\n\nBody.\n",
+    );
+    write(
+        &root,
+        "skilllint.toml",
+        format!(
+            "[policies]\npaths = [{:?}]\n",
+            outside.path().join("credentials").display().to_string()
+        )
+        .as_bytes(),
+    );
+    let mut server = Server::start(&root);
+    server.initialize(&root);
+    let skill = root.join("s/SKILL.md");
+    server.open(
+        &skill,
+        "---\nname: s\ndescription: Reads things. Use when asked.\n---\n\nBody.\n",
+    );
+    let (_, before) = server.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": format!("file://{}", skill.display())},
+               "position": {"line": 1, "character": 1}}),
+        Duration::from_secs(60),
+    );
+    let said: String = before.iter().map(Value::to_string).collect();
+    assert!(!said.contains("hunter2"), "{said}");
+    assert!(said.contains("outside"), "the user is told why: {said}");
+    server.stop();
+}
