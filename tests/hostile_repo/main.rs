@@ -4,6 +4,7 @@
 
 mod common;
 mod config;
+mod docs;
 mod fix;
 mod input;
 mod language_server;
