@@ -243,7 +243,10 @@ fn the_install_step_runs_no_python_module_of_the_checkout() {
         );
     }
     assert_ne!(code, Some(0), "{log}");
-    assert!(log.contains("skilllint-rs==0.1.0"), "pip did not run:\n{log}");
+    assert!(
+        log.contains("skilllint-rs==0.1.0"),
+        "pip did not run:\n{log}"
+    );
 }
 
 #[test]
@@ -291,7 +294,12 @@ fn building_from_source_names_the_toolchain_and_runs_outside_the_checkout() {
     }
     let (code, log) = run_action(
         &repo,
-        &["--input", "build-from-source=true", "--input", "upload=false"],
+        &[
+            "--input",
+            "build-from-source=true",
+            "--input",
+            "upload=false",
+        ],
         Some(&bin),
     );
     assert_eq!(code, Some(3), "{log}");
@@ -309,7 +317,12 @@ fn building_from_source_names_the_toolchain_and_runs_outside_the_checkout() {
         Some("toolchain=1.95.0-x86_64-unknown-linux-gnu"),
         "{record}"
     );
-    assert!(lines.next().is_some_and(|args| args.starts_with("install --locked --path ")), "{record}");
+    assert!(
+        lines
+            .next()
+            .is_some_and(|args| args.starts_with("install --locked --path ")),
+        "{record}"
+    );
 }
 
 #[test]
@@ -335,7 +348,11 @@ fn the_isolated_input_ignores_the_repository_configuration() {
         "upload=false",
     ];
     let (code, log) = run_action(repo, &base, None);
-    assert_eq!(code, Some(0), "the repository's configuration is obeyed by default:\n{log}");
+    assert_eq!(
+        code,
+        Some(0),
+        "the repository's configuration is obeyed by default:\n{log}"
+    );
     let isolated = [&base[..], &["--input", "isolated=true"]].concat();
     let (code, log) = run_action(repo, &isolated, None);
     assert_eq!(code, Some(1), "{log}");
@@ -344,5 +361,8 @@ fn the_isolated_input_ignores_the_repository_configuration() {
     let bad = [&base[..], &["--input", "isolated=yes"]].concat();
     let (code, log) = run_action(repo, &bad, None);
     assert_eq!(code, Some(2), "{log}");
-    assert!(log.contains("isolated must be true or false, not 'yes'"), "{log}");
+    assert!(
+        log.contains("isolated must be true or false, not 'yes'"),
+        "{log}"
+    );
 }
