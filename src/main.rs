@@ -104,8 +104,20 @@ impl WriteError {
     }
 }
 
-fn write_report(output: Option<&std::path::Path>, report: &str) -> Result<(), WriteError> {
+/// Writes `report` to `output` (standard output for `None`), never over one of `inputs`, the
+/// files the run read.
+fn write_report(
+    output: Option<&std::path::Path>,
+    report: &str,
+    inputs: &[skilllint::source::SourceFile],
+) -> Result<(), WriteError> {
     match output {
+        Some(path) if fix::is_lint_input(path, inputs) => Err(WriteError {
+            path: Some(path.to_path_buf()),
+            error: std::io::Error::other(
+                "it is a file this run linted, and the report would replace it; nothing was written",
+            ),
+        }),
         Some(path) => fix::write_report_file(path, report.as_bytes()).map_err(|error| WriteError {
             path: Some(path.to_path_buf()),
             error,
@@ -395,6 +407,17 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         terminal::error(message);
         ExitCode::from(EXIT_USAGE)
     };
+    for (flag, path) in [
+        ("-o/--output", args.output.as_deref()),
+        ("--write-baseline", args.write_baseline.as_deref()),
+    ] {
+        if let Some(reason) = path.and_then(fix::output_path_refused) {
+            return fail_usage(&format!(
+                "{flag} {}: {reason}",
+                display_path(path.unwrap_or(Path::new("")))
+            ));
+        }
+    }
     let mut options = LintOptions::default();
     if !args.paths.is_empty() {
         options.paths = args.paths.clone();
@@ -554,7 +577,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 None => skilllint::catalog::catalog(),
             };
             let log = render::sarif::render_failure(catalog, &error.to_string());
-            if let Err(error) = write_report(args.output.as_deref(), &log) {
+            if let Err(error) = write_report(args.output.as_deref(), &log, &[]) {
                 terminal::error(&error.describe("the report"));
             }
         }
@@ -619,7 +642,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 *rel = report::shown_of(&cwd, path);
             }
             let diff = fix::diff(&run);
-            if let Err(error) = write_report(args.output.as_deref(), &diff) {
+            if let Err(error) = write_report(args.output.as_deref(), &diff, &outcome.repo.files) {
                 terminal::error(&error.describe("the diff"));
                 return ExitCode::from(EXIT_USAGE);
             }
@@ -691,7 +714,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     } else {
         render_report(&args, format, &outcome, &cwd, options.catalog())
     };
-    if let Err(error) = write_report(args.output.as_deref(), &report) {
+    if let Err(error) = write_report(args.output.as_deref(), &report, &outcome.repo.files) {
         // A closed pipe (`skilllint . | head`) is not a failure of the lint.
         if error.error.kind() != std::io::ErrorKind::BrokenPipe {
             terminal::error(&error.describe("the report"));
@@ -763,7 +786,7 @@ fn write_baseline(
     let findings: Vec<&skilllint::diagnostic::Diagnostic> = outcome.diagnostics.iter().collect();
     let (text, written) =
         skilllint::triage::baseline::write(&findings, outcome.sources(), old, cwd);
-    if let Err(error) = write_report(Some(path), &text) {
+    if let Err(error) = write_report(Some(path), &text, &outcome.repo.files) {
         terminal::error(&error.describe("the baseline"));
         return Ok(ExitCode::from(EXIT_USAGE));
     }
@@ -844,7 +867,7 @@ fn add_noqa(
         Some(baseline) if new_left > 0 || !baseline.entries.is_empty() => {
             let (text, written) =
                 skilllint::triage::baseline::write(&left, after.sources(), baseline, cwd);
-            if let Err(error) = write_report(Some(&baseline.path), &text) {
+            if let Err(error) = write_report(Some(&baseline.path), &text, &after.repo.files) {
                 terminal::error(&error.describe("the baseline"));
                 return Ok(ExitCode::from(EXIT_USAGE));
             }

@@ -343,3 +343,72 @@ fn the_report_file_is_never_written_through_a_planted_link() {
     assert!(stderr.contains("out/r.sarif"), "{stderr}");
     assert!(!outside.path().join("r.sarif").exists());
 }
+
+/// `skilllint */SKILL.md` as a shell runs it in `root`: the glob expands there.
+fn lint_glob(root: &Path) -> Output {
+    std::process::Command::new("sh")
+        .args(["-c", "\"$SKILLLINT\" */SKILL.md"])
+        .env("SKILLLINT", env!("CARGO_BIN_EXE_skilllint"))
+        .env("NO_COLOR", "1")
+        .current_dir(root)
+        .output()
+        .expect("run sh")
+}
+
+const NOTE_SKILL: &[u8] =
+    b"---\nname: notes\ndescription: Keeps notes. Use when the user asks to note something.\n---\n\n# Notes\n";
+
+#[test]
+fn a_folder_named_like_the_output_flag_cannot_send_the_report_out_of_the_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("repo");
+    // `*/SKILL.md` expands to `--output=../SKILL.md`, which skilllint reads as `-o ../SKILL.md`.
+    common::write(&root, "--output=../SKILL.md", NOTE_SKILL);
+    common::write(&root, "notes/SKILL.md", NOTE_SKILL);
+    let output = lint_glob(&root);
+    let stderr = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("-o/--output ../SKILL.md: a relative path with `..` is refused"),
+        "{stderr}"
+    );
+    assert!(
+        !dir.path().join("SKILL.md").exists(),
+        "a report was written outside the repository"
+    );
+    // After `--`, the same words are paths, and the folder is linted like any other.
+    let output = std::process::Command::new("sh")
+        .args(["-c", "\"$SKILLLINT\" --format concise -- */SKILL.md"])
+        .env("SKILLLINT", env!("CARGO_BIN_EXE_skilllint"))
+        .current_dir(&root)
+        .output()
+        .expect("run sh");
+    assert!(
+        common::stdout(&output).contains("--output=../SKILL.md:"),
+        "{}",
+        common::stderr(&output)
+    );
+    assert!(!dir.path().join("SKILL.md").exists());
+}
+
+#[test]
+fn a_folder_named_like_the_short_output_flag_cannot_overwrite_a_linted_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    // `*/SKILL.md` expands to `-ocalendar/SKILL.md calendar/SKILL.md …`: `-o calendar/SKILL.md`.
+    common::write(root, "-ocalendar/SKILL.md", NOTE_SKILL);
+    common::write(root, "calendar/SKILL.md", NOTE_SKILL);
+    let output = lint_glob(root);
+    let stderr = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr
+            .contains("cannot write the report to calendar/SKILL.md: it is a file this run linted"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(root.join("calendar/SKILL.md")).expect("read"),
+        NOTE_SKILL,
+        "the report replaced a file of the repository"
+    );
+}
