@@ -25,8 +25,10 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
     let (folder, file_name) = crate::source::split_path(path);
     let mut folders = folder.split('/');
     match file_name {
-        "SKILL.md" => Some(FileKind::Skill { lowercase: false }),
-        "skill.md" => Some(FileKind::Skill { lowercase: true }),
+        "SKILL.md" => Some(FileKind::Skill { misnamed: false }),
+        // Another case of the name (`skill.md`, `Skill.md`, `SKILL.MD`): what an agent on a
+        // case-insensitive file system (macOS, Windows) reads as the skill file.
+        _ if file_name.eq_ignore_ascii_case("SKILL.md") => Some(FileKind::Skill { misnamed: true }),
         "tools.json" => Some(FileKind::Tools),
         "SECRETS.md" => Some(FileKind::Secrets),
         "TOOL.md" if folders.any(|f| f == ".tools") => Some(FileKind::Contract),
@@ -429,8 +431,10 @@ pub const MAX_DEPTH: usize = 256;
 /// is read. This completes [`classify`] for what discovery found:
 /// - a SECRETS.md is an AIP-19 manifest only when it opens with YAML frontmatter: the name is
 ///   also common for a prose security checklist;
-/// - a lowercase `skill.md` is a skill only when its frontmatter has a top-level `name` or
-///   `description`: the name is also common for a page about skills (a site's `docs/skill.md`).
+/// - a lowercase `skill.md` (or another case of `SKILL.md`, such as `Skill.md`) is a skill only
+///   when its frontmatter has a top-level `name` or `description`: the name is also common for a
+///   page about skills (a site's `docs/skill.md`), and a file without those keys is no skill to
+///   any agent.
 ///   `SKILL.md` is always a skill, and an unclosed frontmatter block is read (SK002 says what is
 ///   wrong with it).
 ///
@@ -447,7 +451,7 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
         FileKind::McpConfig if !crate::model::mcp_config::looks_like_mcp_config(text) => {
             Some(NOT_AN_MCP_CONFIG)
         }
-        FileKind::Skill { lowercase: true } => match split(text) {
+        FileKind::Skill { misnamed: true } => match split(text) {
             Split::Missing => Some(NOT_A_LOWERCASE_SKILL),
             Split::Unterminated { .. } => None,
             Split::Found(frontmatter) => {
@@ -474,7 +478,7 @@ const NOT_AN_MCP_CONFIG: &str = "skilllint does not read this file: an `mcp.json
 
 pub const PROSE_SECRETS_NOT_READ: &str = "skilllint does not read this file: a SECRETS.md is read as an AIP-19 manifest only when it starts with YAML frontmatter (`---` on the first line)";
 
-const NOT_A_LOWERCASE_SKILL: &str = "skilllint does not read this file: a lowercase `skill.md` is read as a skill only when its frontmatter has a `name` or `description` (a `SKILL.md` always is)";
+const NOT_A_LOWERCASE_SKILL: &str = "skilllint does not read this file: a `skill.md` (or another case of `SKILL.md`) is read as a skill only when its frontmatter has a `name` or `description` (a `SKILL.md` always is)";
 
 /// Why a file named on the command line is not read.
 const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it reads SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, and commands/*.md and agents/*.md";
@@ -664,7 +668,7 @@ mod tests {
 
     #[test]
     fn a_lowercase_skill_md_is_read_only_when_it_names_a_skill() {
-        let lowercase = FileKind::Skill { lowercase: true };
+        let lowercase = FileKind::Skill { misnamed: true };
         let read = |text: &str| not_read_reason(lowercase, text).is_none();
         assert!(read("---\nname: forms\n---\n"));
         assert!(read("\u{feff}---\n\"description\": fills forms\n---\n"));
@@ -678,7 +682,7 @@ mod tests {
             "nested name"
         );
         // The uppercase file is always a skill, whatever it holds.
-        assert!(not_read_reason(FileKind::Skill { lowercase: false }, "# Notes\n").is_none());
+        assert!(not_read_reason(FileKind::Skill { misnamed: false }, "# Notes\n").is_none());
         assert!(not_read_reason(FileKind::Secrets, "# Checklist\n").is_some());
         assert!(not_read_reason(FileKind::Secrets, "---\nsecrets: []\n---\n").is_none());
     }
@@ -699,7 +703,7 @@ mod tests {
         let req = vec!["requirement.yaml".to_string()];
         assert_eq!(
             classify("SKILL.md", &req),
-            Some(FileKind::Skill { lowercase: false })
+            Some(FileKind::Skill { misnamed: false })
         );
         assert_eq!(classify("github.tools.json", &req), Some(FileKind::Tools));
         assert_eq!(
