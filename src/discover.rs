@@ -302,6 +302,38 @@ pub fn discover<T: Send + Sync>(
         });
     }
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    // Ignore files decide only for files git does not track: a tracked file they hid is added
+    // here, as the walk would have found it.
+    let tracked = tracked_files(&directories, requirement_files);
+    if !tracked.is_empty() {
+        let seen: std::collections::HashSet<&Path> = files
+            .iter()
+            .map(|(file, _)| file.abs_path.as_path())
+            .collect();
+        let hidden: Vec<(PathBuf, usize)> = tracked
+            .into_iter()
+            .filter(|(path, _)| !seen.contains(path.as_path()))
+            .collect();
+        for (path, dir_len) in hidden {
+            if let Some((rel_path, kind, problem)) = tracked_entry(
+                root,
+                &path,
+                dir_len,
+                &canonical_root,
+                requirement_files,
+                exclude,
+            ) {
+                let file = Discovered {
+                    rel_path,
+                    abs_path: path,
+                    kind,
+                    problem,
+                };
+                let loaded = load(&file);
+                files.push((file, loaded));
+            }
+        }
+    }
     // Sorted through a permutation: the entries are large, and a sort moves each one many
     // times, where the permutation then moves each once. Inside the lint's thread pool, so the
     // sort uses its threads. Entries for one path are ordered in full: the one without a
@@ -314,6 +346,133 @@ pub fn discover<T: Send + Sync>(
     permute(&mut files, order);
     files.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
     files
+}
+
+/// The files git tracks under each walked folder that skilllint may read (by name), from the
+/// index of the work tree the folder is in (the nearest folder above it with a `.git` folder), as
+/// paths the walk would have produced (the folder as given, then the tracked path below it), each
+/// with the length in components of the folder part. Empty outside a git work tree, in a linked
+/// work tree or submodule (a `.git` file is not followed), and when the index cannot be read.
+fn tracked_files(directories: &[PathBuf], requirement_files: &[String]) -> Vec<(PathBuf, usize)> {
+    let mut out = Vec::new();
+    for dir in directories {
+        let Ok(canonical) = dir.canonicalize() else {
+            continue;
+        };
+        let Some(work_tree) = canonical
+            .ancestors()
+            .find(|a| std::fs::symlink_metadata(a.join(".git")).is_ok())
+        else {
+            continue;
+        };
+        let Ok(below) = canonical.strip_prefix(work_tree) else {
+            continue;
+        };
+        let Some(prefix) = git_path_bytes(below) else {
+            continue;
+        };
+        let under_dir = |path: &[u8]| -> Option<usize> {
+            if prefix.is_empty() {
+                Some(0)
+            } else {
+                path.strip_prefix(prefix.as_slice())?
+                    .starts_with(b"/")
+                    .then_some(prefix.len() + 1)
+            }
+        };
+        let keep = |path: &[u8]| {
+            under_dir(path).is_some()
+                && classify(&String::from_utf8_lossy(path), requirement_files).is_some()
+        };
+        let Some(paths) = crate::git_index::tracked_paths(&work_tree.join(".git"), keep) else {
+            continue;
+        };
+        let dir_len = dir.components().count();
+        for path in paths {
+            let Some(start) = under_dir(&path) else {
+                continue;
+            };
+            let Some(rest) = path_of_git_bytes(&path[start..]) else {
+                continue;
+            };
+            let mut folders = rest.components().rev().skip(1);
+            let walked = rest.components().count() <= MAX_DEPTH
+                && rest.components().all(|c| matches!(c, Component::Normal(_)))
+                && !folders.any(|c| SKIPPED_DIRS.iter().any(|d| c.as_os_str() == *d));
+            if walked {
+                out.push((dir.join(rest), dir_len));
+            }
+        }
+    }
+    out
+}
+
+/// A path below a work tree as git writes it in its index: `/`-separated bytes.
+fn git_path_bytes(path: &Path) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    for component in path.components() {
+        let Component::Normal(name) = component else {
+            return None;
+        };
+        if !out.is_empty() {
+            out.push(b'/');
+        }
+        #[cfg(unix)]
+        out.extend_from_slice(std::os::unix::ffi::OsStrExt::as_bytes(name));
+        #[cfg(not(unix))]
+        out.extend_from_slice(name.to_str()?.as_bytes());
+    }
+    Some(out)
+}
+
+/// The relative path an index path names (`/`-separated bytes).
+fn path_of_git_bytes(bytes: &[u8]) -> Option<PathBuf> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Some(PathBuf::from(std::ffi::OsStr::from_bytes(bytes)))
+    }
+    #[cfg(not(unix))]
+    {
+        std::str::from_utf8(bytes).ok().map(PathBuf::from)
+    }
+}
+
+/// A tracked file the walk did not find, taken as the walk takes a file: unless `exclude`
+/// matches it, never through a folder symlink (a path whose folders are not all real folders
+/// is left out, as the walk leaves them), a file symlink resolved as the walk resolves it, and
+/// a FIFO, socket or device reported from its type. `None` for a file that is gone from the
+/// work tree (deleted, or outside a sparse checkout).
+fn tracked_entry(
+    root: &Path,
+    path: &Path,
+    dir_len: usize,
+    canonical_root: &Path,
+    requirement_files: &[String],
+    exclude: &GlobFilter,
+) -> Option<(String, FileKind, Option<String>)> {
+    let rel_path = relative_path(root, path);
+    if exclude.matches(&rel_path) {
+        return None;
+    }
+    // The folders below the walked one, each a real folder (not a link to one).
+    let components: Vec<Component<'_>> = path.components().collect();
+    let (_, folders) = components.split_last()?;
+    let mut folder = PathBuf::new();
+    for (index, component) in folders.iter().enumerate() {
+        folder.push(component);
+        if index >= dir_len && !std::fs::symlink_metadata(&folder).ok()?.is_dir() {
+            return None;
+        }
+    }
+    let file_type = std::fs::symlink_metadata(path).ok()?.file_type();
+    if file_type.is_symlink() {
+        let (kind, problem) = resolve_symlink(path, &rel_path, canonical_root, requirement_files)?;
+        return Some((rel_path, kind, problem));
+    }
+    let kind = classify(&rel_path, requirement_files)?;
+    let problem = (!file_type.is_file()).then(|| not_regular(file_type));
+    Some((rel_path, kind, problem))
 }
 
 /// Rearranges `items` so that position `i` holds the item that was at `order[i]` (`order` a
