@@ -24,6 +24,13 @@ const EXIT_FINDINGS: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
+    if let Some(word) = flag_that_is_a_file(std::env::args_os().skip(1)) {
+        let shown = display_path(Path::new(&word)).into_owned();
+        terminal::error(&format!(
+            "`{shown}` is a flag and also a file or folder in the current folder: a shell glob (`*/SKILL.md`) turned a name in the repository into a flag. Put `--` before the paths (`skilllint -- */SKILL.md`), or write the name as `./{shown}`"
+        ));
+        return ExitCode::from(EXIT_USAGE);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -63,6 +70,30 @@ fn main() -> ExitCode {
         },
         None => run_lint(cli.lint),
     }
+}
+
+/// The first word before `--` that reads as a flag (`-…`) and names an existing path. A shell
+/// expands `skilllint */SKILL.md` to whatever the repository holds: a folder named `--config=x`
+/// makes the word `--config=x/SKILL.md`, which would load the repository's `x/SKILL.md` as the
+/// configuration (switching every rule off), and `--output=..` or `-ocalendar` would pick where
+/// the report goes. A flag the user typed names no file; one that came from a glob always does.
+fn flag_that_is_a_file(
+    words: impl Iterator<Item = std::ffi::OsString>,
+) -> Option<std::ffi::OsString> {
+    for word in words {
+        if word == "--" {
+            return None;
+        }
+        let flag = word
+            .as_encoded_bytes()
+            .first()
+            .is_some_and(|first| *first == b'-')
+            && word != "-";
+        if flag && std::fs::symlink_metadata(&word).is_ok() {
+            return Some(word);
+        }
+    }
+    None
 }
 
 /// `skilllint rules` in a folder that holds a `rules` folder runs the command, not a lint of the
