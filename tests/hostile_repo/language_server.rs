@@ -241,7 +241,7 @@ fn a_burst_of_edits_in_a_slow_workspace_delays_an_answer_by_one_lint() {
     server.open(&tools_path, &tools);
     server.request("textDocument/hover", hover.clone(), limit);
 
-    let mut edit = |server: &mut Server, version: i64| {
+    let edit = |server: &mut Server, version: i64| {
         // A real change each time: one more space at the end of the text.
         let text = format!("{tools}{}", " ".repeat(version as usize));
         server.send(
