@@ -24,7 +24,12 @@ const EXIT_FINDINGS: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
-    if let Some(word) = flag_that_is_a_file(std::env::args_os().skip(1)) {
+    // The language server's flags come from the editor, in the workspace folder: a file there
+    // named `--stdio` must not stop it.
+    let serving = std::env::args_os()
+        .nth(1)
+        .is_some_and(|first| first == "server");
+    if let Some(word) = flag_that_is_a_file(std::env::args_os().skip(1)).filter(|_| !serving) {
         let shown = display_path(Path::new(&word)).into_owned();
         terminal::error(&format!(
             "`{shown}` is a flag and also a file or folder in the current folder: a shell glob (`*/SKILL.md`) turned a name in the repository into a flag. Put `--` before the paths (`skilllint -- */SKILL.md`), or write the name as `./{shown}`"
