@@ -86,26 +86,15 @@ fn read_u32(reader: &mut impl Read) -> Option<u32> {
     Some(u32::from_be_bytes(bytes))
 }
 
-fn read_u16(reader: &mut impl Read) -> Option<u16> {
-    let mut bytes = [0; 2];
-    reader.read_exact(&mut bytes).ok()?;
-    Some(u16::from_be_bytes(bytes))
-}
-
-fn skip(reader: &mut impl Read, count: u64) -> Option<()> {
-    let skipped = std::io::copy(&mut reader.by_ref().take(count), &mut std::io::sink()).ok()?;
-    (skipped == count).then_some(())
-}
-
-/// Bytes up to a NUL (consumed, not returned), at most [`MAX_PATH_LEN`].
-fn read_until_nul(reader: &mut impl BufRead) -> Option<Vec<u8>> {
-    let mut bytes = Vec::new();
+/// Bytes up to a NUL (consumed, not kept) into `out`, at most [`MAX_PATH_LEN`]; `None` when
+/// the data ends first or the path is longer.
+fn read_until_nul(reader: &mut impl BufRead, out: &mut Vec<u8>) -> Option<()> {
     reader
         .by_ref()
         .take(MAX_PATH_LEN as u64 + 1)
-        .read_until(0, &mut bytes)
+        .read_until(0, out)
         .ok()?;
-    (bytes.pop() == Some(0)).then_some(bytes)
+    (out.pop() == Some(0)).then_some(())
 }
 
 /// Git's offset varint (index version 4): seven bits a byte, most significant first, each
@@ -120,6 +109,10 @@ fn read_varint(reader: &mut impl Read) -> Option<u64> {
     }
     Some(value)
 }
+
+/// The longest fixed part of an entry: 40 bytes of stat data, a SHA-256 name, the flags and the
+/// extended flags.
+const MAX_FIXED: usize = 40 + 32 + 2 + 2;
 
 fn parse(
     reader: &mut impl BufRead,
@@ -137,40 +130,39 @@ fn parse(
     }
     let count = read_u32(reader)?;
     let mut kept = Vec::new();
-    // Version 4 writes each path as the previous one cut short plus a new tail.
-    let mut previous: Vec<u8> = Vec::new();
+    let mut fixed = [0u8; MAX_FIXED];
+    // The path being read; in version 4 each path is the previous one cut short plus a tail.
+    let mut path: Vec<u8> = Vec::new();
+    let mut padding = [0u8; 8];
     for _ in 0..count {
-        // ctime, mtime (seconds and nanoseconds each), dev, ino: 24 bytes; then the mode.
-        skip(reader, 24)?;
-        let mode = read_u32(reader)?;
-        // uid, gid, size, then the object name.
-        skip(reader, 12 + hash_len as u64)?;
-        let flags = read_u16(reader)?;
-        let mut fixed = 40 + hash_len + 2;
+        // ctime, mtime, dev, ino, mode, uid, gid, size (4 bytes each), the object name, flags.
+        let mut fixed_len = 40 + hash_len + 2;
+        reader.read_exact(&mut fixed[..fixed_len]).ok()?;
+        let mode = u32::from_be_bytes([fixed[24], fixed[25], fixed[26], fixed[27]]);
+        let flags = u16::from_be_bytes([fixed[fixed_len - 2], fixed[fixed_len - 1]]);
         if version >= 3 && flags & 0x4000 != 0 {
-            read_u16(reader)?;
-            fixed += 2;
+            reader.read_exact(&mut fixed[fixed_len..fixed_len + 2]).ok()?;
+            fixed_len += 2;
         }
-        let path = if version == 4 {
+        if version == 4 {
             let cut = usize::try_from(read_varint(reader)?).ok()?;
-            let keep_len = previous.len().checked_sub(cut)?;
-            previous.truncate(keep_len);
-            previous.extend_from_slice(&read_until_nul(reader)?);
-            if previous.len() > MAX_PATH_LEN {
+            let keep_len = path.len().checked_sub(cut)?;
+            path.truncate(keep_len);
+            read_until_nul(reader, &mut path)?;
+            if path.len() > MAX_PATH_LEN {
                 return Some(kept);
             }
-            previous.clone()
         } else {
-            let path = read_until_nul(reader)?;
+            path.clear();
+            read_until_nul(reader, &mut path)?;
             // One to eight NULs end the entry on a multiple of eight bytes; one was read.
-            let entry = fixed + path.len();
-            let padded = (entry + 8) & !7;
-            skip(reader, (padded - entry - 1) as u64)?;
-            path
-        };
+            let entry = fixed_len + path.len();
+            let extra = ((entry + 8) & !7) - entry - 1;
+            reader.read_exact(&mut padding[..extra]).ok()?;
+        }
         // Stages 1 to 3 of a conflict repeat a path: the caller looks each one up.
         if is_file_mode(mode) && keep(&path) {
-            kept.push(path);
+            kept.push(path.clone());
         }
     }
     Some(kept)
