@@ -141,7 +141,9 @@ fn parse(
         let mode = u32::from_be_bytes([fixed[24], fixed[25], fixed[26], fixed[27]]);
         let flags = u16::from_be_bytes([fixed[fixed_len - 2], fixed[fixed_len - 1]]);
         if version >= 3 && flags & 0x4000 != 0 {
-            reader.read_exact(&mut fixed[fixed_len..fixed_len + 2]).ok()?;
+            reader
+                .read_exact(&mut fixed[fixed_len..fixed_len + 2])
+                .ok()?;
             fixed_len += 2;
         }
         if version == 4 {
