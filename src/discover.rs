@@ -25,8 +25,10 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
     let (folder, file_name) = crate::source::split_path(path);
     let mut folders = folder.split('/');
     match file_name {
-        "SKILL.md" => Some(FileKind::Skill { lowercase: false }),
-        "skill.md" => Some(FileKind::Skill { lowercase: true }),
+        "SKILL.md" => Some(FileKind::Skill { misnamed: false }),
+        // Another case of the name (`skill.md`, `Skill.md`, `SKILL.MD`): what an agent on a
+        // case-insensitive file system (macOS, Windows) reads as the skill file.
+        _ if file_name.eq_ignore_ascii_case("SKILL.md") => Some(FileKind::Skill { misnamed: true }),
         "tools.json" => Some(FileKind::Tools),
         "SECRETS.md" => Some(FileKind::Secrets),
         "TOOL.md" if folders.any(|f| f == ".tools") => Some(FileKind::Contract),
@@ -300,6 +302,38 @@ pub fn discover<T: Send + Sync>(
         });
     }
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    // Ignore files decide only for files git does not track: a tracked file they hid is added
+    // here, as the walk would have found it.
+    let tracked = tracked_files(&directories, requirement_files);
+    if !tracked.is_empty() {
+        let seen: std::collections::HashSet<&Path> = files
+            .iter()
+            .map(|(file, _)| file.abs_path.as_path())
+            .collect();
+        let hidden: Vec<(PathBuf, usize)> = tracked
+            .into_iter()
+            .filter(|(path, _)| !seen.contains(path.as_path()))
+            .collect();
+        for (path, dir_len) in hidden {
+            if let Some((rel_path, kind, problem)) = tracked_entry(
+                root,
+                &path,
+                dir_len,
+                &canonical_root,
+                requirement_files,
+                exclude,
+            ) {
+                let file = Discovered {
+                    rel_path,
+                    abs_path: path,
+                    kind,
+                    problem,
+                };
+                let loaded = load(&file);
+                files.push((file, loaded));
+            }
+        }
+    }
     // Sorted through a permutation: the entries are large, and a sort moves each one many
     // times, where the permutation then moves each once. Inside the lint's thread pool, so the
     // sort uses its threads. Entries for one path are ordered in full: the one without a
@@ -312,6 +346,133 @@ pub fn discover<T: Send + Sync>(
     permute(&mut files, order);
     files.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
     files
+}
+
+/// The files git tracks under each walked folder that skilllint may read (by name), from the
+/// index of the work tree the folder is in (the nearest folder above it with a `.git` folder), as
+/// paths the walk would have produced (the folder as given, then the tracked path below it), each
+/// with the length in components of the folder part. Empty outside a git work tree, in a linked
+/// work tree or submodule (a `.git` file is not followed), and when the index cannot be read.
+fn tracked_files(directories: &[PathBuf], requirement_files: &[String]) -> Vec<(PathBuf, usize)> {
+    let mut out = Vec::new();
+    for dir in directories {
+        let Ok(canonical) = dir.canonicalize() else {
+            continue;
+        };
+        let Some(work_tree) = canonical
+            .ancestors()
+            .find(|a| std::fs::symlink_metadata(a.join(".git")).is_ok())
+        else {
+            continue;
+        };
+        let Ok(below) = canonical.strip_prefix(work_tree) else {
+            continue;
+        };
+        let Some(prefix) = git_path_bytes(below) else {
+            continue;
+        };
+        let under_dir = |path: &[u8]| -> Option<usize> {
+            if prefix.is_empty() {
+                Some(0)
+            } else {
+                path.strip_prefix(prefix.as_slice())?
+                    .starts_with(b"/")
+                    .then_some(prefix.len() + 1)
+            }
+        };
+        let keep = |path: &[u8]| {
+            under_dir(path).is_some()
+                && classify(&String::from_utf8_lossy(path), requirement_files).is_some()
+        };
+        let Some(paths) = crate::git_index::tracked_paths(&work_tree.join(".git"), keep) else {
+            continue;
+        };
+        let dir_len = dir.components().count();
+        for path in paths {
+            let Some(start) = under_dir(&path) else {
+                continue;
+            };
+            let Some(rest) = path_of_git_bytes(&path[start..]) else {
+                continue;
+            };
+            let mut folders = rest.components().rev().skip(1);
+            let walked = rest.components().count() <= MAX_DEPTH
+                && rest.components().all(|c| matches!(c, Component::Normal(_)))
+                && !folders.any(|c| SKIPPED_DIRS.iter().any(|d| c.as_os_str() == *d));
+            if walked {
+                out.push((dir.join(rest), dir_len));
+            }
+        }
+    }
+    out
+}
+
+/// A path below a work tree as git writes it in its index: `/`-separated bytes.
+fn git_path_bytes(path: &Path) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    for component in path.components() {
+        let Component::Normal(name) = component else {
+            return None;
+        };
+        if !out.is_empty() {
+            out.push(b'/');
+        }
+        #[cfg(unix)]
+        out.extend_from_slice(std::os::unix::ffi::OsStrExt::as_bytes(name));
+        #[cfg(not(unix))]
+        out.extend_from_slice(name.to_str()?.as_bytes());
+    }
+    Some(out)
+}
+
+/// The relative path an index path names (`/`-separated bytes).
+fn path_of_git_bytes(bytes: &[u8]) -> Option<PathBuf> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Some(PathBuf::from(std::ffi::OsStr::from_bytes(bytes)))
+    }
+    #[cfg(not(unix))]
+    {
+        std::str::from_utf8(bytes).ok().map(PathBuf::from)
+    }
+}
+
+/// A tracked file the walk did not find, taken as the walk takes a file: unless `exclude`
+/// matches it, never through a folder symlink (a path whose folders are not all real folders
+/// is left out, as the walk leaves them), a file symlink resolved as the walk resolves it, and
+/// a FIFO, socket or device reported from its type. `None` for a file that is gone from the
+/// work tree (deleted, or outside a sparse checkout).
+fn tracked_entry(
+    root: &Path,
+    path: &Path,
+    dir_len: usize,
+    canonical_root: &Path,
+    requirement_files: &[String],
+    exclude: &GlobFilter,
+) -> Option<(String, FileKind, Option<String>)> {
+    let rel_path = relative_path(root, path);
+    if exclude.matches(&rel_path) {
+        return None;
+    }
+    // The folders below the walked one, each a real folder (not a link to one).
+    let components: Vec<Component<'_>> = path.components().collect();
+    let (_, folders) = components.split_last()?;
+    let mut folder = PathBuf::new();
+    for (index, component) in folders.iter().enumerate() {
+        folder.push(component);
+        if index >= dir_len && !std::fs::symlink_metadata(&folder).ok()?.is_dir() {
+            return None;
+        }
+    }
+    let file_type = std::fs::symlink_metadata(path).ok()?.file_type();
+    if file_type.is_symlink() {
+        let (kind, problem) = resolve_symlink(path, &rel_path, canonical_root, requirement_files)?;
+        return Some((rel_path, kind, problem));
+    }
+    let kind = classify(&rel_path, requirement_files)?;
+    let problem = (!file_type.is_file()).then(|| not_regular(file_type));
+    Some((rel_path, kind, problem))
 }
 
 /// Rearranges `items` so that position `i` holds the item that was at `order[i]` (`order` a
@@ -429,8 +590,10 @@ pub const MAX_DEPTH: usize = 256;
 /// is read. This completes [`classify`] for what discovery found:
 /// - a SECRETS.md is an AIP-19 manifest only when it opens with YAML frontmatter: the name is
 ///   also common for a prose security checklist;
-/// - a lowercase `skill.md` is a skill only when its frontmatter has a top-level `name` or
-///   `description`: the name is also common for a page about skills (a site's `docs/skill.md`).
+/// - a lowercase `skill.md` (or another case of `SKILL.md`, such as `Skill.md`) is a skill only
+///   when its frontmatter has a top-level `name` or `description`: the name is also common for a
+///   page about skills (a site's `docs/skill.md`), and a file without those keys is no skill to
+///   any agent.
 ///   `SKILL.md` is always a skill, and an unclosed frontmatter block is read (SK002 says what is
 ///   wrong with it).
 ///
@@ -447,7 +610,7 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
         FileKind::McpConfig if !crate::model::mcp_config::looks_like_mcp_config(text) => {
             Some(NOT_AN_MCP_CONFIG)
         }
-        FileKind::Skill { lowercase: true } => match split(text) {
+        FileKind::Skill { misnamed: true } => match split(text) {
             Split::Missing => Some(NOT_A_LOWERCASE_SKILL),
             Split::Unterminated { .. } => None,
             Split::Found(frontmatter) => {
@@ -474,7 +637,7 @@ const NOT_AN_MCP_CONFIG: &str = "skilllint does not read this file: an `mcp.json
 
 pub const PROSE_SECRETS_NOT_READ: &str = "skilllint does not read this file: a SECRETS.md is read as an AIP-19 manifest only when it starts with YAML frontmatter (`---` on the first line)";
 
-const NOT_A_LOWERCASE_SKILL: &str = "skilllint does not read this file: a lowercase `skill.md` is read as a skill only when its frontmatter has a `name` or `description` (a `SKILL.md` always is)";
+const NOT_A_LOWERCASE_SKILL: &str = "skilllint does not read this file: a `skill.md` (or another case of `SKILL.md`) is read as a skill only when its frontmatter has a `name` or `description` (a `SKILL.md` always is)";
 
 /// Why a file named on the command line is not read.
 const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it reads SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, and commands/*.md and agents/*.md";
@@ -664,7 +827,7 @@ mod tests {
 
     #[test]
     fn a_lowercase_skill_md_is_read_only_when_it_names_a_skill() {
-        let lowercase = FileKind::Skill { lowercase: true };
+        let lowercase = FileKind::Skill { misnamed: true };
         let read = |text: &str| not_read_reason(lowercase, text).is_none();
         assert!(read("---\nname: forms\n---\n"));
         assert!(read("\u{feff}---\n\"description\": fills forms\n---\n"));
@@ -678,7 +841,7 @@ mod tests {
             "nested name"
         );
         // The uppercase file is always a skill, whatever it holds.
-        assert!(not_read_reason(FileKind::Skill { lowercase: false }, "# Notes\n").is_none());
+        assert!(not_read_reason(FileKind::Skill { misnamed: false }, "# Notes\n").is_none());
         assert!(not_read_reason(FileKind::Secrets, "# Checklist\n").is_some());
         assert!(not_read_reason(FileKind::Secrets, "---\nsecrets: []\n---\n").is_none());
     }
@@ -699,7 +862,7 @@ mod tests {
         let req = vec!["requirement.yaml".to_string()];
         assert_eq!(
             classify("SKILL.md", &req),
-            Some(FileKind::Skill { lowercase: false })
+            Some(FileKind::Skill { misnamed: false })
         );
         assert_eq!(classify("github.tools.json", &req), Some(FileKind::Tools));
         assert_eq!(

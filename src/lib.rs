@@ -18,6 +18,7 @@ pub mod edit;
 pub mod engine;
 pub mod escape;
 pub mod fix;
+mod git_index;
 pub mod index;
 pub mod model;
 pub mod parse;

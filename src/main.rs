@@ -24,6 +24,18 @@ const EXIT_FINDINGS: u8 = 1;
 const EXIT_USAGE: u8 = 2;
 
 fn main() -> ExitCode {
+    // The language server's flags come from the editor, in the workspace folder: a file there
+    // named `--stdio` must not stop it.
+    let serving = std::env::args_os()
+        .nth(1)
+        .is_some_and(|first| first == "server");
+    if let Some(word) = flag_that_is_a_file(std::env::args_os().skip(1)).filter(|_| !serving) {
+        let shown = display_path(Path::new(&word)).into_owned();
+        terminal::error(&format!(
+            "`{shown}` is a flag and also a file or folder in the current folder: a shell glob (`*/SKILL.md`) turned a name in the repository into a flag. Put `--` before the paths (`skilllint -- */SKILL.md`), or write the name as `./{shown}`"
+        ));
+        return ExitCode::from(EXIT_USAGE);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -65,6 +77,30 @@ fn main() -> ExitCode {
     }
 }
 
+/// The first word before `--` that reads as a flag (`-…`) and names an existing path. A shell
+/// expands `skilllint */SKILL.md` to whatever the repository holds: a folder named `--config=x`
+/// makes the word `--config=x/SKILL.md`, which would load the repository's `x/SKILL.md` as the
+/// configuration (switching every rule off), and `--output=..` or `-ocalendar` would pick where
+/// the report goes. A flag the user typed names no file; one that came from a glob always does.
+fn flag_that_is_a_file(
+    words: impl Iterator<Item = std::ffi::OsString>,
+) -> Option<std::ffi::OsString> {
+    for word in words {
+        if word == "--" {
+            return None;
+        }
+        let flag = word
+            .as_encoded_bytes()
+            .first()
+            .is_some_and(|first| *first == b'-')
+            && word != "-";
+        if flag && std::fs::symlink_metadata(&word).is_ok() {
+            return Some(word);
+        }
+    }
+    None
+}
+
 /// `skilllint rules` in a folder that holds a `rules` folder runs the command, not a lint of the
 /// folder: say so, and how to lint it (a path is never taken for a command silently).
 fn say_how_a_subcommand_name_was_read() {
@@ -104,8 +140,20 @@ impl WriteError {
     }
 }
 
-fn write_report(output: Option<&std::path::Path>, report: &str) -> Result<(), WriteError> {
+/// Writes `report` to `output` (standard output for `None`), never over one of `inputs`, the
+/// files the run read.
+fn write_report(
+    output: Option<&std::path::Path>,
+    report: &str,
+    inputs: &[skilllint::source::SourceFile],
+) -> Result<(), WriteError> {
     match output {
+        Some(path) if fix::is_lint_input(path, inputs) => Err(WriteError {
+            path: Some(path.to_path_buf()),
+            error: std::io::Error::other(
+                "it is a file this run linted, and the report would replace it; nothing was written",
+            ),
+        }),
         Some(path) => fix::write_report_file(path, report.as_bytes()).map_err(|error| WriteError {
             path: Some(path.to_path_buf()),
             error,
@@ -395,6 +443,17 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         terminal::error(message);
         ExitCode::from(EXIT_USAGE)
     };
+    for (flag, path) in [
+        ("-o/--output", args.output.as_deref()),
+        ("--write-baseline", args.write_baseline.as_deref()),
+    ] {
+        if let Some(reason) = path.and_then(fix::output_path_refused) {
+            return fail_usage(&format!(
+                "{flag} {}: {reason}",
+                display_path(path.unwrap_or(Path::new("")))
+            ));
+        }
+    }
     let mut options = LintOptions::default();
     if !args.paths.is_empty() {
         options.paths = args.paths.clone();
@@ -554,7 +613,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 None => skilllint::catalog::catalog(),
             };
             let log = render::sarif::render_failure(catalog, &error.to_string());
-            if let Err(error) = write_report(args.output.as_deref(), &log) {
+            if let Err(error) = write_report(args.output.as_deref(), &log, &[]) {
                 terminal::error(&error.describe("the report"));
             }
         }
@@ -619,7 +678,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 *rel = report::shown_of(&cwd, path);
             }
             let diff = fix::diff(&run);
-            if let Err(error) = write_report(args.output.as_deref(), &diff) {
+            if let Err(error) = write_report(args.output.as_deref(), &diff, &outcome.repo.files) {
                 terminal::error(&error.describe("the diff"));
                 return ExitCode::from(EXIT_USAGE);
             }
@@ -691,7 +750,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     } else {
         render_report(&args, format, &outcome, &cwd, options.catalog())
     };
-    if let Err(error) = write_report(args.output.as_deref(), &report) {
+    if let Err(error) = write_report(args.output.as_deref(), &report, &outcome.repo.files) {
         // A closed pipe (`skilllint . | head`) is not a failure of the lint.
         if error.error.kind() != std::io::ErrorKind::BrokenPipe {
             terminal::error(&error.describe("the report"));
@@ -763,7 +822,7 @@ fn write_baseline(
     let findings: Vec<&skilllint::diagnostic::Diagnostic> = outcome.diagnostics.iter().collect();
     let (text, written) =
         skilllint::triage::baseline::write(&findings, outcome.sources(), old, cwd);
-    if let Err(error) = write_report(Some(path), &text) {
+    if let Err(error) = write_report(Some(path), &text, &outcome.repo.files) {
         terminal::error(&error.describe("the baseline"));
         return Ok(ExitCode::from(EXIT_USAGE));
     }
@@ -844,7 +903,7 @@ fn add_noqa(
         Some(baseline) if new_left > 0 || !baseline.entries.is_empty() => {
             let (text, written) =
                 skilllint::triage::baseline::write(&left, after.sources(), baseline, cwd);
-            if let Err(error) = write_report(Some(&baseline.path), &text) {
+            if let Err(error) = write_report(Some(&baseline.path), &text, &after.repo.files) {
                 terminal::error(&error.describe("the baseline"));
                 return Ok(ExitCode::from(EXIT_USAGE));
             }

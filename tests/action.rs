@@ -171,3 +171,198 @@ fn an_unmatched_quote_in_args_stops_the_step() {
         "{log}"
     );
 }
+
+/// A pull request's own files that the install step would run if it ran in the checkout:
+/// `python -m venv`, `python -m pip` and `python -m ensurepip` import a `venv/`, `pip/` or
+/// `ensurepip/` folder of the current folder before the standard library's.
+fn plant_python_modules(repo: &Path) {
+    for module in ["venv", "pip", "ensurepip"] {
+        write(
+            repo,
+            &format!("{module}/__main__.py"),
+            &format!(
+                "import pathlib\npathlib.Path(__file__).resolve().parent.parent.joinpath('RAN-{module}').write_text('pwned')\nraise SystemExit(0)\n"
+            ),
+        );
+        write(repo, &format!("{module}/__init__.py"), "");
+    }
+}
+
+fn run_action(repo: &Path, extra: &[&str], path_prefix: Option<&Path>) -> (Option<i32>, String) {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/action-local.sh");
+    let mut command = Command::new("bash");
+    command
+        .arg(&script)
+        .args(extra)
+        .current_dir(repo)
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_OUTPUT")
+        .env_remove("RUSTUP_TOOLCHAIN");
+    if let Some(prefix) = path_prefix {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut paths = vec![prefix.to_path_buf()];
+        paths.extend(std::env::split_paths(&path));
+        command.env("PATH", std::env::join_paths(paths).expect("PATH"));
+    }
+    let out = command.output().expect("run action-local.sh");
+    let log = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), log)
+}
+
+#[test]
+fn the_install_step_runs_no_python_module_of_the_checkout() {
+    if !have_python_with_yaml() {
+        eprintln!("skipped: scripts/action-local.sh needs python3 with PyYAML");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repo = dir.path().join("repo");
+    let wheels = dir.path().join("wheels");
+    std::fs::create_dir_all(&wheels).expect("wheels folder");
+    plant_python_modules(&repo);
+    // No wheel in the folder: pip looks there only and finds nothing (no network), after venv
+    // and pip have both been started, which is where a planted module would run.
+    let (code, log) = run_action(
+        &repo,
+        &[
+            "--wheels",
+            wheels.to_str().expect("UTF-8 temp path"),
+            "--input",
+            "upload=false",
+        ],
+        None,
+    );
+    for module in ["venv", "pip", "ensurepip"] {
+        assert!(
+            !repo.join(format!("RAN-{module}")).exists(),
+            "the checkout's {module}/__main__.py ran:\n{log}"
+        );
+    }
+    assert_ne!(code, Some(0), "{log}");
+    assert!(
+        log.contains("skilllint-rs==0.1.0"),
+        "pip did not run:\n{log}"
+    );
+}
+
+#[test]
+fn building_from_source_names_the_toolchain_and_runs_outside_the_checkout() {
+    if !have_python_with_yaml() {
+        eprintln!("skipped: scripts/action-local.sh needs python3 with PyYAML");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repo = dir.path().join("repo");
+    write(
+        &repo,
+        "rust-toolchain.toml",
+        "[toolchain]\nchannel = \"nightly-2020-01-01\"\n",
+    );
+    write(
+        &repo,
+        ".cargo/config.toml",
+        "[build]\nrustc-wrapper = \"./wrapper.sh\"\n",
+    );
+    // Stand-ins for rustup and cargo that say what the step asked of them: a real build takes
+    // minutes. cargo records the folder it ran in, the toolchain it was told and its arguments.
+    let bin = dir.path().join("bin");
+    let record = dir.path().join("cargo-record");
+    write(
+        &bin,
+        "rustup",
+        "#!/bin/sh\n[ \"$1\" = default ] && echo '1.95.0-x86_64-unknown-linux-gnu (default)'\n",
+    );
+    write(
+        &bin,
+        "cargo",
+        &format!(
+            "#!/bin/sh\n{{ pwd; echo \"toolchain=${{RUSTUP_TOOLCHAIN:-}}\"; echo \"$@\"; }} > '{}'\nexit 3\n",
+            record.display()
+        ),
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for tool in ["rustup", "cargo"] {
+            std::fs::set_permissions(bin.join(tool), std::fs::Permissions::from_mode(0o755))
+                .expect("chmod");
+        }
+    }
+    let (code, log) = run_action(
+        &repo,
+        &[
+            "--input",
+            "build-from-source=true",
+            "--input",
+            "upload=false",
+        ],
+        Some(&bin),
+    );
+    assert_eq!(code, Some(3), "{log}");
+    let record = std::fs::read_to_string(&record).expect("cargo ran");
+    let mut lines = record.lines();
+    let cwd = Path::new(lines.next().expect("cwd")).to_path_buf();
+    let repo = repo.canonicalize().expect("repo");
+    assert!(
+        !cwd.starts_with(&repo),
+        "cargo ran in the checkout ({}), where rustup reads its rust-toolchain.toml",
+        cwd.display()
+    );
+    assert_eq!(
+        lines.next(),
+        Some("toolchain=1.95.0-x86_64-unknown-linux-gnu"),
+        "{record}"
+    );
+    assert!(
+        lines
+            .next()
+            .is_some_and(|args| args.starts_with("install --locked --path ")),
+        "{record}"
+    );
+}
+
+#[test]
+fn the_isolated_input_ignores_the_repository_configuration() {
+    if !have_python_with_yaml() {
+        eprintln!("skipped: scripts/action-local.sh needs python3 with PyYAML");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let repo = dir.path();
+    std::fs::create_dir_all(repo.join(".git")).expect("git folder");
+    // A pull request that adds a finding and a configuration switching its rule off.
+    write(
+        repo,
+        "skills/notes/SKILL.md",
+        "---\nname: notes\ndescription: Keeps notes. Use when asked.\n---\n\n# Notes\n\nSee [the guide](missing.md).\n",
+    );
+    write(repo, "skilllint.toml", "[lint]\nignore = [\"SK011\"]\n");
+    let base = [
+        "--skilllint",
+        env!("CARGO_BIN_EXE_skilllint"),
+        "--input",
+        "upload=false",
+    ];
+    let (code, log) = run_action(repo, &base, None);
+    assert_eq!(
+        code,
+        Some(0),
+        "the repository's configuration is obeyed by default:\n{log}"
+    );
+    let isolated = [&base[..], &["--input", "isolated=true"]].concat();
+    let (code, log) = run_action(repo, &isolated, None);
+    assert_eq!(code, Some(1), "{log}");
+    assert!(log.contains("'exit-code': '1'"), "{log}");
+    assert!(log.contains("SK011"), "{log}");
+    let bad = [&base[..], &["--input", "isolated=yes"]].concat();
+    let (code, log) = run_action(repo, &bad, None);
+    assert_eq!(code, Some(2), "{log}");
+    assert!(
+        log.contains("isolated must be true or false, not 'yes'"),
+        "{log}"
+    );
+}

@@ -284,9 +284,9 @@ fn temp_file_in(folder: &Path, name: &OsStr) -> std::io::Result<tempfile::NamedT
 /// a link planted at that name, or a planted folder link on the way to it, must not send the
 /// report outside: the report goes to a new temporary file in the real folder and is renamed
 /// over the name (replacing a link there instead of writing through it), and a relative path
-/// without `..` whose folder resolves outside the current folder is refused. A path that leaves
-/// the current folder by itself (`/dev/stdout`, `../out.sarif`) is the user's own choice and is
-/// written as named.
+/// without `..` whose folder resolves outside the current folder is refused. An absolute path
+/// (`/dev/stdout`, `/tmp/out.sarif`) is the user's own choice and is written as named; a relative
+/// one with `..` is refused before the run ([`output_path_refused`]).
 pub fn write_report_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let stays_below_cwd = path.is_relative()
         && path
@@ -321,6 +321,42 @@ pub fn write_report_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     temp.as_file().sync_all()?;
     temp.persist(&target).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// Why a file to write named on the command line (`-o`, `--write-baseline`) is refused before the
+/// run: a relative path that climbs out with `..`. `skilllint */SKILL.md` in a repository with a
+/// folder named `--output=..` hands the shell's expansion `--output=../SKILL.md` to skilllint as a
+/// flag; an absolute path cannot come from a glob of the current folder, so that is how a report
+/// outside it is named.
+pub fn output_path_refused(path: &Path) -> Option<&'static str> {
+    let climbs = path.is_relative() && path.components().any(|c| c == Component::ParentDir);
+    climbs.then_some("a relative path with `..` is refused (a shell glob can expand a folder name such as `--output=..` into this flag); name the file with an absolute path, or one below the current folder")
+}
+
+/// Whether `path` names a file the run read (`inputs`): a report written there would replace a
+/// file of the repository, as `-ocalendar/SKILL.md` (a folder named `-ocalendar`, expanded by
+/// `skilllint */SKILL.md`) would. Compared by file identity, so another spelling of the same
+/// file is caught; only inputs with the same file name are looked at.
+pub fn is_lint_input(path: &Path, inputs: &[crate::source::SourceFile]) -> bool {
+    let Some(name) = path.file_name() else {
+        return false;
+    };
+    // Device and inode where the platform has them, else the canonical path.
+    let same_file = |a: &Path, b: &Path| match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a_meta), Ok(b_meta)) => match (identity(&a_meta), identity(&b_meta)) {
+            (Some(a_id), Some(b_id)) => a_id == b_id,
+            _ => a
+                .canonicalize()
+                .ok()
+                .is_some_and(|a| b.canonicalize().ok() == Some(a)),
+        },
+        _ => false,
+    };
+    path.exists()
+        && inputs
+            .iter()
+            .filter(|input| input.abs_path.file_name() == Some(name))
+            .any(|input| same_file(path, &input.abs_path))
 }
 
 #[cfg(unix)]

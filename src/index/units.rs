@@ -20,7 +20,7 @@ pub struct UnitFiles {
     pub secrets: Option<FileId>,
     /// Plugin manifests, marketplaces, hook and MCP configurations, commands and agents, by path.
     pub surface: Vec<FileId>,
-    /// The folder's other files: a second spelling (`skill.md` beside `SKILL.md`, both requirement
+    /// The folder's other files: a second spelling (`skill.md` or `SKILL.MD` beside `SKILL.md`, both requirement
     /// names) and paths that could not be followed. No rule reads them; suppressions still do.
     pub others: Vec<FileId>,
 }
@@ -89,7 +89,14 @@ pub fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
         };
         let unit = &mut units[slot];
         let role = match model.kind() {
-            FileKind::Skill { .. } => &mut unit.skill,
+            // `SKILL.md` takes the role from another spelling that sorts before it (`SKILL.MD`).
+            FileKind::Skill { misnamed: false } => {
+                if let Some(first) = unit.skill.replace(id) {
+                    unit.others.push(first);
+                }
+                continue;
+            }
+            FileKind::Skill { misnamed: true } => &mut unit.skill,
             FileKind::Tools => {
                 if name == "tools.json" {
                     unit.tools.insert(0, id);

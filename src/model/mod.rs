@@ -26,8 +26,9 @@ use tools::{parse_tools, ToolsDoc};
 /// What a discovered file is, decided from its name and place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FileKind {
-    /// `SKILL.md`; `lowercase` for the tolerated `skill.md` spelling.
-    Skill { lowercase: bool },
+    /// `SKILL.md`; `misnamed` for another spelling of it (`skill.md`, `Skill.md`, `SKILL.MD`), which
+    /// an agent on a case-insensitive file system reads as its skill file and SK012 reports.
+    Skill { misnamed: bool },
     /// `tools.json` or `*.tools.json`.
     Tools,
     /// `requirement.yaml` / `requirement.yml` (names configurable).
@@ -118,7 +119,7 @@ impl Parsed {
     pub fn kind(&self) -> FileKind {
         match self {
             Parsed::Skill(doc) => FileKind::Skill {
-                lowercase: doc.lowercase_file_name,
+                misnamed: doc.misnamed_file,
             },
             Parsed::Tools(_) => FileKind::Tools,
             Parsed::Requirement(_) => FileKind::Requirement,
@@ -153,14 +154,14 @@ pub(crate) fn parse_up_front(
 /// which a skill's links are looked up (`None`: they are not).
 pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&Path>) -> Parsed {
     match kind {
-        FileKind::Skill { lowercase } => {
+        FileKind::Skill { misnamed } => {
             let doc = parse_markdown_doc(&source.text);
             let dir = crate::source::folder_of(&source.abs_path);
             Parsed::Skill(Box::new(SkillDoc {
                 broken_references: find_broken_references(&doc.body, dir, reference_root),
                 folder_name: folder_name(dir),
                 doc,
-                lowercase_file_name: lowercase,
+                misnamed_file: misnamed,
             }))
         }
         FileKind::Tools => Parsed::Tools(Box::new(parse_tools(&source.text))),

@@ -5,11 +5,12 @@ use crate::model::document::MarkdownDoc;
 use crate::parse::markdown::Markdown;
 use crate::source::Span;
 
-/// A `SKILL.md` (or `skill.md`) file.
+/// A `SKILL.md` (or `skill.md`, `Skill.md`, `SKILL.MD`) file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SkillDoc {
     pub doc: MarkdownDoc,
-    pub lowercase_file_name: bool,
+    /// Named other than `SKILL.md` (another case of it).
+    pub misnamed_file: bool,
     /// The name of the folder holding the file (what `name` must equal).
     pub folder_name: String,
     pub broken_references: Vec<BrokenReference>,

@@ -40,7 +40,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use workspace::{Notices, Publish, Workspace};
 
 /// The files whose change on disk matters: configuration files and every kind skilllint reads.
-const WATCHED: &str = "**/{skilllint.toml,.skilllint.toml,SKILL.md,skill.md,tools.json,*.tools.json,requirement.yaml,requirement.yml,TOOL.md,DRIVER.md,CLI.md,SECRETS.md}";
+const WATCHED: &str = "**/{skilllint.toml,.skilllint.toml,[Ss][Kk][Ii][Ll][Ll].[Mm][Dd],tools.json,*.tools.json,requirement.yaml,requirement.yml,TOOL.md,DRIVER.md,CLI.md,SECRETS.md}";
 /// The organisation policy files a run loads from `.skilllint/policies/`: a change lints the
 /// folder afresh, as a config change does.
 const WATCHED_POLICIES: &str = "**/.skilllint/policies/*.{yaml,yml}";

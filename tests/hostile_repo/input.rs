@@ -421,3 +421,43 @@ fn a_named_symlink_in_the_repository_to_a_file_outside_is_not_read() {
     let output = common::skilllint(&["--format", "concise", "real/SKILL.md"], root);
     assert!(!common::stdout(&output).contains("hunter2"));
 }
+
+/// On macOS and Windows an agent opens `Skill.md` or `SKILL.MD` as the skill file; a run that
+/// never read them would pass a skill the agent loads. They are linted as skills, SK012 names
+/// them, and beside a real `SKILL.md` the `SKILL.md` is the skill (it sorts after `SKILL.MD`).
+#[test]
+fn other_cases_of_the_skill_file_name_are_linted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let skill = |name: &str| {
+        format!("---\nname: {name}\ndescription: Keeps {name}. Use when asked.\n---\n\n# {name}\n\nSee [the guide](missing.md).\n")
+    };
+    common::write(root, "mixed/Skill.md", skill("mixed").as_bytes());
+    common::write(root, "upper/SKILL.MD", skill("upper").as_bytes());
+    common::write(root, "both/SKILL.md", skill("both").as_bytes());
+    common::write(
+        root,
+        "both/SKILL.MD",
+        b"---\nname: elsewhere\ndescription: x\n---\n",
+    );
+    let output = common::skilllint(&["--isolated", "--format", "concise", "."], root);
+    let stdout = common::stdout(&output);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    for (file, name) in [
+        ("mixed/Skill.md", "Skill.md"),
+        ("upper/SKILL.MD", "SKILL.MD"),
+    ] {
+        assert!(
+            stdout.contains(&format!(
+                "{file}:1:1: warning SK012 [skill-file-lowercase] skill file is named `{name}`"
+            )),
+            "{stdout}"
+        );
+        assert!(
+            stdout.contains(&format!("{file}:8:")),
+            "not linted as a skill: {stdout}"
+        );
+    }
+    assert!(stdout.contains("both/SKILL.md:8:"), "{stdout}");
+    assert!(!stdout.contains("both/SKILL.MD"), "{stdout}");
+}

@@ -166,13 +166,12 @@ fn an_absurd_content_length_is_refused_without_allocating_it() {
     server.stop();
 }
 
-#[test]
-fn slow_policies_do_not_stop_the_server_answering() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let root = dir.path().canonicalize().expect("canonical root");
+/// A workspace whose policy is just under the per-entity bound on each of 2,000 tools: far over
+/// the run's budget, so every lint runs until the budget stops it. Returns the tools file's text.
+fn slow_workspace(root: &Path) -> String {
     std::fs::create_dir_all(root.join(".git")).expect("git dir");
     write(
-        &root,
+        root,
         "s/SKILL.md",
         b"---\nname: s\ndescription: Reads things. Use when asked.\n---\n\nBody.\n",
     );
@@ -180,7 +179,7 @@ fn slow_policies_do_not_stop_the_server_answering() {
         .map(|i| json!({"name": format!("tool_{i}"), "description": "Reads a thing.", "inputSchema": {"type": "object"}}))
         .collect();
     let tools = serde_json::to_string(&tools).expect("json");
-    write(&root, "s/tools.json", tools.as_bytes());
+    write(root, "s/tools.json", tools.as_bytes());
     let range = format!(
         "[{}]",
         (0..35).map(|i| i.to_string()).collect::<Vec<_>>().join(",")
@@ -188,7 +187,7 @@ fn slow_policies_do_not_stop_the_server_answering() {
     // Just under the per-entity bound on each tool: 2,000 of them are far over the run's budget.
     let assert = format!("{range}.exists(a, {range}.exists(b, {range}.exists(c, true)))");
     write(
-        &root,
+        root,
         ".skilllint/policies/slow.yaml",
         format!(
             "rules:\n  - code: ORG001\n    name: slow\n    severity: warning\n    category: style\n    \
@@ -197,6 +196,14 @@ fn slow_policies_do_not_stop_the_server_answering() {
         )
         .as_bytes(),
     );
+    tools
+}
+
+#[test]
+fn slow_policies_do_not_stop_the_server_answering() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    let tools = slow_workspace(&root);
     let mut server = Server::start(&root);
     server.initialize(&root);
     let tools_path = root.join("s/tools.json");
@@ -213,6 +220,61 @@ fn slow_policies_do_not_stop_the_server_answering() {
         m["method"] == "textDocument/publishDiagnostics" && m.to_string().contains("SL011")
     });
     assert!(published, "no SL011 published before the answer");
+    server.stop();
+}
+
+/// Typing in a slow workspace: every edit makes the next lint run to the policy budget. The
+/// server takes every message already waiting before it lints, so a hover after a burst of 30
+/// edits waits for the lint running when it came and one more, each bounded by the budget, not
+/// thirty: about as long as after one edit.
+#[test]
+fn a_burst_of_edits_in_a_slow_workspace_delays_an_answer_by_one_lint() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    let tools = slow_workspace(&root);
+    let mut server = Server::start(&root);
+    server.initialize(&root);
+    let tools_path = root.join("s/tools.json");
+    let uri = format!("file://{}", tools_path.display());
+    let hover = json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 3}});
+    let limit = Duration::from_secs(120);
+    server.open(&tools_path, &tools);
+    server.request("textDocument/hover", hover.clone(), limit);
+
+    let edit = |server: &mut Server, version: i64| {
+        // A real change each time: one more space at the end of the text.
+        let text = format!("{tools}{}", " ".repeat(version as usize));
+        server.send(
+            json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"text": text}]}}),
+        );
+    };
+    let started = Instant::now();
+    edit(&mut server, 2);
+    let (answer, _) = server.request("textDocument/hover", hover.clone(), limit);
+    let one_edit = started.elapsed();
+    assert!(answer.get("error").is_none(), "{answer}");
+
+    for version in 3..33 {
+        edit(&mut server, version);
+    }
+    // From the moment the last edit is taken (the pipe holds little, so the writes above end
+    // about when the server has read them) to the answer.
+    let started = Instant::now();
+    let (answer, before) = server.request("textDocument/hover", hover, limit);
+    let burst = started.elapsed();
+    assert!(answer.get("error").is_none(), "{answer}");
+    let lints = before
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .count();
+    // Ideally one lint and at most two (the one running when the hover came, then one with the
+    // last text); four leaves room for a loaded machine, and thirty would be far over it.
+    assert!(
+        burst < one_edit * 4,
+        "30 edits delayed the answer {burst:?}, one edit {one_edit:?} ({lints} publications)"
+    );
     server.stop();
 }
 

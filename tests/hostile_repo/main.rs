@@ -4,7 +4,9 @@
 
 mod common;
 mod config;
+mod docs;
 mod fix;
+mod ignore_files;
 mod input;
 mod language_server;
 mod output;

@@ -343,3 +343,109 @@ fn the_report_file_is_never_written_through_a_planted_link() {
     assert!(stderr.contains("out/r.sarif"), "{stderr}");
     assert!(!outside.path().join("r.sarif").exists());
 }
+
+/// `skilllint */SKILL.md` as a shell runs it in `root`: the glob expands there.
+fn lint_glob(root: &Path, script: &str) -> Output {
+    std::process::Command::new("sh")
+        .args(["-c", script])
+        .env("SKILLLINT", env!("CARGO_BIN_EXE_skilllint"))
+        .env("NO_COLOR", "1")
+        .current_dir(root)
+        .output()
+        .expect("run sh")
+}
+
+const NOTE_SKILL: &[u8] =
+    b"---\nname: notes\ndescription: Keeps notes. Use when the user asks to note something.\n---\n\n# Notes\n\nSee [the guide](missing.md).\n";
+
+/// Folders named like flags, which `skilllint */SKILL.md` hands over as flags: the report
+/// written outside the repository (`--output=..`) or over one of its files (`-ocalendar`), and the
+/// repository's own file loaded as the configuration (`--config=x`, with a TOML `x/SKILL.md`)
+/// or as the baseline, which would switch every finding off.
+#[test]
+fn a_folder_named_like_a_flag_is_refused_when_a_glob_expands_it() {
+    for (folder, planted) in [
+        ("--output=..", None),
+        ("-ocalendar", None),
+        ("--config=x", Some("[lint]\nignore = [\"ALL\"]\n")),
+        ("--baseline=x", Some("{\"version\": 1, \"entries\": []}\n")),
+    ] {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().join("repo");
+        common::write(&root, &format!("{folder}/SKILL.md"), NOTE_SKILL);
+        common::write(&root, "calendar/SKILL.md", NOTE_SKILL);
+        if let Some(planted) = planted {
+            common::write(&root, "x/SKILL.md", planted.as_bytes());
+        }
+        let output = lint_glob(&root, "\"$SKILLLINT\" */SKILL.md");
+        let stderr = common::stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{folder}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "`{folder}/SKILL.md` is a flag and also a file or folder"
+            )),
+            "{folder}: {stderr}"
+        );
+        assert!(
+            !dir.path().join("SKILL.md").exists(),
+            "{folder}: a report outside the repository"
+        );
+        assert_eq!(
+            std::fs::read(root.join("calendar/SKILL.md")).expect("read"),
+            NOTE_SKILL,
+            "{folder}: the report replaced a file of the repository"
+        );
+        // After `--` the same words are paths, and every skill is linted.
+        let output = lint_glob(&root, "\"$SKILLLINT\" --format concise -- */SKILL.md");
+        let stdout = common::stdout(&output);
+        assert_eq!(output.status.code(), Some(1), "{folder}: {stdout}");
+        assert!(
+            stdout.contains(&format!("{folder}/SKILL.md:8:")),
+            "{folder}: {stdout}"
+        );
+        assert!(
+            stdout.contains("calendar/SKILL.md:8:"),
+            "{folder}: {stdout}"
+        );
+    }
+}
+
+/// Behind the glob check, the report writer itself: a relative `-o` with `..` and a report over
+/// a file the run linted are refused however they were typed.
+#[test]
+fn the_report_is_never_written_over_a_linted_file_or_up_out_of_the_folder() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().join("repo");
+    common::write(&root, "calendar/SKILL.md", NOTE_SKILL);
+    let output = common::skilllint(&["-o", "../report.txt", "."], &root);
+    let stderr = common::stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("-o/--output ../report.txt: a relative path with `..` is refused"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("report.txt").exists());
+    let output = common::skilllint(&["--write-baseline", "sub/../../b.json", "."], &root);
+    assert_eq!(output.status.code(), Some(2), "{}", common::stderr(&output));
+    assert!(!dir.path().join("b.json").exists());
+
+    for target in ["calendar/SKILL.md", "./calendar/../calendar/SKILL.md"] {
+        let output = common::skilllint(&["-o", target, "calendar/SKILL.md"], &root);
+        let stderr = common::stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        if !target.contains("..") {
+            assert!(stderr.contains("it is a file this run linted"), "{stderr}");
+        }
+        assert_eq!(
+            std::fs::read(root.join("calendar/SKILL.md")).expect("read"),
+            NOTE_SKILL
+        );
+    }
+    // An absolute path outside is the user's own choice.
+    let report = dir.path().join("report.txt");
+    let output = common::skilllint(&["-o", report.to_str().expect("UTF-8"), "."], &root);
+    assert_eq!(output.status.code(), Some(1), "{}", common::stderr(&output));
+    assert!(std::fs::read_to_string(&report)
+        .expect("report")
+        .contains("SK011"));
+}

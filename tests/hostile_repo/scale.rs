@@ -463,3 +463,53 @@ fn a_section_naming_many_tools_without_a_tools_file_is_linear() {
     assert!(small.contains("names `lost_0`, `lost_1`, `lost_2` and 7997 more"));
     assert!(large.contains("names `lost_0`, `lost_1`, `lost_2` and 15997 more"));
 }
+
+/// A `.git/index` (version 2) of `n` tracked files, one in a hundred a skill under `hidden/`,
+/// which an `.ignore` hides from the walk: the index is read in full and the hidden skills are
+/// added back, each once.
+fn big_index(root: &Path, n: usize) {
+    let mut index = b"DIRC\0\0\0\x02".to_vec();
+    index.extend_from_slice(&(n as u32).to_be_bytes());
+    for i in 0..n {
+        let path = if i % 100 == 0 {
+            let path = format!("hidden/s{i}/SKILL.md");
+            let skill = format!("---\nname: s{i}\ndescription: Keeps s{i}. Use when asked.\n---\n\n# S\n\nSee [the guide](missing.md).\n");
+            common::write(root, &path, skill.as_bytes());
+            path
+        } else {
+            format!("vendor/pkg{}/src/file{i}.rs", i % 1000)
+        };
+        let start = index.len();
+        index.extend_from_slice(&[0; 24]);
+        index.extend_from_slice(&0o100644u32.to_be_bytes());
+        index.extend_from_slice(&[0; 12]);
+        index.extend_from_slice(&[0xab; 20]);
+        index.extend_from_slice(&(path.len() as u16).to_be_bytes());
+        index.extend_from_slice(path.as_bytes());
+        let length = index.len() - start;
+        index.resize(start + ((length + 8) & !7), 0);
+    }
+    index.extend_from_slice(&[0; 20]);
+    common::write(root, ".git/index", &index);
+    common::write(root, ".ignore", b"hidden/\n");
+}
+
+#[test]
+fn a_large_git_index_is_read_in_linear_time() {
+    let (small, large) = assert_linear("git index", "json", 50_000, big_index);
+    // Every hidden skill is tracked, so every one is linted.
+    let files = |report: &str| {
+        let findings: serde_json::Value = serde_json::from_str(report).expect("JSON report");
+        let mut paths: Vec<String> = findings
+            .as_array()
+            .expect("array")
+            .iter()
+            .filter_map(|f| f["path"].as_str().map(String::from))
+            .collect();
+        paths.sort();
+        paths.dedup();
+        paths.len()
+    };
+    assert_eq!(files(&small), 500, "{small}");
+    assert_eq!(files(&large), 1000);
+}

@@ -522,6 +522,43 @@ fn remote_refs_in_schema_positions_only() {
 }
 
 #[test]
+fn references_out_of_the_document_in_every_spelling() {
+    let schema = r##"{"type": "object", "properties": {
+            "a": {"$ref": "//evil.example/a.json"},
+            "b": {"$ref": "ftp://files.example/b.json"},
+            "c": {"$ref": "../../etc/passwd"},
+            "d": {"$ref": "/etc/passwd"},
+            "e": {"$ref": "file:/etc/passwd"},
+            "f": {"$ref": "defs.json#/$defs/x"},
+            "g": {"$ref": "C:/schemas/g.json"},
+            "h": {"$ref": "urn:example:h"},
+            "i": {"$ref": ""},
+            "j": {"$ref": "#"},
+            "k": {"$ref": "urn:example:k"},
+            "l": {"$ref": "address.json#/properties/zip"},
+            "m": {"$ref": "\\\\share\\m.json"}},
+          "$defs": {
+            "k": {"$id": "urn:example:k", "type": "string"},
+            "l": {"$id": "https://example.com/schemas/address.json", "type": "object"}}}"##;
+    // Anything but a fragment of this document, or a `$id` this document declares, is loaded
+    // from somewhere else.
+    assert_eq!(
+        primaries("SC013", schema),
+        [
+            r#""//evil.example/a.json""#,
+            r#""ftp://files.example/b.json""#,
+            r#""../../etc/passwd""#,
+            r#""/etc/passwd""#,
+            r#""file:/etc/passwd""#,
+            r##""defs.json#/$defs/x""##,
+            r#""C:/schemas/g.json""#,
+            r#""urn:example:h""#,
+            r#""\\\\share\\m.json""#,
+        ]
+    );
+}
+
+#[test]
 fn openai_strict_mode() {
     let tool = |strict: &str| {
         format!(
