@@ -1066,15 +1066,7 @@ fn inferred(r: &mut Reader<'_>) {
         );
     } else if let Some(description) = tool.description() {
         if let Some(v) = description.as_str().and_then(description_verb) {
-            let effect = if is_in(DESTRUCTIVE_VERBS, &v) {
-                Effect::Destructive
-            } else if is_in(READ_VERBS, &v) && !is_in(WEAK_WRITE_VERBS, &v) {
-                Effect::Read
-            } else if is_in(WRITE_VERBS, &v) && !is_in(WEAK_WRITE_VERBS, &v) {
-                Effect::Write
-            } else {
-                Effect::Read
-            };
+            let effect = name_verb(std::slice::from_ref(&v)).map_or(Effect::Read, |(_, e, _)| e);
             r.push(
                 Claim::Effect(effect),
                 Basis::Inferred,

@@ -74,7 +74,15 @@ pub(super) fn annotation_contradiction(unit: &Unit<'_>, sink: &mut Sink) {
         }
 
         if let Some(effect) = unit.effect_of(tool) {
+            // `readOnlyHint: true` next to `destructiveHint: true` or on a forge `write` tool is
+            // reported above already.
+            let read_only_reported = matches!(read_only, Some((true, _)))
+                && (matches!(destructive, Some((true, _)))
+                    || matches!(forge_type, Some(("write", _))));
             for (declared, inferred) in effect.contradictions() {
+                if read_only_reported && declared.source == "annotations.readOnlyHint" {
+                    continue;
+                }
                 sink.report(
                     file,
                     declared.span,
