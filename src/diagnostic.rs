@@ -116,6 +116,33 @@ pub struct Diagnostic {
     pub secondary: Vec<Label>,
     pub help: Option<String>,
     pub fix: Option<Fix>,
+    /// For a finding about a tool, what the effect model knows of it (`--format json` lists it).
+    pub tool: Option<Box<ToolFacts>>,
+}
+
+/// A tool's effect, capabilities and evidence, as a finding about the tool carries them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolFacts {
+    pub name: String,
+    /// `read`, `write` or `destructive`.
+    pub effect: &'static str,
+    /// `exec`, `financial`, `credential`, `sends`, sorted.
+    pub capabilities: Vec<&'static str>,
+    pub evidence: Vec<EvidenceFacts>,
+}
+
+/// One piece of evidence of a [`ToolFacts`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EvidenceFacts {
+    /// What it says: `effect:read`, `at-least:write`, `at-most:write`, `capability:exec`,
+    /// `gate`, `hinted`.
+    pub claim: String,
+    /// `declared` or `inferred`.
+    pub basis: &'static str,
+    /// Where it was read (`annotations.readOnlyHint`, `name`, `parameter`, …).
+    pub source: &'static str,
+    /// What was read.
+    pub text: String,
 }
 
 impl Diagnostic {
@@ -138,6 +165,7 @@ impl Diagnostic {
             secondary: Vec::new(),
             help: None,
             fix: None,
+            tool: None,
         }
     }
 
@@ -200,6 +228,12 @@ impl Diagnostic {
 
     pub fn fix(&mut self, fix: Fix) -> &mut Self {
         self.fix = Some(fix);
+        self
+    }
+
+    /// Attaches what the effect model knows of the tool the finding is about.
+    pub fn tool_facts(&mut self, facts: ToolFacts) -> &mut Self {
+        self.tool = Some(Box::new(facts));
         self
     }
 

@@ -613,3 +613,39 @@ fn every_example_in_the_policy_docs_compiles() {
     }
     assert!(checked >= 25, "only {checked} examples found");
 }
+
+/// A tool's effect, capabilities and evidence from the effect model, as policies read them.
+#[test]
+fn a_policy_reads_the_tool_effect_and_capabilities() {
+    let rule = r#"
+rules:
+  - code: ACME020
+    name: destructive-tools-need-owner
+    severity: warning
+    category: safety
+    summary: Destructive or exec tools need an owner
+    on: tool
+    when: '(tool.effect == "destructive" || "exec" in tool.capabilities) && tool.effect_evidence.exists(e, e.basis == "inferred")'
+    assert: 'has(tool._meta) && has(tool._meta.owner)'
+    message: 'tool `{{tool.name}}` is {{tool.effect}} and has no owner'
+    at: tool.effect
+"#;
+    let tools = r#"[
+  {"name": "list_branches", "description": "List branches.", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}},
+  {"name": "branch.delete", "description": "Delete a branch.", "inputSchema": {"type": "object"}},
+  {"name": "runShell", "description": "Run a command.", "inputSchema": {"type": "object", "properties": {"command": {"type": "string"}}}, "annotations": {"readOnlyHint": false}},
+  {"name": "undelete_branch", "description": "Restore a branch.", "inputSchema": {"type": "object"}}
+]"#;
+    let files = [("svc/tools.json", tools)];
+    let found = run(&files, |o| {
+        o.policies = Some(policies(rule));
+        o.select = vec!["ACME020".to_string()];
+    });
+    assert_eq!(
+        found,
+        [
+            "ACME020 warning svc/tools.json at `\"branch.delete\"`: tool `branch.delete` is destructive and has no owner",
+            "ACME020 warning svc/tools.json at `false`: tool `runShell` is write and has no owner",
+        ]
+    );
+}

@@ -4,9 +4,11 @@
 //! immutable [`Repo`] plus what the units left behind for those rules.
 
 use crate::edit::json::JsonText;
+use crate::model::tools::Tool;
 use crate::parse::markdown::{Section, TextBlock};
 use crate::parse::Node;
 use crate::semantic::bindings::DriverBindings;
+use crate::semantic::effect::ToolEffect;
 use crate::semantic::links::Link;
 use crate::semantic::schemas::{Site, Subject};
 use crate::semantic::skill_names::SkillName;
@@ -75,6 +77,16 @@ impl<'a> Unit<'a> {
     /// See [`UnitFacts::tool_links`].
     pub(crate) fn tool_links(&self) -> &'a [Link<'a>] {
         self.facts.tool_links(&self.view)
+    }
+
+    /// See [`UnitFacts::tool_effects`].
+    pub(crate) fn tool_effects(&self) -> &'a [ToolEffect<'a>] {
+        &self.facts.tool_effects(&self.view).list
+    }
+
+    /// The effect of `tool`, a tool of this unit.
+    pub(crate) fn effect_of(&self, tool: &Tool) -> Option<&'a ToolEffect<'a>> {
+        self.facts.tool_effects(&self.view).of(tool)
     }
 
     /// See [`UnitFacts::driver_bindings`].

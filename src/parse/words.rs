@@ -189,9 +189,113 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     previous[b.len()]
 }
 
+/// Splits a tool name into lowercase words on `_`, `-`, `.`, other punctuation and case changes
+/// (`bulkDelete` → `bulk`, `delete`; `HTTPRequest` → `http`, `request`).
+pub fn name_words(name: &str) -> Vec<String> {
+    if name.is_ascii() {
+        return ascii_name_words(name);
+    }
+    char_name_words(name)
+}
+
+fn char_name_words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut words = Vec::new();
+    let mut current = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !current.is_empty() {
+                words.push(std::mem::take(&mut current));
+            }
+            continue;
+        }
+        let previous = i.checked_sub(1).and_then(|p| chars.get(p)).copied();
+        let next = chars.get(i + 1).copied();
+        let boundary = c.is_uppercase()
+            && previous.is_some_and(|p| {
+                p.is_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
+            });
+        if boundary && !current.is_empty() {
+            words.push(std::mem::take(&mut current));
+        }
+        current.extend(c.to_lowercase());
+    }
+    if !current.is_empty() {
+        words.push(current);
+    }
+    words
+}
+
+/// `name_words` for ASCII names, byte by byte (the same boundaries, no char decoding).
+fn ascii_name_words(text: &str) -> Vec<String> {
+    let name = text.as_bytes();
+    let mut words = Vec::new();
+    let mut start: Option<usize> = None;
+    // Every cut is between ASCII bytes, so slicing the text stays on char boundaries.
+    let flush = |from: usize, to: usize, words: &mut Vec<String>| {
+        words.push(text[from..to].to_ascii_lowercase());
+    };
+    for (i, &b) in name.iter().enumerate() {
+        if !b.is_ascii_alphanumeric() {
+            if let Some(from) = start.take() {
+                flush(from, i, &mut words);
+            }
+            continue;
+        }
+        let previous = i.checked_sub(1).map(|p| name[p]);
+        let next = name.get(i + 1).copied();
+        let boundary = b.is_ascii_uppercase()
+            && previous.is_some_and(|p| {
+                p.is_ascii_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
+            });
+        match start {
+            Some(from) if boundary => {
+                flush(from, i, &mut words);
+                start = Some(i);
+            }
+            None => start = Some(i),
+            Some(_) => {}
+        }
+    }
+    if let Some(from) = start {
+        flush(from, name.len(), &mut words);
+    }
+    words
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascii_name_words_match_the_char_version() {
+        let names = [
+            "bulkDelete",
+            "HTTPRequest",
+            "list_calendars",
+            "create-event.v2",
+            "getURLForID",
+            "a1B2c3",
+            "ABC",
+            "x",
+            "",
+            "__a__b__",
+            "Tool9Name",
+            "deleteAllV2Items",
+            "aB",
+            "Ab",
+            "AB1c",
+        ];
+        for name in names {
+            assert_eq!(ascii_name_words(name), char_name_words(name), "{name}");
+        }
+        assert_eq!(name_words("bulkDelete"), vec!["bulk", "delete"]);
+        assert_eq!(name_words("HTTPRequest"), vec!["http", "request"]);
+    }
 
     #[test]
     fn find_substring_matches_str_find() {

@@ -9,6 +9,7 @@ use crate::check::Unit;
 use crate::model::contract::Contract;
 use crate::model::tools::{Dialect, SideEffect, Tool};
 use crate::parse::node::{Node, Value as NodeValue};
+use crate::semantic::effect::ToolEffect;
 use crate::source::{FileId, Span};
 use cel::common::types::{
     CelBool, CelDouble, CelInt, CelList, CelMap, CelMapKey, CelNull, CelString,
@@ -783,6 +784,12 @@ fn tool_entity<'a>(
             Origin::Tree(key_of("annotations")),
         );
     }
+    // The effect model: `effect`, `capabilities` and the evidence behind them.
+    if b.wants("effect") || b.wants("capabilities") || b.wants("effect_evidence") {
+        if let Some(effect) = unit.effect_of(tool) {
+            effect_fields(&mut b, effect, anchor);
+        }
+    }
     // Mentioned by a Tool Use Rules item, as the TR rules read the items.
     if b.wants("documented") {
         let documented = tool
@@ -801,6 +808,54 @@ fn tool_entity<'a>(
         b.members(Some(&tool.entry));
     }
     b.finish(file, anchor, Label::Tool(tool))
+}
+
+/// `effect` (`read`/`write`/`destructive`), `capabilities` (a sorted list of `exec`,
+/// `financial`, `credential`, `sends`) and `effect_evidence` (a list of maps with `claim`,
+/// `basis`, `source` and `text`).
+fn effect_fields(b: &mut Builder<'_, '_>, effect: &ToolEffect<'_>, anchor: Span) {
+    let origin = Origin::Span(
+        effect
+            .effect_evidence()
+            .filter(|e| e.file == effect.file)
+            .map_or(anchor, |e| e.span),
+    );
+    b.str("effect", effect.effect.as_str(), origin);
+    let capabilities = effect
+        .capabilities
+        .iter()
+        .map(|c| string(c.as_str()))
+        .collect();
+    b.set(
+        "capabilities",
+        Value::List(Arc::new(capabilities)),
+        Origin::Span(anchor),
+    );
+    if b.wants("effect_evidence") {
+        let evidence = effect
+            .evidence
+            .iter()
+            .map(|e| {
+                let claim = e.claim.key();
+                let fields = [
+                    ("claim", claim),
+                    ("basis", e.basis.as_str().to_string()),
+                    ("source", e.source.to_string()),
+                    ("text", e.text.clone()),
+                ];
+                let map: HashMap<Key, Value> = fields
+                    .into_iter()
+                    .map(|(k, v)| (Key::from(k), string(&v)))
+                    .collect();
+                Value::Map(cel::objects::Map { map: Arc::new(map) })
+            })
+            .collect();
+        b.set(
+            "effect_evidence",
+            Value::List(Arc::new(evidence)),
+            Origin::Span(anchor),
+        );
+    }
 }
 
 /// The key whose value is written at `span` (two levels deep: `annotations.idempotentHint`),

@@ -57,6 +57,26 @@ struct JsonDiagnostic<'a> {
     /// The path as the human formats show it: relative to the current folder, or as given
     /// when outside it (`path` stays relative to the lint root, as json-v1 defines it).
     display_path: &'a str,
+    /// On a finding about a tool of the effect model's rules: the tool's effect, capabilities
+    /// and evidence. Absent elsewhere.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tool: Option<JsonTool<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonTool<'a> {
+    name: &'a str,
+    effect: &'static str,
+    capabilities: &'a [&'static str],
+    evidence: Vec<JsonEvidence<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEvidence<'a> {
+    claim: &'a str,
+    basis: &'static str,
+    source: &'static str,
+    text: &'a str,
 }
 
 fn position(positions: &Positions<'_>, label: &Label, at_end: bool) -> Position {
@@ -117,6 +137,21 @@ pub fn render(sources: Sources<'_>, diagnostics: &[Diagnostic], catalog: &Catalo
                 end: position(&positions, &d.primary, true),
                 labels,
                 help: d.help.as_deref(),
+                tool: d.tool.as_deref().map(|t| JsonTool {
+                    name: &t.name,
+                    effect: t.effect,
+                    capabilities: &t.capabilities,
+                    evidence: t
+                        .evidence
+                        .iter()
+                        .map(|e| JsonEvidence {
+                            claim: &e.claim,
+                            basis: e.basis,
+                            source: e.source,
+                            text: &e.text,
+                        })
+                        .collect(),
+                }),
                 fix: d.fix.as_ref().map(|fix| JsonFix {
                     applicability: match fix.applicability {
                         crate::diagnostic::Applicability::Safe => "safe",

@@ -243,3 +243,25 @@ pub(crate) fn unrestricted_grant_help(tool: &str) -> (&'static str, String) {
         )
     }
 }
+
+/// What the effect model knows of a tool, as a finding about it carries it (`--format json`).
+pub(crate) fn tool_facts(
+    effect: &crate::semantic::effect::ToolEffect<'_>,
+) -> crate::diagnostic::ToolFacts {
+    use crate::diagnostic::{EvidenceFacts, ToolFacts};
+    ToolFacts {
+        name: effect.tool.display_name(),
+        effect: effect.effect.as_str(),
+        capabilities: effect.capabilities.iter().map(|c| c.as_str()).collect(),
+        evidence: effect
+            .evidence
+            .iter()
+            .map(|e| EvidenceFacts {
+                claim: e.claim.key(),
+                basis: e.basis.as_str(),
+                source: e.source,
+                text: e.text.clone(),
+            })
+            .collect(),
+    }
+}

@@ -4,7 +4,7 @@
 
 pub use crate::parse::words::{
     contains_word, edit_distance, find_substring, find_word, is_word_char,
-    looks_like_snake_case_identifier, split_words, words,
+    looks_like_snake_case_identifier, name_words, split_words, words,
 };
 
 /// The candidate closest to `name`, when it is close enough to be a plausible typo or rename.
@@ -29,84 +29,6 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         }
     }
     best.map(|(_, c)| c)
-}
-
-/// Splits a tool name into lowercase words on `_`, `-`, `.`, other punctuation and case changes
-/// (`bulkDelete` → `bulk`, `delete`; `HTTPRequest` → `http`, `request`).
-pub fn name_words(name: &str) -> Vec<String> {
-    if name.is_ascii() {
-        return ascii_name_words(name);
-    }
-    char_name_words(name)
-}
-
-fn char_name_words(name: &str) -> Vec<String> {
-    let chars: Vec<char> = name.chars().collect();
-    let mut words = Vec::new();
-    let mut current = String::new();
-    for (i, &c) in chars.iter().enumerate() {
-        if !c.is_alphanumeric() {
-            if !current.is_empty() {
-                words.push(std::mem::take(&mut current));
-            }
-            continue;
-        }
-        let previous = i.checked_sub(1).and_then(|p| chars.get(p)).copied();
-        let next = chars.get(i + 1).copied();
-        let boundary = c.is_uppercase()
-            && previous.is_some_and(|p| {
-                p.is_lowercase()
-                    || p.is_ascii_digit()
-                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
-            });
-        if boundary && !current.is_empty() {
-            words.push(std::mem::take(&mut current));
-        }
-        current.extend(c.to_lowercase());
-    }
-    if !current.is_empty() {
-        words.push(current);
-    }
-    words
-}
-
-/// `name_words` for ASCII names, byte by byte (the same boundaries, no char decoding).
-fn ascii_name_words(text: &str) -> Vec<String> {
-    let name = text.as_bytes();
-    let mut words = Vec::new();
-    let mut start: Option<usize> = None;
-    // Every cut is between ASCII bytes, so slicing the text stays on char boundaries.
-    let flush = |from: usize, to: usize, words: &mut Vec<String>| {
-        words.push(text[from..to].to_ascii_lowercase());
-    };
-    for (i, &b) in name.iter().enumerate() {
-        if !b.is_ascii_alphanumeric() {
-            if let Some(from) = start.take() {
-                flush(from, i, &mut words);
-            }
-            continue;
-        }
-        let previous = i.checked_sub(1).map(|p| name[p]);
-        let next = name.get(i + 1).copied();
-        let boundary = b.is_ascii_uppercase()
-            && previous.is_some_and(|p| {
-                p.is_ascii_lowercase()
-                    || p.is_ascii_digit()
-                    || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
-            });
-        match start {
-            Some(from) if boundary => {
-                flush(from, i, &mut words);
-                start = Some(i);
-            }
-            None => start = Some(i),
-            Some(_) => {}
-        }
-    }
-    if let Some(from) = start {
-        flush(from, name.len(), &mut words);
-    }
-    words
 }
 
 /// Case-insensitive substring test.
@@ -177,32 +99,6 @@ pub fn sentences(text: &str) -> Vec<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ascii_name_words_match_the_char_version() {
-        let names = [
-            "bulkDelete",
-            "HTTPRequest",
-            "list_calendars",
-            "create-event.v2",
-            "getURLForID",
-            "a1B2c3",
-            "ABC",
-            "x",
-            "",
-            "__a__b__",
-            "Tool9Name",
-            "deleteAllV2Items",
-            "aB",
-            "Ab",
-            "AB1c",
-        ];
-        for name in names {
-            assert_eq!(ascii_name_words(name), char_name_words(name), "{name}");
-        }
-        assert_eq!(name_words("bulkDelete"), vec!["bulk", "delete"]);
-        assert_eq!(name_words("HTTPRequest"), vec!["http", "request"]);
-    }
 
     #[test]
     fn snake_case_and_suggestions() {

@@ -9,6 +9,7 @@
 pub mod bindings;
 pub mod commands;
 pub mod credentials;
+pub mod effect;
 pub mod links;
 mod memo;
 pub mod permissions;
@@ -22,6 +23,7 @@ use crate::index::UnitView;
 use crate::parse::markdown::{Section, TextBlock};
 use crate::parse::Node;
 use bindings::DriverBindings;
+use effect::ToolEffects;
 use links::Link;
 use schemas::{Site, Subject};
 use std::cell::OnceCell;
@@ -48,12 +50,21 @@ pub struct UnitFacts<'a> {
     schema_sites: UnitMemo<*const Node, Site<'a>>,
     /// The schemas the SC rules check: the tools' input schemas, then the TOOL.md `inputs`.
     schema_subjects: OnceCell<Vec<Subject<'a>>>,
+    /// Every tool's effect, capabilities and evidence, in file and entry order.
+    tool_effects: OnceCell<ToolEffects<'a>>,
 }
 
 impl<'a> UnitFacts<'a> {
     /// The unit's linked (tool, contract) pairs, in file and entry order.
     pub(crate) fn tool_links(&'a self, unit: &UnitView<'a>) -> &'a [Link<'a>] {
         self.tool_links.get_or_init(|| links::find_links(unit))
+    }
+
+    /// Every tool of the unit with its effect, in file and entry order (the safety rules, SC003,
+    /// policies).
+    pub(crate) fn tool_effects(&'a self, unit: &UnitView<'a>) -> &'a ToolEffects<'a> {
+        self.tool_effects
+            .get_or_init(|| effect::find_effects(unit, self.tool_links(unit)))
     }
 
     /// The unit's drivers, each with its resolved bindings. Six rules read them.

@@ -75,13 +75,14 @@ fn count(report: &str, code: &str) -> usize {
 const FRONTMATTER: &str =
     "---\nname: s\ndescription: Does things for the user. Use it when asked.\n---\n\n";
 
-/// A forge tools.json of `n` read tools, each with an open input object, on one line when
-/// `one_line`; `description_extra` is appended to every description.
+/// A forge tools.json of `n` write tools (SC003 reports the open schemas of tools that write),
+/// each with an open input object, on one line when `one_line`; `description_extra` is appended
+/// to every description.
 fn forge_tools(n: usize, one_line: bool, description_extra: &str) -> String {
     let tools: Vec<String> = (0..n)
         .map(|i| {
             format!(
-                r#"{{"name": "tool_{i}", "type": "read", "description": "Reads thing {i}{description_extra}.", "requiresConfirmation": false, "idempotent": false, "inputSchema": {{"type": "object", "properties": {{"q": {{"type": "string", "description": "The query."}}}}}}}}"#
+                r#"{{"name": "tool_{i}", "type": "write", "description": "Writes thing {i}{description_extra}.", "requiresConfirmation": false, "idempotent": false, "inputSchema": {{"type": "object", "properties": {{"q": {{"type": "string", "description": "The query."}}}}}}}}"#
             )
         })
         .collect();
@@ -512,4 +513,35 @@ fn a_large_git_index_is_read_in_linear_time() {
     };
     assert_eq!(files(&small), 500, "{small}");
     assert_eq!(files(&large), 1000);
+}
+
+/// MCP tools without annotations, a third of each kind (a lookup, a write, a destructive tool
+/// that accepts `{}` and takes a list without `items`): the effect model, SC016 and SC017.
+fn mcp_tools(n: usize) -> String {
+    let tools: Vec<String> = (0..n)
+        .map(|i| match i % 3 {
+            0 => format!(
+                r#"{{"name": "list_items_{i}", "description": "List items.", "inputSchema": {{"type": "object", "properties": {{"q": {{"type": "string", "description": "Filter."}}}}, "additionalProperties": false}}}}"#
+            ),
+            1 => format!(
+                r#"{{"name": "updateItem{i}", "description": "Update an item.", "inputSchema": {{"type": "object", "properties": {{"id": {{"type": "string", "description": "Item."}}}}, "required": ["id"], "additionalProperties": false}}}}"#
+            ),
+            _ => format!(
+                r#"{{"name": "items.delete.{i}", "description": "Delete items.", "inputSchema": {{"type": "object", "properties": {{"ids": {{"type": "array", "description": "Items."}}, "force": {{"type": "boolean", "description": "Skip checks."}}}}, "additionalProperties": false}}}}"#
+            ),
+        })
+        .collect();
+    format!("[{}]", tools.join(",\n"))
+}
+
+#[test]
+fn many_tools_through_the_effect_model_are_linear() {
+    let (small, large) = assert_linear("effect", "json", 1_500, |root, n| {
+        common::write(root, "s/tools.json", mcp_tools(n).as_bytes());
+    });
+    // Two in three tools write or delete (SC016); each deleting one twice for SC017.
+    assert_eq!(count(&small, "SC016"), reported(1_000));
+    assert_eq!(count(&large, "SC016"), reported(2_000));
+    assert_eq!(count(&small, "SC017"), reported(1_000));
+    assert_eq!(count(&large, "SC017"), reported(2_000));
 }

@@ -29,6 +29,9 @@ mod sc012_destructive_tool_without_dry_run;
 mod sc013_remote_schema_ref;
 mod sc014_openai_strict_violation;
 mod sc015_tool_description_missing;
+mod sc016_risky_tool_ungated;
+mod sc017_destructive_tool_accepts_empty_input;
+mod sc018_read_tool_open_input_object;
 #[cfg(test)]
 mod tests;
 
@@ -36,11 +39,12 @@ use crate::check::Unit;
 use crate::check::{Check, RuleImpl};
 use crate::model::tools::{Dialect, Tool};
 use crate::parse::node::{pointer_token, Node, Value};
+use crate::semantic::effect::{Effect, ToolEffect};
 use crate::semantic::schemas::{Owner, Site, Subject, Via};
 use crate::source::{FileId, Span};
 use sc001_input_schema_invalid::input_schema_invalid;
 use sc002_input_schema_not_object::input_schema_not_object;
-use sc003_open_input_object::open_input_object;
+use sc003_open_input_object::{is_read_tool, open_input_object, report_open_objects};
 use sc004_required_property_undefined::required_property_undefined;
 use sc005_parameter_undescribed::parameter_undescribed;
 use sc006_parameter_unbounded::parameter_unbounded;
@@ -53,6 +57,9 @@ use sc012_destructive_tool_without_dry_run::destructive_tool_without_dry_run;
 use sc013_remote_schema_ref::remote_schema_ref;
 use sc014_openai_strict_violation::openai_strict_violation;
 use sc015_tool_description_missing::tool_description_missing;
+use sc016_risky_tool_ungated::risky_tool_ungated;
+use sc017_destructive_tool_accepts_empty_input::destructive_tool_accepts_empty_input;
+use sc018_read_tool_open_input_object::read_tool_open_input_object;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -71,6 +78,9 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: "SC013", check: Check::Unit(remote_schema_ref) },
     RuleImpl { code: "SC014", check: Check::Unit(openai_strict_violation) },
     RuleImpl { code: "SC015", check: Check::Unit(tool_description_missing) },
+    RuleImpl { code: "SC016", check: Check::Unit(risky_tool_ungated) },
+    RuleImpl { code: "SC017", check: Check::Unit(destructive_tool_accepts_empty_input) },
+    RuleImpl { code: "SC018", check: Check::Unit(read_tool_open_input_object) },
 ];
 
 /// MCP: tool names are 1–128 characters of ASCII letters, digits, `_`, `-` and `.`.
@@ -292,4 +302,12 @@ fn hint<'a>(tool: &'a Tool, key: &str) -> Option<(bool, &'a Node)> {
 /// TJ002); an OpenAI function definition has no place for annotations.
 fn takes_annotations(tool: &Tool) -> bool {
     matches!(tool.dialect, Dialect::Mcp | Dialect::Script)
+}
+
+/// A tool of an annotated dialect that needs behaviour hints for a client to gate it: it writes,
+/// deletes, runs what it is given, moves money or handles credentials, and declares no hint. SC016
+/// reports these (safety); SC010 the read-only rest (pedantic).
+fn risky_without_hints(effect: &ToolEffect<'_>) -> bool {
+    !effect.hinted()
+        && (effect.effect >= Effect::Write || effect.risky_capabilities().next().is_some())
 }

@@ -6,7 +6,8 @@ use crate::check::{Sink, Unit};
 use crate::diagnostic::{Edit, Fix};
 use crate::edit::json::{Json, Place};
 use crate::parse::node::{Node, Value};
-use crate::semantic::schemas::{Site, Subject, Via};
+use crate::semantic::effect::Effect;
+use crate::semantic::schemas::{Owner, Site, Subject, Via};
 use crate::source::{FileId, Span};
 
 /// Whether an object schema rejects undeclared properties. `unevaluatedProperties: false` closes
@@ -121,8 +122,27 @@ impl OpenObject<'_, '_> {
     }
 }
 
+/// A tool the effect model finds read-only: its open objects are SC018's (pedantic).
+pub(super) fn is_read_tool(unit: &Unit<'_>, subject: &Subject<'_>) -> bool {
+    match subject.owner {
+        Owner::Tool(tool) => unit
+            .effect_of(tool)
+            .is_some_and(|e| e.effect == Effect::Read),
+        Owner::Contract(_) => false,
+    }
+}
+
 pub(super) fn open_input_object(unit: &Unit<'_>, sink: &mut Sink) {
-    for subject in unit.schema_subjects() {
+    report_open_objects(unit, sink, |subject| !is_read_tool(unit, subject));
+}
+
+/// SC003 and SC018: the open objects of the subjects `judged` keeps.
+pub(super) fn report_open_objects(
+    unit: &Unit<'_>,
+    sink: &mut Sink,
+    judged: impl Fn(&Subject<'_>) -> bool,
+) {
+    for subject in unit.schema_subjects().iter().filter(|s| judged(s)) {
         // In strict mode an open object is an error, which SC014 reports while it runs.
         if subject.strict && unit.reports("SC014", subject.file) {
             continue;

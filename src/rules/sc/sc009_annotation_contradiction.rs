@@ -4,6 +4,18 @@
 use super::hint;
 use crate::check::{Sink, Unit};
 use crate::model::tools::Dialect;
+use crate::rules::report::tool_facts;
+use crate::semantic::effect::{Claim, Effect, Evidence};
+
+/// What strong inferred evidence says, for the label: "deletes", "writes".
+fn contradiction_kind(inferred: &Evidence) -> &'static str {
+    match inferred.claim {
+        Claim::Effect(Effect::Destructive) | Claim::AtLeast(Effect::Destructive) => {
+            "deletes or overwrites"
+        }
+        _ => "writes",
+    }
+}
 
 pub(super) fn annotation_contradiction(unit: &Unit<'_>, sink: &mut Sink) {
     for (file, tool) in unit.tools() {
@@ -59,6 +71,31 @@ pub(super) fn annotation_contradiction(unit: &Unit<'_>, sink: &mut Sink) {
                 }
             }
             _ => {}
+        }
+
+        if let Some(effect) = unit.effect_of(tool) {
+            // `readOnlyHint: true` next to `destructiveHint: true` or on a forge `write` tool is
+            // reported above already.
+            let read_only_reported = matches!(read_only, Some((true, _)))
+                && (matches!(destructive, Some((true, _)))
+                    || matches!(forge_type, Some(("write", _))));
+            for (declared, inferred) in effect.contradictions() {
+                if read_only_reported && declared.source == "annotations.readOnlyHint" {
+                    continue;
+                }
+                sink.report(
+                    file,
+                    declared.span,
+                    format!(
+                        "tool `{name}` declares {} but {} says otherwise",
+                        declared.text, inferred.text
+                    ),
+                )
+                .label(format!("declared by {}", declared.text))
+                .secondary(inferred.file, inferred.span, format!("{} ({})", inferred.text, contradiction_kind(inferred)))
+                .help("a client trusts the declaration and skips confirmation: make it say what the tool does (a deleting or overwriting tool is `destructiveHint: true`, a writing one `readOnlyHint: false`), or rename the tool if the name misleads")
+                .tool_facts(tool_facts(effect));
+            }
         }
 
         let declared = tool

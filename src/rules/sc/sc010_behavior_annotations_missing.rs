@@ -1,6 +1,6 @@
 //! SC010 `behavior-annotations-missing`: A tool declares none of the MCP behavior hints.
 
-use super::{hint, takes_annotations};
+use super::{hint, risky_without_hints, takes_annotations};
 use crate::check::{Sink, Unit};
 
 const HINTS: [&str; 3] = ["readOnlyHint", "destructiveHint", "idempotentHint"];
@@ -8,6 +8,11 @@ const HINTS: [&str; 3] = ["readOnlyHint", "destructiveHint", "idempotentHint"];
 pub(super) fn behavior_annotations_missing(unit: &Unit<'_>, sink: &mut Sink) {
     for (file, tool) in unit.tools() {
         if !takes_annotations(tool) || HINTS.iter().any(|h| hint(tool, h).is_some()) {
+            continue;
+        }
+        // A tool that writes or is otherwise risky is SC016's (safety) while it runs.
+        let risky = unit.effect_of(tool).is_some_and(risky_without_hints);
+        if risky && unit.reports("SC016", file) {
             continue;
         }
         let (span, label) = match tool.definition().member("annotations") {

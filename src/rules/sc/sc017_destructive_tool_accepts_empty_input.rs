@@ -1,0 +1,98 @@
+//! SC017 `destructive-tool-accepts-empty-input`: A destructive tool's schema accepts `{}`, or a
+//! destructive or exec tool takes a list whose items are unconstrained.
+
+use crate::check::{Sink, Unit};
+use crate::parse::node::{Node, Value};
+use crate::rules::report::tool_facts;
+use crate::semantic::effect::{Capability, Effect};
+use crate::semantic::schemas::tool_subject;
+
+/// Whether the root schema demands some property: a non-empty `required`, `minProperties` of at
+/// least 1, or every `anyOf`/`oneOf` branch requiring one.
+fn demands_a_property(schema: &Node) -> bool {
+    let required = |node: &Node| {
+        node.get("required")
+            .and_then(Node::as_array)
+            .is_some_and(|r| !r.is_empty())
+            || node
+                .get("minProperties")
+                .and_then(Node::as_f64)
+                .unwrap_or(0.0)
+                >= 1.0
+    };
+    if required(schema) {
+        return true;
+    }
+    ["anyOf", "oneOf", "allOf"].iter().any(|k| {
+        schema
+            .get(k)
+            .and_then(Node::as_array)
+            .is_some_and(|branches| {
+                !branches.is_empty()
+                    && if *k == "allOf" {
+                        branches.iter().any(required)
+                    } else {
+                        branches.iter().all(required)
+                    }
+            })
+    })
+}
+
+fn is_array(schema: &Node) -> bool {
+    match schema.get("type").map(|t| &t.value) {
+        Some(Value::String(s)) => s == "array",
+        Some(Value::Array(types)) => types.iter().any(|t| t.as_str() == Some("array")),
+        _ => false,
+    }
+}
+
+pub(super) fn destructive_tool_accepts_empty_input(unit: &Unit<'_>, sink: &mut Sink) {
+    for effect in unit.tool_effects() {
+        let tool = effect.tool;
+        let destructive = effect.effect == Effect::Destructive;
+        let exec = effect.has(Capability::Exec);
+        if !(destructive || exec) {
+            continue;
+        }
+        let Some(subject) = tool_subject(effect.file, tool) else {
+            continue;
+        };
+        let schema = subject.schema;
+        let properties = schema
+            .get("properties")
+            .and_then(Node::as_object)
+            .unwrap_or_default();
+        let name = tool.display_name();
+        let why = effect
+            .effect_evidence()
+            .map_or_else(String::new, |e| format!(": {}", e.text));
+        if destructive && !properties.is_empty() && !demands_a_property(schema) {
+            sink.report(
+                effect.file,
+                subject.key_span,
+                format!("destructive tool `{name}` accepts `{{}}`: none of its parameters is required"),
+            )
+            .label(format!("no `required` target (destructive{why})"))
+            .help("list the parameters that name what is deleted in `required`, so a call without a target fails validation instead of acting on a default or on everything")
+            .tool_facts(tool_facts(effect));
+        }
+        for member in properties {
+            let value = &member.value;
+            if is_array(value) && value.get("items").is_none() && value.get("prefixItems").is_none()
+            {
+                let kind = if destructive { "destructive" } else { "exec" };
+                sink.report(
+                    effect.file,
+                    member.key_span,
+                    format!(
+                        "{kind} tool `{name}` takes `{}`, a list without `items`",
+                        member.key
+                    ),
+                )
+                .label("any values accepted")
+                .help("declare `items` (a type, and a `pattern` or `enum` where the targets have a known form) so the list cannot carry arbitrary targets or arguments")
+                .tool_facts(tool_facts(effect));
+            }
+        }
+    }
+}
