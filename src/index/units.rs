@@ -90,7 +90,7 @@ pub fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
         let unit = &mut units[slot];
         let role = match model.kind() {
             FileKind::Skill { .. } => &mut unit.skill,
-            FileKind::Tools => {
+            FileKind::Tools { .. } => {
                 if name == "tools.json" {
                     unit.tools.insert(0, id);
                 } else {

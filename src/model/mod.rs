@@ -28,8 +28,10 @@ use tools::{parse_tools, ToolsDoc};
 pub enum FileKind {
     /// `SKILL.md`; `lowercase` for the tolerated `skill.md` spelling.
     Skill { lowercase: bool },
-    /// `tools.json` or `*.tools.json`.
-    Tools,
+    /// A tool list: `tools.json` or `*.tools.json` (`by_content: false`: always read), or a file
+    /// read for its content (`by_content: true`: a tool snapshot, `functions.json`, a `[tools]
+    /// include` glob, a JSON file named on the command line), read only when it holds tools.
+    Tools { by_content: bool },
     /// `requirement.yaml` / `requirement.yml` (names configurable).
     Requirement,
     /// An agentproto AIP-14 `TOOL.md` contract under `.tools/`.
@@ -120,7 +122,9 @@ impl Parsed {
             Parsed::Skill(doc) => FileKind::Skill {
                 lowercase: doc.lowercase_file_name,
             },
-            Parsed::Tools(_) => FileKind::Tools,
+            Parsed::Tools(doc) => FileKind::Tools {
+                by_content: doc.by_content,
+            },
             Parsed::Requirement(_) => FileKind::Requirement,
             Parsed::Contract(_) => FileKind::Contract,
             Parsed::Driver { cli, .. } => FileKind::Driver { cli: *cli },
@@ -163,7 +167,10 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
                 lowercase_file_name: lowercase,
             }))
         }
-        FileKind::Tools => Parsed::Tools(Box::new(parse_tools(&source.text))),
+        FileKind::Tools { by_content: false } => Parsed::Tools(Box::new(parse_tools(&source.text))),
+        FileKind::Tools { by_content: true } => {
+            Parsed::Tools(Box::new(tools::parse_tools_by_content(&source.text)))
+        }
         FileKind::Requirement => Parsed::Requirement(Box::new(parse_requirement(&source.text))),
         FileKind::Contract => Parsed::Contract(Box::new(parse_markdown_doc(&source.text))),
         FileKind::Driver { cli } => Parsed::Driver {
