@@ -917,7 +917,7 @@ mod schema_sync {
         for text in [
             own,
             include_str!("../tests/fixtures/skilllint.toml"),
-            "#:schema x\n[lint]\nselect = [\"ALL\"]\nbaseline = \"b.json\"\nmax-file-size = \"8MiB\"\n[lint.severity]\nTR006 = \"error\"\n[lint.per-file-ignores]\n\"a/**\" = [\"SK008\"]\n",
+            "#:schema x\n[lint]\nselect = [\"ALL\"]\nbaseline = \"b.json\"\nmax-file-size = \"8MiB\"\n[lint.severity]\nTR006 = \"error\"\n[lint.per-file-ignores]\n\"a/**\" = [\"SK008\"]\n[tools]\ninclude = [\"servers/*/catalog.json\"]\n",
         ] {
             assert!(parse(text, Path::new("t.toml"), PathBuf::from("."), catalog()).is_ok());
             let value: toml::Value = toml::from_str(text).expect("TOML");
@@ -960,6 +960,18 @@ mod schema_sync {
             catalog()
         )
         .is_err());
-        assert_eq!(tables.len(), 5);
+        assert_eq!(tables.len(), 6);
+    }
+
+    #[test]
+    fn tools_include_globs_are_checked_and_kept() {
+        let parse_text =
+            |text: &str| parse(text, Path::new("t.toml"), PathBuf::from("."), catalog());
+        let config = parse_text("[tools]\ninclude = [\"servers/*/catalog.json\"]\n")
+            .expect("a glob with a folder");
+        assert_eq!(config.tool_include, ["servers/*/catalog.json"]);
+        // A bare name would match only the file beside the config, as in `exclude`.
+        assert!(parse_text("[tools]\ninclude = [\"catalog.json\"]\n").is_err());
+        assert!(parse_text("[tools]\ninclude = [\"a/[\"]\n").is_err());
     }
 }
