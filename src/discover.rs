@@ -45,8 +45,10 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
 /// Names tool lists are committed under besides `tools.json`, read for their content: a file of
 /// one of these names that holds no tools (a library's `functions.json`) is passed over in
 /// silence.
-pub const TOOL_LIST_NAMES: [&str; 9] = [
+pub const TOOL_LIST_NAMES: [&str; 11] = [
     "functions.json",
+    "tools-list.json",
+    "tools_list.json",
     "mcp-tools.json",
     "mcp_tools.json",
     "toolDefinitions.json",

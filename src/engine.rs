@@ -896,7 +896,7 @@ mod tests {
             .iter()
             .map(|d| (d.code, d.message.as_str()))
             .collect();
-        assert_eq!(found, [("SL001", crate::discover::PROSE_SECRETS_NOT_READ)]);
+        assert_eq!(found, [("SL004", crate::discover::PROSE_SECRETS_NOT_READ)]);
         assert_eq!(named.repo.files.len(), 1);
     }
 

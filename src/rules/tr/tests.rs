@@ -552,5 +552,7 @@ fn tr002_reads_paraphrased_allowlists_and_fires_when_others_are_allowed() {
             "{allowing}"
         );
         assert!(found[0].0.fix.is_none(), "{allowing}");
+        // The item that lets other tools in is shown beside the heading.
+        assert_eq!(found[0].0.secondary.len(), 1, "{allowing}");
     }
 }
