@@ -497,7 +497,16 @@ struct Unknown {
 fn entry_named(entry: &Node, pointer: &str) -> String {
     match entry.get("name").and_then(Node::as_str) {
         Some(name) => format!("tool `{name}`"),
-        None => format!("`{}`", if pointer.is_empty() { "/" } else { pointer }),
+        None => format!("`{}`", root_or(pointer)),
+    }
+}
+
+/// A JSON pointer for messages: the root's empty pointer written `/`.
+fn root_or(pointer: &str) -> &str {
+    if pointer.is_empty() {
+        "/"
+    } else {
+        pointer
     }
 }
 
@@ -521,16 +530,9 @@ fn unknown_entries(
         Some(first) => format!("expected `{}`", first.key()),
         None => "no `inputSchema`, `input_schema`, `parameters` or `script`".to_string(),
     };
-    let describe = |u: &Unknown| match (&u.name, u.found) {
-        (Some(name), _) => format!("`{name}`"),
-        (None, _) => format!(
-            "`{}`",
-            if u.pointer.is_empty() {
-                "/"
-            } else {
-                &u.pointer
-            }
-        ),
+    let describe = |u: &Unknown| match &u.name {
+        Some(name) => format!("`{name}`"),
+        None => format!("`{}`", root_or(&u.pointer)),
     };
     match unknown.as_slice() {
         [] => None,
