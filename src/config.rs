@@ -27,6 +27,15 @@ struct ConfigFile {
     contracts: ContractsSection,
     #[serde(default)]
     policies: PoliciesSection,
+    #[serde(default)]
+    tools: ToolsSection,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToolsSection {
+    /// Globs (relative to the config file) of more files to read as tool lists, by content.
+    include: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -237,6 +246,12 @@ pub struct Config {
     /// `exclude` globs set by `--config lint.exclude=…`, relative to the current folder (as
     /// `--exclude` is); they replace the file's `exclude`.
     pub exclude_from_cwd: Vec<String>,
+    /// `[tools] include`: globs (relative to the config file) of files read as tool lists when
+    /// their content is one, whatever their name.
+    pub tool_include: Vec<String>,
+    /// `include` globs set by `--config tools.include=…`, relative to the current folder; they
+    /// replace the file's.
+    pub tool_include_from_cwd: Vec<String>,
 }
 
 /// Looks for a config file from `start` upwards, stopping at the repository root (the first
@@ -475,6 +490,12 @@ fn validate(
         }
         config.exclude = exclude.iter().map(|g| g.get_ref().clone()).collect();
     }
+    if let Some(include) = &file.tools.include {
+        for glob in include {
+            check_glob(glob).map_err(|m| error(Some(glob.span()), m))?;
+        }
+        config.tool_include = include.iter().map(|g| g.get_ref().clone()).collect();
+    }
     if let Some(size) = &lint.max_file_size {
         config.max_file_size =
             Some(size_value(size.get_ref()).map_err(|m| error(Some(size.span()), m))?);
@@ -588,6 +609,10 @@ pub fn apply_overrides(
             // globs (`per-file-ignores`) stay relative to the file.
             config.exclude = Vec::new();
             config.exclude_from_cwd = set.exclude;
+        }
+        if file.tools.include.is_some() {
+            config.tool_include = Vec::new();
+            config.tool_include_from_cwd = set.tool_include;
         }
         if lint.fail_on.is_some() {
             config.fail_on = set.fail_on;
@@ -892,7 +917,7 @@ mod schema_sync {
         for text in [
             own,
             include_str!("../tests/fixtures/skilllint.toml"),
-            "#:schema x\n[lint]\nselect = [\"ALL\"]\nbaseline = \"b.json\"\nmax-file-size = \"8MiB\"\n[lint.severity]\nTR006 = \"error\"\n[lint.per-file-ignores]\n\"a/**\" = [\"SK008\"]\n",
+            "#:schema x\n[lint]\nselect = [\"ALL\"]\nbaseline = \"b.json\"\nmax-file-size = \"8MiB\"\n[lint.severity]\nTR006 = \"error\"\n[lint.per-file-ignores]\n\"a/**\" = [\"SK008\"]\n[tools]\ninclude = [\"servers/*/catalog.json\"]\n",
         ] {
             assert!(parse(text, Path::new("t.toml"), PathBuf::from("."), catalog()).is_ok());
             let value: toml::Value = toml::from_str(text).expect("TOML");
@@ -935,6 +960,18 @@ mod schema_sync {
             catalog()
         )
         .is_err());
-        assert_eq!(tables.len(), 5);
+        assert_eq!(tables.len(), 6);
+    }
+
+    #[test]
+    fn tools_include_globs_are_checked_and_kept() {
+        let parse_text =
+            |text: &str| parse(text, Path::new("t.toml"), PathBuf::from("."), catalog());
+        let config = parse_text("[tools]\ninclude = [\"servers/*/catalog.json\"]\n")
+            .expect("a glob with a folder");
+        assert_eq!(config.tool_include, ["servers/*/catalog.json"]);
+        // A bare name would match only the file beside the config, as in `exclude`.
+        assert!(parse_text("[tools]\ninclude = [\"catalog.json\"]\n").is_err());
+        assert!(parse_text("[tools]\ninclude = [\"a/[\"]\n").is_err());
     }
 }

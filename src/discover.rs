@@ -29,7 +29,7 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
         // Another case of the name (`skill.md`, `Skill.md`, `SKILL.MD`): what an agent on a
         // case-insensitive file system (macOS, Windows) reads as the skill file.
         _ if file_name.eq_ignore_ascii_case("SKILL.md") => Some(FileKind::Skill { misnamed: true }),
-        "tools.json" => Some(FileKind::Tools),
+        "tools.json" => Some(FileKind::Tools { by_content: false }),
         "SECRETS.md" => Some(FileKind::Secrets),
         "TOOL.md" if folders.any(|f| f == ".tools") => Some(FileKind::Contract),
         // A builtin driver sits beside its TOOL.md.
@@ -37,11 +37,44 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
             Some(FileKind::Driver { cli: false })
         }
         "CLI.md" if folders.any(|f| f == ".cli") => Some(FileKind::Driver { cli: true }),
-        _ if file_name.ends_with(".tools.json") => Some(FileKind::Tools),
+        _ if file_name.ends_with(".tools.json") => Some(FileKind::Tools { by_content: false }),
+        _ if is_tool_list_name(folder, file_name) => Some(FileKind::Tools { by_content: true }),
         _ if requirement_files.iter().any(|r| r == file_name) => Some(FileKind::Requirement),
         _ => classify_plugin_file(folder, file_name),
     }
 }
+
+/// Names tool lists are committed under besides `tools.json`, read for their content: a file of
+/// one of these names that holds no tools (a library's `functions.json`) is passed over in
+/// silence.
+pub const TOOL_LIST_NAMES: [&str; 11] = [
+    "functions.json",
+    "tools-list.json",
+    "tools_list.json",
+    "mcp-tools.json",
+    "mcp_tools.json",
+    "toolDefinitions.json",
+    "tool-definitions.json",
+    "tool_definitions.json",
+    "anthropic_tools.json",
+    "openai_tools.json",
+    "openai_functions.json",
+];
+
+/// The folder MCP servers keep their tool-schema snapshot tests in: one tool as JSON per file.
+pub const TOOL_SNAPSHOT_DIR: &str = "__toolsnaps__";
+
+/// A file read for its content as a tool list: one of [`TOOL_LIST_NAMES`], or a `.snap` or
+/// `.json` file directly under a `__toolsnaps__/` folder.
+fn is_tool_list_name(folder: &str, file_name: &str) -> bool {
+    TOOL_LIST_NAMES.contains(&file_name)
+        || (folder.rsplit('/').next() == Some(TOOL_SNAPSHOT_DIR)
+            && (file_name.ends_with(".snap") || file_name.ends_with(".json")))
+}
+
+/// What a file no name rule claims is read as when `[tools] include` matches it or it is a JSON
+/// file named on the command line: a tool list, if its content is one.
+pub const BY_CONTENT: FileKind = FileKind::Tools { by_content: true };
 
 /// The plugin surface's files: manifests and marketplaces by the folder they sit in, hook and
 /// MCP configurations by name, commands and agents as Markdown under `commands/` and `agents/`.
@@ -165,6 +198,7 @@ pub fn discover<T: Send + Sync>(
     requirement_files: &[String],
     threads: usize,
     exclude: &GlobFilter,
+    include: &GlobFilter,
     load: impl Fn(&Discovered) -> T + Sync,
 ) -> Vec<(Discovered, T)> {
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
@@ -188,7 +222,10 @@ pub fn discover<T: Send + Sync>(
             Ok(metadata) if metadata.is_dir() => directories.push(path.clone()),
             Ok(metadata) => {
                 let rel_path = relative_path(root, path);
-                let kind = classify(&rel_path, requirement_files);
+                let kind = classify(&rel_path, requirement_files).or_else(|| {
+                    (include.matches(&rel_path) || rel_path.ends_with(".json"))
+                        .then_some(BY_CONTENT)
+                });
                 let problem = if named_link_leaves_root(path, &canonical_root) {
                     // `skilllint skills/*/SKILL.md` names whatever the repository put there: a
                     // link in the repository to a file outside it is the repository's, not the
@@ -283,14 +320,20 @@ pub fn discover<T: Send + Sync>(
                     return WalkState::Continue;
                 }
                 if file_type.is_symlink() {
-                    if let Some((kind, problem)) =
-                        resolve_symlink(entry.path(), &rel_path, canonical_root, requirement_files)
-                    {
+                    if let Some((kind, problem)) = resolve_symlink(
+                        entry.path(),
+                        &rel_path,
+                        canonical_root,
+                        requirement_files,
+                        include,
+                    ) {
                         push(rel_path, entry.into_path(), kind, problem);
                     }
                     return WalkState::Continue;
                 }
-                let Some(kind) = classify(&rel_path, requirement_files) else {
+                let Some(kind) = classify(&rel_path, requirement_files)
+                    .or_else(|| include.matches(&rel_path).then_some(BY_CONTENT))
+                else {
                     return WalkState::Continue;
                 };
                 // A FIFO, socket or device under a name we read: opening it could block or
@@ -322,6 +365,7 @@ pub fn discover<T: Send + Sync>(
                 &canonical_root,
                 requirement_files,
                 exclude,
+                include,
             ) {
                 let file = Discovered {
                     rel_path,
@@ -450,6 +494,7 @@ fn tracked_entry(
     canonical_root: &Path,
     requirement_files: &[String],
     exclude: &GlobFilter,
+    include: &GlobFilter,
 ) -> Option<(String, FileKind, Option<String>)> {
     let rel_path = relative_path(root, path);
     if exclude.matches(&rel_path) {
@@ -467,10 +512,12 @@ fn tracked_entry(
     }
     let file_type = std::fs::symlink_metadata(path).ok()?.file_type();
     if file_type.is_symlink() {
-        let (kind, problem) = resolve_symlink(path, &rel_path, canonical_root, requirement_files)?;
+        let (kind, problem) =
+            resolve_symlink(path, &rel_path, canonical_root, requirement_files, include)?;
         return Some((rel_path, kind, problem));
     }
-    let kind = classify(&rel_path, requirement_files)?;
+    let kind = classify(&rel_path, requirement_files)
+        .or_else(|| include.matches(&rel_path).then_some(BY_CONTENT))?;
     let problem = (!file_type.is_file()).then(|| not_regular(file_type));
     Some((rel_path, kind, problem))
 }
@@ -610,6 +657,9 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
         FileKind::McpConfig if !crate::model::mcp_config::looks_like_mcp_config(text) => {
             Some(NOT_AN_MCP_CONFIG)
         }
+        FileKind::Tools { by_content: true } if !crate::model::tools::reads_as_tool_list(text) => {
+            Some(NOT_A_TOOL_LIST)
+        }
         FileKind::Skill { misnamed: true } => match split(text) {
             Split::Missing => Some(NOT_A_LOWERCASE_SKILL),
             Split::Unterminated { .. } => None,
@@ -629,6 +679,12 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
     }
 }
 
+/// How every reason a file is not read starts: a path named on the command line that gets one is
+/// reported as SL004 (no file kind skilllint reads), not as SL001 (could not be read).
+pub const NOT_READ_PREFIX: &str = "skilllint does not read this file:";
+
+const NOT_A_TOOL_LIST: &str = "skilllint does not read this file: it is not a file kind skilllint reads (a JSON file is read as a tool list when it holds tools of a known dialect: MCP, OpenAI, Anthropic, forge, script, Docker's catalogue, a `schema` + `command` manifest, or a catalogue of names and descriptions; see `skilllint rule TJ002`)";
+
 const NOT_AN_AGENT: &str = "skilllint does not read this file: a Markdown file under `agents/` is read as a subagent only when it starts with YAML frontmatter (`---` on the first line)";
 
 const NOT_HOOKS: &str = "skilllint does not read this file: a `hooks.json` is read as a hook configuration only when it has a `hooks` key";
@@ -640,7 +696,7 @@ pub const PROSE_SECRETS_NOT_READ: &str = "skilllint does not read this file: a S
 const NOT_A_LOWERCASE_SKILL: &str = "skilllint does not read this file: a `skill.md` (or another case of `SKILL.md`) is read as a skill only when its frontmatter has a `name` or `description` (a `SKILL.md` always is)";
 
 /// Why a file named on the command line is not read.
-const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it reads SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, and commands/*.md and agents/*.md";
+const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it is not a file kind skilllint reads (SKILL.md, tool lists: tools.json, *.tools.json, functions.json, mcp-tools.json, __toolsnaps__/*.snap and any JSON file that holds tools, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, and commands/*.md and agents/*.md)";
 
 fn too_deep() -> String {
     format!("this folder is nested deeper than {MAX_DEPTH} folders; nothing in it was linted")
@@ -706,8 +762,10 @@ fn resolve_symlink(
     rel_path: &str,
     canonical_root: &Path,
     requirement_files: &[String],
+    include: &GlobFilter,
 ) -> Option<(FileKind, Option<String>)> {
-    let kind = classify(rel_path, requirement_files);
+    let kind = classify(rel_path, requirement_files)
+        .or_else(|| include.matches(rel_path).then_some(BY_CONTENT));
     let target = match std::fs::metadata(path) {
         Ok(target) => target,
         // A dangling link is reported only under a name we read: `build -> out/` in a fresh
@@ -864,7 +922,24 @@ mod tests {
             classify("SKILL.md", &req),
             Some(FileKind::Skill { misnamed: false })
         );
-        assert_eq!(classify("github.tools.json", &req), Some(FileKind::Tools));
+        let by_name = Some(FileKind::Tools { by_content: false });
+        assert_eq!(classify("github.tools.json", &req), by_name);
+        assert_eq!(classify("a/tools.json", &req), by_name);
+        // Tool lists under other names are read for their content.
+        for path in [
+            "functions.json",
+            "server/mcp-tools.json",
+            "src/toolDefinitions.json",
+            "anthropic_tools.json",
+            "pkg/github/__toolsnaps__/get_me.snap",
+            "__toolsnaps__/get_me.json",
+        ] {
+            assert_eq!(classify(path, &req), Some(BY_CONTENT), "{path}");
+        }
+        // A Jest snapshot folder, or a `.snap` elsewhere, is not a tool snapshot.
+        assert_eq!(classify("src/__snapshots__/app.snap", &req), None);
+        assert_eq!(classify("get_me.snap", &req), None);
+        assert_eq!(classify("package.json", &req), None);
         assert_eq!(
             classify("requirement.yaml", &req),
             Some(FileKind::Requirement)

@@ -64,6 +64,10 @@ pub struct LintOptions {
     /// Makes the named rule panic, so tests can observe SL900 end to end.
     #[doc(hidden)]
     pub panic_in_rule: Option<String>,
+    /// `[tools] include`: globs (relative to `glob_base`) of files read as tool lists by content.
+    pub tool_include: Vec<String>,
+    /// More such globs, relative to the current folder (`--config tools.include=…`).
+    pub tool_include_here: Vec<String>,
     /// Apply `exclude` to the paths named in `paths` too (`--force-exclude`); without it an
     /// excluded file or folder that is named is linted all the same.
     pub force_exclude: bool,
@@ -88,6 +92,8 @@ impl Default for LintOptions {
             glob_base: None,
             exclude: Vec::new(),
             exclude_here: Vec::new(),
+            tool_include: Vec::new(),
+            tool_include_here: Vec::new(),
             per_file_ignores: Vec::new(),
             severity: BTreeMap::new(),
             inline_ignores: true,
@@ -120,6 +126,8 @@ impl LintOptions {
         }
         self.glob_base = Some(config.base.clone());
         self.exclude = config.exclude.clone();
+        self.tool_include = config.tool_include.clone();
+        self.tool_include_here = config.tool_include_from_cwd.clone();
         self.per_file_ignores = config.per_file_ignores.clone();
         self.severity = config.severity.clone();
         self.settings.skill_extra_fields = config.extra_fields.clone();
@@ -307,6 +315,9 @@ fn run_keeping(
             named.push(path.clone());
         }
     }
+    let include = GlobFilter::new(&base, &root, &options.tool_include)
+        .and_then(|filter| filter.and(Path::new("."), &root, &options.tool_include_here))
+        .map_err(LintError::Selector)?;
     let paths = crate::discover::with_skill_siblings(&named, &options.requirement_files);
     let overlay = options.overlay.as_ref();
     let mut discovered = discover(
@@ -315,6 +326,7 @@ fn run_keeping(
         &options.requirement_files,
         threads,
         &exclude,
+        &include,
         |file| read_discovered(file, options.max_file_size, overlay),
     );
     // A prose SECRETS.md is no manifest, a lowercase skill.md without a skill's keys no skill:
@@ -331,6 +343,7 @@ fn run_keeping(
         if named {
             file.kind = FileKind::Unfollowed;
             *read = Err(ReadProblem {
+                code: "SL004",
                 message: reason.to_string(),
                 span: Span::empty(0),
                 display_text: String::new(),
@@ -820,7 +833,7 @@ fn load(
     match read {
         Ok(text) => source.text = text,
         Err(problem) => {
-            let diagnostic = catalog().get("SL001").map(|meta| {
+            let diagnostic = catalog().get(problem.code).map(|meta| {
                 let mut diagnostic =
                     Diagnostic::new(meta.code, meta.severity, id, problem.span, problem.message);
                 if !problem.span.is_empty() {
@@ -883,7 +896,7 @@ mod tests {
             .iter()
             .map(|d| (d.code, d.message.as_str()))
             .collect();
-        assert_eq!(found, [("SL001", crate::discover::PROSE_SECRETS_NOT_READ)]);
+        assert_eq!(found, [("SL004", crate::discover::PROSE_SECRETS_NOT_READ)]);
         assert_eq!(named.repo.files.len(), 1);
     }
 
@@ -913,7 +926,7 @@ mod tests {
         // ...although only the contract stayed parsed after the units were checked.
         assert!(matches!(
             outcome.repo.parsed(tools),
-            Parsed::Pending(FileKind::Tools)
+            Parsed::Pending(FileKind::Tools { by_content: false })
         ));
         assert!(matches!(outcome.repo.parsed(contract), Parsed::Contract(_)));
     }

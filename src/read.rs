@@ -6,8 +6,11 @@ use crate::source::Span;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// Why a file that would be linted was not read (an SL001 diagnostic).
+/// Why a file that would be linted was not read (an SL001 diagnostic), or why a path named on
+/// the command line is no file skilllint reads (SL004).
 pub(crate) struct ReadProblem {
+    /// `SL001`, or `SL004` for a named path of no kind skilllint reads.
+    pub(crate) code: &'static str,
     pub(crate) message: String,
     pub(crate) span: Span,
     /// What the renderer may show (a lossy decoding for non-UTF-8 text).
@@ -16,6 +19,7 @@ pub(crate) struct ReadProblem {
 
 pub(crate) fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProblem> {
     let problem = |message: String| ReadProblem {
+        code: "SL001",
         message,
         span: Span::empty(0),
         display_text: String::new(),
@@ -44,6 +48,7 @@ pub(crate) fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProble
     }
     if let Some(nul) = first_nul {
         return Err(ReadProblem {
+            code: "SL001",
             message: format!("the file is binary (a NUL byte at offset {nul}), not text"),
             span: Span::empty(0),
             display_text: String::new(),
@@ -53,6 +58,7 @@ pub(crate) fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProble
         let offset = e.utf8_error().valid_up_to();
         let display_text = String::from_utf8_lossy(e.as_bytes()).into_owned();
         ReadProblem {
+            code: "SL001",
             message: format!("the file is not valid UTF-8 (invalid byte at offset {offset})"),
             // The replacement character that stands for the bad byte in the display text.
             span: Span::new(offset, offset + '\u{fffd}'.len_utf8()),
@@ -70,6 +76,11 @@ pub(crate) fn read_discovered(
 ) -> Result<String, ReadProblem> {
     match (&file.problem, overlay.get(&file.abs_path)) {
         (Some(problem), _) => Err(ReadProblem {
+            code: if problem.starts_with(crate::discover::NOT_READ_PREFIX) {
+                "SL004"
+            } else {
+                "SL001"
+            },
             message: problem.clone(),
             span: Span::empty(0),
             display_text: String::new(),

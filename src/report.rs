@@ -269,6 +269,19 @@ pub fn settings(
         ),
     ));
     rows.push(("force-exclude", on_off(options.force_exclude)));
+    rows.push((
+        "tools include",
+        format!("{} (relative to {base})", list(&options.tool_include)),
+    ));
+    if !options.tool_include_here.is_empty() {
+        rows.push((
+            "tools include",
+            format!(
+                "{} (relative to the current folder)",
+                list(&options.tool_include_here)
+            ),
+        ));
+    }
     for (glob, rules) in &options.per_file_ignores {
         rows.push((
             "per-file-ignores",

@@ -60,6 +60,10 @@ fn options_for(code: &str, root: PathBuf) -> LintOptions {
         options.baseline = Some(std::sync::Arc::new(loaded));
         options.select.push("SK008".to_string());
     }
+    // SL004 is about paths named on the command line: its fixtures name every file they hold.
+    if code == "SL004" {
+        options.paths = files_under(&options.paths[0]);
+    }
     // A finding a rule leaves to another is left to it only while that rule runs (without it, the
     // first rule reports it: tests/handoffs.rs). These fixtures show the split of the default
     // selection, so the other rule runs beside them.
@@ -69,6 +73,35 @@ fn options_for(code: &str, root: PathBuf) -> LintOptions {
         }
     }
     options
+}
+
+/// Every file below `dir`, sorted.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder)
+            .expect("fixture folder")
+            .flatten()
+        {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    // Relative to the checkout (where tests run), so reports print the same paths anywhere.
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR"));
+    files
+        .into_iter()
+        .map(|f| {
+            f.strip_prefix(checkout)
+                .map_or(f.clone(), Path::to_path_buf)
+        })
+        .collect()
 }
 
 fn run(code: &str, root: PathBuf, inject_panic: bool) -> LintOutcome {

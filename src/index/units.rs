@@ -97,7 +97,7 @@ pub fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
                 continue;
             }
             FileKind::Skill { misnamed: true } => &mut unit.skill,
-            FileKind::Tools => {
+            FileKind::Tools { .. } => {
                 if name == "tools.json" {
                     unit.tools.insert(0, id);
                 } else {

@@ -29,8 +29,10 @@ pub enum FileKind {
     /// `SKILL.md`; `misnamed` for another spelling of it (`skill.md`, `Skill.md`, `SKILL.MD`), which
     /// an agent on a case-insensitive file system reads as its skill file and SK012 reports.
     Skill { misnamed: bool },
-    /// `tools.json` or `*.tools.json`.
-    Tools,
+    /// A tool list: `tools.json` or `*.tools.json` (`by_content: false`: always read), or a file
+    /// read for its content (`by_content: true`: a tool snapshot, `functions.json`, a `[tools]
+    /// include` glob, a JSON file named on the command line), read only when it holds tools.
+    Tools { by_content: bool },
     /// `requirement.yaml` / `requirement.yml` (names configurable).
     Requirement,
     /// An agentproto AIP-14 `TOOL.md` contract under `.tools/`.
@@ -121,7 +123,9 @@ impl Parsed {
             Parsed::Skill(doc) => FileKind::Skill {
                 misnamed: doc.misnamed_file,
             },
-            Parsed::Tools(_) => FileKind::Tools,
+            Parsed::Tools(doc) => FileKind::Tools {
+                by_content: doc.by_content,
+            },
             Parsed::Requirement(_) => FileKind::Requirement,
             Parsed::Contract(_) => FileKind::Contract,
             Parsed::Driver { cli, .. } => FileKind::Driver { cli: *cli },
@@ -164,7 +168,10 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
                 misnamed_file: misnamed,
             }))
         }
-        FileKind::Tools => Parsed::Tools(Box::new(parse_tools(&source.text))),
+        FileKind::Tools { by_content: false } => Parsed::Tools(Box::new(parse_tools(&source.text))),
+        FileKind::Tools { by_content: true } => {
+            Parsed::Tools(Box::new(tools::parse_tools_by_content(&source.text)))
+        }
         FileKind::Requirement => Parsed::Requirement(Box::new(parse_requirement(&source.text))),
         FileKind::Contract => Parsed::Contract(Box::new(parse_markdown_doc(&source.text))),
         FileKind::Driver { cli } => Parsed::Driver {

@@ -1,12 +1,15 @@
-//! `tools.json` in five dialects (forge, MCP, OpenAI in its wrapped and flat forms, Anthropic,
-//! script), normalised into one `Tool` model so the schema-quality and cross-contract rules are
-//! written once.
+//! Tool lists in eight dialects (forge, MCP, OpenAI in its wrapped and flat forms, Anthropic,
+//! script, Docker's MCP catalogue, `schema` + `command` manifests, and catalogues of names and
+//! descriptions), normalised into one `Tool` model so the schema-quality, effect and
+//! cross-contract rules are written once.
 //!
 //! Reading a file takes three steps. The container: a root array, a `tools` or `functions` array,
-//! or a JSON-RPC `result.tools`. Whether it is a tool list at all: a `tools.json` that belongs to
-//! another program (a project manifest, a list of names) is set aside whole (TJ014) instead of
-//! being reported entry by entry. Then each entry's shape, detected on its own: one file holds one
-//! shape, so an entry of another shape is a problem (TJ002).
+//! or a JSON-RPC `result.tools`; in a file read for its content (a snapshot, `functions.json`) also
+//! a single tool object. Whether it is a tool list at all: a `tools.json` that belongs to another
+//! program (a project manifest, a list of names) is set aside whole (TJ014) instead of being
+//! reported entry by entry, and a file read for its content is not read at all. Then each entry's
+//! shape, detected on its own: one file holds one shape, so an entry of another shape is a problem
+//! (TJ002).
 
 use crate::parse::json::{parse_json_document, DuplicateKey, JsonError};
 use crate::parse::node::{pointer_token, Member, Node, Value};
@@ -27,6 +30,15 @@ pub enum Dialect {
     /// Anthropic Messages API tools: `{"name", "description", "input_schema"}`, and the tools
     /// Anthropic defines itself (`{"type": "web_search_20250305", "name": "web_search"}`).
     Anthropic,
+    /// Docker's MCP catalogue (`docker/mcp-registry` `tools.json`): `{name, description,
+    /// arguments?: [{name, type, desc, optional?}], annotations?}`. `arguments` are converted into
+    /// a JSON Schema; an entry without them takes no arguments.
+    Docker,
+    /// A runner's manifest: `{name, description, schema, command: [argv…]}` per tool.
+    Manifest,
+    /// A catalogue of `{name, description}` entries with no input schema at all: the name,
+    /// description and effect rules apply, the schema rules do not.
+    Catalogue,
 }
 
 impl Dialect {
@@ -37,6 +49,9 @@ impl Dialect {
             Dialect::OpenAi => "OpenAI",
             Dialect::Script => "script",
             Dialect::Anthropic => "Anthropic",
+            Dialect::Docker => "Docker",
+            Dialect::Manifest => "manifest",
+            Dialect::Catalogue => "catalogue",
         }
     }
 }
@@ -52,6 +67,9 @@ pub enum Shape {
     OpenAiFlat,
     Script,
     Anthropic,
+    Docker,
+    Manifest,
+    Catalogue,
 }
 
 impl Shape {
@@ -62,6 +80,9 @@ impl Shape {
             Shape::OpenAiWrapped | Shape::OpenAiFlat => Dialect::OpenAi,
             Shape::Script => Dialect::Script,
             Shape::Anthropic => Dialect::Anthropic,
+            Shape::Docker => Dialect::Docker,
+            Shape::Manifest => Dialect::Manifest,
+            Shape::Catalogue => Dialect::Catalogue,
         }
     }
 
@@ -74,6 +95,9 @@ impl Shape {
             Shape::OpenAiFlat => "a flat OpenAI tool",
             Shape::Script => "a script tool",
             Shape::Anthropic => "an Anthropic tool",
+            Shape::Docker => "a Docker catalogue tool",
+            Shape::Manifest => "a manifest tool",
+            Shape::Catalogue => "a catalogue entry",
         }
     }
 
@@ -86,6 +110,9 @@ impl Shape {
             Shape::OpenAiFlat => "parameters",
             Shape::Script => "script",
             Shape::Anthropic => "input_schema",
+            Shape::Docker => "arguments",
+            Shape::Manifest => "command",
+            Shape::Catalogue => "description",
         }
     }
 }
@@ -111,8 +138,8 @@ pub struct Tool {
     pub confirmation: Option<(bool, Span)>,
     /// `idempotent` (forge) or `annotations.idempotentHint` (MCP) as written.
     pub idempotent: Option<(bool, Span)>,
-    /// Script parameters converted to JSON Schema (spans into the file); the other dialects'
-    /// schemas are read in place from `entry`.
+    /// Script parameters and Docker arguments converted to JSON Schema (spans into the file); the
+    /// other dialects' schemas are read in place from `entry`.
     pub converted_schema: Option<Node>,
     /// A tool its provider defines (Anthropic's `web_search_20250305`, `bash_20250124`…): the
     /// entry names and configures it, the provider supplies its description and input schema, so
@@ -127,11 +154,30 @@ impl Tool {
     /// The input schema as JSON Schema, whatever the dialect.
     pub fn schema(&self) -> Option<&Node> {
         match self.dialect {
-            Dialect::Forge | Dialect::Mcp => self.entry.get("inputSchema"),
-            Dialect::Anthropic => self.entry.get("input_schema"),
-            Dialect::OpenAi => self.definition().get("parameters"),
-            Dialect::Script => self.converted_schema.as_ref(),
+            Dialect::Script | Dialect::Docker => self.converted_schema.as_ref(),
+            Dialect::Catalogue => None,
+            _ => self.schema_member().map(|m| &m.value),
         }
+    }
+
+    /// The member of the entry that holds the input schema as written (`inputSchema`,
+    /// `parameters`, Docker's `arguments`…): where a finding about the schema as a whole points.
+    pub fn schema_member(&self) -> Option<&Member> {
+        match self.dialect {
+            Dialect::Forge | Dialect::Mcp => self.entry.member("inputSchema"),
+            Dialect::Anthropic => self.entry.member("input_schema"),
+            Dialect::OpenAi => self.definition().member("parameters"),
+            Dialect::Script => self.entry.member("parameters"),
+            Dialect::Docker => self.entry.member("arguments"),
+            Dialect::Manifest => self.entry.member("schema"),
+            Dialect::Catalogue => None,
+        }
+    }
+
+    /// Whether the input schema is built from another notation (script parameters, Docker
+    /// arguments): its root object cannot carry `additionalProperties`.
+    pub fn has_synthesised_schema(&self) -> bool {
+        matches!(self.dialect, Dialect::Script | Dialect::Docker)
     }
 
     /// The function object of a wrapped OpenAI tool, else the entry itself.
@@ -231,6 +277,12 @@ pub struct ToolsDoc {
     pub not_a_tool_list: Option<NotToolList>,
     pub duplicate_keys: Vec<DuplicateKey>,
     pub parse_error: Option<JsonError>,
+    /// How many entries the list has (tools and entries that are none).
+    pub entries: usize,
+    /// The file is read for its content (a snapshot, `functions.json`, a `[tools] include` glob,
+    /// a JSON file named on the command line), not for its name: it is linted only when it holds
+    /// tools ([`reads_as_tool_list`]), and one tool object alone is a list of one.
+    pub by_content: bool,
 }
 
 /// A tool list whose shape is wrong: the message names the JSON path, the label (short) sits on
@@ -269,7 +321,7 @@ pub struct NotToolList {
 /// decides instead). An entry with a `name` and no key outside these looks like a tool even when
 /// its schema is missing; a key foreign to every dialect (`version`, `path`, `auth`) says the
 /// list is some other program's.
-const DIALECT_KEYS: [&str; 22] = [
+const DIALECT_KEYS: [&str; 26] = [
     "name",
     "title",
     "description",
@@ -292,13 +344,39 @@ const DIALECT_KEYS: [&str; 22] = [
     "input_examples",
     "allowed_callers",
     "eager_input_streaming",
+    "arguments",
+    "schema",
+    "timeoutSec",
+    "envPassthrough",
 ];
 
 /// The keys that hold a list of tools in an object, in the order they are looked for.
 const CONTAINER_KEYS: [&str; 2] = ["tools", "functions"];
 
+/// Parses a `tools.json` or `*.tools.json`: a file read for its name.
 pub fn parse_tools(text: &str) -> ToolsDoc {
-    let mut doc = ToolsDoc::default();
+    parse_tool_list(text, false)
+}
+
+/// Parses a file read for its content (see [`ToolsDoc::by_content`]).
+pub fn parse_tools_by_content(text: &str) -> ToolsDoc {
+    parse_tool_list(text, true)
+}
+
+/// Whether a file read for its content holds tools: it parses, it is a tool list, and most of its
+/// entries (at least one) are named tools of some dialect. Anything else under such a name (a
+/// `functions.json` listing a library's functions, a Jest snapshot) is left alone.
+pub fn reads_as_tool_list(text: &str) -> bool {
+    let doc = parse_tools_by_content(text);
+    let named = doc.tools.iter().filter(|t| t.name().is_some()).count();
+    doc.parse_error.is_none() && doc.not_a_tool_list.is_none() && named * 2 > doc.entries
+}
+
+fn parse_tool_list(text: &str, by_content: bool) -> ToolsDoc {
+    let mut doc = ToolsDoc {
+        by_content,
+        ..ToolsDoc::default()
+    };
     let parsed = match parse_json_document(text) {
         Ok(parsed) => parsed,
         Err(error) => {
@@ -306,7 +384,7 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
             return doc;
         }
     };
-    let list = match take_list(parsed.root) {
+    let list = match take_list(parsed.root, by_content) {
         Contents::List(list) => list,
         Contents::Broken(problem) => {
             doc.duplicate_keys = parsed.duplicate_keys;
@@ -318,7 +396,12 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
             return doc;
         }
     };
-    let detected: Vec<Option<Detected>> = list.entries.iter().map(detect).collect();
+    let mut detected: Vec<Option<Detected>> = list.entries.iter().map(detect).collect();
+    if detected.iter().all(Option::is_none) {
+        if let Some(catalogue) = catalogue(&list.entries, by_content) {
+            detected = catalogue;
+        }
+    }
     if let Some(label) = not_a_tool_list(&list, &detected) {
         doc.not_a_tool_list = Some(NotToolList {
             span: list.anchor,
@@ -327,21 +410,22 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
         return doc;
     }
     doc.duplicate_keys = parsed.duplicate_keys;
+    doc.entries = list.entries.len();
     let first = detected.iter().flatten().next().copied();
     doc.dialect = first.map(|d| d.shape.dialect());
+    let mut unknown = Vec::new();
     for (index, (entry, own)) in list.entries.into_iter().zip(detected).enumerate() {
-        let pointer = format!("{}/{index}", list.pointer);
+        let pointer = if list.single {
+            String::new()
+        } else {
+            format!("{}/{index}", list.pointer)
+        };
         if !entry.is_object() {
-            doc.problems.push(ShapeProblem {
-                kind: ShapeProblemKind::Entry,
+            unknown.push(Unknown {
                 span: opening(&entry),
-                message: format!(
-                    "`{pointer}` must be a tool object, found {}",
-                    entry.type_name()
-                ),
-                label: "expected an object".to_string(),
-                secondary: None,
-                expected: None,
+                name: None,
+                found: Some(entry.type_name()),
+                pointer,
             });
             continue;
         }
@@ -351,7 +435,8 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
                     kind: ShapeProblemKind::Mixed,
                     span: own.marker,
                     message: format!(
-                        "`{pointer}` is {} but the file's first tool is {}; one file holds one dialect",
+                        "{} is {} but the file's first tool is {}; one file holds one dialect",
+                        entry_named(&entry, &pointer),
                         own.shape.described(),
                         first.shape.described()
                     ),
@@ -367,41 +452,179 @@ pub fn parse_tools(text: &str) -> ToolsDoc {
             (Some(own), _) => own.shape,
             // An unmarked entry in a forge file is a forge entry with keys missing: TJ002
             // explains what is missing better than "no dialect" would. An OpenAI function may
-            // omit `parameters` (no arguments), so a bare `{name, description}` among flat
-            // OpenAI tools is one of them.
-            (None, Some(first)) if matches!(first.shape, Shape::Forge | Shape::OpenAiFlat) => {
+            // omit `parameters` (no arguments), and so may a Docker catalogue tool its
+            // `arguments`, so a bare `{name, description}` among them is one of them.
+            (None, Some(first))
+                if matches!(
+                    first.shape,
+                    Shape::Forge | Shape::OpenAiFlat | Shape::Docker
+                ) =>
+            {
                 first.shape
             }
-            (None, first) => {
-                let (message, label) = match first {
-                    Some(first) => (
-                        format!(
-                            "`{pointer}` matches no tools.json dialect; the file's first tool is {}",
-                            first.shape.described()
-                        ),
-                        format!("expected `{}`", first.shape.key()),
-                    ),
-                    None => (
-                        format!("`{pointer}` matches no tools.json dialect"),
-                        "no `inputSchema`, `input_schema`, `parameters` or `script`".to_string(),
-                    ),
-                };
-                doc.problems.push(ShapeProblem {
-                    kind: ShapeProblemKind::Entry,
+            (None, _) => {
+                unknown.push(Unknown {
                     span: entry
                         .member("name")
                         .map_or_else(|| opening(&entry), |m| m.value.span),
-                    message,
-                    label,
-                    secondary: None,
-                    expected: first.map(|f| (f.shape.key(), f.shape.dialect())),
+                    name: entry.get("name").and_then(Node::as_str).map(str::to_string),
+                    found: None,
+                    pointer,
                 });
                 continue;
             }
         };
         doc.tools.push(normalise(entry, shape.dialect(), pointer));
     }
+    doc.problems.extend(unknown_entries(
+        unknown,
+        first.map(|f| f.shape),
+        list.anchor,
+    ));
+    doc.problems.sort_by_key(|p| p.span.start);
     doc
+}
+
+/// An entry that is no tool: where it is, its name if it has one, what it is when it is no object.
+struct Unknown {
+    span: Span,
+    name: Option<String>,
+    found: Option<&'static str>,
+    pointer: String,
+}
+
+/// "tool `name`" for an entry with a name, else its JSON pointer, for messages.
+fn entry_named(entry: &Node, pointer: &str) -> String {
+    match entry.get("name").and_then(Node::as_str) {
+        Some(name) => format!("tool `{name}`"),
+        None => format!("`{}`", root_or(pointer)),
+    }
+}
+
+/// A JSON pointer for messages: the root's empty pointer written `/`.
+fn root_or(pointer: &str) -> &str {
+    if pointer.is_empty() {
+        "/"
+    } else {
+        pointer
+    }
+}
+
+/// How many names a merged finding lists before "and N more".
+const NAMES_SHOWN: usize = 5;
+
+/// The entries that are no tool, as TJ002 problems: one for a single entry, on it; one for the
+/// whole file when there are several (in a file of no known dialect, on the list itself), with
+/// the count and the entries named by their `name`.
+fn unknown_entries(
+    unknown: Vec<Unknown>,
+    first: Option<Shape>,
+    anchor: Span,
+) -> Option<ShapeProblem> {
+    let expected = first.map(|f| (f.key(), f.dialect()));
+    let tail = |what: String| match first {
+        Some(first) => format!("{what}; the file's first tool is {}", first.described()),
+        None => what,
+    };
+    let label = match first {
+        Some(first) => format!("expected `{}`", first.key()),
+        None => "no `inputSchema`, `input_schema`, `parameters` or `script`".to_string(),
+    };
+    let describe = |u: &Unknown| match &u.name {
+        Some(name) => format!("`{name}`"),
+        None => format!("`{}`", root_or(&u.pointer)),
+    };
+    match unknown.as_slice() {
+        [] => None,
+        [one] => Some(ShapeProblem {
+            kind: ShapeProblemKind::Entry,
+            span: one.span,
+            message: match (&one.name, one.found) {
+                (_, Some(found)) => {
+                    format!("{} must be a tool object, found {found}", describe(one))
+                }
+                (Some(name), None) => tail(format!("tool `{name}` matches no tools.json dialect")),
+                (None, None) => tail(format!("{} matches no tools.json dialect", describe(one))),
+            },
+            label: if one.found.is_some() {
+                "expected an object".to_string()
+            } else {
+                label
+            },
+            secondary: None,
+            expected,
+        }),
+        [first_entry, ..] => {
+            let mut names: Vec<String> = unknown.iter().take(NAMES_SHOWN).map(describe).collect();
+            if unknown.len() > NAMES_SHOWN {
+                names.push(format!("{} more", unknown.len() - NAMES_SHOWN));
+            }
+            let count = unknown.len();
+            Some(ShapeProblem {
+                kind: ShapeProblemKind::Entry,
+                span: if first.is_some() {
+                    first_entry.span
+                } else {
+                    anchor
+                },
+                message: tail(format!(
+                    "{count} entries match no tools.json dialect: {}",
+                    join_and(&names)
+                )),
+                label: if first.is_some() {
+                    format!("{label} (the first of {count})")
+                } else {
+                    format!("{count} entries of no dialect")
+                },
+                secondary: None,
+                expected,
+            })
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// Keys a catalogue entry may carry besides its name and description: what Docker's catalogue and
+/// hand-written tool indexes put there (grouping, display, hints).
+const CATALOGUE_KEYS: [&str; 4] = ["category", "tags", "toolset", "group"];
+
+/// Every entry a `{name, description}` object (with only keys of some dialect or a catalogue's
+/// grouping keys besides): a catalogue, each entry decided by its `description`. In a file read
+/// for its content the names must also be tool names (letters, digits, `_`, `-`, `.`), so a list
+/// of documented functions (`get_ids (deprecated)`) is not taken for tools.
+fn catalogue(entries: &[Node], by_content: bool) -> Option<Vec<Option<Detected>>> {
+    if entries.is_empty() {
+        return None;
+    }
+    entries
+        .iter()
+        .map(|entry| {
+            let members = entry.as_object()?;
+            let name = entry.get("name")?.as_str()?;
+            let description = entry.member("description")?;
+            description.value.as_str()?;
+            let keys_fit = members.iter().all(|m| {
+                DIALECT_KEYS.contains(&m.key.as_str()) || CATALOGUE_KEYS.contains(&m.key.as_str())
+            });
+            let name_fits = !by_content
+                || (!name.is_empty()
+                    && name
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')));
+            (keys_fit && name_fits).then_some(Some(Detected {
+                shape: Shape::Catalogue,
+                marker: description.key_span,
+            }))
+        })
+        .collect()
 }
 
 /// A list of tool entries moved out of the parsed file (no copy).
@@ -414,6 +637,8 @@ struct List {
     /// Where a "not a tool list" finding points: the key holding the array, else the root's
     /// opening bracket.
     anchor: Span,
+    /// The file is one tool object (a snapshot): its entry's pointer is the root, ``.
+    single: bool,
 }
 
 enum Contents {
@@ -427,7 +652,7 @@ enum Contents {
 /// Finds the array of tools: the root array, a `tools` or `functions` array, a JSON-RPC
 /// `result.tools`. Without one, decides whether the file holds tools written some other way
 /// (TJ002) or is no tool list (TJ014).
-fn take_list(root: Node) -> Contents {
+fn take_list(root: Node, by_content: bool) -> Contents {
     let anchor = opening(&root);
     let span = root.span;
     let mut root = match root.value {
@@ -437,10 +662,22 @@ fn take_list(root: Node) -> Contents {
                 pointer: "",
                 named: false,
                 anchor,
+                single: false,
             })
         }
         value => Node::new(span, value),
     };
+    // A snapshot holds one tool; so may any file read for its content. A `tools.json` holding
+    // one tool object is a broken list (TJ002), as before.
+    if by_content && detect(&root).is_some() {
+        return Contents::List(List {
+            entries: vec![root],
+            pointer: "",
+            named: false,
+            anchor,
+            single: true,
+        });
+    }
     for (key, pointer) in CONTAINER_KEYS.into_iter().zip(["/tools", "/functions"]) {
         let Some(member) = root.member(key).filter(|m| m.value.as_array().is_some()) else {
             continue;
@@ -452,6 +689,7 @@ fn take_list(root: Node) -> Contents {
                 pointer,
                 named: true,
                 anchor,
+                single: false,
             });
         }
     }
@@ -467,6 +705,7 @@ fn take_list(root: Node) -> Contents {
                 pointer: "/result/tools",
                 named: true,
                 anchor,
+                single: false,
             });
         }
     }
@@ -610,7 +849,13 @@ struct Detected {
 /// 3. `type: "read"` / `"write"`, or `requiresConfirmation` → forge;
 /// 4. `inputSchema` → MCP;
 /// 5. `input_schema`, or a dated `type` such as `web_search_20250305` → Anthropic;
-/// 6. a `parameters` object → flat OpenAI (the legacy `functions` entry).
+/// 6. a `parameters` object → flat OpenAI (the legacy `functions` entry);
+/// 7. a `schema` object, or a `command` argv (an array of strings) beside a `description`, with a
+///    `name` → a manifest tool;
+/// 8. an `arguments` array of named argument objects (or an empty one) → Docker's catalogue.
+///
+/// A list of `{name, description}` entries with none of these keys is a catalogue, decided for the
+/// whole file (see [`catalogue`]).
 fn detect(entry: &Node) -> Option<Detected> {
     let members = entry.as_object()?;
     let member = |key: &str| members.iter().find(|m| m.key == key);
@@ -658,6 +903,31 @@ fn detect(entry: &Node) -> Option<Detected> {
     }
     if let Some(parameters) = member("parameters").filter(|p| p.value.is_object()) {
         return found(Shape::OpenAiFlat, parameters);
+    }
+    if member("name").is_some() {
+        if let Some(schema) = member("schema").filter(|s| s.value.is_object()) {
+            return found(Shape::Manifest, schema);
+        }
+        let argv = |m: &&Member| {
+            m.value
+                .as_array()
+                .is_some_and(|a| !a.is_empty() && a.iter().all(|n| n.as_str().is_some()))
+        };
+        if let Some(command) = member("command")
+            .filter(argv)
+            .filter(|_| member("description").is_some())
+        {
+            return found(Shape::Manifest, command);
+        }
+    }
+    let named_arguments = |m: &&Member| {
+        m.value.as_array().is_some_and(|a| {
+            a.iter()
+                .all(|n| n.get("name").and_then(Node::as_str).is_some())
+        })
+    };
+    if let Some(arguments) = member("arguments").filter(named_arguments) {
+        return found(Shape::Docker, arguments);
     }
     None
 }
@@ -767,7 +1037,8 @@ fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
             tool.confirmation = bool_member(Some(&tool.entry), "requiresConfirmation");
             tool.idempotent = bool_member(Some(&tool.entry), "idempotent");
         }
-        Dialect::Mcp => {
+        // Docker's catalogue and catalogues copy MCP's annotations where they keep them.
+        Dialect::Mcp | Dialect::Docker | Dialect::Catalogue => {
             let annotations = tool.entry.get("annotations");
             let read_only = bool_member(annotations, "readOnlyHint");
             let destructive = bool_member(annotations, "destructiveHint");
@@ -778,7 +1049,11 @@ fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool {
                 _ => (SideEffect::Unknown, None),
             };
             tool.idempotent = bool_member(annotations, "idempotentHint");
+            if dialect == Dialect::Docker {
+                tool.converted_schema = tool.entry.get("arguments").map(docker_arguments_schema);
+            }
         }
+        Dialect::Manifest => {}
         Dialect::Anthropic => {
             let provider_type = tool
                 .entry
@@ -835,6 +1110,47 @@ fn script_parameters_schema(parameters: &Node) -> Node {
             value: property,
         });
     }
+    synthesised_object(span, properties, required)
+}
+
+/// Converts Docker catalogue arguments (`[{name, type, desc, items?, optional?}]`) into the JSON
+/// Schema they describe: each argument a property under its `name` (the key span is the name's
+/// value), `desc` read as `description`, and every argument not `optional` required. An entry
+/// that is no named argument is left out (the catalogue's reader rejects it too).
+fn docker_arguments_schema(arguments: &Node) -> Node {
+    let span = arguments.span;
+    let mut properties = Vec::new();
+    let mut required = Vec::new();
+    for argument in arguments.as_array().unwrap_or_default() {
+        let Some(name) = argument.member("name") else {
+            continue;
+        };
+        let Some(key) = name.value.as_str() else {
+            continue;
+        };
+        let optional = argument.get("optional").and_then(Node::as_bool) == Some(true)
+            || argument.get("required").and_then(Node::as_bool) == Some(false);
+        if !optional {
+            required.push(Node::new(name.value.span, Value::String(key.to_string())));
+        }
+        let mut property = argument.clone();
+        if let Value::Object(fields) = &mut property.value {
+            fields.retain(|f| !matches!(f.key.as_str(), "name" | "optional" | "required"));
+            for field in fields.iter_mut().filter(|f| f.key == "desc") {
+                field.key = "description".to_string();
+            }
+        }
+        properties.push(Member {
+            key: key.to_string(),
+            key_span: name.value.span,
+            value: property,
+        });
+    }
+    synthesised_object(span, properties, required)
+}
+
+/// `{"type": "object", "properties": …, "required": […]}` at `span`, for converted parameters.
+fn synthesised_object(span: Span, properties: Vec<Member>, required: Vec<Node>) -> Node {
     let string = |s: &str| Node::new(span, Value::String(s.to_string()));
     let member = |key: &str, value: Node| Member {
         key: key.to_string(),
@@ -860,6 +1176,22 @@ pub fn property_pointer(tool: &Tool, property: &str) -> String {
             "/function/parameters"
         }
         Dialect::OpenAi | Dialect::Script => "/parameters",
+        Dialect::Manifest => "/schema",
+        Dialect::Docker => {
+            let index = tool
+                .entry
+                .get("arguments")
+                .and_then(Node::as_array)
+                .and_then(|a| {
+                    a.iter()
+                        .position(|n| n.get("name").and_then(Node::as_str) == Some(property))
+                });
+            return match index {
+                Some(i) => format!("{}/arguments/{i}", tool.pointer),
+                None => format!("{}/arguments", tool.pointer),
+            };
+        }
+        Dialect::Catalogue => return tool.pointer.clone(),
     };
     format!(
         "{}{schema}/properties/{}",
@@ -1095,6 +1427,158 @@ mod tests {
         ] {
             assert_eq!(not_a_list_or_none(text), None, "{text}");
         }
+    }
+
+    #[test]
+    fn docker_catalogue_arguments_become_a_schema() {
+        let doc = parse_tools(
+            r#"[
+                {"name": "whoami", "description": "Who the token belongs to.", "annotations": {"readOnlyHint": true}},
+                {"name": "start_job", "description": "Start a job.", "arguments": [
+                    {"name": "queue", "type": "string", "desc": "Queue to run on"},
+                    {"name": "labels", "type": "array", "items": {"type": "string"}, "desc": "", "optional": true}
+                ]}
+            ]"#,
+        );
+        assert!(doc.problems.is_empty(), "{:?}", doc.problems);
+        assert_eq!(doc.dialect, Some(Dialect::Docker));
+        let [whoami, start] = doc.tools.as_slice() else {
+            panic!("two tools expected, got {}", doc.tools.len());
+        };
+        // No `arguments`: a tool that takes none, its schema absent for the schema rules.
+        assert_eq!(whoami.dialect, Dialect::Docker);
+        assert!(whoami.schema().is_none());
+        assert_eq!(whoami.side_effect, SideEffect::Read);
+        assert!(start.has_synthesised_schema());
+        assert!(start.required_entry("queue").is_some());
+        assert!(start.required_entry("labels").is_none());
+        let queue = start.property("queue").expect("queue is a property");
+        assert_eq!(
+            queue.value.get("description").and_then(Node::as_str),
+            Some("Queue to run on")
+        );
+        assert!(queue.value.get("name").is_none() && queue.value.get("desc").is_none());
+        assert_eq!(property_pointer(start, "labels"), "/1/arguments/1");
+        assert_eq!(
+            start.schema_member().map(|m| m.key.as_str()),
+            Some("arguments")
+        );
+    }
+
+    #[test]
+    fn manifests_catalogues_and_rpc_responses() {
+        let manifest = parse_tools(
+            r#"{"tools": [{"name": "clock", "description": "Time now.", "schema": {"type": "object", "properties": {"tz": {"type": "string"}}}, "command": ["./bin/clock"], "timeoutSec": 5}]}"#,
+        );
+        assert_eq!(manifest.dialect, Some(Dialect::Manifest));
+        assert!(manifest.tools[0].property("tz").is_some());
+        assert_eq!(
+            property_pointer(&manifest.tools[0], "tz"),
+            "/tools/0/schema/properties/tz"
+        );
+
+        // Names and descriptions only (grouping keys allowed): a catalogue, no schema.
+        let catalogue = parse_tools(
+            r#"[{"name": "prune_images", "description": "Remove unused images.", "category": "images"}, {"name": "list_images", "description": "List images."}]"#,
+        );
+        assert!(catalogue.problems.is_empty(), "{:?}", catalogue.problems);
+        assert_eq!(catalogue.dialect, Some(Dialect::Catalogue));
+        assert!(catalogue.tools.iter().all(|t| t.schema().is_none()));
+
+        // A `tools/list` response, with and without its envelope.
+        for text in [
+            r#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a", "inputSchema": {"type": "object"}}], "nextCursor": "x"}}"#,
+            r#"{"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}"#,
+        ] {
+            let doc = parse_tools_by_content(text);
+            assert_eq!(doc.dialect, Some(Dialect::Mcp), "{text}");
+            assert!(reads_as_tool_list(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn files_read_for_their_content() {
+        // A snapshot: one tool object is a list of one, at the root.
+        let snapshot = r#"{"annotations": {"readOnlyHint": true}, "description": "d", "inputSchema": {"type": "object"}, "name": "get_me"}"#;
+        let doc = parse_tools_by_content(snapshot);
+        assert!(doc.problems.is_empty(), "{:?}", doc.problems);
+        assert_eq!(doc.tools.len(), 1);
+        assert_eq!(doc.tools[0].pointer, "");
+        assert_eq!(
+            property_pointer(&doc.tools[0], "x"),
+            "/inputSchema/properties/x"
+        );
+        assert!(reads_as_tool_list(snapshot));
+        // Under `tools.json` the same object is still a broken list.
+        assert_eq!(
+            parse_tools(snapshot).problems[0].kind,
+            ShapeProblemKind::Container
+        );
+
+        for (text, tools) in [
+            (
+                r#"[{"type": "function", "function": {"name": "f", "parameters": {}}}]"#,
+                true,
+            ),
+            (r#"[{"name": "f", "parameters": {"type": "object"}}]"#, true),
+            (r#"[{"name": "get_ids", "description": "Ids."}]"#, true),
+            // Not tools: documented functions, a package manifest, nothing at all.
+            (
+                r#"[{"name": "get_ids (deprecated)", "description": "Ids."}]"#,
+                false,
+            ),
+            (
+                r#"{"Category Functions": [{"name": "Categories", "children": [{"name": "a"}]}]}"#,
+                false,
+            ),
+            (
+                r#"{"name": "site", "version": "1.0.0", "scripts": {}}"#,
+                false,
+            ),
+            (r#"[]"#, false),
+            (r#"{"tools": []}"#, false),
+            (
+                r#"[{"name": "a", "parameters": {}}, {"x": 1}, {"y": 2}]"#,
+                false,
+            ),
+            ("not json", false),
+        ] {
+            assert_eq!(reads_as_tool_list(text), tools, "{text}");
+        }
+    }
+
+    #[test]
+    fn entries_of_no_dialect_are_one_problem_per_file_named_by_name() {
+        let doc = parse_tools(r#"{"tools": [{"name": "a"}, {"name": "b"}, {"title": "c"}]}"#);
+        assert_eq!(doc.problems.len(), 1, "{:?}", doc.problems);
+        let problem = &doc.problems[0];
+        assert_eq!(
+            problem.message,
+            "3 entries match no tools.json dialect: `a`, `b` and `/tools/2`"
+        );
+        // On the list's key, since no entry says what the file should be.
+        assert_eq!(problem.span.len(), "\"tools\"".len());
+
+        let many = (0..8)
+            .map(|i| format!(r#"{{"name": "t{i}"}}"#))
+            .collect::<Vec<_>>()
+            .join(",");
+        let doc = parse_tools(&format!(
+            r#"[{{"name": "ok", "inputSchema": {{}}}}, {many}]"#
+        ));
+        assert_eq!(doc.problems.len(), 1);
+        assert!(
+            doc.problems[0]
+                .message
+                .starts_with("8 entries match no tools.json dialect: `t0`, `t1`, `t2`, `t3`, `t4` and 3 more; the file's first tool is an MCP tool"),
+            "{}",
+            doc.problems[0].message
+        );
+        // On the first of them, with the key the file's tools have.
+        assert_eq!(
+            doc.problems[0].label,
+            "expected `inputSchema` (the first of 8)"
+        );
     }
 
     fn not_a_list_or_none(text: &str) -> Option<String> {

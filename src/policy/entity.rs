@@ -693,6 +693,9 @@ fn dialect_name(dialect: Dialect) -> &'static str {
         Dialect::OpenAi => "openai",
         Dialect::Script => "script",
         Dialect::Anthropic => "anthropic",
+        Dialect::Docker => "docker",
+        Dialect::Manifest => "manifest",
+        Dialect::Catalogue => "catalogue",
     }
 }
 

@@ -181,7 +181,7 @@ pub fn summary_of(
 pub fn nothing_found(paths: &[std::path::PathBuf]) -> String {
     let places: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     format!(
-        "No skill or tool files found under {} (SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests, hooks.json, .mcp.json, commands/*.md, agents/*.md).",
+        "No skill or tool files found under {} (SKILL.md, tools.json, *.tools.json, functions.json and other tool lists, __toolsnaps__/*.snap, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests, hooks.json, .mcp.json, commands/*.md, agents/*.md).",
         join_and(&places)
     )
 }

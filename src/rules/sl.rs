@@ -1,4 +1,5 @@
-//! SL: the linter's own diagnostics, emitted by the engine while reading files (SL001), applying
+//! SL: the linter's own diagnostics, emitted by the engine while reading files (SL001, and SL004
+//! for a named path of no kind it reads), applying
 //! inline suppressions (SL002, SL003) and running rules (SL900), and by the policy rules (SL010 an expression
 //! that failed on an entity, SL011 one stopped by the cost limit), and by the baseline (SL020 an
 //! expired entry, SL021 a stale one); they have no check of their own.
@@ -16,6 +17,10 @@ pub const RULES: &[RuleImpl] = &[
     },
     RuleImpl {
         code: "SL003",
+        check: Check::Engine,
+    },
+    RuleImpl {
+        code: "SL004",
         check: Check::Engine,
     },
     RuleImpl {

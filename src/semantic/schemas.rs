@@ -5,7 +5,7 @@
 
 use crate::index::UnitView;
 use crate::model::tools::{Dialect, Tool};
-use crate::parse::node::{Member, Node};
+use crate::parse::node::Node;
 use crate::source::{FileId, Span};
 
 /// How deep the schema walk goes: as deep as the JSON and YAML parsers nest (128), so nothing they
@@ -25,23 +25,13 @@ pub(crate) struct Subject<'a> {
     pub(crate) schema_word: &'static str,
     /// "parameter" or "input".
     pub(crate) parameter_word: &'static str,
-    /// Script parameters converted to JSON Schema: the root object is synthesised and cannot
-    /// carry `additionalProperties`.
+    /// Script parameters or Docker arguments converted to JSON Schema: the root object is
+    /// synthesised and cannot carry `additionalProperties`.
     pub(crate) synthesised_root: bool,
     /// An OpenAI tool with `strict: true`: SC014 holds its objects to stricter rules.
     pub(crate) strict: bool,
     /// The tool's dialect; `None` for a TOOL.md.
     pub(crate) dialect: Option<Dialect>,
-}
-
-/// The member of a tool's entry that holds its input schema.
-fn schema_member(tool: &Tool) -> Option<&Member> {
-    match tool.dialect {
-        Dialect::Forge | Dialect::Mcp => tool.entry.member("inputSchema"),
-        Dialect::Anthropic => tool.entry.member("input_schema"),
-        Dialect::OpenAi => tool.definition().member("parameters"),
-        Dialect::Script => tool.entry.member("parameters"),
-    }
 }
 
 /// Whose schema a subject is, as messages name it. Formatted only when a diagnostic needs it:
@@ -67,11 +57,11 @@ pub(crate) fn tool_subject(file: FileId, tool: &Tool) -> Option<Subject<'_>> {
     Some(Subject {
         file,
         schema,
-        key_span: schema_member(tool).map_or(schema.span, |m| m.key_span),
+        key_span: tool.schema_member().map_or(schema.span, |m| m.key_span),
         owner: Owner::Tool(tool),
         schema_word: "input schema",
         parameter_word: "parameter",
-        synthesised_root: tool.dialect == Dialect::Script,
+        synthesised_root: tool.has_synthesised_schema(),
         strict: strict_flag(tool).is_some(),
         dialect: Some(tool.dialect),
     })

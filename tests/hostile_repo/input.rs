@@ -113,12 +113,15 @@ fn a_named_file_skilllint_does_not_read_is_an_error_not_a_pass() {
     );
     let stdout = common::stdout(&output);
     let stderr = common::stderr(&output);
+    // A named JSON file is read by its content: an empty tool list holds no tools, so it is no
+    // file kind skilllint reads, as a README is not.
     for path in ["real/README.md", "real/foo.json"] {
         assert!(
-            lines_with(&stdout, "SL001")
+            lines_with(&stdout, "SL004")
                 .iter()
-                .any(|l| l.starts_with(&format!("{path}:")) && l.contains("does not read")),
-            "expected SL001 at {path}, got:\n{stdout}"
+                .any(|l| l.starts_with(&format!("{path}:"))
+                    && l.contains("not a file kind skilllint reads")),
+            "expected SL004 at {path}, got:\n{stdout}"
         );
     }
     assert!(!stderr.contains("All checks passed"), "{stderr}");

@@ -1,6 +1,6 @@
 //! SC005 `parameter-undescribed`: A parameter of an input schema has no description.
 
-use super::{parameters, resolve};
+use super::{declared_types, parameters, resolve};
 use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
 
@@ -15,6 +15,9 @@ pub(super) fn parameter_undescribed(unit: &Unit<'_>, sink: &mut Sink) {
             };
             let resolved = resolve(subject.schema, site.node);
             if described(site.node) || resolved.is_some_and(described) {
+                continue;
+            }
+            if resolved.is_some_and(|node| branches_described(subject.schema, node, described)) {
                 continue;
             }
             let blank = site.node.get("description").is_some();
@@ -32,4 +35,21 @@ pub(super) fn parameter_undescribed(unit: &Unit<'_>, sink: &mut Sink) {
             .help("add a `description` that states the unit, format and preconditions, e.g. \"ISO-8601 UTC timestamp (YYYY-MM-DDTHH:mm:ssZ); must not be in the past\"");
         }
     }
+}
+
+/// A parameter written as a union whose every branch but `{"type": "null"}` carries the
+/// description: Zod's `.nullable()` (`{"anyOf": [{"type": "string", "description": "…"},
+/// {"type": "null"}]}`) and its `oneOf` form. At least one branch must be described.
+fn branches_described(root: &Node, node: &Node, described: impl Fn(&Node) -> bool) -> bool {
+    ["anyOf", "oneOf"].iter().any(|key| {
+        let Some(branches) = node.get(key).and_then(Node::as_array) else {
+            return false;
+        };
+        let mut values = branches
+            .iter()
+            .map(|b| resolve(root, b).unwrap_or(b))
+            .filter(|b| declared_types(b) != ["null"])
+            .peekable();
+        values.peek().is_some() && values.all(&described)
+    })
 }

@@ -2,9 +2,15 @@
 
 use super::{declared_types, parameters, resolve};
 use crate::check::{Sink, Unit};
+use crate::model::tools::Dialect;
 
 pub(super) fn parameter_unbounded(unit: &Unit<'_>, sink: &mut Sink) {
     for subject in unit.schema_subjects() {
+        // Docker's catalogue writes an argument as a name, a type and a description: it has no
+        // place for a bound.
+        if subject.dialect == Some(Dialect::Docker) {
+            continue;
+        }
         let sites = unit.schema_sites(subject.schema);
         for (site, key_span) in parameters(&sites) {
             let Some(node) = resolve(subject.schema, site.node) else {

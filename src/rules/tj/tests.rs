@@ -276,8 +276,9 @@ fn a_file_that_is_no_tool_list_is_reported_once_and_is_no_tools_file() {
     for code in ["TJ002", "TR001"] {
         assert!(run(code, &files).is_empty(), "{code}");
     }
-    // A broken tool list is still one: TJ002, not TJ014, and TR001 asks for the rules.
-    let broken = r#"{"tools": [{"name": "build_site", "description": "Build the site."}]}"#;
+    // A broken tool list is still one: TJ002, not TJ014, and TR001 asks for the rules. (A
+    // `{name, description}` entry alone is a catalogue, a dialect of its own.)
+    let broken = r#"{"tools": [{"name": "build_site", "title": "Build the site."}]}"#;
     let files = [("s/SKILL.md", skill), ("s/tools.json", broken)];
     assert!(run("TJ014", &files).is_empty());
     assert_eq!(run("TJ002", &files).len(), 1);

@@ -18,7 +18,7 @@ pub(super) fn tools_json_contract_violation(unit: &Unit<'_>, sink: &mut Sink) {
                     "give it the `{key}` the file's {} tools have, or move it to a file of its own dialect",
                     dialect.as_str()
                 ),
-                (ShapeProblemKind::Entry, None) => "write every tool in one dialect: forge, MCP, OpenAI, Anthropic or script (see `skilllint rule TJ002`)".to_string(),
+                (ShapeProblemKind::Entry, None) => "write every tool in one dialect: forge, MCP, OpenAI, Anthropic, script, Docker catalogue, manifest or a catalogue of names and descriptions (see `skilllint rule TJ002`)".to_string(),
             };
             let diagnostic = sink
                 .report(id, problem.span, problem.message.clone())

@@ -501,3 +501,58 @@ fn words_and_claims() {
     assert_eq!(claims.len(), 1);
     assert_eq!(claims[0].0, Claim::NotNeeded);
 }
+
+#[test]
+fn tr002_reads_paraphrased_allowlists_and_fires_when_others_are_allowed() {
+    let section = |first: &str| {
+        skill(
+            "",
+            &format!(
+                "## Tool Use Rules\n\n- {first}\n- `create_event` needs the user's confirmation.\n"
+            ),
+        )
+    };
+    for restricting in [
+        "Only use the tools listed in tools.json.",
+        "Use only the tools defined for this skill.",
+        "Never call a tool that is not in this list.",
+        "Do not use any other tools.",
+        "Call only the functions declared below; nothing else.",
+        "only the tools listed below may be used. never invent or call other tools.",
+    ] {
+        let found = run("TR002", &section(restricting), Some(TOOLS));
+        assert!(
+            found.is_empty(),
+            "{restricting}: {:?}",
+            found.first().map(|f| &f.0.message)
+        );
+    }
+    for loose in [
+        // About tools, but no allowlist.
+        "Only use tools when the user asks for data.",
+        "Never call tools without the user's confirmation.",
+        "Prefer `list_events` over guessing.",
+        "Any tool call that writes needs the user's confirmation.",
+    ] {
+        let found = run("TR002", &section(loose), Some(TOOLS));
+        assert_eq!(found.len(), 1, "{loose}");
+        assert!(found[0].0.message.contains("does not restrict"), "{loose}");
+    }
+    for allowing in [
+        "You may also use other tools when they help.",
+        "You are not limited to the tools listed below.",
+        "Use any tool you need to finish the booking.",
+    ] {
+        // Even beside an allowlist sentence, a section that lets other tools in fires.
+        let md = section(&format!("Only use the tools listed below. {allowing}"));
+        let found = run("TR002", &md, Some(TOOLS));
+        assert_eq!(found.len(), 1, "{allowing}");
+        assert!(
+            found[0].0.message.contains("beyond the listed ones"),
+            "{allowing}"
+        );
+        assert!(found[0].0.fix.is_none(), "{allowing}");
+        // The item that lets other tools in is shown beside the heading.
+        assert_eq!(found[0].0.secondary.len(), 1, "{allowing}");
+    }
+}

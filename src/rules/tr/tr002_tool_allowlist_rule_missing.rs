@@ -14,6 +14,150 @@ const ALLOWLIST_PHRASES: &[&str] = &[
     "never invent or call other tools",
 ];
 
+/// Words that name tools in an allowlist sentence.
+const TOOL_NOUNS: &[&str] = &["tool", "tools", "function", "functions"];
+/// Verbs of using a tool.
+const USE_VERBS: &[&str] = &[
+    "use", "used", "using", "call", "called", "calling", "invoke", "invoked", "invoking", "run",
+];
+/// Words that point at the skill's own list ("the tools listed", "defined for this skill", "in
+/// tools.json").
+const SCOPE_WORDS: &[&str] = &[
+    "listed",
+    "list",
+    "below",
+    "above",
+    "defined",
+    "declared",
+    "documented",
+    "described",
+    "named",
+    "provided",
+    "registered",
+    "these",
+    "here",
+    "allowlist",
+    "allowlisted",
+    "whitelisted",
+];
+/// Negations that open a prohibition ("never call …", "do not use …").
+const NEGATIONS: &[&str] = &[
+    "never",
+    "not",
+    "don't",
+    "dont",
+    "cannot",
+    "can't",
+    "mustn't",
+    "shouldn't",
+    "no",
+];
+/// Words for tools beyond the list ("other tools", "unlisted tools").
+const OUTSIDE_WORDS: &[&str] = &[
+    "other",
+    "others",
+    "else",
+    "unlisted",
+    "undeclared",
+    "undocumented",
+    "outside",
+    "additional",
+];
+/// Words that grant a permission ("you may also use other tools").
+const PERMISSIONS: &[&str] = &[
+    "may", "can", "allowed", "free", "welcome", "fine", "ok", "okay",
+];
+
+/// What one sentence of the section says about tools beyond the listed ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Says {
+    /// Restricts the agent to the listed tools.
+    Restricts,
+    /// Lets it use others ("you may also use other tools", "not limited to these tools").
+    AllowsOthers,
+}
+
+/// Reads one clause (lowercase, single spaces; sentences are cut at their punctuation and at
+/// commas): whether it restricts the agent to the listed tools or allows others, in any of the
+/// usual wordings. A clause that is about tools but neither restricts nor allows (a tool's own
+/// rule) says nothing.
+fn says(sentence: &str) -> Option<Says> {
+    if ALLOWLIST_PHRASES
+        .iter()
+        .any(|p| find_substring(sentence, p).is_some())
+    {
+        return Some(Says::Restricts);
+    }
+    let words: Vec<&str> = sentence
+        .split(' ')
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let has = |set: &[&str]| words.iter().any(|w| set.contains(w));
+    if !has(TOOL_NOUNS) {
+        return None;
+    }
+    let pairs = |a: &str, b: &str| words.windows(2).any(|w| w[0] == a && w[1] == b);
+    if pairs("not", "only") || pairs("not", "limited") || pairs("not", "restricted") {
+        return Some(Says::AllowsOthers);
+    }
+    let scoped = has(SCOPE_WORDS) || words.iter().any(|w| w.ends_with(".json"));
+    let used = has(USE_VERBS) || has(&["invent", "invents"]);
+    if has(&["only"]) && used && scoped {
+        return Some(Says::Restricts);
+    }
+    // A prohibition: a negation governing a use verb ("never call", "do not use", "must not
+    // invent"), then tools beyond the list ("other tools", "a tool that is not in this list").
+    let is_use = |w: &&str| USE_VERBS.contains(w) || *w == "invent";
+    let prohibition = words.iter().enumerate().find_map(|(i, w)| {
+        (NEGATIONS.contains(w) && words.iter().skip(i + 1).take(3).any(is_use)).then_some(i)
+    });
+    if let Some(first) = prohibition {
+        let rest = &words[first + 1..];
+        let second_negation = rest.iter().position(|w| NEGATIONS.contains(w));
+        let outside = rest.iter().any(|w| OUTSIDE_WORDS.contains(w))
+            || second_negation.is_some_and(|n| {
+                rest[n + 1..]
+                    .iter()
+                    .any(|w| SCOPE_WORDS.contains(w) || w.ends_with(".json") || *w == "in")
+            });
+        return outside.then_some(Says::Restricts);
+    }
+    if has(NEGATIONS) {
+        return None;
+    }
+    // A permission for tools beyond the list: "other tools" with "may", "can", a use verb;
+    // "use any tool", "call whatever tools".
+    let other_tools = words
+        .windows(2)
+        .any(|w| OUTSIDE_WORDS.contains(&w[0]) && TOOL_NOUNS.contains(&w[1]));
+    let any_tool = words.windows(3).any(|w| {
+        USE_VERBS.contains(&w[0])
+            && matches!(w[1], "any" | "whatever" | "whichever")
+            && TOOL_NOUNS.contains(&w[2])
+    });
+    let permitted = other_tools && (has(PERMISSIONS) || has(USE_VERBS));
+    ((permitted || any_tool) && !has(&["only"])).then_some(Says::AllowsOthers)
+}
+
+/// The sentences of an item's text: cut after `.`, `;`, `!` or `?` at the end or before a space,
+/// so `tools.json` stays one word.
+fn sentences(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, b) in bytes.iter().enumerate() {
+        if matches!(b, b'.' | b';' | b'!' | b'?') && bytes.get(i + 1).is_none_or(|n| *n == b' ') {
+            out.push(&text[start..=i]);
+            start = i + 1;
+        }
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
 pub(super) fn tool_allowlist_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(rules) = RulesSection::of(unit) else {
         if let Some(skill) = unreported_missing_section(unit) {
@@ -34,18 +178,49 @@ pub(super) fn tool_allowlist_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
         }
         return;
     };
-    let has_allowlist = rules.items.iter().any(|item| {
-        // Both phrases hold "tools", and lowercasing turns no other letters into ASCII ones
-        // they use: an item without it cannot match (most items), so skip normalising those.
-        if !contains_ascii_ignore_case(&item.text, "tools") {
-            return false;
+    let mut restricts = false;
+    let mut allows_others = None;
+    for item in rules.items {
+        // Every wording names tools or functions ("tool", "function"), and lowercasing turns no
+        // other letters into ASCII ones they use: an item without them says nothing here (most
+        // items), so skip normalising those.
+        if !contains_ascii_ignore_case(&item.text, "tool")
+            && !contains_ascii_ignore_case(&item.text, "function")
+        {
+            continue;
         }
         let normalised = normalise(&item.text);
-        ALLOWLIST_PHRASES
-            .iter()
-            .any(|p| find_substring(&normalised, p).is_some())
-    });
-    if has_allowlist {
+        let clauses = sentences(&normalised)
+            .into_iter()
+            .flat_map(|sentence| sentence.split(", "));
+        for clause in clauses {
+            match says(clause) {
+                Some(Says::Restricts) => restricts = true,
+                Some(Says::AllowsOthers) => allows_others = allows_others.or(Some(item.span)),
+                None => {}
+            }
+        }
+    }
+    if let Some(span) = allows_others {
+        // The section says other tools may be used: an allowlist beside it would contradict it,
+        // so which one holds is the author's call (no fix).
+        sink.report(
+            rules.file,
+            rules.heading_span(),
+            format!(
+                "the \"{}\" section lets the agent use tools beyond the listed ones",
+                rules.heading_text()
+            ),
+        )
+        .label("not restricted to the listed tools")
+        .secondary(rules.file, span, "allows other tools")
+        .help(
+            "replace this item with \"Only the tools listed below may be used. Never invent or \
+             call other tools.\"",
+        );
+        return;
+    }
+    if restricts {
         return;
     }
     let diagnostic = sink

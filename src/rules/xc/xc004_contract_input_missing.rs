@@ -9,20 +9,18 @@ use crate::source::Span;
 /// Where "this schema lacks an input" points: the schema's `properties` key, else the key holding
 /// the schema, else the tool's name.
 fn properties_anchor(tool: &Tool) -> (Span, &'static str) {
-    let schema_member = match tool.dialect {
-        Dialect::Forge | Dialect::Mcp => tool.entry.member("inputSchema"),
-        Dialect::Anthropic => tool.entry.member("input_schema"),
-        Dialect::OpenAi => tool.definition().member("parameters"),
-        // Script parameters are the properties themselves.
-        Dialect::Script => {
-            return tool
-                .entry
-                .member("parameters")
-                .map_or((tool.span(), "the tool has no `parameters`"), |m| {
-                    (m.key_span, "not among these parameters")
-                })
-        }
-    };
+    // Script parameters and Docker arguments are the properties themselves.
+    if tool.has_synthesised_schema() {
+        let key = if tool.dialect == Dialect::Script {
+            "the tool has no `parameters`"
+        } else {
+            "the tool has no `arguments`"
+        };
+        return tool.schema_member().map_or((tool.span(), key), |m| {
+            (m.key_span, "not among these parameters")
+        });
+    }
+    let schema_member = tool.schema_member();
     match schema_member {
         Some(member) => match member.value.member("properties") {
             Some(properties) => (properties.key_span, "not among these properties"),

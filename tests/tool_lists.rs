@@ -1,0 +1,271 @@
+//! Tool lists as people commit them: which files are read (by name, by content, by `[tools]
+//! include`, named on the command line), the dialects they are normalised from, and linear time on
+//! 1 MB lists (asserted as a ratio: time(2x) < 3 × time(x), the least of three runs).
+
+use skilllint::model::tools::{parse_tools, parse_tools_by_content, Dialect};
+use skilllint::model::FileKind;
+use skilllint::{lint, LintOptions, LintOutcome};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn write(root: &Path, rel: &str, content: &str) {
+    let path = root.join(rel);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("create folder");
+    }
+    std::fs::write(path, content).expect("write file");
+}
+
+fn options(paths: Vec<PathBuf>) -> LintOptions {
+    LintOptions {
+        paths,
+        select: vec!["ALL".to_string()],
+        threads: Some(2),
+        ..LintOptions::default()
+    }
+}
+
+/// The tool lists of the run, each with its dialect and tool names.
+fn tool_lists(outcome: &LintOutcome) -> Vec<(String, Option<Dialect>, Vec<String>)> {
+    outcome
+        .repo
+        .files
+        .iter()
+        .enumerate()
+        .filter_map(|(i, file)| {
+            let id = skilllint::source::FileId(i as u32);
+            let FileKind::Tools { by_content } = outcome.repo.parsed(id).kind() else {
+                return None;
+            };
+            let doc = if by_content {
+                parse_tools_by_content(&file.text)
+            } else {
+                parse_tools(&file.text)
+            };
+            Some((
+                file.rel_path.clone(),
+                doc.dialect,
+                doc.tools.iter().map(|t| t.display_name()).collect(),
+            ))
+        })
+        .collect()
+}
+
+fn codes_on(outcome: &LintOutcome, rel_path: &str) -> Vec<&'static str> {
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| outcome.repo.file(d.primary.file).rel_path == rel_path)
+        .map(|d| d.code)
+        .collect()
+}
+
+const OPENAI_FUNCTIONS: &str = r#"[
+  {"type": "function", "function": {"name": "get_rate", "description": "Exchange rate between two currencies.",
+   "parameters": {"type": "object", "properties": {"pair": {"type": "string", "description": "Pair as BASE/QUOTE."}}, "required": ["pair"], "additionalProperties": false}}}
+]"#;
+
+const SNAPSHOT: &str = r#"{
+  "annotations": {"readOnlyHint": true, "title": "Get a label"},
+  "description": "Get one label of a repository.",
+  "inputSchema": {"type": "object", "properties": {"label": {"type": "string", "description": "Label name."}}, "required": ["label"], "additionalProperties": false},
+  "name": "get_label"
+}"#;
+
+/// A library's function index under a tool-list name: no tools, so never read.
+const FUNCTION_INDEX: &str =
+    r#"{"Formatting": [{"name": "wrap_text (deprecated)", "children": [{"name": "wrap"}]}]}"#;
+
+#[test]
+fn tool_lists_are_found_by_name_and_by_content() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(root, "assistant/functions.json", OPENAI_FUNCTIONS);
+    write(root, "docs/functions.json", FUNCTION_INDEX);
+    write(root, "server/__toolsnaps__/get_label.snap", SNAPSHOT);
+    // A Jest snapshot is JavaScript, and outside `__toolsnaps__/`.
+    write(
+        root,
+        "web/__snapshots__/app.test.js.snap",
+        "exports[`app 1`] = `<div />`;\n",
+    );
+    write(
+        root,
+        "registry/builds/tools.json",
+        r#"[{"name": "retry_build", "description": "Retry one build.", "arguments": [{"name": "build", "type": "integer", "desc": "Build number"}]}]"#,
+    );
+    write(
+        root,
+        "catalogs/images.json",
+        r#"[{"name": "prune_images", "description": "Remove every unused image.", "category": "images"}]"#,
+    );
+    let outcome = lint(&options(vec![root.to_path_buf()])).expect("lints");
+    let lists = tool_lists(&outcome);
+    assert_eq!(
+        lists,
+        [
+            (
+                "assistant/functions.json".to_string(),
+                Some(Dialect::OpenAi),
+                vec!["get_rate".to_string()]
+            ),
+            (
+                "registry/builds/tools.json".to_string(),
+                Some(Dialect::Docker),
+                vec!["retry_build".to_string()]
+            ),
+            (
+                "server/__toolsnaps__/get_label.snap".to_string(),
+                Some(Dialect::Mcp),
+                vec!["get_label".to_string()]
+            ),
+        ]
+    );
+    // Nothing else was read, and nothing said about what was passed over.
+    let paths: Vec<&str> = outcome
+        .repo
+        .files
+        .iter()
+        .map(|f| f.rel_path.as_str())
+        .collect();
+    assert_eq!(paths.len(), 3, "{paths:?}");
+    assert!(codes_on(&outcome, "docs/functions.json").is_empty());
+
+    // `[tools] include` reads a tool list under a name of its own.
+    let mut included = options(vec![root.to_path_buf()]);
+    included.glob_base = Some(root.to_path_buf());
+    included.tool_include = vec!["catalogs/*.json".to_string()];
+    let outcome = lint(&included).expect("lints");
+    assert!(tool_lists(&outcome).contains(&(
+        "catalogs/images.json".to_string(),
+        Some(Dialect::Catalogue),
+        vec!["prune_images".to_string()]
+    )));
+}
+
+#[test]
+fn a_named_json_file_is_linted_by_its_content() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(root, "export/tool-defs.json", OPENAI_FUNCTIONS);
+    write(
+        root,
+        "export/package.json",
+        r#"{"name": "exporter", "version": "1.0.0"}"#,
+    );
+    write(root, "docs/functions.json", FUNCTION_INDEX);
+    let named = |rel: &str| root.join(rel);
+    let outcome = lint(&options(vec![
+        named("export/tool-defs.json"),
+        named("export/package.json"),
+        named("docs/functions.json"),
+    ]))
+    .expect("lints");
+    let on = |rel: &str| {
+        outcome
+            .diagnostics
+            .iter()
+            .filter(|d| outcome.repo.file(d.primary.file).abs_path == named(rel))
+            .map(|d| (d.code, d.message.clone()))
+            .collect::<Vec<_>>()
+    };
+    // The tool list is read and linted; nothing about it is SL001 or SL004.
+    assert!(on("export/tool-defs.json")
+        .iter()
+        .all(|(code, _)| !code.starts_with("SL")));
+    for rel in ["export/package.json", "docs/functions.json"] {
+        let found = on(rel);
+        assert_eq!(found.len(), 1, "{rel}: {found:?}");
+        assert_eq!(found[0].0, "SL004", "{rel}");
+        assert!(
+            found[0].1.contains("not a file kind skilllint reads"),
+            "{rel}: {}",
+            found[0].1
+        );
+    }
+}
+
+/// The least of three lints of `root` with every rule.
+fn timed(root: &Path) -> Duration {
+    let mut best = Duration::MAX;
+    for _ in 0..3 {
+        let start = Instant::now();
+        let outcome = lint(&options(vec![root.to_path_buf()])).expect("lints");
+        best = best.min(start.elapsed());
+        assert!(!outcome.repo.files.is_empty());
+    }
+    best
+}
+
+fn assert_linear(shape: &str, size: usize, build: impl Fn(&Path, usize)) {
+    let small = tempfile::tempdir().expect("temp dir");
+    let large = tempfile::tempdir().expect("temp dir");
+    build(small.path(), size);
+    build(large.path(), 2 * size);
+    let bytes = std::fs::metadata(large.path().join("tools.json")).map_or(0, |m| m.len());
+    let (x, two_x) = (timed(small.path()), timed(large.path()));
+    eprintln!("{shape}: x {x:?}, 2x {two_x:?} ({bytes} bytes)");
+    assert!(
+        two_x < x * 3,
+        "{shape}: {x:?} for {size}, {two_x:?} for twice as many"
+    );
+}
+
+#[test]
+fn a_docker_catalogue_of_many_tools_lints_in_linear_time() {
+    assert_linear("Docker catalogue", 2_500, |root, n| {
+        let tools: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"name": "delete_item_{i}", "description": "Delete item {i} for good.", "arguments": [{{"name": "id", "type": "string", "desc": "Item id"}}, {{"name": "force", "type": "boolean", "desc": "", "optional": true}}, {{"name": "tags", "type": "array", "items": {{"type": "string"}}, "desc": "Tags"}}], "annotations": {{"title": "Delete {i}"}}}}"#
+                )
+            })
+            .collect();
+        write(root, "tools.json", &format!("[{}]", tools.join(",\n")));
+    });
+}
+
+#[test]
+fn catalogues_and_lists_of_unknown_entries_lint_in_linear_time() {
+    assert_linear("catalogue", 8_000, |root, n| {
+        let tools: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"name": "svc_get_{i}", "description": "Get record {i} of the service."}}"#
+                )
+            })
+            .collect();
+        write(root, "tools.json", &format!("[{}]", tools.join(",\n")));
+    });
+    assert_linear("entries of no dialect", 8_000, |root, n| {
+        let tools: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"name": "svc_get_{i}", "title": "Get record {i}"}}"#))
+            .collect();
+        write(
+            root,
+            "tools.json",
+            &format!(r#"{{"tools": [{}]}}"#, tools.join(",\n")),
+        );
+    });
+}
+
+#[test]
+fn a_tools_list_response_of_many_tools_lints_in_linear_time() {
+    assert_linear("tools/list response", 2_000, |root, n| {
+        let tools: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#"{{"name": "update_record_{i}", "description": "Update record {i}.", "inputSchema": {{"type": "object", "properties": {{"id": {{"type": "string", "description": "Record id."}}, "note": {{"anyOf": [{{"type": "string", "description": "New note."}}, {{"type": "null"}}]}}}}, "required": ["id"]}}, "annotations": {{"readOnlyHint": false}}}}"#
+                )
+            })
+            .collect();
+        write(
+            root,
+            "tools.json",
+            &format!(
+                r#"{{"jsonrpc": "2.0", "id": 1, "result": {{"tools": [{}]}}}}"#,
+                tools.join(",\n")
+            ),
+        );
+    });
+}
