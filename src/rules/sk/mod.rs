@@ -95,13 +95,26 @@ fn host_fields(unit: &Unit<'_>) -> Vec<&'static str> {
     let hosts = unit.repo.contracts.plugins.plugin_of(dir).map(|(_, h)| h);
     let in_folder = |name: &str| dir.split('/').any(|segment| segment == name);
     let mut fields = Vec::new();
-    if in_folder(".claude") || hosts.is_some_and(|h| h.contains(Host::ClaudeCode)) {
+    if read_by_claude_code(unit) {
         fields.extend(crate::model::skill::CLAUDE_CODE_FIELDS);
     }
     if in_folder(".cursor") || hosts.is_some_and(|h| h.contains(Host::Cursor)) {
         fields.extend(crate::model::skill::CURSOR_FIELDS);
     }
     fields
+}
+
+/// Whether Claude Code reads the skill: it ships in a Claude Code plugin or sits under `.claude/`.
+fn read_by_claude_code(unit: &Unit<'_>) -> bool {
+    use crate::model::plugin::Host;
+    let dir = unit.dir();
+    dir.split('/').any(|segment| segment == ".claude")
+        || unit
+            .repo
+            .contracts
+            .plugins
+            .plugin_of(dir)
+            .is_some_and(|(_, hosts)| hosts.contains(Host::ClaudeCode))
 }
 
 fn chars(text: &str) -> usize {
