@@ -1,5 +1,6 @@
 //! Walks the lint root in parallel and classifies the files skilllint reads.
 
+use crate::model::bundle::Candidate;
 use crate::model::FileKind;
 use ignore::{WalkBuilder, WalkState};
 use rayon::slice::ParallelSliceMut;
@@ -14,6 +15,37 @@ pub struct Discovered {
     pub kind: FileKind,
     /// Why the file is not read (a symlink out of the lint root, a symlink loop).
     pub problem: Option<String>,
+}
+
+/// A file skilllint does not read that may be opaque to a reviewer: an archive or native
+/// executable by its name, or a file without an extension that has an executable bit (its first
+/// bytes decide later, and only for one inside a skill folder). The bit costs a `stat`, asked
+/// only of extensionless files.
+fn opaque_candidate(rel_path: String, entry: &ignore::DirEntry) -> Option<Candidate> {
+    let file_name = crate::source::split_path(&rel_path).1;
+    let kind = match crate::model::bundle::kind_by_name(file_name) {
+        Some(kind) => Some(kind),
+        None if !file_name.contains('.') && has_executable_bit(entry) => None,
+        None => return None,
+    };
+    Some(Candidate {
+        abs_path: entry.path().to_path_buf(),
+        rel_path,
+        kind,
+    })
+}
+
+#[cfg(unix)]
+fn has_executable_bit(entry: &ignore::DirEntry) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    entry
+        .metadata()
+        .is_ok_and(|metadata| metadata.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn has_executable_bit(_: &ignore::DirEntry) -> bool {
+    false
 }
 
 /// Folders never worth walking: VCS metadata, dependencies and build output.
@@ -164,9 +196,11 @@ pub fn discover<T: Send + Sync>(
     threads: usize,
     exclude: &GlobFilter,
     load: impl Fn(&Discovered) -> T + Sync,
-) -> Vec<(Discovered, T)> {
+) -> (Vec<(Discovered, T)>, Vec<Candidate>) {
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let found: Mutex<Vec<(Discovered, T)>> = Mutex::new(Vec::new());
+    // Archives and native executables the walk passes (SK022 keeps those in skill folders).
+    let opaque: Mutex<Vec<Candidate>> = Mutex::new(Vec::new());
     let push = |rel_path: String, abs_path: PathBuf, kind: FileKind, problem: Option<String>| {
         let file = Discovered {
             rel_path,
@@ -245,6 +279,7 @@ pub fn discover<T: Send + Sync>(
             });
         let canonical_root = &canonical_root;
         let push = &push;
+        let opaque = &opaque;
         builder.build_parallel().run(|| {
             Box::new(move |entry| {
                 let entry = match entry {
@@ -289,6 +324,12 @@ pub fn discover<T: Send + Sync>(
                     return WalkState::Continue;
                 }
                 let Some(kind) = classify(&rel_path, requirement_files) else {
+                    if file_type.is_file() {
+                        if let Some(candidate) = opaque_candidate(rel_path, &entry) {
+                            let mut guard = opaque.lock().unwrap_or_else(|e| e.into_inner());
+                            guard.push(candidate);
+                        }
+                    }
                     return WalkState::Continue;
                 };
                 // A FIFO, socket or device under a name we read: opening it could block or
@@ -300,6 +341,8 @@ pub fn discover<T: Send + Sync>(
         });
     }
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut opaque = opaque.into_inner().unwrap_or_else(|e| e.into_inner());
+    opaque.sort_unstable();
     // Sorted through a permutation: the entries are large, and a sort moves each one many
     // times, where the permutation then moves each once. Inside the lint's thread pool, so the
     // sort uses its threads. Entries for one path are ordered in full: the one without a
@@ -311,7 +354,7 @@ pub fn discover<T: Send + Sync>(
     order.par_sort_unstable_by(|a, b| key(&files[*a]).cmp(&key(&files[*b])));
     permute(&mut files, order);
     files.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
-    files
+    (files, opaque)
 }
 
 /// Rearranges `items` so that position `i` holds the item that was at `order[i]` (`order` a

@@ -181,6 +181,28 @@ impl LintOutcome {
     }
 }
 
+/// The archives and native executables in skill folders that nothing in their skill names
+/// (SK022), from the walk's candidates and the skills it read.
+fn opaque_files_of_skills(
+    opaque: Vec<crate::model::bundle::Candidate>,
+    discovered: &[(crate::discover::Discovered, Result<String, ReadProblem>)],
+) -> Vec<crate::model::bundle::BundledFile> {
+    if opaque.is_empty() {
+        return Vec::new();
+    }
+    let skills: std::collections::BTreeMap<String, (PathBuf, &str)> = discovered
+        .iter()
+        .filter(|(file, _)| matches!(file.kind, FileKind::Skill { .. }))
+        .filter_map(|(file, read)| {
+            let text = read.as_ref().ok()?;
+            let dir = crate::source::parent_dir(&file.rel_path).to_string();
+            let folder = crate::source::folder_of(&file.abs_path).to_path_buf();
+            Some((dir, (folder, text.as_str())))
+        })
+        .collect();
+    crate::read::unreferenced_opaque_files(opaque, &skills)
+}
+
 /// The folder paths are reported relative to: a single directory argument, else the current folder.
 pub fn lint_root(paths: &[PathBuf]) -> PathBuf {
     match paths {
@@ -309,7 +331,7 @@ fn run_keeping(
     }
     let paths = crate::discover::with_skill_siblings(&named, &options.requirement_files);
     let overlay = options.overlay.as_ref();
-    let mut discovered = discover(
+    let (mut discovered, opaque) = discover(
         &root,
         &paths,
         &options.requirement_files,
@@ -339,6 +361,7 @@ fn run_keeping(
         named
     });
     let looked_up = root.canonicalize().ok();
+    let bundled = opaque_files_of_skills(opaque, &discovered);
     // Unzipped straight into the two vectors the repository keeps (no third copy of every
     // parsed file at the peak); the rare read problem is boxed so it costs a pointer per file.
     let (files, loaded): (Vec<SourceFile>, Vec<ParsedOrProblem>) = discovered
@@ -367,6 +390,7 @@ fn run_keeping(
         files,
         parsed,
         diagnostics,
+        bundled,
         root,
         &base,
         keep,
@@ -427,6 +451,7 @@ fn in_memory_keeping(
         sources,
         parsed,
         Vec::new(),
+        Vec::new(),
         LintRoot {
             path: root.clone(),
             looked_up: None,
@@ -454,6 +479,7 @@ fn analyse_keeping(
     files: Vec<SourceFile>,
     parsed: Vec<Parsed>,
     mut diagnostics: Vec<Diagnostic>,
+    bundled: Vec<crate::model::bundle::BundledFile>,
     root: LintRoot,
     base: &Path,
     keep: bool,
@@ -477,6 +503,7 @@ fn analyse_keeping(
         settings: options.settings.clone(),
         reporting,
         reference_root,
+        bundled,
     };
 
     let rules = enabled_rules(enabled);

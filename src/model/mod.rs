@@ -3,6 +3,7 @@
 //! anything above it.
 
 pub mod agent;
+pub mod bundle;
 pub mod contract;
 pub mod document;
 pub mod driver;

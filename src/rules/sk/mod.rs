@@ -24,6 +24,7 @@ mod sk016_skill_allowed_tools_invalid;
 mod sk017_skill_reference_outside_skill;
 mod sk020_skill_description_xml_tag;
 mod sk021_skill_allowed_tools_unrestricted;
+mod sk022_skill_opaque_file_unreferenced;
 #[cfg(test)]
 mod tests;
 
@@ -52,6 +53,7 @@ use sk016_skill_allowed_tools_invalid::skill_allowed_tools_invalid;
 use sk017_skill_reference_outside_skill::skill_reference_outside_skill;
 use sk020_skill_description_xml_tag::skill_description_xml_tag;
 use sk021_skill_allowed_tools_unrestricted::skill_allowed_tools_unrestricted;
+use sk022_skill_opaque_file_unreferenced::skill_opaque_file_unreferenced;
 use unicode_normalization::UnicodeNormalization;
 
 #[rustfmt::skip]
@@ -75,6 +77,7 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: "SK017", check: Check::Unit(skill_reference_outside_skill) },
     RuleImpl { code: "SK020", check: Check::Unit(skill_description_xml_tag) },
     RuleImpl { code: "SK021", check: Check::Unit(skill_allowed_tools_unrestricted) },
+    RuleImpl { code: "SK022", check: Check::Unit(skill_opaque_file_unreferenced) },
 ];
 
 const NAME_MAX: usize = 64;
