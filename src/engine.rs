@@ -203,6 +203,34 @@ fn opaque_files_of_skills(
     crate::read::unreferenced_opaque_files(opaque, &skills)
 }
 
+/// Broken links in the Markdown files skills link to (SK023), skill by skill in parallel, read
+/// as lint files are (bounded, never blocking), sorted by skill folder.
+fn linked_markdown_breaks(
+    discovered: &[(crate::discover::Discovered, Result<String, ReadProblem>)],
+    lint_root: &Path,
+) -> Vec<crate::model::skill::LinkedBroken> {
+    const MAX_LINKED_SIZE: u64 = 1024 * 1024;
+    let read = |path: &Path| {
+        crate::read::read_regular_bounded(path, MAX_LINKED_SIZE)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+    };
+    let mut out: Vec<crate::model::skill::LinkedBroken> = discovered
+        .par_iter()
+        .filter(|(file, _)| matches!(file.kind, FileKind::Skill { .. }))
+        .flat_map_iter(|(file, text)| {
+            let Ok(text) = text else {
+                return Vec::new();
+            };
+            let dir = crate::source::parent_dir(&file.rel_path);
+            let folder = crate::source::folder_of(&file.abs_path);
+            crate::model::skill::find_linked_markdown_breaks(text, dir, folder, lint_root, &read)
+        })
+        .collect();
+    out.sort_by(|a, b| a.skill_dir.cmp(&b.skill_dir));
+    out
+}
+
 /// The folder paths are reported relative to: a single directory argument, else the current folder.
 pub fn lint_root(paths: &[PathBuf]) -> PathBuf {
     match paths {
@@ -362,6 +390,10 @@ fn run_keeping(
     });
     let looked_up = root.canonicalize().ok();
     let bundled = opaque_files_of_skills(opaque, &discovered);
+    let linked_breaks = match &looked_up {
+        Some(lint_root) => linked_markdown_breaks(&discovered, lint_root),
+        None => Vec::new(),
+    };
     // Unzipped straight into the two vectors the repository keeps (no third copy of every
     // parsed file at the peak); the rare read problem is boxed so it costs a pointer per file.
     let (files, loaded): (Vec<SourceFile>, Vec<ParsedOrProblem>) = discovered
@@ -390,7 +422,7 @@ fn run_keeping(
         files,
         parsed,
         diagnostics,
-        bundled,
+        (bundled, linked_breaks),
         root,
         &base,
         keep,
@@ -451,7 +483,7 @@ fn in_memory_keeping(
         sources,
         parsed,
         Vec::new(),
-        Vec::new(),
+        (Vec::new(), Vec::new()),
         LintRoot {
             path: root.clone(),
             looked_up: None,
@@ -479,7 +511,10 @@ fn analyse_keeping(
     files: Vec<SourceFile>,
     parsed: Vec<Parsed>,
     mut diagnostics: Vec<Diagnostic>,
-    bundled: Vec<crate::model::bundle::BundledFile>,
+    (bundled, linked_breaks): (
+        Vec<crate::model::bundle::BundledFile>,
+        Vec<crate::model::skill::LinkedBroken>,
+    ),
     root: LintRoot,
     base: &Path,
     keep: bool,
@@ -504,6 +539,7 @@ fn analyse_keeping(
         reporting,
         reference_root,
         bundled,
+        linked_breaks,
     };
 
     let rules = enabled_rules(enabled);

@@ -203,6 +203,9 @@ pub struct Repo {
     /// Archives and native executables in skill folders that nothing in their skill names,
     /// sorted by skill folder (found on disk by the walk; none in a run without a file system).
     pub bundled: Vec<crate::model::bundle::BundledFile>,
+    /// Broken links in the Markdown files skills link to, sorted by skill folder (none in a run
+    /// without a file system).
+    pub linked_breaks: Vec<crate::model::skill::LinkedBroken>,
 }
 
 impl Repo {

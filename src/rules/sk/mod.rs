@@ -25,6 +25,7 @@ mod sk017_skill_reference_outside_skill;
 mod sk020_skill_description_xml_tag;
 mod sk021_skill_allowed_tools_unrestricted;
 mod sk022_skill_opaque_file_unreferenced;
+mod sk023_skill_linked_file_broken_reference;
 #[cfg(test)]
 mod tests;
 
@@ -54,6 +55,7 @@ use sk017_skill_reference_outside_skill::skill_reference_outside_skill;
 use sk020_skill_description_xml_tag::skill_description_xml_tag;
 use sk021_skill_allowed_tools_unrestricted::skill_allowed_tools_unrestricted;
 use sk022_skill_opaque_file_unreferenced::skill_opaque_file_unreferenced;
+use sk023_skill_linked_file_broken_reference::skill_linked_file_broken_reference;
 use unicode_normalization::UnicodeNormalization;
 
 #[rustfmt::skip]
@@ -78,6 +80,7 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: "SK020", check: Check::Unit(skill_description_xml_tag) },
     RuleImpl { code: "SK021", check: Check::Unit(skill_allowed_tools_unrestricted) },
     RuleImpl { code: "SK022", check: Check::Unit(skill_opaque_file_unreferenced) },
+    RuleImpl { code: "SK023", check: Check::Unit(skill_linked_file_broken_reference) },
 ];
 
 const NAME_MAX: usize = 64;
