@@ -67,6 +67,7 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
             Some(FileKind::Driver { cli: false })
         }
         "CLI.md" if folders.any(|f| f == ".cli") => Some(FileKind::Driver { cli: true }),
+        "AGENTS.md" | "CLAUDE.md" => Some(FileKind::Instructions),
         _ if file_name.ends_with(".tools.json") => Some(FileKind::Tools),
         _ if requirement_files.iter().any(|r| r == file_name) => Some(FileKind::Requirement),
         _ => classify_plugin_file(folder, file_name),
@@ -520,7 +521,7 @@ pub const PROSE_SECRETS_NOT_READ: &str = "skilllint does not read this file: a S
 const NOT_A_LOWERCASE_SKILL: &str = "skilllint does not read this file: a lowercase `skill.md` is read as a skill only when its frontmatter has a `name` or `description` (a `SKILL.md` always is)";
 
 /// Why a file named on the command line is not read.
-const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it reads SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, and commands/*.md and agents/*.md";
+const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it reads SKILL.md, tools.json, *.tools.json, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, commands/*.md and agents/*.md, and AGENTS.md and CLAUDE.md";
 
 fn too_deep() -> String {
     format!("this folder is nested deeper than {MAX_DEPTH} folders; nothing in it was linted")

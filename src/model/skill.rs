@@ -553,6 +553,47 @@ pub fn find_broken_references(
     broken
 }
 
+/// The relative links of a Markdown `body` whose target does not exist, read from `base_dir`
+/// (the file's folder) and looked up only inside `lint_root`, each destination once: for files
+/// other than SKILL.md that an agent reads (`AGENTS.md`, `CLAUDE.md`). URLs, anchors,
+/// site-absolute paths, machine paths and `${CLAUDE_PLUGIN_ROOT}` links are not looked up.
+pub fn find_missing_link_targets(
+    body: &Markdown,
+    base_dir: &std::path::Path,
+    lint_root: Option<&std::path::Path>,
+) -> Vec<(String, Span)> {
+    let mut missing = Vec::new();
+    let (Some(lint_root), false) = (lint_root, body.links.is_empty()) else {
+        return missing;
+    };
+    let Ok(base_dir) = base_dir.canonicalize() else {
+        return missing;
+    };
+    let lint_root = if base_dir.starts_with(lint_root) {
+        lint_root
+    } else {
+        base_dir.as_path()
+    };
+    let mut checked: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
+    for link in &body.links {
+        let Destination::Relative(path) = destination_kind(&link.destination) else {
+            continue;
+        };
+        let is_missing = match checked.get(path.as_ref()) {
+            Some(known) => *known,
+            None => {
+                let found = look_up(lint_root, &base_dir, &path) == Lookup::Missing;
+                checked.insert(path.into_owned(), found);
+                found
+            }
+        };
+        if is_missing {
+            missing.push((link.destination.trim().to_string(), link.span));
+        }
+    }
+    missing
+}
+
 /// A link, in a Markdown file that SKILL.md links to, to a file that does not exist (SK023).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct LinkedBroken {
