@@ -275,10 +275,11 @@ pub(crate) fn unreferenced_opaque_files(
             .map(|(inside, _, _)| crate::source::split_path(inside).1)
             .collect();
         let mut named = vec![false; names.len()];
-        mark_mentions(&names, skill_text.as_bytes(), &mut named);
-        if named.iter().any(|n| !n) {
-            let opaque: Vec<&Path> = files.iter().map(|(_, _, p)| p.as_path()).collect();
-            look_through(folder, &opaque, &names, &mut named);
+        let marked = mark_mentions(&names, skill_text.as_bytes(), &mut named);
+        if marked < names.len() {
+            let opaque: std::collections::HashSet<&Path> =
+                files.iter().map(|(_, _, p)| p.as_path()).collect();
+            look_through(folder, &opaque, &names, &mut named, names.len() - marked);
         }
         for ((inside, kind, _), named) in files.into_iter().zip(named) {
             if !named {
@@ -310,21 +311,31 @@ fn starts_like_a_program(path: &Path, is_program: fn(&[u8]) -> bool) -> bool {
     is_program(&head)
 }
 
-/// Marks in `named` each of `names` that `text` holds, in one pass over `text`.
-fn mark_mentions(names: &[&str], text: &[u8], named: &mut [bool]) {
+/// Marks in `named` each of `names` that `text` holds, in one pass over `text`; how many were
+/// newly marked.
+fn mark_mentions(names: &[&str], text: &[u8], named: &mut [bool]) -> usize {
     let Ok(searcher) = aho_corasick::AhoCorasick::new(names) else {
-        return;
+        return 0;
     };
+    let mut marked = 0;
     for found in searcher.find_overlapping_iter(text) {
         if let Some(slot) = named.get_mut(found.pattern().as_usize()) {
+            marked += usize::from(!*slot);
             *slot = true;
         }
     }
+    marked
 }
 
 /// Searches the text files under `folder` (not `opaque` ones, not through symlinks, not in
 /// `.git` or `node_modules`) for `names`, within the bounds above, until all are named.
-fn look_through(folder: &Path, opaque: &[&Path], names: &[&str], named: &mut [bool]) {
+fn look_through(
+    folder: &Path,
+    opaque: &std::collections::HashSet<&Path>,
+    names: &[&str],
+    named: &mut [bool],
+    mut unnamed: usize,
+) {
     let mut stack = vec![(folder.to_path_buf(), 0usize)];
     let mut entries = 0;
     while let Some((dir, depth)) = stack.pop() {
@@ -353,8 +364,8 @@ fn look_through(folder: &Path, opaque: &[&Path], names: &[&str], named: &mut [bo
             let Ok(bytes) = read_regular_bounded(&path, MENTION_MAX_FILE) else {
                 continue;
             };
-            mark_mentions(names, &bytes, named);
-            if named.iter().all(|n| *n) {
+            unnamed = unnamed.saturating_sub(mark_mentions(names, &bytes, named));
+            if unnamed == 0 {
                 return;
             }
         }
