@@ -260,7 +260,12 @@ fn instructions_with_many_links_lint_in_linear_time() {
     // About 1 MB of AGENTS.md at the larger size: every link looked up, each destination once.
     assert_linear("AGENTS.md", 10_000, |root, n| {
         let links: String = (0..n)
-            .map(|i| format!("- See [part {i}](docs/part{}.md) and [home](README.md).\n", i % 500))
+            .map(|i| {
+                format!(
+                    "- See [part {i}](docs/part{}.md) and [home](README.md).\n",
+                    i % 500
+                )
+            })
             .collect();
         write(root, "AGENTS.md", &format!("# Working here\n\n{links}"));
         write(root, "README.md", "# Home\n");
@@ -319,7 +324,11 @@ fn findings_in_json_files_are_silenced_through_the_configuration() {
     );
     let codes = |options: &LintOptions| -> Vec<String> {
         let outcome = lint(options).expect("lints");
-        outcome.diagnostics.iter().map(|d| d.code.to_string()).collect()
+        outcome
+            .diagnostics
+            .iter()
+            .map(|d| d.code.to_string())
+            .collect()
     };
     let all = codes(&options(root));
     assert!(all.contains(&"HK005".to_string()), "{all:?}");
@@ -330,7 +339,10 @@ fn findings_in_json_files_are_silenced_through_the_configuration() {
         ("kit/.mcp.json".to_string(), vec!["MC".to_string()]),
     ];
     let left = codes(&ignoring);
-    assert!(!left.iter().any(|c| c == "HK005" || c.starts_with("MC")), "{left:?}");
+    assert!(
+        !left.iter().any(|c| c == "HK005" || c.starts_with("MC")),
+        "{left:?}"
+    );
 }
 
 #[test]
@@ -345,7 +357,11 @@ fn opaque_files_are_reported_only_in_skill_folders_and_only_when_unnamed() {
     write(root, "notes/data/words.zip", "PK");
     write(root, "notes/data/stray.zip", "PK");
     write(root, "notes/vendor/tool.tar.gz", "x");
-    write(root, "notes/scripts/get.sh", "tar -xzf ../vendor/tool.tar.gz\n");
+    write(
+        root,
+        "notes/scripts/get.sh",
+        "tar -xzf ../vendor/tool.tar.gz\n",
+    );
     // Ignored by the repository: never looked at.
     write(root, ".gitignore", "*.7z\n");
     write(root, "notes/build.7z", "7z");

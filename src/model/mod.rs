@@ -197,9 +197,10 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
         ))),
         FileKind::Command => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, true))),
         FileKind::Agent => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, false))),
-        FileKind::Instructions => Parsed::Instructions(Box::new(
-            instructions::parse_instructions(source, reference_root),
-        )),
+        FileKind::Instructions => Parsed::Instructions(Box::new(instructions::parse_instructions(
+            source,
+            reference_root,
+        ))),
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }

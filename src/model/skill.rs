@@ -700,9 +700,9 @@ pub fn find_linked_markdown_breaks(
             };
             let base = if from_skill { &skill_dir } else { &folder };
             if look_up(lint_root, base, &path) == Lookup::Missing {
-                let line = 1 + linked_text
-                    .get(..link.span.start)
-                    .map_or(0, |before| memchr::memchr_iter(b'\n', before.as_bytes()).count());
+                let line = 1 + linked_text.get(..link.span.start).map_or(0, |before| {
+                    memchr::memchr_iter(b'\n', before.as_bytes()).count()
+                });
                 out.push(LinkedBroken {
                     skill_dir: skill_rel.to_string(),
                     via_span,
