@@ -191,28 +191,6 @@ fn read_bounded(mut handle: std::fs::File, size: u64, max_size: u64) -> std::io:
     Ok(bytes)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn utf16_is_told_from_binary_and_from_text() {
-        let text = "{\"tools\": []}";
-        let little: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
-        let big: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
-        assert_eq!(utf16_byte_order(&little), Some("little-endian"));
-        assert_eq!(utf16_byte_order(&big), Some("big-endian"));
-        assert_eq!(utf16_byte_order(&[0xFF, 0xFE]), Some("little-endian"));
-        assert_eq!(utf16_byte_order(&[0xFE, 0xFF, b'x']), Some("big-endian"));
-        assert_eq!(utf16_byte_order(text.as_bytes()), None);
-        assert_eq!(
-            utf16_byte_order(b"\x7fELF\x02\x01\x01\x00\x00\x00\x00"),
-            None
-        );
-        assert_eq!(utf16_byte_order(&[0; 64]), None);
-    }
-}
-
 /// Bounds of the look through a skill folder for a mention of its opaque files.
 const MENTION_MAX_ENTRIES: usize = 4096;
 const MENTION_MAX_DEPTH: usize = 16;
@@ -369,5 +347,27 @@ fn look_through(
                 return;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_is_told_from_binary_and_from_text() {
+        let text = "{\"tools\": []}";
+        let little: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let big: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        assert_eq!(utf16_byte_order(&little), Some("little-endian"));
+        assert_eq!(utf16_byte_order(&big), Some("big-endian"));
+        assert_eq!(utf16_byte_order(&[0xFF, 0xFE]), Some("little-endian"));
+        assert_eq!(utf16_byte_order(&[0xFE, 0xFF, b'x']), Some("big-endian"));
+        assert_eq!(utf16_byte_order(text.as_bytes()), None);
+        assert_eq!(
+            utf16_byte_order(b"\x7fELF\x02\x01\x01\x00\x00\x00\x00"),
+            None
+        );
+        assert_eq!(utf16_byte_order(&[0; 64]), None);
     }
 }
