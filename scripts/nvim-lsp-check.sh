@@ -34,8 +34,11 @@ PY
 export CHECK_SETUP="$work/setup.lua"
 # One fixture per file kind: tools.json, SKILL.md, requirement.yaml, TOOL.md, DRIVER.md,
 # SECRETS.md, a suppression comment, and cross-file findings with related locations.
+# Then the plugin surface: manifests and marketplaces, hooks, MCP configurations, commands,
+# AGENTS.md/CLAUDE.md, and findings a skill gets from the files beside it.
 fixtures=(TJ003/fires TR003/fires TR004/fires SK003/fires TJ013/fires TM002/fires DR001/fires
-  SE001/fires SL003/fires XC003/fires)
+  SE001/fires SL003/fires XC003/fires PL003/fires HK005/fires MC003/fires AG004/fires AG005/fires
+  SK022/fires SK023/fires)
 checked=0
 failed=0
 for fixture in "${fixtures[@]}"; do
@@ -70,7 +73,9 @@ if found != expected:
 PY
     then checked=$((checked + 1)); else failed=$((failed + 1)); fi
   done < <(cd "$root" && find . -type f \( -name SKILL.md -o -name '*tools.json' -o -name 'requirement.y*ml' \
-    -o -name TOOL.md -o -name DRIVER.md -o -name CLI.md -o -name SECRETS.md \) | sort)
+    -o -name TOOL.md -o -name DRIVER.md -o -name CLI.md -o -name SECRETS.md -o -name plugin.json \
+    -o -name marketplace.json -o -name hooks.json -o -name .mcp.json -o -path '*/commands/*.md' \
+    -o -name AGENTS.md -o -name CLAUDE.md \) | sort)
 done
 echo "nvim-lsp-check: $(nvim --version | head -1): $checked files agree with --format json, $failed differ"
 [ "$failed" -eq 0 ]

@@ -1,5 +1,6 @@
 //! Walks the lint root in parallel and classifies the files skilllint reads.
 
+use crate::model::bundle::Candidate;
 use crate::model::FileKind;
 use ignore::{WalkBuilder, WalkState};
 use rayon::slice::ParallelSliceMut;
@@ -14,6 +15,37 @@ pub struct Discovered {
     pub kind: FileKind,
     /// Why the file is not read (a symlink out of the lint root, a symlink loop).
     pub problem: Option<String>,
+}
+
+/// A file skilllint does not read that may be opaque to a reviewer: an archive or native
+/// executable by its name, or a file without an extension that has an executable bit (its first
+/// bytes decide later, and only for one inside a skill folder). The bit costs a `stat`, asked
+/// only of extensionless files.
+fn opaque_candidate(rel_path: String, entry: &ignore::DirEntry) -> Option<Candidate> {
+    let file_name = crate::source::split_path(&rel_path).1;
+    let kind = match crate::model::bundle::kind_by_name(file_name) {
+        Some(kind) => Some(kind),
+        None if !file_name.contains('.') && has_executable_bit(entry) => None,
+        None => return None,
+    };
+    Some(Candidate {
+        abs_path: entry.path().to_path_buf(),
+        rel_path,
+        kind,
+    })
+}
+
+#[cfg(unix)]
+fn has_executable_bit(entry: &ignore::DirEntry) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    entry
+        .metadata()
+        .is_ok_and(|metadata| metadata.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn has_executable_bit(_: &ignore::DirEntry) -> bool {
+    false
 }
 
 /// Folders never worth walking: VCS metadata, dependencies and build output.
@@ -37,6 +69,7 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
             Some(FileKind::Driver { cli: false })
         }
         "CLI.md" if folders.any(|f| f == ".cli") => Some(FileKind::Driver { cli: true }),
+        "AGENTS.md" | "CLAUDE.md" => Some(FileKind::Instructions),
         _ if file_name.ends_with(".tools.json") => Some(FileKind::Tools { by_content: false }),
         _ if is_tool_list_name(folder, file_name) => Some(FileKind::Tools { by_content: true }),
         _ if requirement_files.iter().any(|r| r == file_name) => Some(FileKind::Requirement),
@@ -200,9 +233,11 @@ pub fn discover<T: Send + Sync>(
     exclude: &GlobFilter,
     include: &GlobFilter,
     load: impl Fn(&Discovered) -> T + Sync,
-) -> Vec<(Discovered, T)> {
+) -> (Vec<(Discovered, T)>, Vec<Candidate>) {
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let found: Mutex<Vec<(Discovered, T)>> = Mutex::new(Vec::new());
+    // Archives and native executables the walk passes (SK022 keeps those in skill folders).
+    let opaque: Mutex<Vec<Candidate>> = Mutex::new(Vec::new());
     let push = |rel_path: String, abs_path: PathBuf, kind: FileKind, problem: Option<String>| {
         let file = Discovered {
             rel_path,
@@ -284,6 +319,7 @@ pub fn discover<T: Send + Sync>(
             });
         let canonical_root = &canonical_root;
         let push = &push;
+        let opaque = &opaque;
         builder.build_parallel().run(|| {
             Box::new(move |entry| {
                 let entry = match entry {
@@ -334,6 +370,12 @@ pub fn discover<T: Send + Sync>(
                 let Some(kind) = classify(&rel_path, requirement_files)
                     .or_else(|| include.matches(&rel_path).then_some(BY_CONTENT))
                 else {
+                    if file_type.is_file() {
+                        if let Some(candidate) = opaque_candidate(rel_path, &entry) {
+                            let mut guard = opaque.lock().unwrap_or_else(|e| e.into_inner());
+                            guard.push(candidate);
+                        }
+                    }
                     return WalkState::Continue;
                 };
                 // A FIFO, socket or device under a name we read: opening it could block or
@@ -378,6 +420,8 @@ pub fn discover<T: Send + Sync>(
             }
         }
     }
+    let mut opaque = opaque.into_inner().unwrap_or_else(|e| e.into_inner());
+    opaque.sort_unstable();
     // Sorted through a permutation: the entries are large, and a sort moves each one many
     // times, where the permutation then moves each once. Inside the lint's thread pool, so the
     // sort uses its threads. Entries for one path are ordered in full: the one without a
@@ -389,7 +433,7 @@ pub fn discover<T: Send + Sync>(
     order.par_sort_unstable_by(|a, b| key(&files[*a]).cmp(&key(&files[*b])));
     permute(&mut files, order);
     files.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
-    files
+    (files, opaque)
 }
 
 /// The files git tracks under each walked folder that skilllint may read (by name), from the
@@ -696,7 +740,7 @@ pub const PROSE_SECRETS_NOT_READ: &str = "skilllint does not read this file: a S
 const NOT_A_LOWERCASE_SKILL: &str = "skilllint does not read this file: a `skill.md` (or another case of `SKILL.md`) is read as a skill only when its frontmatter has a `name` or `description` (a `SKILL.md` always is)";
 
 /// Why a file named on the command line is not read.
-const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it is not a file kind skilllint reads (SKILL.md, tool lists: tools.json, *.tools.json, functions.json, mcp-tools.json, __toolsnaps__/*.snap and any JSON file that holds tools, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, and commands/*.md and agents/*.md)";
+const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it is not a file kind skilllint reads (SKILL.md, tool lists: tools.json, *.tools.json, functions.json, mcp-tools.json, __toolsnaps__/*.snap and any JSON file that holds tools, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, commands/*.md and agents/*.md, and AGENTS.md and CLAUDE.md)";
 
 fn too_deep() -> String {
     format!("this folder is nested deeper than {MAX_DEPTH} folders; nothing in it was linted")

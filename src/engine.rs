@@ -189,6 +189,56 @@ impl LintOutcome {
     }
 }
 
+/// The archives and native executables in skill folders that nothing in their skill names
+/// (SK022), from the walk's candidates and the skills it read.
+fn opaque_files_of_skills(
+    opaque: Vec<crate::model::bundle::Candidate>,
+    discovered: &[(crate::discover::Discovered, Result<String, ReadProblem>)],
+) -> Vec<crate::model::bundle::BundledFile> {
+    if opaque.is_empty() {
+        return Vec::new();
+    }
+    let skills: std::collections::BTreeMap<String, (PathBuf, &str)> = discovered
+        .iter()
+        .filter(|(file, _)| matches!(file.kind, FileKind::Skill { .. }))
+        .filter_map(|(file, read)| {
+            let text = read.as_ref().ok()?;
+            let dir = crate::source::parent_dir(&file.rel_path).to_string();
+            let folder = crate::source::folder_of(&file.abs_path).to_path_buf();
+            Some((dir, (folder, text.as_str())))
+        })
+        .collect();
+    crate::read::unreferenced_opaque_files(opaque, &skills)
+}
+
+/// Broken links in the Markdown files skills link to (SK023), skill by skill in parallel, read
+/// as lint files are (bounded, never blocking), sorted by skill folder.
+fn linked_markdown_breaks(
+    discovered: &[(crate::discover::Discovered, Result<String, ReadProblem>)],
+    lint_root: &Path,
+) -> Vec<crate::model::skill::LinkedBroken> {
+    const MAX_LINKED_SIZE: u64 = 1024 * 1024;
+    let read = |path: &Path| {
+        crate::read::read_regular_bounded(path, MAX_LINKED_SIZE)
+            .ok()
+            .and_then(|bytes| String::from_utf8(bytes).ok())
+    };
+    let mut out: Vec<crate::model::skill::LinkedBroken> = discovered
+        .par_iter()
+        .filter(|(file, _)| matches!(file.kind, FileKind::Skill { .. }))
+        .flat_map_iter(|(file, text)| {
+            let Ok(text) = text else {
+                return Vec::new();
+            };
+            let dir = crate::source::parent_dir(&file.rel_path);
+            let folder = crate::source::folder_of(&file.abs_path);
+            crate::model::skill::find_linked_markdown_breaks(text, dir, folder, lint_root, &read)
+        })
+        .collect();
+    out.sort_by(|a, b| a.skill_dir.cmp(&b.skill_dir));
+    out
+}
+
 /// The folder paths are reported relative to: a single directory argument, else the current folder.
 pub fn lint_root(paths: &[PathBuf]) -> PathBuf {
     match paths {
@@ -320,7 +370,7 @@ fn run_keeping(
         .map_err(LintError::Selector)?;
     let paths = crate::discover::with_skill_siblings(&named, &options.requirement_files);
     let overlay = options.overlay.as_ref();
-    let mut discovered = discover(
+    let (mut discovered, opaque) = discover(
         &root,
         &paths,
         &options.requirement_files,
@@ -352,6 +402,11 @@ fn run_keeping(
         named
     });
     let looked_up = root.canonicalize().ok();
+    let bundled = opaque_files_of_skills(opaque, &discovered);
+    let linked_breaks = match &looked_up {
+        Some(lint_root) => linked_markdown_breaks(&discovered, lint_root),
+        None => Vec::new(),
+    };
     // Unzipped straight into the two vectors the repository keeps (no third copy of every
     // parsed file at the peak); the rare read problem is boxed so it costs a pointer per file.
     let (files, loaded): (Vec<SourceFile>, Vec<ParsedOrProblem>) = discovered
@@ -380,6 +435,7 @@ fn run_keeping(
         files,
         parsed,
         diagnostics,
+        (bundled, linked_breaks),
         root,
         &base,
         keep,
@@ -440,6 +496,7 @@ fn in_memory_keeping(
         sources,
         parsed,
         Vec::new(),
+        (Vec::new(), Vec::new()),
         LintRoot {
             path: root.clone(),
             looked_up: None,
@@ -467,6 +524,10 @@ fn analyse_keeping(
     files: Vec<SourceFile>,
     parsed: Vec<Parsed>,
     mut diagnostics: Vec<Diagnostic>,
+    (bundled, linked_breaks): (
+        Vec<crate::model::bundle::BundledFile>,
+        Vec<crate::model::skill::LinkedBroken>,
+    ),
     root: LintRoot,
     base: &Path,
     keep: bool,
@@ -490,6 +551,8 @@ fn analyse_keeping(
         settings: options.settings.clone(),
         reporting,
         reference_root,
+        bundled,
+        linked_breaks,
     };
 
     let rules = enabled_rules(enabled);

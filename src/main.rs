@@ -797,7 +797,7 @@ fn render_report(
 ) -> String {
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = terminal::ColorEnv::from_env().decide(args.color, to_terminal);
-    let shown = report::shown_paths(outcome, cwd, format);
+    let shown = report::shown_paths_of_findings(outcome, cwd, format);
     let input = render::Input {
         sources: outcome.sources().with_shown(&shown),
         diagnostics: &outcome.diagnostics,

@@ -202,6 +202,165 @@ fn read_bounded(mut handle: std::fs::File, size: u64, max_size: u64) -> std::io:
     Ok(bytes)
 }
 
+/// Bounds of the look through a skill folder for a mention of its opaque files.
+const MENTION_MAX_ENTRIES: usize = 4096;
+const MENTION_MAX_DEPTH: usize = 16;
+const MENTION_MAX_FILE: u64 = 1024 * 1024;
+
+/// The archives and native executables among `candidates` that sit in a skill folder (the
+/// nearest enclosing folder of one of `skills`, keyed by folder relative to the lint root, with
+/// the folder on disk and the SKILL.md text) and that nothing in that skill names: neither its
+/// SKILL.md nor any other file in the folder mentions the file's name. Only skills with such a
+/// file are looked through, each once, with one pass over each of its files whatever the number
+/// of names; folders are not followed through symlinks, and the look is bounded in entries,
+/// depth and file size (a file over the bound is not searched, so a mention in it is missed).
+pub(crate) fn unreferenced_opaque_files(
+    candidates: Vec<crate::model::bundle::Candidate>,
+    skills: &std::collections::BTreeMap<String, (PathBuf, &str)>,
+) -> Vec<crate::model::bundle::BundledFile> {
+    use crate::model::bundle::{is_native_program, BundleKind, BundledFile};
+    use std::collections::BTreeMap;
+    // By skill folder: (path inside the skill, file name, kind, where it is on disk).
+    let mut by_skill: BTreeMap<&str, Vec<(String, BundleKind, PathBuf)>> = BTreeMap::new();
+    for candidate in candidates {
+        let mut dir = crate::source::parent_dir(&candidate.rel_path);
+        let skill_dir = loop {
+            if let Some((key, _)) = skills.get_key_value(dir) {
+                break Some(key.as_str());
+            }
+            if dir.is_empty() {
+                break None;
+            }
+            dir = crate::source::parent_dir(dir);
+        };
+        let Some(skill_dir) = skill_dir else {
+            continue;
+        };
+        let kind = match candidate.kind {
+            Some(kind) => kind,
+            None if starts_like_a_program(&candidate.abs_path, is_native_program) => {
+                BundleKind::Executable
+            }
+            None => continue,
+        };
+        let inside = candidate
+            .rel_path
+            .strip_prefix(skill_dir)
+            .unwrap_or(&candidate.rel_path)
+            .trim_start_matches('/')
+            .to_string();
+        by_skill
+            .entry(skill_dir)
+            .or_default()
+            .push((inside, kind, candidate.abs_path));
+    }
+    let mut out = Vec::new();
+    for (skill_dir, files) in by_skill {
+        let Some((folder, skill_text)) = skills.get(skill_dir) else {
+            continue;
+        };
+        let names: Vec<&str> = files
+            .iter()
+            .map(|(inside, _, _)| crate::source::split_path(inside).1)
+            .collect();
+        let mut named = vec![false; names.len()];
+        let marked = mark_mentions(&names, skill_text.as_bytes(), &mut named);
+        if marked < names.len() {
+            let opaque: std::collections::HashSet<&Path> =
+                files.iter().map(|(_, _, p)| p.as_path()).collect();
+            look_through(folder, &opaque, &names, &mut named, names.len() - marked);
+        }
+        for ((inside, kind, _), named) in files.into_iter().zip(named) {
+            if !named {
+                out.push(BundledFile {
+                    skill_dir: skill_dir.to_string(),
+                    path: inside,
+                    kind,
+                });
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// Whether the regular file at `path` starts with bytes `is_program` accepts (at most 8 read).
+fn starts_like_a_program(path: &Path, is_program: fn(&[u8]) -> bool) -> bool {
+    use std::io::Read;
+    let Ok(handle) = open_without_blocking(path) else {
+        return false;
+    };
+    if !handle.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = Vec::with_capacity(8);
+    if handle.take(8).read_to_end(&mut head).is_err() {
+        return false;
+    }
+    is_program(&head)
+}
+
+/// Marks in `named` each of `names` that `text` holds, in one pass over `text`; how many were
+/// newly marked.
+fn mark_mentions(names: &[&str], text: &[u8], named: &mut [bool]) -> usize {
+    let Ok(searcher) = aho_corasick::AhoCorasick::new(names) else {
+        return 0;
+    };
+    let mut marked = 0;
+    for found in searcher.find_overlapping_iter(text) {
+        if let Some(slot) = named.get_mut(found.pattern().as_usize()) {
+            marked += usize::from(!*slot);
+            *slot = true;
+        }
+    }
+    marked
+}
+
+/// Searches the text files under `folder` (not `opaque` ones, not through symlinks, not in
+/// `.git` or `node_modules`) for `names`, within the bounds above, until all are named.
+fn look_through(
+    folder: &Path,
+    opaque: &std::collections::HashSet<&Path>,
+    names: &[&str],
+    named: &mut [bool],
+    mut unnamed: usize,
+) {
+    let mut stack = vec![(folder.to_path_buf(), 0usize)];
+    let mut entries = 0;
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(listing) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in listing.flatten() {
+            entries += 1;
+            if entries > MENTION_MAX_ENTRIES {
+                return;
+            }
+            let Ok(file_type) = entry.file_type() else {
+                continue;
+            };
+            let path = entry.path();
+            if file_type.is_dir() {
+                let skipped = matches!(entry.file_name().to_str(), Some(".git" | "node_modules"));
+                if depth < MENTION_MAX_DEPTH && !skipped {
+                    stack.push((path, depth + 1));
+                }
+                continue;
+            }
+            if !file_type.is_file() || opaque.contains(&path.as_path()) {
+                continue;
+            }
+            let Ok(bytes) = read_regular_bounded(&path, MENTION_MAX_FILE) else {
+                continue;
+            };
+            unnamed = unnamed.saturating_sub(mark_mentions(names, &bytes, named));
+            if unnamed == 0 {
+                return;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,6 +36,47 @@ pub fn shown_paths(outcome: &LintOutcome, cwd: &Path, format: Format) -> Vec<Str
     }
 }
 
+/// [`shown_paths`] for the files a report names (a finding's, its labels' and its edits', kept
+/// or suppressed); the others are left empty. A report names a few files of a large run, and
+/// working out every path of a 15,000-file run cost more than the rules of its findings.
+pub fn shown_paths_of_findings(outcome: &LintOutcome, cwd: &Path, format: Format) -> Vec<String> {
+    let count = outcome.sources().iter().count();
+    let mut named = vec![false; count];
+    let diagnostics = outcome
+        .diagnostics
+        .iter()
+        .chain(outcome.suppressed.iter().map(|s| &s.diagnostic));
+    for diagnostic in diagnostics {
+        let labels = std::iter::once(&diagnostic.primary).chain(&diagnostic.secondary);
+        let edits = diagnostic.fix.iter().flat_map(|fix| &fix.edits);
+        for file in labels.map(|l| l.file).chain(edits.map(|e| e.file)) {
+            if let Some(slot) = named.get_mut(file.0 as usize) {
+                *slot = true;
+            }
+        }
+    }
+    let workspace = match format {
+        Format::Github => github_workspace(),
+        _ => None,
+    };
+    let (base, outside) = match &workspace {
+        Some(workspace) => (absolute_in(cwd, workspace), Outside::Absolute),
+        None => (absolute_in(cwd, Path::new(".")), Outside::AsGiven),
+    };
+    outcome
+        .sources()
+        .iter()
+        .zip(named)
+        .map(|((_, file), named)| {
+            if named {
+                shown_path(&file.abs_path, cwd, &base, outside)
+            } else {
+                String::new()
+            }
+        })
+        .collect()
+}
+
 /// How a path as discovered (`abs_path`) is shown, relative to the current folder.
 pub fn shown_of(cwd: &Path, path: &Path) -> String {
     shown_path(
@@ -87,7 +128,7 @@ pub fn summary(outcome: &LintOutcome, options: &LintOptions, cwd: &Path) -> Vec<
         inline,
         baselined,
     )];
-    let shown = shown_paths(outcome, cwd, Format::Full);
+    let shown = shown_paths_of_findings(outcome, cwd, Format::Full);
     let sources = outcome.sources().with_shown(&shown);
     if let Some(line) =
         render::statistics::biggest_rule(&outcome.diagnostics, sources, options.catalog())

@@ -674,7 +674,8 @@ fn extend_select_adds_to_the_selection() {
     );
     // Over the default selection, a pedantic rule.
     write(&repo, "skilllint.toml", "");
-    write(&repo, ".claude/skills/notes/SKILL.md", "---\nname: notes\ndescription: Keeps notes. Use when asked.\nallowed-tools: [Read]\n---\n\n# Notes\n");
+    // Outside `.claude/`: Claude Code reads a list in `allowed-tools`, the specification does not.
+    write(&repo, "skills/notes/SKILL.md", "---\nname: notes\ndescription: Keeps notes. Use when asked.\nallowed-tools: [Read]\n---\n\n# Notes\n");
     let pedantic = skilllint(
         &[".", "--format", "concise", "--extend-select", "SK015"],
         &repo,

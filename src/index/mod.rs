@@ -200,6 +200,12 @@ pub struct Repo {
     /// The canonical lint root: a skill's links are looked up on disk inside it, and nowhere
     /// else (`None`: a run without a file system, where they are not looked up).
     pub reference_root: Option<PathBuf>,
+    /// Archives and native executables in skill folders that nothing in their skill names,
+    /// sorted by skill folder (found on disk by the walk; none in a run without a file system).
+    pub bundled: Vec<crate::model::bundle::BundledFile>,
+    /// Broken links in the Markdown files skills link to, sorted by skill folder (none in a run
+    /// without a file system).
+    pub linked_breaks: Vec<crate::model::skill::LinkedBroken>,
 }
 
 impl Repo {

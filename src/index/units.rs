@@ -18,7 +18,8 @@ pub struct UnitFiles {
     /// `DRIVER.md` and `CLI.md`.
     pub drivers: Vec<FileId>,
     pub secrets: Option<FileId>,
-    /// Plugin manifests, marketplaces, hook and MCP configurations, commands and agents, by path.
+    /// Plugin manifests, marketplaces, hook and MCP configurations, commands and agents, and
+    /// `AGENTS.md`/`CLAUDE.md`, by path.
     pub surface: Vec<FileId>,
     /// The folder's other files: a second spelling (`skill.md` or `SKILL.MD` beside `SKILL.md`, both requirement
     /// names) and paths that could not be followed. No rule reads them; suppressions still do.
@@ -121,7 +122,8 @@ pub fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
             | FileKind::Hooks
             | FileKind::McpConfig
             | FileKind::Command
-            | FileKind::Agent => {
+            | FileKind::Agent
+            | FileKind::Instructions => {
                 unit.surface.push(id);
                 continue;
             }

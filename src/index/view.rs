@@ -195,6 +195,20 @@ impl<'a> UnitView<'a> {
         sets
     }
 
+    /// The folder's `AGENTS.md` and `CLAUDE.md`.
+    pub fn instruction_docs(
+        &self,
+    ) -> impl Iterator<Item = (FileId, &'a crate::model::instructions::InstructionsDoc)> + 'a {
+        let unit = *self;
+        self.files
+            .surface
+            .iter()
+            .filter_map(move |id| match unit.parsed(*id) {
+                Parsed::Instructions(doc) => Some((*id, &**doc)),
+                _ => None,
+            })
+    }
+
     /// The folder's slash commands and subagents: Markdown whose body the model reads.
     pub fn agent_docs(&self) -> impl Iterator<Item = (FileId, &'a AgentDoc)> + 'a {
         let unit = *self;

@@ -1,5 +1,5 @@
 //! MCP server configurations: `.mcp.json` and `mcp.json` (`{"mcpServers": {name: server}}`, VS
-//! Code's `{"servers": …}`), and the `mcpServers` object a plugin manifest may carry inline. A
+//! Code's `{"servers": …}`, or a flat `{name: server}` map), and the `mcpServers` object a plugin manifest may carry inline. A
 //! server is a local command the client starts (`command`, `args`, `env`) or a remote endpoint
 //! (`url`, `headers`). The local files a server starts are looked up here; nothing is ever
 //! started or fetched.
@@ -88,15 +88,40 @@ pub fn servers_key(root: &Node) -> Option<&'static str> {
 pub fn parse_mcp_config(source: &SourceFile, lint_root: Option<&Path>) -> McpConfigDoc {
     let parsed = parse_json_document(&source.text);
     let servers = parsed.as_ref().ok().and_then(|doc| {
+        let bases = RefBases::for_file(lint_root, &source.abs_path);
+        if is_flat_server_map(&doc.root) {
+            return Some(servers_view(&doc.root, "", bases.as_ref()));
+        }
         let key = servers_key(&doc.root)?;
         let node = doc.root.get(key).filter(|s| s.is_object())?;
-        let bases = RefBases::for_file(lint_root, &source.abs_path);
         Some(servers_view(node, &format!("/{key}"), bases.as_ref()))
     });
     McpConfigDoc { parsed, servers }
 }
 
-/// Whether an `mcp.json` found outside the places clients read it from configures servers.
+/// A root that is itself the servers object, as a plugin's `.mcp.json` may be written (`{"db":
+/// {"command": "db-mcp"}}`; Claude Code reads it, and Anthropic's marketplace ships it): no
+/// `mcpServers` or `servers` key, at least one member, and every member an object with a
+/// string `command` or `url`.
+pub fn is_flat_server_map(root: &Node) -> bool {
+    let Some(members) = root.as_object() else {
+        return false;
+    };
+    servers_key(root).is_none()
+        && !members.is_empty()
+        && members.iter().all(|member| {
+            member.value.is_object()
+                && ["command", "url"]
+                    .iter()
+                    .any(|key| member.value.get(key).and_then(Node::as_str).is_some())
+        })
+}
+
+/// Whether an `mcp.json` found outside the places clients read it from configures servers: a
+/// `mcpServers` or `servers` key, or (parsed, as only these files are) a flat map of servers.
 pub fn looks_like_mcp_config(text: &str) -> bool {
-    text.contains("\"mcpServers\"") || text.contains("\"servers\"")
+    text.contains("\"mcpServers\"")
+        || text.contains("\"servers\"")
+        || ((text.contains("\"command\"") || text.contains("\"url\""))
+            && parse_json_document(text).is_ok_and(|doc| is_flat_server_map(&doc.root)))
 }

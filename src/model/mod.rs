@@ -3,11 +3,13 @@
 //! anything above it.
 
 pub mod agent;
+pub mod bundle;
 pub mod contract;
 pub mod document;
 pub mod driver;
 pub mod hooks;
 pub mod host;
+pub mod instructions;
 pub mod mcp_config;
 pub mod plugin;
 pub mod requirement;
@@ -55,6 +57,8 @@ pub enum FileKind {
     Command,
     /// A subagent: a Markdown file under `agents/`.
     Agent,
+    /// `AGENTS.md` or `CLAUDE.md`: instructions an agent reads for its folder.
+    Instructions,
     /// A path the walker would not or could not follow (a symlink loop); only ever unreadable.
     Unfollowed,
 }
@@ -111,6 +115,8 @@ pub enum Parsed {
     McpConfig(Box<mcp_config::McpConfigDoc>),
     /// A slash command or a subagent.
     Agent(Box<agent::AgentDoc>),
+    /// `AGENTS.md` or `CLAUDE.md`.
+    Instructions(Box<instructions::InstructionsDoc>),
     /// Could not be read; SL001 was reported.
     Unreadable(FileKind),
     /// Read, and parsed only while its unit is checked (see [`FileKind::parsed_up_front`]).
@@ -136,6 +142,7 @@ impl Parsed {
             Parsed::McpConfig(_) => FileKind::McpConfig,
             Parsed::Agent(doc) if doc.command => FileKind::Command,
             Parsed::Agent(_) => FileKind::Agent,
+            Parsed::Instructions(_) => FileKind::Instructions,
             Parsed::Unreadable(kind) | Parsed::Pending(kind) => *kind,
         }
     }
@@ -198,6 +205,10 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
         ))),
         FileKind::Command => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, true))),
         FileKind::Agent => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, false))),
+        FileKind::Instructions => Parsed::Instructions(Box::new(instructions::parse_instructions(
+            source,
+            reference_root,
+        ))),
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }

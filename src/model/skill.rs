@@ -554,6 +554,170 @@ pub fn find_broken_references(
     broken
 }
 
+/// The relative links of a Markdown `body` whose target does not exist, read from `base_dir`
+/// (the file's folder) and looked up only inside `lint_root`, each destination once: for files
+/// other than SKILL.md that an agent reads (`AGENTS.md`, `CLAUDE.md`). URLs, anchors,
+/// site-absolute paths, machine paths and `${CLAUDE_PLUGIN_ROOT}` links are not looked up.
+pub fn find_missing_link_targets(
+    body: &Markdown,
+    base_dir: &std::path::Path,
+    lint_root: Option<&std::path::Path>,
+) -> Vec<(String, Span)> {
+    let mut missing = Vec::new();
+    let (Some(lint_root), false) = (lint_root, body.links.is_empty()) else {
+        return missing;
+    };
+    let Ok(base_dir) = base_dir.canonicalize() else {
+        return missing;
+    };
+    let lint_root = if base_dir.starts_with(lint_root) {
+        lint_root
+    } else {
+        base_dir.as_path()
+    };
+    let mut checked: std::collections::HashMap<String, bool> = std::collections::HashMap::new();
+    for link in &body.links {
+        let Destination::Relative(path) = destination_kind(&link.destination) else {
+            continue;
+        };
+        let is_missing = match checked.get(path.as_ref()) {
+            Some(known) => *known,
+            None => {
+                let found = look_up(lint_root, &base_dir, &path) == Lookup::Missing;
+                checked.insert(path.into_owned(), found);
+                found
+            }
+        };
+        if is_missing {
+            missing.push((link.destination.trim().to_string(), link.span));
+        }
+    }
+    missing
+}
+
+/// A link, in a Markdown file that SKILL.md links to, to a file that does not exist (SK023).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LinkedBroken {
+    /// The skill folder, relative to the lint root (`""` for the root).
+    pub skill_dir: String,
+    /// The link in SKILL.md that leads to the Markdown file.
+    pub via_span: Span,
+    /// The Markdown file, relative to the skill folder, `/`-separated.
+    pub file: String,
+    /// The broken link in that file: its line (1-based) and destination as written.
+    pub line: usize,
+    pub destination: String,
+}
+
+/// Markdown files followed per skill, and broken links kept per followed file.
+const MAX_LINKED_FILES: usize = 32;
+const MAX_BROKEN_PER_LINKED_FILE: usize = 64;
+
+/// The broken links of the Markdown files inside the skill folder that the SKILL.md `text` links
+/// to (one hop: what those files link to in turn is not followed). A link in such a file is
+/// resolved from that file's own folder (`{baseDir}/…` from the skill folder), as a reader of the
+/// file would; only a target that does not exist is kept (where a link leads is SK017's question
+/// for SKILL.md alone). `read` gives a file's text (bounded, never blocking; `None` when it
+/// cannot be read as text). Nothing outside `lint_root` is looked at.
+pub fn find_linked_markdown_breaks(
+    text: &str,
+    skill_rel: &str,
+    skill_dir: &std::path::Path,
+    lint_root: &std::path::Path,
+    read: &dyn Fn(&std::path::Path) -> Option<String>,
+) -> Vec<LinkedBroken> {
+    let mut out = Vec::new();
+    if memchr::memmem::find(text.as_bytes(), b".md").is_none() {
+        return out;
+    }
+    let Ok(skill_dir) = skill_dir.canonicalize() else {
+        return out;
+    };
+    let lint_root = if skill_dir.starts_with(lint_root) {
+        lint_root
+    } else {
+        skill_dir.as_path()
+    };
+    let (_, body_span) = crate::model::document::parse_frontmatter(text);
+    let Some(body_text) = text.get(body_span.start..body_span.end) else {
+        return out;
+    };
+    let body = crate::parse::markdown::parse_markdown(body_text, body_span.start);
+    let mut followed: Vec<(std::path::PathBuf, Span)> = Vec::new();
+    for link in &body.links {
+        if followed.len() >= MAX_LINKED_FILES {
+            break;
+        }
+        let Destination::Relative(path) = destination_kind(&link.destination) else {
+            continue;
+        };
+        let is_markdown = path.len() > 3 && path[path.len() - 3..].eq_ignore_ascii_case(".md");
+        if !is_markdown || path.len() > MAX_PATH_LEN {
+            continue;
+        }
+        let Lookup::Found(found) = look_up(lint_root, &skill_dir, &path) else {
+            continue;
+        };
+        let is_file = std::fs::metadata(&found).is_ok_and(|m| m.is_file());
+        let is_skill_md = found.parent() == Some(skill_dir.as_path())
+            && found
+                .file_name()
+                .is_some_and(|n| n.eq_ignore_ascii_case("SKILL.md"));
+        if !is_file
+            || is_skill_md
+            || !found.starts_with(&skill_dir)
+            || followed.iter().any(|(p, _)| *p == found)
+        {
+            continue;
+        }
+        followed.push((found, link.span));
+    }
+    for (file, via_span) in followed {
+        let Some(linked_text) = read(&file) else {
+            continue;
+        };
+        let folder = file.parent().unwrap_or(&skill_dir).to_path_buf();
+        let shown = file
+            .strip_prefix(&skill_dir)
+            .map(|rest| {
+                rest.components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/")
+            })
+            .unwrap_or_default();
+        let linked = crate::parse::markdown::parse_markdown(&linked_text, 0);
+        let mut kept = 0;
+        for link in &linked.links {
+            if kept >= MAX_BROKEN_PER_LINKED_FILE {
+                break;
+            }
+            let written = link.destination.trim();
+            let from_skill = SKILL_DIR_PLACEHOLDERS
+                .iter()
+                .any(|placeholder| written.starts_with(placeholder));
+            let Destination::Relative(path) = destination_kind(written) else {
+                continue;
+            };
+            let base = if from_skill { &skill_dir } else { &folder };
+            if look_up(lint_root, base, &path) == Lookup::Missing {
+                let line = 1 + linked_text.get(..link.span.start).map_or(0, |before| {
+                    memchr::memchr_iter(b'\n', before.as_bytes()).count()
+                });
+                out.push(LinkedBroken {
+                    skill_dir: skill_rel.to_string(),
+                    via_span,
+                    file: shown.clone(),
+                    line,
+                    destination: written.to_string(),
+                });
+                kept += 1;
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,5 @@
-//! AG: slash commands (`commands/*.md`) and subagents (`agents/*.md`) of plugins and projects:
+//! AG: slash commands (`commands/*.md`), subagents (`agents/*.md`) and the `AGENTS.md`/`CLAUDE.md`
+//! instructions of plugins and projects (links that lead somewhere):
 //! frontmatter that parses, the keys an agent needs, tool names that name a tool, and
 //! `allowed-tools` grants that would pre-approve an unrestricted shell or arbitrary writes. Their
 //! bodies are agent-read text: SE003 scans them for hidden characters.
@@ -9,12 +10,14 @@ mod ag001_agent_frontmatter_invalid;
 mod ag002_agent_field_missing;
 mod ag003_agent_tool_unknown;
 mod ag004_command_allowed_tools_unrestricted;
+mod ag005_instructions_broken_link;
 
 use crate::check::{Check, RuleImpl};
 use ag001_agent_frontmatter_invalid::agent_frontmatter_invalid;
 use ag002_agent_field_missing::agent_field_missing;
 use ag003_agent_tool_unknown::agent_tool_unknown;
 use ag004_command_allowed_tools_unrestricted::command_allowed_tools_unrestricted;
+use ag005_instructions_broken_link::instructions_broken_link;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -22,4 +25,5 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: "AG002", check: Check::Unit(agent_field_missing) },
     RuleImpl { code: "AG003", check: Check::Unit(agent_tool_unknown) },
     RuleImpl { code: "AG004", check: Check::Unit(command_allowed_tools_unrestricted) },
+    RuleImpl { code: "AG005", check: Check::Unit(instructions_broken_link) },
 ];

@@ -24,6 +24,8 @@ mod sk016_skill_allowed_tools_invalid;
 mod sk017_skill_reference_outside_skill;
 mod sk020_skill_description_xml_tag;
 mod sk021_skill_allowed_tools_unrestricted;
+mod sk022_skill_opaque_file_unreferenced;
+mod sk023_skill_linked_file_broken_reference;
 #[cfg(test)]
 mod tests;
 
@@ -52,6 +54,8 @@ use sk016_skill_allowed_tools_invalid::skill_allowed_tools_invalid;
 use sk017_skill_reference_outside_skill::skill_reference_outside_skill;
 use sk020_skill_description_xml_tag::skill_description_xml_tag;
 use sk021_skill_allowed_tools_unrestricted::skill_allowed_tools_unrestricted;
+use sk022_skill_opaque_file_unreferenced::skill_opaque_file_unreferenced;
+use sk023_skill_linked_file_broken_reference::skill_linked_file_broken_reference;
 use unicode_normalization::UnicodeNormalization;
 
 #[rustfmt::skip]
@@ -75,6 +79,8 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: "SK017", check: Check::Unit(skill_reference_outside_skill) },
     RuleImpl { code: "SK020", check: Check::Unit(skill_description_xml_tag) },
     RuleImpl { code: "SK021", check: Check::Unit(skill_allowed_tools_unrestricted) },
+    RuleImpl { code: "SK022", check: Check::Unit(skill_opaque_file_unreferenced) },
+    RuleImpl { code: "SK023", check: Check::Unit(skill_linked_file_broken_reference) },
 ];
 
 const NAME_MAX: usize = 64;
@@ -95,13 +101,26 @@ fn host_fields(unit: &Unit<'_>) -> Vec<&'static str> {
     let hosts = unit.repo.contracts.plugins.plugin_of(dir).map(|(_, h)| h);
     let in_folder = |name: &str| dir.split('/').any(|segment| segment == name);
     let mut fields = Vec::new();
-    if in_folder(".claude") || hosts.is_some_and(|h| h.contains(Host::ClaudeCode)) {
+    if read_by_claude_code(unit) {
         fields.extend(crate::model::skill::CLAUDE_CODE_FIELDS);
     }
     if in_folder(".cursor") || hosts.is_some_and(|h| h.contains(Host::Cursor)) {
         fields.extend(crate::model::skill::CURSOR_FIELDS);
     }
     fields
+}
+
+/// Whether Claude Code reads the skill: it ships in a Claude Code plugin or sits under `.claude/`.
+fn read_by_claude_code(unit: &Unit<'_>) -> bool {
+    use crate::model::plugin::Host;
+    let dir = unit.dir();
+    dir.split('/').any(|segment| segment == ".claude")
+        || unit
+            .repo
+            .contracts
+            .plugins
+            .plugin_of(dir)
+            .is_some_and(|(_, hosts)| hosts.contains(Host::ClaudeCode))
 }
 
 fn chars(text: &str) -> usize {

@@ -11,6 +11,17 @@ pub(super) fn skill_allowed_tools_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(value) = fm.root.get("allowed-tools") else {
         return;
     };
+    // Claude Code reads a YAML list of tool names, or names separated by commas, as well as the
+    // specification's spaces: in a skill it reads, neither form loses a tool.
+    let claude_code = super::read_by_claude_code(unit);
+    if claude_code {
+        let list_of_names = value
+            .as_array()
+            .is_some_and(|items| items.iter().all(|item| item.as_str().is_some()));
+        if list_of_names || value.as_str().is_some() {
+            return;
+        }
+    }
     match value.as_str() {
         None => {
             sink.report(
