@@ -661,20 +661,17 @@ fn description_verb(text: &str) -> Option<String> {
         .split(|c: char| !c.is_ascii_alphabetic())
         .find(|w| !w.is_empty())?
         .to_ascii_lowercase();
-    for candidate in [
+    let stems = [
         first.clone(),
         first.strip_suffix("es").unwrap_or_default().to_string(),
         first.strip_suffix('s').unwrap_or_default().to_string(),
-    ] {
-        if !candidate.is_empty()
-            && (is_in(DESTRUCTIVE_VERBS, &candidate)
-                || is_in(WRITE_VERBS, &candidate)
-                || is_in(READ_VERBS, &candidate))
-        {
-            return Some(candidate);
-        }
-    }
-    None
+    ];
+    stems.into_iter().find(|candidate| {
+        !candidate.is_empty()
+            && (is_in(DESTRUCTIVE_VERBS, candidate)
+                || is_in(WRITE_VERBS, candidate)
+                || is_in(READ_VERBS, candidate))
+    })
 }
 
 /// The top-level parameters: name, key span, schema.
