@@ -284,7 +284,7 @@ const READ_VERBS: &[&str] = &[
 const EXEC_NAME_WORDS: &[&str] = &[
     "exec", "execute", "run", "eval", "evaluate", "shell", "bash", "sh", "zsh", "terminal", "cmd",
     "command", "commands", "script", "sql", "kubectl", "powershell", "repl", "python",
-    "javascript",
+    "javascript", "cypher", "gremlin", "sparql",
 ];
 
 /// Parameters that carry what an exec-like tool runs.
@@ -304,6 +304,7 @@ const MONEY_WORDS: &[&str] = &[
     "funds", "purchase", "buy", "sell", "checkout", "trade", "withdraw", "withdrawal", "deposit",
     "money", "invoice", "charge", "order", "orders", "swap", "stake", "unstake", "bridge", "tip",
     "donate", "donation", "credit", "credits", "bet", "wager", "remittance", "wire",
+    "subscription", "subscriptions",
 ];
 
 /// Name words of credentials.
