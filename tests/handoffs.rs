@@ -476,12 +476,13 @@ fn sc002_reports_a_boolean_forge_schema_when_tj002_is_off() {
 }
 
 #[test]
-fn sc003_checks_a_strict_openai_tool_when_sc014_is_off() {
+fn sc018_checks_a_strict_openai_tool_when_sc014_is_off() {
+    // `get_weather` reads: its open objects are SC018's (SC003's check for read-only tools).
     Handoff {
-        first: "SC003",
+        first: "SC018",
         owner: "SC014",
-        line: "weather/tools.json:9:9: warning SC003 [open-input-object] input schema of tool \
-               `get_weather` accepts undeclared properties",
+        line: "weather/tools.json:9:9: info SC018 [read-tool-open-input-object] input schema of \
+               tool `get_weather` accepts undeclared properties",
         owner_at: "weather/tools.json:9:9",
     }
     .check();

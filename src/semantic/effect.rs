@@ -284,7 +284,7 @@ const READ_VERBS: &[&str] = &[
 const EXEC_NAME_WORDS: &[&str] = &[
     "exec", "execute", "run", "eval", "evaluate", "shell", "bash", "sh", "zsh", "terminal", "cmd",
     "command", "commands", "script", "sql", "kubectl", "powershell", "repl", "python",
-    "javascript",
+    "javascript", "cypher", "gremlin", "sparql",
 ];
 
 /// Parameters that carry what an exec-like tool runs.
@@ -304,6 +304,7 @@ const MONEY_WORDS: &[&str] = &[
     "funds", "purchase", "buy", "sell", "checkout", "trade", "withdraw", "withdrawal", "deposit",
     "money", "invoice", "charge", "order", "orders", "swap", "stake", "unstake", "bridge", "tip",
     "donate", "donation", "credit", "credits", "bet", "wager", "remittance", "wire",
+    "subscription", "subscriptions",
 ];
 
 /// Name words of credentials.
@@ -661,20 +662,17 @@ fn description_verb(text: &str) -> Option<String> {
         .split(|c: char| !c.is_ascii_alphabetic())
         .find(|w| !w.is_empty())?
         .to_ascii_lowercase();
-    for candidate in [
+    let stems = [
         first.clone(),
         first.strip_suffix("es").unwrap_or_default().to_string(),
         first.strip_suffix('s').unwrap_or_default().to_string(),
-    ] {
-        if !candidate.is_empty()
-            && (is_in(DESTRUCTIVE_VERBS, &candidate)
-                || is_in(WRITE_VERBS, &candidate)
-                || is_in(READ_VERBS, &candidate))
-        {
-            return Some(candidate);
-        }
-    }
-    None
+    ];
+    stems.into_iter().find(|candidate| {
+        !candidate.is_empty()
+            && (is_in(DESTRUCTIVE_VERBS, candidate)
+                || is_in(WRITE_VERBS, candidate)
+                || is_in(READ_VERBS, candidate))
+    })
 }
 
 /// The top-level parameters: name, key span, schema.

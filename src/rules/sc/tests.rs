@@ -19,9 +19,12 @@ fn run_among(selected: &[&str], code: &str, files: &[(&str, &str)]) -> Vec<(Stri
         .collect()
 }
 
-/// One MCP tool with `schema` as its input schema, in `tools.json`.
+/// One MCP tool with `schema` as its input schema, in `tools.json`. Its description starts with
+/// a writing verb, so SC003 (tools that write) judges it.
 fn mcp(schema: &str) -> String {
-    format!(r#"{{"tools": [{{"name": "t", "description": "d", "inputSchema": {schema}}}]}}"#)
+    format!(
+        r#"{{"tools": [{{"name": "t", "description": "Updates d.", "inputSchema": {schema}}}]}}"#
+    )
 }
 
 fn primaries(code: &str, schema: &str) -> Vec<String> {
