@@ -19,6 +19,7 @@ pub mod engine;
 pub mod escape;
 pub mod fix;
 pub mod index;
+pub mod inventory;
 pub mod model;
 pub mod parse;
 pub mod policy;

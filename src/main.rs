@@ -54,6 +54,7 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut command, "skilllint", &mut script);
             print_to_stdout(&String::from_utf8_lossy(&script))
         }
+        Some(Command::Tools(args)) => run_tools(&args),
         Some(Command::Server { .. }) => match skilllint::server::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
@@ -197,6 +198,73 @@ fn with_policies(args: &PolicyArgs, then: impl FnOnce(&PolicySet) -> ExitCode) -
         Ok(set) => then(&set),
         Err(error) => {
             report_setup_error(&error, ColorChoice::Auto);
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// `skilllint tools`: the configuration as a lint would load it (exclusions, file kinds), then
+/// the inventory in the chosen format. Exit 0, or 2 when the paths or configuration are bad or
+/// the report cannot be written.
+fn run_tools(args: &cli::ToolsArgs) -> ExitCode {
+    let mut options = LintOptions::default();
+    if !args.paths.is_empty() {
+        options.paths = args.paths.clone();
+    }
+    let start = skilllint::engine::lint_root(&options.paths);
+    let cap = skilllint::engine::DEFAULT_MAX_FILE_SIZE;
+    let loaded = config_path(args.config.as_deref(), args.isolated, &start)
+        .map_err(SetupError::Config)
+        .and_then(|path| {
+            let named = args.config.is_some();
+            let policies = load_policies(path.as_deref(), named, &start, args.isolated, &[], cap)?;
+            let config = match path {
+                Some(path) => {
+                    config::load(&path, policies.catalog(), cap).map_err(SetupError::Config)?
+                }
+                None => Config::default(),
+            };
+            Ok((config, policies))
+        });
+    let (mut config, policies) = match loaded {
+        Ok(loaded) => loaded,
+        Err(error) => {
+            report_setup_error(&error, ColorChoice::Auto);
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    if !policies.is_empty() {
+        options.policies = Some(Arc::new(policies));
+    }
+    if config.path.is_none() {
+        config.base = PathBuf::from(".");
+    }
+    options.apply_config(&config);
+    options.exclude_here = config
+        .exclude_from_cwd
+        .iter()
+        .map(|glob| glob.trim_start_matches("./").to_string())
+        .collect();
+    options.threads = args.threads;
+    let inventory = match skilllint::engine::inventory(&options) {
+        Ok(inventory) => inventory,
+        Err(error) => {
+            terminal::error(&escape_text(&error.to_string()));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    let text = match args.format {
+        cli::InventoryFormat::Full => skilllint::inventory::render::full(&inventory),
+        cli::InventoryFormat::Json => skilllint::inventory::render::json(&inventory),
+        cli::InventoryFormat::Markdown => skilllint::inventory::render::markdown(&inventory),
+    };
+    let Some(output) = args.output.as_deref() else {
+        return print_to_stdout(&text);
+    };
+    match write_report(Some(output), &text) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            terminal::error(&error.describe("the inventory"));
             ExitCode::from(EXIT_USAGE)
         }
     }
