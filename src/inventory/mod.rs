@@ -216,6 +216,16 @@ pub(crate) fn unit_inventory(unit: &Unit<'_>) -> (Vec<Row>, Vec<Unread>) {
     (unit_rows(unit), unread)
 }
 
+/// The row of the tool whose name (or, for an unnamed tool, whose entry) spans `offset` in the
+/// tools file `file`: what the language server shows on hover. Parses only that file's folder.
+pub fn tool_at(repo: &crate::index::Repo, file: FileId, offset: usize) -> Option<Row> {
+    let files = repo.units.iter().find(|u| u.tools.contains(&file))?;
+    let rel = &repo.file(file).rel_path;
+    let rows = crate::check::run::with_unit(repo, files, unit_rows);
+    rows.into_iter()
+        .find(|row| &row.path == rel && (row.span.contains(offset) || row.span.end == offset))
+}
+
 /// The rows of one unit's tools, in file and entry order.
 pub(crate) fn unit_rows(unit: &Unit<'_>) -> Vec<Row> {
     let grants = skill_grants(unit);

@@ -218,3 +218,32 @@ pub fn json(inventory: &Inventory) -> String {
     text.push('\n');
     text
 }
+
+/// One tool as markdown, for the language server's hover: the row's effect and capabilities, its
+/// gates and the evidence, as `skilllint tools` prints them.
+pub fn hover(row: &Row) -> String {
+    let mut out = format!(
+        "**{}** ({}): effect **{}**, capabilities: {}\n\n",
+        cell(&row.name),
+        row.dialect,
+        row.effect.as_str(),
+        row.capability_list()
+    );
+    let gates = row.gates.lines();
+    if gates.is_empty() {
+        out.push_str("Gates: none\n");
+    } else {
+        out.push_str("Gates:\n");
+        for gate in gates {
+            out.push_str(&format!("- {}\n", cell(&gate)));
+        }
+    }
+    let evidence = row.evidence_lines();
+    if !evidence.is_empty() {
+        out.push_str("\nEvidence:\n");
+        for e in evidence {
+            out.push_str(&format!("- {}\n", cell(&e)));
+        }
+    }
+    out
+}
