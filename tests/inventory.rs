@@ -44,6 +44,19 @@ fn tool<'a>(inventory: &'a Value, name: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no tool {name} in {inventory:#}"))
 }
 
+/// Validates `instance` against the JSON Schema at `schema` (relative to the crate).
+fn assert_matches_schema(schema: &str, instance: &Value) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(schema);
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("schema"))
+        .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(instance)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
 #[test]
 fn every_tool_is_one_row_sorted_by_path_then_place() {
     let inventory = json(&[]);
@@ -155,15 +168,7 @@ fn a_tools_file_that_does_not_parse_is_named_not_skipped() {
 #[test]
 fn json_matches_its_published_schema() {
     let inventory = json(&[]);
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/tools-v1.schema.json");
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("schema"))
-        .expect("the schema is JSON");
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(&inventory)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    assert_matches_schema("docs/tools-v1.schema.json", &inventory);
     assert_eq!(inventory["version"], 1);
 }
 
@@ -296,4 +301,171 @@ fn the_config_exclude_applies() {
         paths.iter().all(|p| p.starts_with("storefront/")),
         "{paths:?}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// skilllint diff --dirs OLD NEW, against tests/fixtures/capdiff/{old,new}: one MCP server list
+// behind a skill and one forge ledger, changed in each way the diff reports.
+// ---------------------------------------------------------------------------------------------
+
+fn diff(args: &[&str]) -> Output {
+    let mut all = vec!["diff", "--dirs"];
+    all.extend_from_slice(args);
+    skilllint(&all, &fixtures().join("capdiff"))
+}
+
+fn diff_json(old: &str, new: &str) -> Value {
+    let output = diff(&[old, new, "--format", "json", "--exit-zero"]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    serde_json::from_str(&stdout(&output)).expect("the diff is JSON")
+}
+
+#[test]
+fn each_change_is_reported_once_with_whether_it_widens() {
+    let report = diff_json("old", "new");
+    let changes: Vec<(&str, &str, bool)> = report["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .map(|c| {
+            (
+                c["tool"].as_str().unwrap_or(""),
+                c["kind"].as_str().unwrap_or(""),
+                c["widens"].as_bool().unwrap_or(false),
+            )
+        })
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            ("sync_ledger", "effect-widened", true),
+            ("post_journal_entry", "gate-dropped", true),
+            ("issue_refund", "gate-dropped", true),
+            ("issue_refund", "gate-dropped", true),
+            ("issue_refund", "pre-approval-added", true),
+            ("delete_customer", "gate-dropped", true),
+            ("archive_order", "gate-dropped", true),
+            ("run_report", "capability-added", true),
+            ("describe_catalog", "description-changed", true),
+            ("transfer_funds", "added", true),
+            ("archive_order", "effect-narrowed", false),
+            ("get_invoice", "renamed", false),
+            ("ping", "removed", false),
+        ]
+    );
+    assert_eq!(report["widens"], true);
+    let messages: Vec<&str> = report["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .filter_map(|c| c["message"].as_str())
+        .collect();
+    for expected in [
+        "`requiresConfirmation` true → false",
+        "confirmation parameter `user_confirmed` no longer required",
+        "idempotency parameter `idempotency_key` removed",
+        "`destructiveHint` true → absent",
+        "new capability `exec`",
+        "renamed from `fetch_invoice` (same input schema)",
+    ] {
+        assert!(
+            messages.contains(&expected),
+            "{expected:?} not in {messages:#?}"
+        );
+    }
+    let description = report["changes"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["kind"] == "description-changed"))
+        .expect("the description change");
+    assert_eq!(
+        description["before"],
+        "Describe the product catalog's categories."
+    );
+    assert!(description["after"]
+        .as_str()
+        .unwrap_or("")
+        .contains("saved payment methods"));
+    // Places are the new side's, for the removed tool the old side's.
+    assert_eq!(description["path"], "storefront/tools.json");
+    let rename = report["changes"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["kind"] == "renamed"))
+        .expect("the rename");
+    assert_eq!(rename["oldName"], "fetch_invoice");
+}
+
+#[test]
+fn the_diff_json_matches_its_published_schema() {
+    let report = diff_json("old", "new");
+    assert_matches_schema("docs/diff-v1.schema.json", &report);
+}
+
+#[test]
+fn no_change_is_an_empty_report_and_exit_0() {
+    let same = diff(&["old", "old"]);
+    assert_eq!(same.status.code(), Some(0));
+    assert_eq!(stdout(&same), "No capability changes.\n");
+    let report = diff_json("new", "new");
+    assert_eq!(report["changes"], serde_json::json!([]));
+    assert_eq!(report["widens"], false);
+}
+
+#[test]
+fn a_widening_change_exits_1_unless_exit_zero() {
+    assert_eq!(diff(&["old", "new"]).status.code(), Some(1));
+    assert_eq!(diff(&["old", "new", "--exit-zero"]).status.code(), Some(0));
+    // Backwards, gates come back and tools go: what still widens is the description (any
+    // change of it) and the archive tool, whose `readOnlyHint` goes and whose name says it writes.
+    let back = diff_json("new", "old");
+    let widening: Vec<(&str, &str)> = back["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .filter(|c| c["widens"] == true)
+        .map(|c| {
+            (
+                c["tool"].as_str().unwrap_or(""),
+                c["kind"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        widening,
+        [
+            ("archive_order", "effect-widened"),
+            ("describe_catalog", "description-changed")
+        ],
+        "{back:#}"
+    );
+    assert_eq!(diff(&["old", "no-such-folder"]).status.code(), Some(2));
+}
+
+#[test]
+fn the_diff_formats_are_the_same_on_one_thread_and_on_many() {
+    for format in ["full", "json", "markdown"] {
+        let one = diff(&["old", "new", "--format", format, "--threads", "1"]);
+        let many = diff(&["old", "new", "--format", format]);
+        assert_eq!(one.status.code(), Some(1));
+        assert!(!one.stdout.is_empty());
+        assert_eq!(stdout(&one), stdout(&many), "{format}");
+    }
+}
+
+#[test]
+fn the_markdown_diff_puts_widening_changes_first_and_folds_the_rest() {
+    let out = stdout(&diff(&["old", "new", "--format", "markdown"]));
+    let widen = out
+        .find("### 10 change(s) widen what the agent can do")
+        .expect("the widening section");
+    let folded = out
+        .find("<details><summary>3 other change(s)</summary>")
+        .expect("the folded section");
+    assert!(widen < folded, "{out}");
+    assert!(out.contains("before: Describe the product catalog's categories.<br>after: "));
+    let full = stdout(&diff(&["old", "new"]));
+    assert!(
+        full.ends_with("13 change(s), 10 widening what the agent can do.\n"),
+        "{full}"
+    );
+    assert!(full.contains("        - Describe the product catalog's categories.\n"));
 }

@@ -5,6 +5,7 @@
 //! idempotency parameters, a TOOL.md's approval, and the skill's `allowed-tools` grants that
 //! pre-approve it. Rows own their text, so they outlive the unit's parses.
 
+pub mod diff;
 pub mod render;
 
 use crate::check::Unit;

@@ -3,6 +3,7 @@
 //! docs/tools-v1.schema.json). Repository text is escaped as lint output is: control, bidi and
 //! line-separator characters never reach the terminal raw.
 
+use super::diff::{CapabilityDiff, Change, ChangeKind};
 use super::{Inventory, Row};
 use crate::escape::{escape_json_text, escape_text};
 use serde_json::{json, Map, Value};
@@ -213,8 +214,7 @@ pub fn json(inventory: &Inventory) -> String {
         "tools": inventory.rows.iter().map(row_json).collect::<Vec<_>>(),
         "unread": unread,
     });
-    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-    let mut text = escape_json_text(text);
+    let mut text = escape_json_text(serde_json::to_string_pretty(&value).unwrap_or_default());
     text.push('\n');
     text
 }
@@ -246,4 +246,156 @@ pub fn hover(row: &Row) -> String {
         }
     }
     out
+}
+
+/// How long a description is shown in the human formats of a diff before it is cut.
+const SHOWN_DESCRIPTION: usize = 200;
+
+fn cut(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_DESCRIPTION) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// Old and new text of a description change, one line each, for the human formats.
+fn description_lines(change: &Change) -> Option<(String, String)> {
+    (change.kind == ChangeKind::DescriptionChanged).then(|| {
+        let side = |t: &Option<String>| t.as_deref().map_or_else(|| "(none)".to_string(), cut);
+        (side(&change.before), side(&change.after))
+    })
+}
+
+fn unread_notes(diff: &CapabilityDiff) -> Vec<String> {
+    let side = |name: &str, list: &[super::Unread]| {
+        list.iter()
+            .map(|u| format!("{name} side: not read: {}: {}", u.path, u.message))
+            .collect::<Vec<_>>()
+    };
+    let mut notes = side("old", &diff.old_unread);
+    notes.extend(side("new", &diff.new_unread));
+    notes
+}
+
+/// The terminal form: one line per change (widening ones first, marked `widens`), a
+/// description change with its old and new text below, then a count.
+pub fn diff_full(diff: &CapabilityDiff) -> String {
+    let mut out = String::new();
+    for c in &diff.changes {
+        let mark = if c.widens { "widens" } else { "      " };
+        out.push_str(&format!(
+            "{mark}  {}:{}:{}  {}  {}: {}\n",
+            escape_text(&c.path),
+            c.line,
+            c.column,
+            escape_text(&c.tool),
+            c.kind.as_str(),
+            escape_text(&c.message)
+        ));
+        if let Some((before, after)) = description_lines(c) {
+            out.push_str(&format!("        - {}\n", escape_text(&before)));
+            out.push_str(&format!("        + {}\n", escape_text(&after)));
+        }
+    }
+    for note in unread_notes(diff) {
+        out.push_str(&format!("{}\n", escape_text(&note)));
+    }
+    let widening = diff.changes.iter().filter(|c| c.widens).count();
+    out.push_str(&match (diff.changes.len(), widening) {
+        (0, _) => "No capability changes.\n".to_string(),
+        (n, w) => format!("{n} change(s), {w} widening what the agent can do.\n"),
+    });
+    out
+}
+
+fn diff_table(out: &mut String, changes: &[&Change]) {
+    out.push_str("| Tool | Change | What | File |\n| --- | --- | --- | --- |\n");
+    for c in changes {
+        let mut what = cell(&c.message);
+        if let Some((before, after)) = description_lines(c) {
+            what.push_str(&format!(
+                "<br>before: {}<br>after: {}",
+                cell(&before),
+                cell(&after)
+            ));
+        }
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            cell(&c.tool),
+            c.kind.as_str(),
+            what,
+            cell(&format!("{}:{}", c.path, c.line))
+        ));
+    }
+}
+
+/// For a pull request comment or a job summary: the widening changes in a table, the others in
+/// a collapsed section.
+pub fn diff_markdown(diff: &CapabilityDiff) -> String {
+    let mut out = String::from("## Capability changes\n\n");
+    let (widening, other): (Vec<&Change>, Vec<&Change>) =
+        diff.changes.iter().partition(|c| c.widens);
+    if diff.changes.is_empty() {
+        out.push_str("No capability changes.\n");
+    }
+    if !widening.is_empty() {
+        out.push_str(&format!(
+            "### {} change(s) widen what the agent can do\n\n",
+            widening.len()
+        ));
+        diff_table(&mut out, &widening);
+    }
+    if !other.is_empty() {
+        out.push_str(&format!(
+            "\n<details><summary>{} other change(s)</summary>\n\n",
+            other.len()
+        ));
+        diff_table(&mut out, &other);
+        out.push_str("\n</details>\n");
+    }
+    let notes = unread_notes(diff);
+    if !notes.is_empty() {
+        out.push('\n');
+        for note in notes {
+            out.push_str(&format!("- {}\n", cell(&note)));
+        }
+    }
+    out
+}
+
+/// `{"version": 1, "widens": bool, "changes": [...], "unread": {"old": [...], "new": [...]}}`
+/// (docs/diff-v1.schema.json).
+pub fn diff_json(diff: &CapabilityDiff) -> String {
+    let changes: Vec<Value> = diff
+        .changes
+        .iter()
+        .map(|c| {
+            json!({
+                "kind": c.kind.as_str(),
+                "widens": c.widens,
+                "tool": c.tool,
+                "oldName": c.old_name,
+                "path": c.path,
+                "line": c.line,
+                "column": c.column,
+                "message": c.message,
+                "before": c.before,
+                "after": c.after,
+            })
+        })
+        .collect();
+    let unread = |list: &[super::Unread]| {
+        list.iter()
+            .map(|u| json!({"path": u.path, "message": u.message}))
+            .collect::<Vec<_>>()
+    };
+    let value = json!({
+        "version": JSON_VERSION,
+        "widens": diff.widens(),
+        "changes": changes,
+        "unread": {"old": unread(&diff.old_unread), "new": unread(&diff.new_unread)},
+    });
+    let mut text = escape_json_text(serde_json::to_string_pretty(&value).unwrap_or_default());
+    text.push('\n');
+    text
 }
