@@ -1,7 +1,7 @@
 //! `skilllint tools`: the capability inventory, run as a user runs it, against
 //! tests/fixtures/inventory (an MCP server list behind a skill that pre-approves two of its tools,
-//! a forge ledger, an OpenAI list whose tool name holds an escape sequence, and a tools file that
-//! is not valid JSON).
+//! a forge ledger, an OpenAI list whose tool name holds an escape sequence, a tools file that
+//! is not valid JSON, and one that is some other program's list).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -149,12 +149,17 @@ fn gates_are_listed_as_written() {
 }
 
 #[test]
-fn a_tools_file_that_does_not_parse_is_named_not_skipped() {
+fn a_tools_file_that_does_not_parse_or_is_no_tool_list_is_named_not_skipped() {
     let inventory = json(&[]);
     let unread = inventory["unread"].as_array().expect("unread");
-    assert_eq!(unread.len(), 1, "{unread:?}");
-    assert_eq!(unread[0]["path"], "garbled/tools.json");
-    assert!(unread[0]["message"]
+    assert_eq!(unread.len(), 2, "{unread:?}");
+    assert_eq!(unread[0]["path"], "catalogue/tools.json");
+    assert_eq!(
+        unread[0]["message"],
+        "not a tool list in any dialect skilllint reads (TJ014)"
+    );
+    assert_eq!(unread[1]["path"], "garbled/tools.json");
+    assert!(unread[1]["message"]
         .as_str()
         .unwrap_or("")
         .starts_with("not valid JSON"));

@@ -208,9 +208,16 @@ pub(crate) fn unit_inventory(unit: &Unit<'_>) -> (Vec<Row>, Vec<Unread>) {
     let unread = unit
         .tools_docs()
         .filter_map(|(file, doc)| {
-            doc.parse_error.as_ref().map(|e| Unread {
+            let message = match (&doc.parse_error, &doc.not_a_tool_list) {
+                (Some(e), _) => format!("not valid JSON: {}", e.message),
+                (None, Some(_)) => {
+                    "not a tool list in any dialect skilllint reads (TJ014)".to_string()
+                }
+                (None, None) => return None,
+            };
+            Some(Unread {
                 path: unit.repo.file(file).rel_path.clone(),
-                message: format!("not valid JSON: {}", e.message),
+                message,
             })
         })
         .collect();
