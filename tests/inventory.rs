@@ -474,3 +474,17 @@ fn the_markdown_diff_puts_widening_changes_first_and_folds_the_rest() {
     );
     assert!(full.contains("        - Describe the product catalog's categories.\n"));
 }
+
+#[test]
+fn files_not_read_are_said_so_even_when_nothing_else_changed() {
+    let out = diff(&["unread-old", "unread-new"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout(&out),
+        "old side: not read: feed/tools.json: not valid JSON: Unterminated string literal\n\
+         new side: not read: feed/tools.json: not valid JSON: Unterminated string literal\n\
+         No capability changes among the tools read; 2 tools file(s) not read, their tools not compared.\n"
+    );
+    let markdown = stdout(&diff(&["unread-old", "unread-new", "--format", "markdown"]));
+    assert!(markdown.contains("2 tools file(s) not read"), "{markdown}");
+}

@@ -300,12 +300,27 @@ pub fn diff_full(diff: &CapabilityDiff) -> String {
     for note in unread_notes(diff) {
         out.push_str(&format!("{}\n", escape_text(&note)));
     }
-    let widening = diff.changes.iter().filter(|c| c.widens).count();
-    out.push_str(&match (diff.changes.len(), widening) {
-        (0, _) => "No capability changes.\n".to_string(),
-        (n, w) => format!("{n} change(s), {w} widening what the agent can do.\n"),
-    });
+    out.push_str(&summary(diff));
+    out.push('\n');
     out
+}
+
+/// "3 change(s), 1 widening what the agent can do." or "No capability changes.", saying when
+/// files were not read (their tools are not compared).
+fn summary(diff: &CapabilityDiff) -> String {
+    let widening = diff.changes.iter().filter(|c| c.widens).count();
+    let mut line = match (diff.changes.len(), widening) {
+        (0, _) => "No capability changes".to_string(),
+        (n, w) => format!("{n} change(s), {w} widening what the agent can do"),
+    };
+    let unread = diff.old_unread.len() + diff.new_unread.len();
+    if unread > 0 {
+        line.push_str(&format!(
+            " among the tools read; {unread} tools file(s) not read, their tools not compared"
+        ));
+    }
+    line.push('.');
+    line
 }
 
 fn diff_table(out: &mut String, changes: &[&Change]) {
@@ -336,7 +351,8 @@ pub fn diff_markdown(diff: &CapabilityDiff) -> String {
     let (widening, other): (Vec<&Change>, Vec<&Change>) =
         diff.changes.iter().partition(|c| c.widens);
     if diff.changes.is_empty() {
-        out.push_str("No capability changes.\n");
+        out.push_str(&summary(diff));
+        out.push('\n');
     }
     if !widening.is_empty() {
         out.push_str(&format!(
