@@ -77,6 +77,7 @@ fn every_tool_is_one_row_sorted_by_path_then_place() {
             ("ledger/tools.json", "read_balance"),
             ("ledger/tools.json", "post_journal_entry"),
             ("relay/tools.json", "send_\u{1b}[31mdigest"),
+            ("storefront/SKILL.md", "Bash(git status:*)"),
             ("storefront/tools.json", "list_orders"),
             ("storefront/tools.json", "issue_refund"),
             ("storefront/tools.json", "deleteCustomer"),
@@ -110,6 +111,20 @@ fn effect_capabilities_and_evidence_come_from_the_effect_model() {
     let query = tool(&inventory, "run_report_query");
     assert_eq!(query["capabilities"], serde_json::json!(["exec"]));
     assert_eq!(tool(&inventory, "list_orders")["effect"], "read");
+    // The skill's grant of a scoped shell is a row of its own: the agent runs it unasked. Its
+    // grant of MCP tools shows in those tools' gates instead.
+    let shell = tool(&inventory, "Bash(git status:*)");
+    assert_eq!(shell["dialect"], "allowed-tools");
+    assert_eq!(shell["effect"], "write");
+    assert_eq!(shell["capabilities"], serde_json::json!(["exec"]));
+    assert_eq!(
+        shell["evidence"][0]["text"],
+        "`allowed-tools` grants `Bash` scoped to `git status:*`"
+    );
+    assert_eq!(
+        (shell["line"].as_u64(), shell["column"].as_u64()),
+        (Some(4), Some(75))
+    );
 }
 
 #[test]
@@ -250,8 +265,8 @@ fn markdown_is_one_table_row_per_tool() {
         &fixtures(),
     ));
     let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("| ")).collect();
-    // The header and seven tools; the separator starts with `| -`.
-    assert_eq!(rows.len(), 1 + 1 + 7, "{out}");
+    // The header and eight tools; the separator starts with `| -`.
+    assert_eq!(rows.len(), 1 + 1 + 8, "{out}");
     let refund = rows
         .iter()
         .find(|r| r.starts_with("| issue\\_refund |") || r.starts_with("| issue_refund |"))
@@ -345,6 +360,7 @@ fn each_change_is_reported_once_with_whether_it_widens() {
         [
             ("sync_ledger", "effect-widened", true),
             ("post_journal_entry", "gate-dropped", true),
+            ("Bash", "added", true),
             ("issue_refund", "gate-dropped", true),
             ("issue_refund", "gate-dropped", true),
             ("issue_refund", "pre-approval-added", true),
@@ -372,6 +388,7 @@ fn each_change_is_reported_once_with_whether_it_widens() {
         "`destructiveHint` true → absent",
         "new capability `exec`",
         "renamed from `fetch_invoice` (same input schema)",
+        "new write tool (exec)",
     ] {
         assert!(
             messages.contains(&expected),
@@ -460,7 +477,7 @@ fn the_diff_formats_are_the_same_on_one_thread_and_on_many() {
 fn the_markdown_diff_puts_widening_changes_first_and_folds_the_rest() {
     let out = stdout(&diff(&["old", "new", "--format", "markdown"]));
     let widen = out
-        .find("### 10 change(s) widen what the agent can do")
+        .find("### 11 change(s) widen what the agent can do")
         .expect("the widening section");
     let folded = out
         .find("<details><summary>3 other change(s)</summary>")
@@ -469,7 +486,7 @@ fn the_markdown_diff_puts_widening_changes_first_and_folds_the_rest() {
     assert!(out.contains("before: Describe the product catalog's categories.<br>after: "));
     let full = stdout(&diff(&["old", "new"]));
     assert!(
-        full.ends_with("13 change(s), 10 widening what the agent can do.\n"),
+        full.ends_with("14 change(s), 11 widening what the agent can do.\n"),
         "{full}"
     );
     assert!(full.contains("        - Describe the product catalog's categories.\n"));

@@ -252,7 +252,68 @@ pub(crate) fn unit_rows(unit: &Unit<'_>) -> Vec<Row> {
         };
         rows.push(row(unit, effect, index, &grants));
     }
+    rows.extend(builtin_grant_rows(unit));
     rows
+}
+
+/// A row for each grant of the skill's `allowed-tools` that pre-approves a built-in tool that
+/// writes files or runs commands (`Bash`, `Write`, `Edit`, `MultiEdit`, `NotebookEdit`), scoped
+/// or not: the agent runs it without asking, so it is part of what the agent can do. `Bash` runs
+/// commands: `exec`. Other grants (read-only built-ins, MCP tools) are not rows of their own; a
+/// grant of a tool the folder's tools file declares shows in that tool's gates.
+fn builtin_grant_rows(unit: &Unit<'_>) -> Vec<Row> {
+    use crate::semantic::permissions::UNRESTRICTED_WHEN_BARE;
+    let Some((file, allowed)) = allowed_tools(unit) else {
+        return Vec::new();
+    };
+    let text = unit.text(file);
+    let index = LineIndex::new(text);
+    grants(allowed, text)
+        .into_iter()
+        .filter(|g| UNRESTRICTED_WHEN_BARE.contains(&g.tool.as_str()))
+        .map(|g| {
+            let written = match &g.scope {
+                Some(scope) => format!("{}({scope})", g.tool),
+                None => g.tool.clone(),
+            };
+            let place = at(&index, g.span);
+            let scope = if g.is_unrestricted() {
+                "without a scope".to_string()
+            } else {
+                format!("scoped to `{}`", g.scope.as_deref().unwrap_or(""))
+            };
+            let evidence = |claim: &str| RowEvidence {
+                claim: claim.to_string(),
+                basis: "declared",
+                source: "allowed-tools",
+                text: format!("`allowed-tools` grants `{}` {scope}", g.tool),
+                at: place,
+            };
+            let mut evidence_list = vec![evidence("effect:write")];
+            let mut capabilities = Vec::new();
+            if g.tool == "Bash" {
+                evidence_list.push(evidence("capability:exec"));
+                capabilities.push(Capability::Exec);
+            }
+            Row {
+                path: unit.repo.file(file).rel_path.clone(),
+                folder: unit.dir().to_string(),
+                at: place,
+                span: g.span,
+                name: written.clone(),
+                dialect: "allowed-tools",
+                effect: Effect::Write,
+                capabilities,
+                evidence: evidence_list,
+                gates: Gates {
+                    pre_approved: vec![written],
+                    ..Gates::default()
+                },
+                description: None,
+                schema: None,
+            }
+        })
+        .collect()
 }
 
 fn at(index: &LineIndex<'_>, span: Span) -> At {
@@ -364,16 +425,16 @@ fn gate_parameters(tool: &Tool) -> Vec<GateParameter> {
     out
 }
 
+/// The SKILL.md and its frontmatter's `allowed-tools` value, if it has one.
+fn allowed_tools<'a>(unit: &Unit<'a>) -> Option<(FileId, &'a Node)> {
+    let (file, skill) = unit.skill()?;
+    let allowed = skill.doc.frontmatter()?.root.get("allowed-tools")?;
+    Some((file, allowed))
+}
+
 /// The skill's `allowed-tools` entries as written (`Bash(git status:*)`, `mcp__shop__refund`).
 fn skill_grants(unit: &Unit<'_>) -> Vec<String> {
-    let Some((file, skill)) = unit.skill() else {
-        return Vec::new();
-    };
-    let Some(allowed) = skill
-        .doc
-        .frontmatter()
-        .and_then(|fm| fm.root.get("allowed-tools"))
-    else {
+    let Some((file, allowed)) = allowed_tools(unit) else {
         return Vec::new();
     };
     grants(allowed, unit.text(file))
