@@ -505,3 +505,54 @@ fn files_not_read_are_said_so_even_when_nothing_else_changed() {
     let markdown = stdout(&diff(&["unread-old", "unread-new", "--format", "markdown"]));
     assert!(markdown.contains("2 tools file(s) not read"), "{markdown}");
 }
+
+/// Writes `tools` MCP tools, 100 a file, under `root`: each with its own one-property schema, so
+/// that `prefix` decides whether two sides' tools are renames of each other.
+fn write_many(root: &Path, tools: usize, prefix: &str) {
+    for file in 0..tools.div_ceil(100) {
+        let entries: Vec<String> = (file * 100..tools.min(file * 100 + 100))
+            .map(|i| {
+                format!(
+                    r#"{{"name": "{prefix}_update_record_{i}", "description": "Update record {i}.", "inputSchema": {{"type": "object", "properties": {{"field_{i}": {{"type": "string", "description": "New value."}}}}, "required": ["field_{i}"]}}}}"#
+                )
+            })
+            .collect();
+        let dir = root.join(format!("server{file}"));
+        std::fs::create_dir_all(&dir).expect("folder");
+        std::fs::write(
+            dir.join("tools.json"),
+            format!("{{\"tools\": [{}]}}\n", entries.join(",\n")),
+        )
+        .expect("write");
+    }
+}
+
+#[test]
+fn diff_time_is_linear_in_the_number_of_tools() {
+    let time = |tools: usize| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        write_many(&dir.path().join("old"), tools, "old");
+        write_many(&dir.path().join("new"), tools, "new");
+        let start = std::time::Instant::now();
+        let out = skilllint(
+            &[
+                "diff",
+                "--dirs",
+                "old",
+                "new",
+                "--format",
+                "json",
+                "--exit-zero",
+            ],
+            dir.path(),
+        );
+        let elapsed = start.elapsed();
+        let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        // Every tool is a rename: its schema is the same under a new name.
+        assert_eq!(report["changes"].as_array().map(Vec::len), Some(tools));
+        elapsed
+    };
+    time(500);
+    let (x, x2) = (time(2_000), time(4_000));
+    assert!(x2 < x * 3, "2,000 tools: {x:?}; 4,000 tools: {x2:?}");
+}

@@ -7,7 +7,7 @@
 //! after review).
 
 use super::{Inventory, Row, Unread};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ChangeKind {
@@ -115,18 +115,30 @@ pub fn diff(old: &Inventory, new: &Inventory) -> CapabilityDiff {
             None => added.push(*new_row),
         }
     }
-    // A rename: removed and added in the same file with the same input schema.
+    // A rename: removed and added in the same file with the same input schema. The removed
+    // tools are indexed by (file, schema text), each matched at most once, first in order.
+    let mut by_schema: HashMap<(&str, String), VecDeque<usize>> = HashMap::new();
+    for (i, r) in removed.iter().enumerate() {
+        if let Some(schema) = &r.schema {
+            by_schema
+                .entry((r.path.as_str(), schema.to_string()))
+                .or_default()
+                .push_back(i);
+        }
+    }
+    let mut renamed_from = vec![false; removed.len()];
     added.retain(|new_row| {
         let Some(schema) = &new_row.schema else {
             return true;
         };
-        let Some(i) = removed
-            .iter()
-            .position(|r| r.path == new_row.path && r.schema.as_ref() == Some(schema))
+        let Some(i) = by_schema
+            .get_mut(&(new_row.path.as_str(), schema.to_string()))
+            .and_then(VecDeque::pop_front)
         else {
             return true;
         };
-        let old_row = removed.remove(i);
+        renamed_from[i] = true;
+        let old_row = removed[i];
         let mut renamed = change(
             ChangeKind::Renamed,
             false,
@@ -139,6 +151,11 @@ pub fn diff(old: &Inventory, new: &Inventory) -> CapabilityDiff {
         changes.push(renamed);
         compare(old_row, new_row, &mut changes);
         false
+    });
+    let mut index = 0;
+    removed.retain(|_| {
+        index += 1;
+        !renamed_from[index - 1]
     });
     for row in added {
         let caps = row.capability_list();
