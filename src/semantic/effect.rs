@@ -226,475 +226,125 @@ impl ToolEffect<'_> {
 // ---------------------------------------------------------------------------------------------
 
 /// Verbs that delete or overwrite beyond undo.
+#[rustfmt::skip]
 const DESTRUCTIVE_VERBS: &[&str] = &[
-    "delete",
-    "del",
-    "remove",
-    "rm",
-    "drop",
-    "purge",
-    "destroy",
-    "erase",
-    "wipe",
-    "truncate",
-    "terminate",
-    "kill",
-    "uninstall",
-    "overwrite",
-    "prune",
-    "nuke",
-    "obliterate",
-    "shred",
+    "delete", "del", "remove", "rm", "drop", "purge", "destroy", "erase", "wipe", "truncate",
+    "terminate", "kill", "uninstall", "overwrite", "prune", "nuke", "obliterate", "shred",
 ];
 
-/// Verbs that change state, unambiguous as the first verb of a name.
+/// Verbs that change state.
+#[rustfmt::skip]
 const WRITE_VERBS: &[&str] = &[
-    "create",
-    "add",
-    "insert",
-    "update",
-    "upsert",
-    "set",
-    "put",
-    "patch",
-    "edit",
-    "modify",
-    "write",
-    "save",
-    "store",
-    "upload",
-    "import",
-    "move",
-    "rename",
-    "merge",
-    "push",
-    "publish",
-    "deploy",
-    "send",
-    "reply",
-    "submit",
-    "approve",
-    "reject",
-    "assign",
-    "unassign",
-    "close",
-    "reopen",
-    "archive",
-    "unarchive",
-    "restore",
-    "enable",
-    "disable",
-    "start",
-    "stop",
-    "restart",
-    "pause",
-    "resume",
-    "cancel",
-    "trigger",
-    "dispatch",
-    "apply",
-    "install",
-    "register",
-    "unregister",
-    "subscribe",
-    "unsubscribe",
-    "follow",
-    "unfollow",
-    "fork",
-    "invite",
-    "pay",
-    "refund",
-    "charge",
-    "purchase",
-    "buy",
-    "sell",
-    "place",
-    "grant",
-    "revoke",
-    "rotate",
-    "scale",
-    "rollback",
-    "revert",
-    "migrate",
-    "replace",
-    "append",
-    "mute",
-    "unmute",
-    "block",
-    "unblock",
-    "react",
-    "vote",
-    "accept",
-    "decline",
-    "dismiss",
-    "provision",
-    "allocate",
-    "fund",
-    "topup",
-    "transfer",
-    "withdraw",
-    "deposit",
-    "swap",
-    "mint",
-    "burn",
-    "bridge",
-    "stake",
-    "unstake",
-    "configure",
-    "reset",
-    "clear",
-    "mark",
-    "unmark",
-    "upgrade",
-    "downgrade",
-    "attach",
-    "detach",
-    "share",
-    "unshare",
-    "notify",
-    "email",
-    "tweet",
-    "retweet",
-    "broadcast",
-    "enqueue",
-    "resolve",
-    "execute",
-    "exec",
-    "run",
-    "eval",
-    "invoke",
-    "fill",
-    "click",
-    "type",
-    "press",
-    "drag",
-    "hover",
-    "navigate",
-    "select",
-    "check",
-    "uncheck",
-    "lock",
-    "unlock",
-    "tag",
-    "untag",
-    "star",
-    "unstar",
-    "pin",
-    "unpin",
-    "comment",
-    "post",
-    "commit",
-    "release",
-    "schedule",
-    "book",
-    "link",
-    "unlink",
-    "label",
-    "copy",
-    "duplicate",
-    "clone",
-    "sync",
-    "init",
-    "initialize",
-    "generate",
+    "create", "add", "insert", "update", "upsert", "set", "put", "patch", "edit", "modify",
+    "write", "save", "store", "upload", "import", "move", "rename", "merge", "push", "publish",
+    "deploy", "send", "reply", "submit", "approve", "reject", "assign", "unassign", "close",
+    "reopen", "archive", "unarchive", "restore", "enable", "disable", "start", "stop", "restart",
+    "pause", "resume", "cancel", "trigger", "dispatch", "apply", "install", "register",
+    "unregister", "subscribe", "unsubscribe", "follow", "unfollow", "fork", "invite", "pay",
+    "refund", "charge", "purchase", "buy", "sell", "place", "grant", "revoke", "rotate", "scale",
+    "rollback", "revert", "migrate", "replace", "append", "mute", "unmute", "block", "unblock",
+    "react", "vote", "accept", "decline", "dismiss", "provision", "allocate", "fund", "topup",
+    "transfer", "withdraw", "deposit", "swap", "mint", "burn", "bridge", "stake", "unstake",
+    "configure", "reset", "clear", "mark", "unmark", "upgrade", "downgrade", "attach", "detach",
+    "share", "unshare", "notify", "email", "tweet", "retweet", "broadcast", "enqueue", "resolve",
+    "execute", "exec", "run", "eval", "invoke", "fill", "click", "type", "press", "drag", "hover",
+    "navigate", "select", "check", "uncheck", "lock", "unlock", "tag", "untag", "star",
+    "unstar", "pin", "unpin", "comment", "post", "commit", "release", "schedule", "book", "link",
+    "unlink", "label", "copy", "duplicate", "clone", "sync", "init", "initialize", "generate",
+    "activate", "deactivate", "toggle", "change", "finalize", "vacuum", "switch", "void",
+    "capture", "suspend", "unsuspend", "ban", "unban", "kick",
 ];
 
 /// Write verbs that are also common nouns (`comment`, `post`, `release`, `tag`…) or whose effect
 /// depends on what they run (`run`, `execute`): they decide the effect only as the first word,
 /// and never contradict a declaration.
+#[rustfmt::skip]
 const WEAK_WRITE_VERBS: &[&str] = &[
-    "comment",
-    "post",
-    "commit",
-    "release",
-    "schedule",
-    "book",
-    "link",
-    "unlink",
-    "label",
-    "tag",
-    "untag",
-    "star",
-    "unstar",
-    "pin",
-    "unpin",
-    "lock",
-    "unlock",
-    "copy",
-    "duplicate",
-    "clone",
-    "sync",
-    "init",
-    "initialize",
-    "generate",
-    "execute",
-    "exec",
-    "run",
-    "eval",
-    "invoke",
-    "fill",
-    "click",
-    "type",
-    "press",
-    "drag",
-    "hover",
-    "navigate",
-    "select",
-    "check",
-    "uncheck",
-    "mark",
-    "unmark",
-    "resolve",
-    "clear",
-    "reset",
-    "configure",
-    "apply",
-    "trigger",
-    "start",
-    "stop",
-    "place",
-    "set",
-    "store",
-    "fund",
-    "block",
-    "close",
+    "comment", "post", "commit", "release", "schedule", "book", "link", "unlink", "label", "tag",
+    "untag", "star", "unstar", "pin", "unpin", "lock", "unlock", "copy", "duplicate", "clone",
+    "sync", "init", "initialize", "generate", "execute", "exec", "run", "eval", "invoke", "fill",
+    "click", "type", "press", "drag", "hover", "navigate", "select", "check", "uncheck", "mark",
+    "unmark", "resolve", "clear", "reset", "configure", "apply", "trigger", "start", "stop",
+    "place", "set", "store", "fund", "block", "close", "switch", "change", "capture", "void",
 ];
 
 /// Verbs that only read.
+#[rustfmt::skip]
 const READ_VERBS: &[&str] = &[
-    "get",
-    "list",
-    "search",
-    "find",
-    "fetch",
-    "read",
-    "describe",
-    "show",
-    "view",
-    "lookup",
-    "look",
-    "count",
-    "browse",
-    "inspect",
-    "explain",
-    "analyze",
-    "analyse",
-    "summarize",
-    "summarise",
-    "validate",
-    "verify",
-    "preview",
-    "diff",
-    "compare",
-    "retrieve",
-    "scan",
-    "estimate",
-    "calculate",
-    "query",
-    "download",
-    "export",
-    "watch",
-    "monitor",
-    "aggregate",
-    "test",
-    "ping",
-    "lint",
-    "audit",
-    "review",
-    "check",
-    "is",
-    "has",
-    "can",
-    "whoami",
-    "load",
-    "translate",
-    "parse",
-    "render",
-    "format",
-    "convert",
-    "resolve",
-    "select",
+    "get", "list", "search", "find", "fetch", "read", "describe", "show", "view", "lookup",
+    "look", "count", "browse", "inspect", "explain", "analyze", "analyse", "summarize",
+    "summarise", "validate", "verify", "preview", "diff", "compare", "retrieve", "scan",
+    "estimate", "calculate", "query", "download", "export", "watch", "monitor", "aggregate",
+    "test", "ping", "lint", "audit", "review", "check", "is", "has", "can", "whoami", "load",
+    "translate", "parse", "render", "format", "convert", "resolve", "select",
 ];
 
 /// Name words that make a tool exec-like: with an exec parameter it runs what it is given.
+#[rustfmt::skip]
 const EXEC_NAME_WORDS: &[&str] = &[
-    "exec",
-    "execute",
-    "run",
-    "eval",
-    "evaluate",
-    "shell",
-    "bash",
-    "sh",
-    "zsh",
-    "terminal",
-    "cmd",
-    "command",
-    "commands",
-    "script",
-    "sql",
-    "kubectl",
-    "powershell",
-    "repl",
-    "python",
-    "code",
+    "exec", "execute", "run", "eval", "evaluate", "shell", "bash", "sh", "zsh", "terminal", "cmd",
+    "command", "commands", "script", "sql", "kubectl", "powershell", "repl", "python",
     "javascript",
-    "js",
-    "cli",
 ];
 
 /// Parameters that carry what an exec-like tool runs.
+#[rustfmt::skip]
 const EXEC_PARAMETERS: &[&str] = &[
-    "command",
-    "cmd",
-    "commands",
-    "script",
-    "sql",
-    "query",
-    "code",
-    "expression",
-    "statement",
-    "shell",
-    "program",
-    "source",
-    "js",
-    "javascript",
-    "python",
+    "command", "cmd", "commands", "script", "sql", "query", "code", "expression", "statement",
+    "shell", "program", "source", "js", "javascript", "python",
 ];
 
 /// Parameters so specific that they make a tool exec-like whatever its name.
 const STRONG_EXEC_PARAMETERS: &[&str] = &["command", "cmd", "sql", "script", "shell_command"];
 
 /// Name words of moving money.
+#[rustfmt::skip]
 const MONEY_WORDS: &[&str] = &[
-    "pay",
-    "payment",
-    "payments",
-    "payout",
-    "payouts",
-    "refund",
-    "refunds",
-    "topup",
-    "fund",
-    "funds",
-    "purchase",
-    "buy",
-    "sell",
-    "checkout",
-    "trade",
-    "withdraw",
-    "withdrawal",
-    "deposit",
-    "money",
-    "invoice",
-    "charge",
-    "order",
-    "orders",
-    "swap",
-    "stake",
-    "unstake",
-    "bridge",
-    "tip",
-    "donate",
-    "donation",
-    "credit",
-    "credits",
-    "bet",
-    "wager",
-    "remittance",
-    "wire",
+    "pay", "payment", "payments", "payout", "payouts", "refund", "refunds", "topup", "fund",
+    "funds", "purchase", "buy", "sell", "checkout", "trade", "withdraw", "withdrawal", "deposit",
+    "money", "invoice", "charge", "order", "orders", "swap", "stake", "unstake", "bridge", "tip",
+    "donate", "donation", "credit", "credits", "bet", "wager", "remittance", "wire",
 ];
 
 /// Name words of credentials.
+#[rustfmt::skip]
 const CREDENTIAL_WORDS: &[&str] = &[
-    "secret",
-    "secrets",
-    "password",
-    "passwords",
-    "credential",
-    "credentials",
-    "apikey",
-    "apikeys",
-    "passphrase",
-    "mnemonic",
-    "seed",
+    "secret", "secrets", "password", "passwords", "credential", "credentials", "apikey",
+    "apikeys", "passphrase", "mnemonic", "totp",
 ];
 
 /// Words that qualify `key` or `token` as a credential (`api_key`, `access_token`).
+#[rustfmt::skip]
 const CREDENTIAL_QUALIFIERS: &[&str] = &[
-    "api",
-    "access",
-    "auth",
-    "personal",
-    "refresh",
-    "bearer",
-    "session",
-    "oauth",
-    "jwt",
-    "ssh",
-    "signing",
-    "private",
-    "deploy",
-    "gpg",
-    "encryption",
-    "service",
-    "bot",
+    "api", "access", "auth", "personal", "refresh", "bearer", "session", "oauth", "jwt", "ssh",
+    "signing", "private", "deploy", "gpg", "encryption", "service", "bot", "provisioning",
 ];
 
 /// Words after which a credential noun names something else (`secret_scanning_alert`).
+#[rustfmt::skip]
 const CREDENTIAL_EXCLUSIONS: &[&str] = &[
     "scanning", "scan", "alert", "alerts", "balance", "price", "prices", "holders", "supply",
     "metadata", "policy", "policies", "count",
 ];
 
 /// Verbs that create, reveal or rotate a credential.
+#[rustfmt::skip]
 const CREDENTIAL_VERBS: &[&str] = &[
-    "create",
-    "generate",
-    "rotate",
-    "regenerate",
-    "reveal",
-    "get",
-    "read",
-    "show",
-    "reset",
-    "issue",
-    "new",
-    "add",
-    "mint",
-    "export",
-    "fetch",
-    "retrieve",
-    "decrypt",
-    "set",
-    "update",
-    "revoke",
-    "delete",
+    "create", "generate", "rotate", "regenerate", "reveal", "get", "read", "show", "reset",
+    "issue", "new", "add", "mint", "export", "fetch", "retrieve", "decrypt", "set", "update",
+    "revoke", "delete",
 ];
 
-/// Name words of sending to a third party.
-const SEND_WORDS: &[&str] = &[
-    "send",
-    "email",
-    "mail",
-    "sms",
-    "notify",
-    "notification",
-    "tweet",
-    "retweet",
-    "publish",
-    "broadcast",
-    "reply",
-    "invite",
-    "share",
-    "webhook",
-    "post",
-    "message",
-    "dm",
-    "forward",
+/// Verbs of sending to a third party: the name's verb must be one (`send_test_email`, not
+/// `create_email_template`).
+#[rustfmt::skip]
+const SEND_VERBS: &[&str] = &[
+    "send", "email", "mail", "sms", "notify", "tweet", "retweet", "publish", "broadcast", "reply",
+    "invite", "share", "post", "message", "dm", "forward",
 ];
 
-/// Parameter name words that gate a call: a confirmation flag or a preview switch.
+/// Parameter name words that gate a call: a confirmation flag or a preview switch (`dry_run`
+/// is matched as two words).
 const GATE_PARAMETER_WORDS: &[&str] =
     &["confirm", "confirmed", "confirmation", "preview", "dryrun"];
 
@@ -702,14 +352,13 @@ const GATE_PARAMETER_WORDS: &[&str] =
 const DROP_SWITCHES: &[&str] = &["force", "overwrite", "drop", "truncate", "purge"];
 
 /// Keys that hold scope lists.
+#[rustfmt::skip]
 const SCOPE_KEYS: &[&str] = &[
-    "requiredScopes",
-    "required_scopes",
-    "scopes",
-    "oauthScopes",
-    "oauth_scopes",
-    "permissions",
+    "requiredScopes", "required_scopes", "scopes", "oauthScopes", "oauth_scopes", "permissions",
 ];
+
+/// How many words of a name are read.
+const MAX_NAME_WORDS: usize = 32;
 
 fn is_in(list: &[&str], word: &str) -> bool {
     list.contains(&word)
@@ -1012,20 +661,17 @@ fn description_verb(text: &str) -> Option<String> {
         .split(|c: char| !c.is_ascii_alphabetic())
         .find(|w| !w.is_empty())?
         .to_ascii_lowercase();
-    for candidate in [
+    let stems = [
         first.clone(),
         first.strip_suffix("es").unwrap_or_default().to_string(),
         first.strip_suffix('s').unwrap_or_default().to_string(),
-    ] {
-        if !candidate.is_empty()
-            && (is_in(DESTRUCTIVE_VERBS, &candidate)
-                || is_in(WRITE_VERBS, &candidate)
-                || is_in(READ_VERBS, &candidate))
-        {
-            return Some(candidate);
-        }
-    }
-    None
+    ];
+    stems.into_iter().find(|candidate| {
+        !candidate.is_empty()
+            && (is_in(DESTRUCTIVE_VERBS, candidate)
+                || is_in(WRITE_VERBS, candidate)
+                || is_in(READ_VERBS, candidate))
+    })
 }
 
 /// The top-level parameters: name, key span, schema.
@@ -1053,7 +699,10 @@ fn is_string_like(schema: &Node) -> bool {
 fn inferred(r: &mut Reader<'_>) {
     let tool = r.tool;
     let name_span = tool.span();
-    let words = tool.name().map(name_words).unwrap_or_default();
+    // A real name has a handful of words; a hostile one is cut, so the vocabulary lookups stay
+    // linear in the file whatever the name.
+    let mut words = tool.name().map(name_words).unwrap_or_default();
+    words.truncate(MAX_NAME_WORDS);
     let verb = name_verb(&words);
     if let Some((w, effect, strong)) = verb {
         r.push(
@@ -1082,12 +731,17 @@ fn inferred(r: &mut Reader<'_>) {
     let read_verb = matches!(verb, Some((_, Effect::Read, _)));
 
     // Exec: an exec-like name with a parameter carrying what to run, or an unmistakable one.
-    let exec_name = has(EXEC_NAME_WORDS);
+    // `query` in the name counts only on a tool that does not read (`write_query`, not
+    // `read_query`); a reading tool is exec only with a `command`, `sql` or `script`.
+    let exec_name = has(EXEC_NAME_WORDS).or_else(|| {
+        (!read_verb && words.iter().any(|w| w == "query")).then(|| "query".to_string())
+    });
     let exec_param = params.iter().find(|(name, _, schema)| {
         let lower = name.to_ascii_lowercase();
+        let strong = is_in(STRONG_EXEC_PARAMETERS, &lower);
         is_string_like(schema)
-            && ((exec_name.is_some() && is_in(EXEC_PARAMETERS, &lower))
-                || (!read_verb && is_in(STRONG_EXEC_PARAMETERS, &lower)))
+            && ((exec_name.is_some() && is_in(EXEC_PARAMETERS, &lower) && (!read_verb || strong))
+                || (!read_verb && strong))
     });
     if let Some((pname, span, _)) = exec_param {
         let text = match &exec_name {
@@ -1182,13 +836,17 @@ fn inferred(r: &mut Reader<'_>) {
         }
     }
 
-    // Sends: a writing tool named after sending.
-    if let Some(w) = has(SEND_WORDS).filter(|_| writes) {
+    // Sends: the name's verb sends (`send_test_email`, `sendMessage`, `post_message`).
+    let send_verb = verb
+        .map(|(v, _, _)| v.to_string())
+        .filter(|v| is_in(SEND_VERBS, v))
+        .or_else(|| words.first().filter(|w| is_in(SEND_VERBS, w)).cloned());
+    if let Some(w) = send_verb.filter(|_| writes || verb.is_none()) {
         r.push(
             Claim::Capability(Capability::Sends),
             Basis::Inferred,
             "name",
-            format!("the name's `{w}`"),
+            format!("the name's verb `{w}`"),
             name_span,
             false,
         );
@@ -1308,4 +966,150 @@ pub(crate) fn find_effects<'a>(unit: &UnitView<'a>, links: &[Link<'a>]) -> ToolE
         .map(|(i, e)| (std::ptr::from_ref(e.tool), i))
         .collect();
     ToolEffects { list, by_tool }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::tools::parse_tools;
+
+    /// The effect and capabilities of each tool of an MCP list built from `(name, parameters)`.
+    fn effects(tools: &[(&str, &str)]) -> Vec<(String, &'static str, Vec<&'static str>)> {
+        let entries: Vec<String> = tools
+            .iter()
+            .map(|(name, props)| {
+                format!(
+                    r#"{{"name": "{name}", "description": "x", "inputSchema": {{"type": "object", "properties": {{{props}}}}}}}"#
+                )
+            })
+            .collect();
+        let doc = parse_tools(&format!("[{}]", entries.join(",")));
+        doc.tools
+            .iter()
+            .map(|tool| {
+                let e = tool_effect(FileId(0), tool, None);
+                (
+                    tool.display_name(),
+                    e.effect.as_str(),
+                    e.capabilities.iter().map(|c| c.as_str()).collect(),
+                )
+            })
+            .collect()
+    }
+
+    fn effect_of(name: &str) -> &'static str {
+        effects(&[(name, "")])[0].1
+    }
+
+    #[test]
+    fn the_name_verb_decides_in_every_case_style() {
+        for name in [
+            "delete_x",
+            "deleteX",
+            "x.delete",
+            "delete-many",
+            "zpa_delete_rule",
+            "DropIndex",
+        ] {
+            assert_eq!(effect_of(name), "destructive", "{name}");
+        }
+        for name in [
+            "update-many",
+            "createIssue",
+            "repo.push",
+            "add_user_to_group",
+            "issue_write",
+        ] {
+            assert_eq!(effect_of(name), "write", "{name}");
+        }
+        for name in [
+            "undelete_x",
+            "listDeleted",
+            "list_deleted_items",
+            "get_delete_status",
+            "find",
+            "search_code",
+            "collection-schema",
+            "describe_table",
+            "pull_request_read",
+            "weather",
+        ] {
+            assert_ne!(effect_of(name), "destructive", "{name}");
+        }
+        for name in [
+            "list_x",
+            "get_x",
+            "find_x",
+            "search_x",
+            "collection-schema",
+            "describe_x",
+            "weather",
+        ] {
+            assert_eq!(effect_of(name), "read", "{name}");
+        }
+        // A noun that is also a verb decides only as the first word.
+        assert_eq!(effect_of("post_message"), "write");
+        assert_eq!(effect_of("get_post"), "read");
+        assert_eq!(effect_of("release_notes_get"), "read");
+    }
+
+    #[test]
+    fn capabilities_need_their_evidence() {
+        let found = effects(&[
+            ("run_shell", r#""command": {"type": "string"}"#),
+            ("read_query", r#""query": {"type": "string"}"#),
+            ("write_query", r#""query": {"type": "string"}"#),
+            ("search_code", r#""query": {"type": "string"}"#),
+            ("top_up_wallet", r#""amount": {"type": "number"}"#),
+            ("transfer_repository", r#""owner": {"type": "string"}"#),
+            ("get_token_balance", ""),
+            ("get_secret_scanning_alert", ""),
+            ("rotate_access_token", ""),
+            ("send_test_email", ""),
+            ("create_email_template", ""),
+        ]);
+        let caps: Vec<(&str, Vec<&str>)> = found
+            .iter()
+            .map(|(n, _, c)| (n.as_str(), c.clone()))
+            .collect();
+        assert_eq!(
+            caps,
+            [
+                ("run_shell", vec!["exec"]),
+                ("read_query", vec![]),
+                ("write_query", vec!["exec"]),
+                ("search_code", vec![]),
+                ("top_up_wallet", vec!["financial"]),
+                ("transfer_repository", vec![]),
+                ("get_token_balance", vec![]),
+                ("get_secret_scanning_alert", vec![]),
+                ("rotate_access_token", vec!["credential"]),
+                ("send_test_email", vec!["sends"]),
+                ("create_email_template", vec![]),
+            ]
+        );
+    }
+
+    #[test]
+    fn declarations_bound_the_effect_and_contradictions_are_kept() {
+        let doc = parse_tools(
+            r#"[
+  {"name": "delete-many", "inputSchema": {"type": "object"}, "annotations": {"destructiveHint": false}},
+  {"name": "list_things", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": false}},
+  {"name": "create_note", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}},
+  {"name": "post_summary", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}
+]"#,
+        );
+        let got: Vec<(&str, usize)> = doc
+            .tools
+            .iter()
+            .map(|t| {
+                let e = tool_effect(FileId(0), t, None);
+                (e.effect.as_str(), e.contradictions().len())
+            })
+            .collect();
+        // Declared beats inferred; strong inference against it is a contradiction, a noun-verb
+        // (`post`) is not strong.
+        assert_eq!(got, [("write", 1), ("write", 0), ("read", 1), ("read", 0)]);
+    }
 }

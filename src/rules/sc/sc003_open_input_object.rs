@@ -6,7 +6,6 @@ use crate::check::{Sink, Unit};
 use crate::diagnostic::{Edit, Fix};
 use crate::edit::json::{Json, Place};
 use crate::parse::node::{Node, Value};
-use crate::rules::report::tool_facts;
 use crate::semantic::effect::Effect;
 use crate::semantic::schemas::{Owner, Site, Subject, Via};
 use crate::source::{FileId, Span};
@@ -232,11 +231,6 @@ pub(super) fn report_open_objects(
                 )
             };
             diagnostic.fix(Fix::unsafe_(description, edits));
-        }
-        if let Owner::Tool(tool) = subject.owner {
-            if let Some(effect) = unit.effect_of(tool) {
-                diagnostic.tool_facts(tool_facts(effect));
-            }
         }
     }
 }
