@@ -361,6 +361,9 @@ fn each_change_is_reported_once_with_whether_it_widens() {
             ("sync_ledger", "effect-widened", true),
             ("post_journal_entry", "gate-dropped", true),
             ("Bash", "added", true),
+            ("list_orders", "schema-widened", true),
+            ("list_orders", "schema-widened", true),
+            ("list_orders", "schema-widened", true),
             ("issue_refund", "gate-dropped", true),
             ("issue_refund", "gate-dropped", true),
             ("issue_refund", "pre-approval-added", true),
@@ -389,6 +392,9 @@ fn each_change_is_reported_once_with_whether_it_widens() {
         "new capability `exec`",
         "renamed from `fetch_invoice` (same input schema)",
         "new write tool (exec)",
+        "property `customer_id` no longer required",
+        "property `status` accepts more `enum` values",
+        "`additionalProperties: false` gone: the tool accepts properties it does not declare",
     ] {
         assert!(
             messages.contains(&expected),
@@ -477,7 +483,7 @@ fn the_diff_formats_are_the_same_on_one_thread_and_on_many() {
 fn the_markdown_diff_puts_widening_changes_first_and_folds_the_rest() {
     let out = stdout(&diff(&["old", "new", "--format", "markdown"]));
     let widen = out
-        .find("### 11 change(s) widen what the agent can do")
+        .find("### 14 change(s) widen what the agent can do")
         .expect("the widening section");
     let folded = out
         .find("<details><summary>3 other change(s)</summary>")
@@ -486,7 +492,7 @@ fn the_markdown_diff_puts_widening_changes_first_and_folds_the_rest() {
     assert!(out.contains("before: Describe the product catalog's categories.<br>after: "));
     let full = stdout(&diff(&["old", "new"]));
     assert!(
-        full.ends_with("14 change(s), 11 widening what the agent can do.\n"),
+        full.ends_with("17 change(s), 14 widening what the agent can do.\n"),
         "{full}"
     );
     assert!(full.contains("        - Describe the product catalog's categories.\n"));

@@ -20,6 +20,7 @@ pub enum ChangeKind {
     CapabilityRemoved,
     GateDropped,
     GateAdded,
+    SchemaWidened,
     PreApprovalAdded,
     PreApprovalRemoved,
     DescriptionChanged,
@@ -37,6 +38,7 @@ impl ChangeKind {
             ChangeKind::CapabilityRemoved => "capability-removed",
             ChangeKind::GateDropped => "gate-dropped",
             ChangeKind::GateAdded => "gate-added",
+            ChangeKind::SchemaWidened => "schema-widened",
             ChangeKind::PreApprovalAdded => "pre-approval-added",
             ChangeKind::PreApprovalRemoved => "pre-approval-removed",
             ChangeKind::DescriptionChanged => "description-changed",
@@ -318,6 +320,9 @@ fn compare(old: &Row, new: &Row, out: &mut Vec<Change>) {
             );
         }
     }
+    for (message, before, after) in schema_widenings(old, new) {
+        push(ChangeKind::SchemaWidened, true, message, before, after);
+    }
     if og.approval.is_some() && ng.approval.is_none() {
         push(
             ChangeKind::GateDropped,
@@ -362,4 +367,82 @@ fn compare(old: &Row, new: &Row, out: &mut Vec<Change>) {
             new.description.clone(),
         );
     }
+}
+
+/// How the input schema's top level accepts more than it did: a property no longer required
+/// (gate parameters aside: those are dropped gates), `additionalProperties: false` gone, a
+/// property's `enum` removed or grown, a `maxLength`/`maximum`/`maxItems` bound removed.
+fn schema_widenings(old: &Row, new: &Row) -> Vec<(String, Option<String>, Option<String>)> {
+    use serde_json::Value;
+    let (Some(os), Some(ns)) = (&old.schema, &new.schema) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let required = |s: &Value| -> Vec<String> {
+        s.get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    };
+    let now_required = required(ns);
+    for name in required(os) {
+        let gate = old.gates.parameter(&name).is_some();
+        let still_there = ns
+            .pointer(&format!(
+                "/properties/{}",
+                crate::parse::node::pointer_token(&name)
+            ))
+            .is_some();
+        if !gate && still_there && !now_required.contains(&name) {
+            out.push((
+                format!("property `{name}` no longer required"),
+                Some("required".to_string()),
+                Some("optional".to_string()),
+            ));
+        }
+    }
+    let closed = |s: &Value| s.get("additionalProperties") == Some(&Value::Bool(false));
+    if closed(os) && !closed(ns) {
+        out.push((
+            "`additionalProperties: false` gone: the tool accepts properties it does not declare"
+                .to_string(),
+            Some("false".to_string()),
+            ns.get("additionalProperties").map(Value::to_string),
+        ));
+    }
+    let Some(old_props) = os.get("properties").and_then(Value::as_object) else {
+        return out;
+    };
+    for (name, before) in old_props {
+        let Some(after) = ns.get("properties").and_then(|p| p.get(name)) else {
+            continue;
+        };
+        if let Some(values) = before.get("enum").and_then(Value::as_array) {
+            match after.get("enum").and_then(Value::as_array) {
+                None => out.push((
+                    format!("property `{name}` lost its `enum`: any value is accepted"),
+                    Some(Value::Array(values.clone()).to_string()),
+                    None,
+                )),
+                Some(now) if now.iter().any(|v| !values.contains(v)) => out.push((
+                    format!("property `{name}` accepts more `enum` values"),
+                    Some(Value::Array(values.clone()).to_string()),
+                    Some(Value::Array(now.clone()).to_string()),
+                )),
+                Some(_) => {}
+            }
+        }
+        for bound in ["maxLength", "maximum", "maxItems"] {
+            if let (Some(b), None) = (before.get(bound), after.get(bound)) {
+                out.push((
+                    format!("property `{name}` lost its `{bound}`"),
+                    Some(b.to_string()),
+                    None,
+                ));
+            }
+        }
+    }
+    out
 }
