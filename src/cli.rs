@@ -61,6 +61,14 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
+    /// The repository's capability inventory: every tool with its effect (read, write,
+    /// destructive), capabilities (exec, financial, credential, sends), the evidence for them,
+    /// and the gates in front of it. Lints nothing; exits 0 (2 on a bad path or configuration).
+    Tools(ToolsArgs),
+    /// What a change does to the agent's capabilities: two folders' inventories compared (tools
+    /// added, removed, renamed; widened effects, new capabilities, dropped gates, new
+    /// pre-approvals, changed descriptions). Exit 1 when a change widens, else 0.
+    Diff(DiffArgs),
     /// Run the language server over standard input and output (for editors).
     Server {
         /// Accepted and ignored: standard input and output is the only transport. Some clients
@@ -68,6 +76,71 @@ pub enum Command {
         #[arg(long, hide = true)]
         stdio: bool,
     },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ToolsArgs {
+    /// Files or folders to read [default: the current folder].
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = InventoryFormat::Full)]
+    pub format: InventoryFormat,
+
+    /// Write the inventory to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Use this configuration file instead of searching for skilllint.toml / .skilllint.toml.
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    pub config: Option<PathBuf>,
+
+    /// Ignore every configuration file.
+    #[arg(long)]
+    pub isolated: bool,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// The folder before the change and the folder after it; each is read with its own
+    /// configuration.
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], required = true)]
+    pub dirs: Vec<PathBuf>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = InventoryFormat::Full)]
+    pub format: InventoryFormat,
+
+    /// Write the report to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Exit 0 even when a change widens what the agent can do (usage errors still exit 2).
+    #[arg(long)]
+    pub exit_zero: bool,
+
+    /// Ignore every configuration file on both sides.
+    #[arg(long)]
+    pub isolated: bool,
+
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InventoryFormat {
+    /// A table with each tool's gates and evidence below it.
+    Full,
+    /// A versioned JSON document (tools-v1, docs/tools-v1.schema.json).
+    Json,
+    /// A markdown table, for a pull request comment or a job summary.
+    Markdown,
 }
 
 #[derive(Debug, Subcommand)]

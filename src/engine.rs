@@ -335,6 +335,47 @@ fn run_keeping(
     threads: usize,
     keep: bool,
 ) -> Result<(LintOutcome, Option<Kept>), LintError> {
+    let read = read_files(options, root, threads)?;
+    let (mut outcome, kept) = analyse_keeping(
+        options,
+        enabled,
+        read.files,
+        read.parsed,
+        read.diagnostics,
+        read.bundle,
+        read.root,
+        &read.base,
+        keep,
+    )?;
+    outcome.excluded_named = read.excluded_named;
+    Ok((outcome, kept))
+}
+
+/// What discovery and reading leave for the index: the files, their up-front parses, the read
+/// problems (SL001), and where paths are reported from.
+struct ReadFiles {
+    files: Vec<SourceFile>,
+    parsed: Vec<Parsed>,
+    diagnostics: Vec<Diagnostic>,
+    root: LintRoot,
+    base: PathBuf,
+    excluded_named: Vec<PathBuf>,
+    bundle: Bundle,
+}
+
+/// What the read stage found around the skills for SK022 and SK023: the archives and
+/// executables nothing names, and the broken links of the Markdown files skills link to.
+type Bundle = (
+    Vec<crate::model::bundle::BundledFile>,
+    Vec<crate::model::skill::LinkedBroken>,
+);
+
+/// discover → read → parse up front, for the paths of `options`.
+fn read_files(
+    options: &LintOptions,
+    root: PathBuf,
+    threads: usize,
+) -> Result<ReadFiles, LintError> {
     let base = options.glob_base.clone().unwrap_or_else(|| root.clone());
     let mut exclude = GlobFilter::new(&base, &root, &options.exclude)
         .and_then(|filter| filter.and(Path::new("."), &root, &options.exclude_here))
@@ -425,23 +466,18 @@ fn run_keeping(
             parsed
         })
         .collect();
-    let root = LintRoot {
-        looked_up,
-        path: root,
-    };
-    let (mut outcome, kept) = analyse_keeping(
-        options,
-        enabled,
+    Ok(ReadFiles {
         files,
         parsed,
         diagnostics,
-        (bundled, linked_breaks),
-        root,
-        &base,
-        keep,
-    )?;
-    outcome.excluded_named = excluded_named;
-    Ok((outcome, kept))
+        root: LintRoot {
+            looked_up,
+            path: root,
+        },
+        base,
+        excluded_named,
+        bundle: (bundled, linked_breaks),
+    })
 }
 
 /// The folder paths are reported relative to, and (canonical) the folder inside which a skill's
@@ -524,10 +560,7 @@ fn analyse_keeping(
     files: Vec<SourceFile>,
     parsed: Vec<Parsed>,
     mut diagnostics: Vec<Diagnostic>,
-    (bundled, linked_breaks): (
-        Vec<crate::model::bundle::BundledFile>,
-        Vec<crate::model::skill::LinkedBroken>,
-    ),
+    (bundled, linked_breaks): Bundle,
     root: LintRoot,
     base: &Path,
     keep: bool,
@@ -538,22 +571,16 @@ fn analyse_keeping(
     } = root;
     // Built before any rule runs: a rule that leaves a finding to another asks it whether that
     // rule reports in the finding's file.
-    let catalog = options.catalog();
-    let reporting = triage::reporting(catalog, enabled, base, &root, &options.per_file_ignores)
-        .map_err(LintError::Selector)?;
-    let units = build_units(&files, &parsed);
-    let contracts = ContractIndex::build(&parsed);
-    let repo = Repo {
+    let repo = index_repo(
+        options,
+        enabled,
         files,
         parsed,
-        units,
-        contracts,
-        settings: options.settings.clone(),
-        reporting,
+        (bundled, linked_breaks),
         reference_root,
-        bundled,
-        linked_breaks,
-    };
+        &root,
+        base,
+    )?;
 
     let rules = enabled_rules(enabled);
     // Unit by unit: parse the folder's own files, run every unit rule, collect what the
@@ -589,6 +616,72 @@ fn analyse_keeping(
         },
         kept,
     ))
+}
+
+/// The repository index over files already read: units, contracts, settings, and which rule
+/// reports in which file.
+fn index_repo(
+    options: &LintOptions,
+    enabled: &Enabled,
+    files: Vec<SourceFile>,
+    parsed: Vec<Parsed>,
+    (bundled, linked_breaks): Bundle,
+    reference_root: Option<PathBuf>,
+    root: &Path,
+    base: &Path,
+) -> Result<Repo, LintError> {
+    let catalog = options.catalog();
+    let reporting = triage::reporting(catalog, enabled, base, root, &options.per_file_ignores)
+        .map_err(LintError::Selector)?;
+    let units = build_units(&files, &parsed);
+    let contracts = ContractIndex::build(&parsed);
+    Ok(Repo {
+        files,
+        parsed,
+        units,
+        contracts,
+        settings: options.settings.clone(),
+        reporting,
+        reference_root,
+        bundled,
+        linked_breaks,
+    })
+}
+
+/// The repository's capability inventory (`skilllint tools`): discovery, reading and the index
+/// as a lint has them, then every unit's tools with their effect, capabilities and gates. No
+/// rule runs.
+pub fn inventory(options: &LintOptions) -> Result<crate::inventory::Inventory, LintError> {
+    let (enabled, pool) = prepare(options)?;
+    let threads = pool.current_num_threads();
+    let root = lint_root(&options.paths);
+    pool.install(|| {
+        let read = read_files(options, root, threads)?;
+        let LintRoot { path, looked_up } = read.root;
+        let repo = index_repo(
+            options,
+            &enabled,
+            read.files,
+            read.parsed,
+            read.bundle,
+            looked_up,
+            &path,
+            &read.base,
+        )?;
+        let rows = repo
+            .units
+            .par_iter()
+            .map(|files| {
+                crate::check::run::with_unit(&repo, files, crate::inventory::unit_inventory)
+            })
+            .collect::<Vec<_>>();
+        Ok(crate::inventory::Inventory::new(
+            &repo,
+            rows,
+            &read.diagnostics,
+            path,
+        ))
+    })
 }
 
 /// The registry's rules that are enabled, in catalog order.

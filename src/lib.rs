@@ -20,6 +20,7 @@ pub mod escape;
 pub mod fix;
 mod git_index;
 pub mod index;
+pub mod inventory;
 pub mod model;
 pub mod parse;
 pub mod policy;

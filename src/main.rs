@@ -66,6 +66,8 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut command, "skilllint", &mut script);
             print_to_stdout(&String::from_utf8_lossy(&script))
         }
+        Some(Command::Tools(args)) => run_tools(&args),
+        Some(Command::Diff(args)) => run_diff(&args),
         Some(Command::Server { .. }) => match skilllint::server::run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(error) => {
@@ -248,6 +250,135 @@ fn with_policies(args: &PolicyArgs, then: impl FnOnce(&PolicySet) -> ExitCode) -
             ExitCode::from(EXIT_USAGE)
         }
     }
+}
+
+/// The inventory of `paths` with the configuration a lint there would load (exclusions, file
+/// kinds): `config` when named, else the one found from the paths, none when `isolated`. A bad
+/// path or configuration is reported here; the caller exits 2.
+fn load_inventory(
+    paths: &[PathBuf],
+    config: Option<&Path>,
+    isolated: bool,
+    threads: Option<usize>,
+) -> Option<skilllint::inventory::Inventory> {
+    let mut options = LintOptions::default();
+    if !paths.is_empty() {
+        options.paths = paths.to_vec();
+    }
+    let start = skilllint::engine::lint_root(&options.paths);
+    let cap = skilllint::engine::DEFAULT_MAX_FILE_SIZE;
+    let loaded = config_path(config, isolated, &start)
+        .map_err(SetupError::Config)
+        .and_then(|path| {
+            let named = config.is_some();
+            let policies = load_policies(path.as_deref(), named, &start, isolated, &[], cap)?;
+            let config = match path {
+                Some(path) => {
+                    config::load(&path, policies.catalog(), cap).map_err(SetupError::Config)?
+                }
+                None => Config::default(),
+            };
+            Ok((config, policies))
+        });
+    let (mut config, policies) = match loaded {
+        Ok(loaded) => loaded,
+        Err(error) => {
+            report_setup_error(&error, ColorChoice::Auto);
+            return None;
+        }
+    };
+    if !policies.is_empty() {
+        options.policies = Some(Arc::new(policies));
+    }
+    if config.path.is_none() {
+        config.base = PathBuf::from(".");
+    }
+    options.apply_config(&config);
+    options.exclude_here = config
+        .exclude_from_cwd
+        .iter()
+        .map(|glob| glob.trim_start_matches("./").to_string())
+        .collect();
+    options.threads = threads;
+    match skilllint::engine::inventory(&options) {
+        Ok(inventory) => Some(inventory),
+        Err(error) => {
+            terminal::error(&escape_text(&error.to_string()));
+            None
+        }
+    }
+}
+
+/// Writes a report to `output`, else to standard output; exit `code`, or 2 when it cannot be
+/// written.
+fn emit(output: Option<&Path>, text: &str, code: ExitCode) -> ExitCode {
+    let Some(output) = output else {
+        return match print_to_stdout(text) {
+            ExitCode::SUCCESS => code,
+            failed => failed,
+        };
+    };
+    // `tools` and `diff` keep no file texts; the report writer still refuses `..` escapes.
+    match write_report(Some(output), text, &[]) {
+        Ok(()) => code,
+        Err(error) => {
+            terminal::error(&error.describe("the report"));
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// `skilllint tools`: the inventory in the chosen format. Exit 0, or 2 when the paths or
+/// configuration are bad or the report cannot be written.
+fn run_tools(args: &cli::ToolsArgs) -> ExitCode {
+    let Some(inventory) = load_inventory(
+        &args.paths,
+        args.config.as_deref(),
+        args.isolated,
+        args.threads,
+    ) else {
+        return ExitCode::from(EXIT_USAGE);
+    };
+    let text = match args.format {
+        cli::InventoryFormat::Full => skilllint::inventory::render::full(&inventory),
+        cli::InventoryFormat::Json => skilllint::inventory::render::json(&inventory),
+        cli::InventoryFormat::Markdown => skilllint::inventory::render::markdown(&inventory),
+    };
+    emit(args.output.as_deref(), &text, ExitCode::SUCCESS)
+}
+
+/// `skilllint diff --dirs OLD NEW`: each side's inventory with that side's own configuration,
+/// compared. Exit 1 when a change widens what the agent can do (0 with `--exit-zero`), else 0;
+/// 2 on a bad path or configuration.
+fn run_diff(args: &cli::DiffArgs) -> ExitCode {
+    let [old, new] = args.dirs.as_slice() else {
+        terminal::error("--dirs takes two folders: OLD NEW");
+        return ExitCode::from(EXIT_USAGE);
+    };
+    for dir in [old, new] {
+        if !dir.is_dir() {
+            terminal::error(&format!("not a folder: {}", display_path(dir)));
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
+    let side = |dir: &PathBuf| {
+        load_inventory(std::slice::from_ref(dir), None, args.isolated, args.threads)
+    };
+    let (Some(old), Some(new)) = (side(old), side(new)) else {
+        return ExitCode::from(EXIT_USAGE);
+    };
+    let diff = skilllint::inventory::diff::diff(&old, &new);
+    let text = match args.format {
+        cli::InventoryFormat::Full => skilllint::inventory::render::diff_full(&diff),
+        cli::InventoryFormat::Json => skilllint::inventory::render::diff_json(&diff),
+        cli::InventoryFormat::Markdown => skilllint::inventory::render::diff_markdown(&diff),
+    };
+    let code = if diff.widens() && !args.exit_zero {
+        ExitCode::from(EXIT_FINDINGS)
+    } else {
+        ExitCode::SUCCESS
+    };
+    emit(args.output.as_deref(), &text, code)
 }
 
 /// `skilllint policy test`: the given files and folders, else the policies found from here.

@@ -957,3 +957,69 @@ fn the_folders_policies_are_reported_explained_and_reloaded_when_they_change() {
     assert!(!codes(&after).contains(&"ORG001".to_string()), "{after:?}");
     client.shutdown();
 }
+
+#[test]
+fn hover_on_a_tool_name_shows_its_inventory_row() {
+    let (_dir, root) = temp_root();
+    write(
+        &root,
+        "storefront/SKILL.md",
+        &fixture("inventory/storefront/SKILL.md"),
+    );
+    let tools_text = fixture("inventory/storefront/tools.json");
+    let tools_path = write(&root, "storefront/tools.json", &tools_text);
+    let tools_uri = uri(&tools_path);
+    let mut client = Client::start(&root);
+    initialize(&mut client, &root);
+    client.diagnostics_for(&tools_uri);
+    let (line, character) = tools_text
+        .lines()
+        .enumerate()
+        .find_map(|(i, l)| {
+            l.contains("\"name\": \"issue_refund\"")
+                .then(|| (i as u64, l.find("issue_refund").unwrap_or(0) as u64))
+        })
+        .expect("the refund tool's name");
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": tools_uri}, "position": {"line": line, "character": character + 3}}),
+    );
+    let shown = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or("")
+        .replace("\\`", "`")
+        .replace("\\_", "_");
+    assert!(
+        shown.starts_with("**issue_refund** (MCP): effect **write**, capabilities: financial"),
+        "{hover}"
+    );
+    assert_eq!(
+        hover["result"]["range"],
+        json!({"start": {"line": line, "character": character - 1}, "end": {"line": line, "character": character + 13}})
+    );
+    // The same gates and evidence as `skilllint tools` prints for the tool.
+    let table = skilllint(&root, &["tools"]);
+    let mut rows = table
+        .lines()
+        .skip_while(|l| !l.starts_with("issue_refund "));
+    rows.next();
+    let details: Vec<&str> = rows.take_while(|l| l.starts_with("    ")).collect();
+    assert!(details.len() >= 3, "{table}");
+    for detail in details {
+        let detail = detail.trim_start();
+        let items: Vec<&str> = match detail.strip_prefix("gates: ") {
+            Some(gates) => gates.split("; ").collect(),
+            None => vec![detail.trim_start_matches("evidence: ")],
+        };
+        for item in items {
+            assert!(shown.contains(item), "{item:?} not in {shown}");
+        }
+    }
+    // Off any name and any finding: nothing.
+    let nothing = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": tools_uri}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(nothing["result"], Value::Null, "{nothing}");
+    client.shutdown();
+}

@@ -3,7 +3,7 @@
 //! and the other rules still run.
 
 use crate::catalog::catalog;
-use crate::check::{Check, RepoContext, Rule, Sink};
+use crate::check::{Check, RepoContext, Rule, Sink, Unit};
 use crate::diagnostic::Diagnostic;
 use crate::index::{parse_pending, Parsed, Repo, UnitFiles};
 use crate::semantic::skill_names::SkillName;
@@ -41,15 +41,14 @@ pub(crate) struct UnitRun<'r> {
 
 /// Parses a unit's own files, runs the unit rules on them and keeps what outlives the parses.
 pub(crate) fn check_unit(repo: &Repo, files: &UnitFiles, run: &UnitRun<'_>) -> UnitOutcome {
-    let UnitRun {
-        rules,
-        catalog,
-        panic_in,
-        inline_ignores,
-        hook,
-    } = *run;
-    let members = files.all();
-    let local: Vec<(FileId, Parsed)> = members
+    with_unit(repo, files, |unit| check_parsed_unit(unit, files, run))
+}
+
+/// Calls `f` with the unit of `files`: its own files parsed, its facts empty. The parses, facts
+/// and editable JSON views live as long as the call, no longer.
+pub(crate) fn with_unit<R>(repo: &Repo, files: &UnitFiles, f: impl FnOnce(&Unit<'_>) -> R) -> R {
+    let local: Vec<(FileId, Parsed)> = files
+        .all()
         .iter()
         .filter_map(|id| parse_pending(repo, *id).map(|parsed| (*id, parsed)))
         .collect();
@@ -58,24 +57,36 @@ pub(crate) fn check_unit(repo: &Repo, files: &UnitFiles, run: &UnitRun<'_>) -> U
         files,
         local: &local,
     };
-    // The unit's shared facts and editable JSON views live as long as its parses, no longer.
     let facts = crate::semantic::UnitFacts::default();
     let json_texts = crate::check::JsonTexts::default();
     let unit = crate::check::Unit::new(view, &facts, &json_texts);
+    f(&unit)
+}
+
+fn check_parsed_unit(unit: &Unit<'_>, files: &UnitFiles, run: &UnitRun<'_>) -> UnitOutcome {
+    let UnitRun {
+        rules,
+        catalog,
+        panic_in,
+        inline_ignores,
+        hook,
+    } = *run;
+    let repo = unit.repo;
+    let members = files.all();
     let primary = files.primary_file();
     let mut outcome = UnitOutcome::default();
     for rule in rules {
         if let Check::Unit(check) = rule.check {
             outcome
                 .diagnostics
-                .extend(guarded(rule, primary, panic_in, |sink| check(&unit, sink)));
+                .extend(guarded(rule, primary, panic_in, |sink| check(unit, sink)));
         }
     }
     // Guarded as a rule is: a panic in an expression becomes SL900, and the unit's other
     // findings stay.
     install_panic_hook();
     IN_RULE.with(|f| f.set(true));
-    let hooked = catch_unwind(AssertUnwindSafe(|| hook(&unit)));
+    let hooked = catch_unwind(AssertUnwindSafe(|| hook(unit)));
     IN_RULE.with(|f| f.set(false));
     match hooked {
         Ok((findings, once)) => {
@@ -84,7 +95,7 @@ pub(crate) fn check_unit(repo: &Repo, files: &UnitFiles, run: &UnitRun<'_>) -> U
         }
         Err(_) => outcome.diagnostics.extend(crashed("policy rules", primary)),
     }
-    outcome.skill_name = crate::semantic::skill_names::skill_name(&unit);
+    outcome.skill_name = crate::semantic::skill_names::skill_name(unit);
     if inline_ignores {
         for id in members {
             let (found, broken) =

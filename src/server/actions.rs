@@ -250,13 +250,20 @@ pub(crate) fn fix_all(
     }))
 }
 
-/// The explanation of every rule with a finding at `position` (`skilllint rule CODE`), with the
-/// finding's help.
+/// On a tool's name in a tools file, the tool's inventory row (`skilllint tools`: effect,
+/// capabilities, gates, evidence); then the explanation of every rule with a finding at
+/// `position` (`skilllint rule CODE`), with the finding's help.
 pub(crate) fn hover(folder: &Folder, rel: &str, position: Position) -> Option<Hover> {
     let session = folder.session()?;
-    let file = session.outcome().repo.file_by_path(rel)?;
+    let repo = &session.outcome().repo;
+    let file = repo.file_by_path(rel)?;
     let mut sections = Vec::new();
     let mut range = None;
+    let lines = Lines::new(repo.text(file));
+    if let Some(row) = crate::inventory::tool_at(repo, file, lines.offset(position)) {
+        sections.push(crate::inventory::render::hover(&row));
+        range = Some(lines.range(row.span));
+    }
     for (d, lsp, _) in findings_in(folder, session, file) {
         if !(lsp.range.start <= position && position <= lsp.range.end) {
             continue;
