@@ -20,6 +20,8 @@ pub struct UnitFiles {
     pub secrets: Option<FileId>,
     /// Plugin manifests, marketplaces, hook and MCP configurations, commands and agents, by path.
     pub surface: Vec<FileId>,
+    /// Agent-read Markdown without a schema (`AGENTS.md`, `CLAUDE.md`, `references/*.md`), by path.
+    pub prose: Vec<FileId>,
     /// The folder's other files: a second spelling (`skill.md` beside `SKILL.md`, both requirement
     /// names) and paths that could not be followed. No rule reads them; suppressions still do.
     pub others: Vec<FileId>,
@@ -35,6 +37,7 @@ impl UnitFiles {
             .or_else(|| self.drivers.first().copied())
             .or(self.secrets)
             .or_else(|| self.surface.first().copied())
+            .or_else(|| self.prose.first().copied())
     }
 
     /// Every file of the folder, in path order.
@@ -48,6 +51,7 @@ impl UnitFiles {
             .chain(self.drivers.iter().copied())
             .chain(self.secrets)
             .chain(self.surface.iter().copied())
+            .chain(self.prose.iter().copied())
             .chain(self.others.iter().copied())
             .collect();
         all.sort();
@@ -107,6 +111,10 @@ pub fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
             FileKind::Secrets => &mut unit.secrets,
             FileKind::Unfollowed => {
                 unit.others.push(id);
+                continue;
+            }
+            FileKind::Prose => {
+                unit.prose.push(id);
                 continue;
             }
             FileKind::PluginManifest { .. }

@@ -206,4 +206,15 @@ impl<'a> UnitView<'a> {
                 _ => None,
             })
     }
+
+    /// The folder's agent-read Markdown without a schema: `AGENTS.md`, `CLAUDE.md` and a
+    /// skill's `references/*.md`.
+    pub fn prose_files(&self) -> impl Iterator<Item = FileId> + 'a {
+        let unit = *self;
+        self.files
+            .prose
+            .iter()
+            .copied()
+            .filter(move |id| matches!(unit.parsed(*id), Parsed::Prose))
+    }
 }

@@ -52,6 +52,10 @@ pub enum FileKind {
     Command,
     /// A subagent: a Markdown file under `agents/`.
     Agent,
+    /// Markdown an agent reads as instructions that has no schema of its own: a project's
+    /// `AGENTS.md` / `CLAUDE.md`, and a skill's reference files (`.md` under a `references/`
+    /// folder, the Agent Skills layout for what a skill links to). Only the text rules read it.
+    Prose,
     /// A path the walker would not or could not follow (a symlink loop); only ever unreadable.
     Unfollowed,
 }
@@ -108,6 +112,8 @@ pub enum Parsed {
     McpConfig(Box<mcp_config::McpConfigDoc>),
     /// A slash command or a subagent.
     Agent(Box<agent::AgentDoc>),
+    /// Agent-read Markdown without a schema ([`FileKind::Prose`]): its text is its model.
+    Prose,
     /// Could not be read; SL001 was reported.
     Unreadable(FileKind),
     /// Read, and parsed only while its unit is checked (see [`FileKind::parsed_up_front`]).
@@ -131,6 +137,7 @@ impl Parsed {
             Parsed::McpConfig(_) => FileKind::McpConfig,
             Parsed::Agent(doc) if doc.command => FileKind::Command,
             Parsed::Agent(_) => FileKind::Agent,
+            Parsed::Prose => FileKind::Prose,
             Parsed::Unreadable(kind) | Parsed::Pending(kind) => *kind,
         }
     }
@@ -190,6 +197,7 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
         ))),
         FileKind::Command => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, true))),
         FileKind::Agent => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, false))),
+        FileKind::Prose => Parsed::Prose,
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }

@@ -9,6 +9,7 @@
 pub mod bindings;
 pub mod commands;
 pub mod credentials;
+pub mod invisible;
 pub mod links;
 mod memo;
 pub mod permissions;
