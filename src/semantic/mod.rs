@@ -9,6 +9,7 @@
 pub mod bindings;
 pub mod commands;
 pub mod credentials;
+pub mod cues;
 pub mod invisible;
 pub mod links;
 mod memo;
@@ -49,6 +50,8 @@ pub struct UnitFacts<'a> {
     schema_sites: UnitMemo<*const Node, Site<'a>>,
     /// The schemas the SC rules check: the tools' input schemas, then the TOOL.md `inputs`.
     schema_subjects: OnceCell<Vec<Subject<'a>>>,
+    /// The cues aimed at the model in the unit's agent-read text (PI rules).
+    payloads: OnceCell<Vec<cues::Payload<'a>>>,
 }
 
 impl<'a> UnitFacts<'a> {
@@ -74,6 +77,11 @@ impl<'a> UnitFacts<'a> {
     pub(crate) fn schema_sites(&'a self, schema: &'a Node) -> Rc<[Site<'a>]> {
         self.schema_sites
             .get(std::ptr::from_ref(schema), || schemas::sites(schema))
+    }
+
+    /// The cues aimed at the model in every agent-read text of the unit. Eight rules read them.
+    pub(crate) fn payloads(&'a self, unit: &UnitView<'a>) -> &'a [cues::Payload<'a>] {
+        self.payloads.get_or_init(|| cues::find_payloads(unit))
     }
 
     /// The SKILL.md's configured Tool Use Rules section and its items. Eight rules read it.
