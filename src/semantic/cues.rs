@@ -138,7 +138,12 @@ pub(crate) fn find_payloads<'a>(unit: &UnitView<'a>) -> Vec<Payload<'a>> {
             let mut nodes = Vec::new();
             descriptions(&tool.entry, &mut nodes);
             for node in nodes {
-                let Some(raw) = text.get(node.span.start..node.span.end) else {
+                // The string's content, without its quotes.
+                let inner = Span::new(
+                    (node.span.start + 1).min(node.span.end),
+                    node.span.end.saturating_sub(1).max(node.span.start),
+                );
+                let Some(raw) = text.get(inner.start..inner.end) else {
                     continue;
                 };
                 let is_own = Some(node.span) == own;
@@ -152,7 +157,7 @@ pub(crate) fn find_payloads<'a>(unit: &UnitView<'a>) -> Vec<Payload<'a>> {
                 } else {
                     format!("a parameter description of tool `{}`", tool.display_name())
                 };
-                scan_raw(raw, node.span.start, true, &surface, &mut |p| {
+                scan_raw(raw, inner.start, true, &surface, &mut |p| {
                     out.push(Payload {
                         file,
                         span: p.span,
@@ -361,10 +366,18 @@ fn regions(text: &str) -> Vec<(usize, usize, Region)> {
     let mut fence: Option<(u8, usize)> = None;
     let mut comment_from: Option<usize> = None;
     let mut at = 0;
-    for line in text.split_inclusive('\n') {
+    // YAML frontmatter is read as prose: its quotes delimit values, not quotations.
+    let mut frontmatter = text.starts_with("---\n") || text.starts_with("---\r\n");
+    for (index, line) in text.split_inclusive('\n').enumerate() {
         let start = at;
         at += line.len();
         let end = at;
+        if frontmatter {
+            if index > 0 && line.trim_end() == "---" {
+                frontmatter = false;
+            }
+            continue;
+        }
         if let Some(from) = comment_from {
             if let Some(close) = memchr::memmem::find(line.as_bytes(), b"-->") {
                 out.push((from, start + close + 3, Region::Comment));
@@ -536,6 +549,10 @@ const ANCHORS: &[&str] = &[
     "without",
     "hide",
     "conceal",
+    "from the user",
+    "let the user",
+    "let your user",
+    "from your user",
     "silently",
     "secretly",
     "covertly",
@@ -568,13 +585,19 @@ const ANCHORS: &[&str] = &[
     "keychain",
     "wallet.dat",
     "login data",
+    "cookies",
     "environment variables",
-    "api keys",
+    "api key",
     "system prompt",
     "conversation",
     "chat history",
     // shadowing and steering
     "this tool is",
+    "tool must",
+    "tool should",
+    "tool has to",
+    "tool needs to",
+    "tool shall",
     "other tool",
     "other function",
     "when using",
@@ -643,6 +666,7 @@ struct Patterns {
     conceal_tell: Regex,
     conceal_without: Regex,
     conceal_hide: Regex,
+    conceal_let: Regex,
     conceal_user: Regex,
     conceal_silent: Regex,
     override_ignore: Regex,
@@ -677,6 +701,7 @@ fn patterns() -> &'static Patterns {
             conceal_tell: compile(r"(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?(?:tell|mention|inform|notify|alert|reveal|disclose|show|say|explain|report|admit|acknowledge)\b([^.;!?\n]{0,40}?)\b(?:to\s+)?(?:the|your)\s+users?\b([^.;!?\n]{0,30})"),
             conceal_without: compile(r"(?i)\bwithout\s+(?:(?:telling|informing|notifying|alerting|showing)\s+(?:the\s+|your\s+)?users?|letting\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice)|(?:the\s+|your\s+)?users?(?:'s)?\s+(?:knowing|knowledge|noticing|seeing|being\s+aware))\b"),
             conceal_hide: compile(r"(?i)\b(?:hide|conceal|withhold|keep)\s+(?:this|that|it|these|them|everything|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+|your\s+)?users?\b"),
+            conceal_let: compile(r"(?i)\b(?:do\s+not|don'?t|never|must\s+not)\s+let\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice|find\s+out|learn)\b"),
             conceal_user: compile(r"(?i)\b(?:the\s+|your\s+)?users?\s+(?:must|should|may)\s+(?:not|never)\s+(?:know|notice|find\s+out|learn|be\s+(?:told|informed|notified|made\s+aware))\b"),
             conceal_silent: compile(&format!(r"(?i)\b(?:silently|secretly|covertly|quietly)\s+(?:{verbs_send})\b|\b(?:do\s+(?:this|it|so)|proceed|act)\s+(?:silently|secretly|covertly)\b")),
             override_ignore: compile(r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:(?:previous|prior|preceding|earlier|above|former|original|initial|pretrained|pre-trained)\b(?:\s+[\w-]+){0,2}?\s+(?:instructions?|prompts?|directions|directives|guidelines|rules|training|data|knowledge|context|messages|constraints)\b|(?:previous|prior|preceding|earlier|above)\s*(?:[.,;:!]|$|and\b))|\b(?:ignore|disregard)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:instructions|guidelines|rules)\s*(?:[.,;:!]|$|and\s+(?:instead|now|from|follow|do|output|print|reveal|tell|say|respond|answer)\b)"),
@@ -685,7 +710,7 @@ fn patterns() -> &'static Patterns {
             override_now_strong: compile(r"(?i)\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|dan\b|developer\s+mode|god\s+mode|free\s+(?:from|of)|no\s+longer\s+(?:bound|restricted|an?\s+(?:ai|assistant)))"),
             override_now: compile(r"(?i)\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you\s+(?:are|will|must))\b"),
             sensitive: compile(r"(?i)~/\.ssh\b(?:/[\w.-]+)?|(?:^|[^\w])\.ssh/(?:id_[\w]+|authorized_keys)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s`'(/~])\.env(?:\.(?:local|production|prod|development|dev|staging|test))?(?:$|[^\w.-])|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\.aws/credentials\b|(?:^|[\s`'(/~])\.(?:npmrc|netrc|pypirc|git-credentials)\b|/etc/(?:passwd|shadow)\b|\.kube/config\b|\.docker/config\.json\b|\.gnupg\b|\bkeychain\b|\bwallet\.dat\b|\blogin\s+data\b|\b(?:chrome|firefox|browser|brave|edge|safari)(?:'s)?\s+(?:profiles?|cookies|saved\s+passwords|password\s+store)\b"),
-            sensitive_weak: compile(r"(?i)\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|your\s+|the\s+user'?s\s+)?(?:environment\s+variables|api\s+keys|secrets|credentials|tokens|passwords|private\s+keys|ssh\s+keys|cookies)\b|\b(?:your|the)\s+system\s+prompt\b|\b(?:entire|full|whole|complete)\s+(?:conversation|chat)(?:\s+history)?\b|\bchat\s+history\b"),
+            sensitive_weak: compile(r"(?i)\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|your\s+|the\s+user'?s\s+)?(?:environment\s+variables?|api\s+keys?|secrets?|credentials?|tokens?|passwords?|private\s+keys?|ssh\s+keys?|cookies)\b|\b(?:your|the)\s+system\s+prompt\b|\b(?:entire|full|whole|complete)\s+(?:conversation|chat)(?:\s+history)?\b|\bchat\s+history\b"),
             transfer: compile(r"(?i)\b(?:pass|send|include|put|paste|append|embed|add|upload|post|forward|attach|copy|insert|encode|provide|supply|submit|transmit|share|leak|exfiltrate|bcc|cc)\b"),
             sink: compile(r"(?i)\b(?:parameter|param|argument|arg|field|sidenote|side_note|notes?|url|query(?:\s+string)?|webhook|endpoint|message|e-?mail|comment|gist|pastebin|request\s+body)s?\b|https?://"),
             read: compile(r"(?i)\b(?:read|open|cat|load|access|collect|grab|extract|list|copy|dump)\b"),
@@ -936,9 +961,14 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
                 push(m.start(), m.end(), Cue::Concealment, &mut found);
             }
         }
+        for m in p.conceal_let.find_iter(window) {
+            push(m.start(), m.end(), Cue::Concealment, &mut found);
+        }
         for re in [&p.conceal_hide, &p.conceal_user, &p.conceal_silent] {
             for m in re.find_iter(window) {
-                if !negated(window, m.start()) {
+                // "hide the sidebar from the user interface" is about a screen, not a person.
+                let person = !user_thing(&window[m.end()..]);
+                if person && !negated(window, m.start()) {
                     push(m.start(), m.end(), Cue::Concealment, &mut found);
                 }
             }
@@ -967,7 +997,10 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
             .find(window)
             .or_else(|| p.sensitive_weak.find(window));
         if let Some(m) = sensitive {
-            let clean = !negated(window, m.start()) && !p.negation.is_match(window);
+            let clean = !negated(window, m.start())
+                && p.transfer
+                    .find(window)
+                    .is_none_or(|t| !negated(window, t.start()));
             // The verb and the destination are the sentence's own words, not a quoted command's.
             let prose = |re: &Regex| {
                 re.find_iter(window).any(|w| {
@@ -1060,6 +1093,37 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
             evidence: evidence(&text[s..e]),
         });
     }
+}
+
+/// Whether the words after "the user" make it a thing ("user interface", "user-facing").
+fn user_thing(after: &str) -> bool {
+    let next = after.trim_start_matches([' ', '-', '\'']);
+    let word: String = next
+        .chars()
+        .take_while(char::is_ascii_alphabetic)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    matches!(
+        word.as_str(),
+        "interface"
+            | "interfaces"
+            | "facing"
+            | "experience"
+            | "agent"
+            | "space"
+            | "land"
+            | "mode"
+            | "settings"
+            | "profile"
+            | "story"
+            | "stories"
+            | "guide"
+            | "manual"
+            | "input"
+            | "name"
+            | "id"
+            | "table"
+    )
 }
 
 /// Whether the words before byte `at` end with "to" (at most a few bytes are read).
@@ -1230,7 +1294,9 @@ fn remote_code(line: &str, any_host: bool) -> Vec<(usize, usize)> {
         }
         let tokens = crate::parse::shell::tokenize(segment);
         for run in crate::semantic::commands::downloads_run(&tokens) {
-            let text = segment.get(run.span.start..run.span.end).unwrap_or("");
+            // The source is the first address after the command starts (`iex (iwr URL)` ends
+            // its span before it).
+            let text = segment.get(run.span.start..).unwrap_or("");
             if any_host || suspect_source(text) {
                 out.push((from + run.span.start, from + run.span.end));
             }
