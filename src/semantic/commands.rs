@@ -136,8 +136,10 @@ pub fn downloads_run(tokens: &[Token]) -> Vec<DownloadRun> {
                 let text = word.word().unwrap_or_default();
                 let inner = program(text);
                 if text.starts_with('(') && DOWNLOADERS.contains(&inner.as_str()) {
+                    // Through the address: the last word of the group.
+                    let end = words.last().map_or(word.span().end, |w| w.span().end);
                     found.push(DownloadRun {
-                        span: Span::new(words[at].span().start, word.span().end),
+                        span: Span::new(words[at].span().start, end),
                         downloader: inner,
                         interpreter: name.clone(),
                     });

@@ -885,6 +885,9 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
     };
     let mut found: Vec<(usize, usize, Cue, Channel)> = Vec::new();
     let mut pending_reads: Vec<(usize, usize, Channel)> = Vec::new();
+    // For an exfiltration cue (by its start), the sentence or line that makes it one: the
+    // evidence a message quotes, while the span stays on the sensitive name.
+    let mut contexts: Vec<(usize, usize, usize)> = Vec::new();
     let mut done_until = 0usize;
     let mut lines_done_until = 0usize;
     for &hit in &hits {
@@ -923,6 +926,7 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
                             Cue::Exfiltration,
                             base_channel,
                         ));
+                        contexts.push((line_start + m.start(), line_start, line_end));
                     }
                 }
             }
@@ -949,11 +953,15 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
             let (Some(all), between, after) = (c.get(0), c.get(1), c.get(2)) else {
                 continue;
             };
-            if self_referential(
-                between.map_or("", |m| m.as_str()),
-                after.map_or("", |m| m.as_str()),
-            ) {
-                push(all.start(), all.end(), Cue::Concealment, &mut found);
+            let after = after.map_or("", |m| m.as_str());
+            if self_referential(between.map_or("", |m| m.as_str()), after) {
+                // The words after "the user" decide, but are not quoted.
+                push(
+                    all.start(),
+                    all.end() - after.len(),
+                    Cue::Concealment,
+                    &mut found,
+                );
             }
         }
         for m in p.conceal_without.find_iter(window) {
@@ -1013,8 +1021,10 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
             };
             if clean && prose(&p.transfer) && prose(&p.sink) {
                 push(m.start(), m.end(), Cue::Exfiltration, &mut found);
+                contexts.push((start + m.start(), start, end));
             } else if clean && p.read.is_match(window) {
                 pending_reads.push((start + m.start(), start + m.end(), base_channel));
+                contexts.push((start + m.start(), start, end));
             }
         }
         if let Surface::Description { name, siblings, .. } = surface {
@@ -1086,11 +1096,18 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
                 continue;
             }
         }
+        let quoted = match cue {
+            Cue::Exfiltration => contexts
+                .iter()
+                .find(|c| c.0 == s)
+                .map_or((s, e), |c| (c.1, c.2)),
+            _ => (s, e),
+        };
         emit(Found {
             span: piece.span(s, e),
             cue,
             channel,
-            evidence: evidence(&text[s..e]),
+            evidence: evidence(&text[quoted.0..quoted.1]),
         });
     }
 }
