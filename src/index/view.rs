@@ -215,6 +215,6 @@ impl<'a> UnitView<'a> {
             .prose
             .iter()
             .copied()
-            .filter(move |id| matches!(unit.parsed(*id), Parsed::Prose))
+            .filter(move |id| matches!(unit.parsed(*id), Parsed::Prose(_)))
     }
 }

@@ -112,8 +112,8 @@ pub enum Parsed {
     McpConfig(Box<mcp_config::McpConfigDoc>),
     /// A slash command or a subagent.
     Agent(Box<agent::AgentDoc>),
-    /// Agent-read Markdown without a schema ([`FileKind::Prose`]): its text is its model.
-    Prose,
+    /// Agent-read Markdown without a schema ([`FileKind::Prose`]): its Markdown structure only.
+    Prose(Box<MarkdownDoc>),
     /// Could not be read; SL001 was reported.
     Unreadable(FileKind),
     /// Read, and parsed only while its unit is checked (see [`FileKind::parsed_up_front`]).
@@ -137,7 +137,7 @@ impl Parsed {
             Parsed::McpConfig(_) => FileKind::McpConfig,
             Parsed::Agent(doc) if doc.command => FileKind::Command,
             Parsed::Agent(_) => FileKind::Agent,
-            Parsed::Prose => FileKind::Prose,
+            Parsed::Prose(_) => FileKind::Prose,
             Parsed::Unreadable(kind) | Parsed::Pending(kind) => *kind,
         }
     }
@@ -197,7 +197,7 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
         ))),
         FileKind::Command => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, true))),
         FileKind::Agent => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, false))),
-        FileKind::Prose => Parsed::Prose,
+        FileKind::Prose => Parsed::Prose(Box::new(parse_markdown_doc(&source.text))),
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }
