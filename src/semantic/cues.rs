@@ -248,7 +248,8 @@ impl Piece<'_> {
 /// Decodes `raw` (JSON string content when `json`, quotes included) into the text the model reads:
 /// escapes resolved, invisible characters dropped.
 fn decode(raw: &str, base: usize, json: bool) -> Piece<'_> {
-    let plain = !(json && raw.contains('\\')) && raw.chars().all(|c| hidden_name(c).is_none());
+    let escapes = json && memchr::memchr(b'\\', raw.as_bytes()).is_some();
+    let plain = !escapes && (raw.is_ascii() || raw.chars().all(|c| hidden_name(c).is_none()));
     if plain {
         return Piece {
             text: Cow::Borrowed(raw),
@@ -318,11 +319,19 @@ pub(crate) fn scan_raw(
 ) {
     let runs = hidden_runs(raw, base, json);
     let piece = decode(raw, base, json);
+    // Cues arrive in text order, as the runs are: one pointer walks both.
+    let mut next_run = 0;
     scan_piece(&piece, surface, &mut |mut found| {
+        while runs
+            .get(next_run)
+            .is_some_and(|r| r.span.end <= found.span.start)
+        {
+            next_run += 1;
+        }
         // A cue split by a flagged invisible character reads whole to the model only.
         if runs
-            .iter()
-            .any(|r| r.span.start < found.span.end && r.span.end > found.span.start)
+            .get(next_run)
+            .is_some_and(|r| r.span.start < found.span.end)
         {
             found.channel = Channel::InvisibleUnicode;
         }
@@ -428,6 +437,9 @@ fn inline_regions(
 ) {
     let bytes = text.as_bytes();
     let mut i = start;
+    // Backtick run lengths already known to have no closing run on this line: each length is
+    // searched for once, so a line of unclosed runs stays linear.
+    let mut unclosed = [false; 9];
     while i < end {
         match bytes[i] {
             b'<' if text.get(i..i + 4) == Some("<!--") => {
@@ -446,7 +458,8 @@ fn inline_regions(
                 let run = bytes[i..end].iter().take_while(|b| **b == b'`').count();
                 let mut j = i + run;
                 let mut closed = None;
-                while j < end {
+                let known = unclosed.get(run).copied().unwrap_or(true);
+                while j < end && !known {
                     if bytes[j] == b'`' {
                         let other = bytes[j..end].iter().take_while(|b| **b == b'`').count();
                         if other == run {
@@ -463,7 +476,12 @@ fn inline_regions(
                         out.push((i, close, Region::Inline));
                         i = close;
                     }
-                    None => i += run,
+                    None => {
+                        if let Some(slot) = unclosed.get_mut(run) {
+                            *slot = true;
+                        }
+                        i += run;
+                    }
                 }
             }
             b'"' => match memchr::memchr(b'"', &bytes[i + 1..paragraph_end(bytes, i, 300)]) {
@@ -478,7 +496,8 @@ fn inline_regions(
                 // (`don't` is no quotation).
                 let mut j = i + 1;
                 let mut closed = None;
-                while j < end {
+                // A quotation in single quotes is short.
+                while j < end.min(i + 200) {
                     if bytes[j] == b'\'' && !bytes.get(j + 1).is_some_and(u8::is_ascii_alphanumeric)
                     {
                         closed = Some(j + 1);
@@ -495,7 +514,10 @@ fn inline_regions(
                 }
             }
             0xE2 if text.get(i..i + 3) == Some("\u{201C}") => {
-                match memchr::memmem::find(&bytes[i + 3..end], "\u{201D}".as_bytes()) {
+                match memchr::memmem::find(
+                    &bytes[i + 3..end.min(i + 300).max(i + 3)],
+                    "\u{201D}".as_bytes(),
+                ) {
                     Some(close) => {
                         out.push((i, i + 3 + close + 3, Region::Quoted));
                         i += 3 + close + 3;
@@ -875,10 +897,16 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
     }
     let p = patterns();
     let markdown = matches!(surface, Surface::Markdown);
-    let regions = if markdown { regions(text) } else { Vec::new() };
+    // Built on first need: most texts with a trigger word hold no cue at all.
+    let regions_cell: std::cell::OnceCell<Vec<(usize, usize, Region)>> = std::cell::OnceCell::new();
+    let regions = || -> &[(usize, usize, Region)] {
+        regions_cell.get_or_init(|| if markdown { regions(text) } else { Vec::new() })
+    };
+    let has_comment = markdown && memchr::memmem::find(text.as_bytes(), b"<!--").is_some();
     // Whether quoted text is a mention: always in Markdown for words; for commands and in
     // descriptions, when the text is about attacks.
-    let about_attacks = p.topic.is_match(text);
+    let attacks_cell: std::cell::OnceCell<bool> = std::cell::OnceCell::new();
+    let about_attacks = || *attacks_cell.get_or_init(|| p.topic.is_match(text));
     let base_channel = match surface {
         Surface::Description { own: false, .. } => Channel::ParameterDescription,
         _ => Channel::Visible,
@@ -899,14 +927,14 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
             let line = &text[line_start..line_end];
             // A quoted command in a document about attacks is an example.
             let mention = |at: usize| {
-                about_attacks
+                about_attacks()
                     && if markdown {
-                        region_at(&regions, line_start + at).is_some_and(|r| r != Region::Comment)
+                        region_at(regions(), line_start + at).is_some_and(|r| r != Region::Comment)
                     } else {
                         quoted_in_description(line, at)
                     }
             };
-            let hidden = markdown && region_at(&regions, hit) == Some(Region::Comment);
+            let hidden = has_comment && region_at(regions(), hit) == Some(Region::Comment);
             for (s, e) in remote_code(line, description || hidden) {
                 if !mention(s) {
                     found.push((
@@ -943,7 +971,7 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
         for m in p.tag.find_iter(window) {
             push(m.start(), m.end(), Cue::HiddenTag, &mut found);
         }
-        let in_comment = markdown && region_at(&regions, hit) == Some(Region::Comment);
+        let in_comment = has_comment && region_at(regions(), hit) == Some(Region::Comment);
         if description || in_comment {
             for m in p.tag_description.find_iter(window) {
                 push(m.start(), m.end(), Cue::HiddenTag, &mut found);
@@ -1014,7 +1042,7 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
                 re.find_iter(window).any(|w| {
                     !markdown
                         || matches!(
-                            region_at(&regions, start + w.start()),
+                            region_at(regions(), start + w.start()),
                             None | Some(Region::Comment)
                         )
                 })
@@ -1077,19 +1105,19 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
     found.dedup_by(|a, b| a.2 == b.2 && a.0 < b.1 && b.0 < a.1);
     for (s, e, cue, mut channel) in found {
         // In a document about attacks, "attempts to ignore previous instructions" describes one.
-        if about_attacks && infinitive(text, s) {
+        if infinitive(text, s) && about_attacks() {
             continue;
         }
         if markdown {
-            match region_at(&regions, s) {
+            match region_at(regions(), s) {
                 Some(Region::Comment) => channel = Channel::HtmlComment,
                 // Quoted words are mentions; quoted commands were weighed above.
                 Some(_) if cue != Cue::RemoteCode && cue != Cue::Exfiltration => continue,
                 // A path in backticks is how prose names a file: the sentence decides.
-                Some(_) if cue == Cue::Exfiltration && about_attacks => continue,
+                Some(_) if cue == Cue::Exfiltration && about_attacks() => continue,
                 _ => {}
             }
-        } else if about_attacks && cue != Cue::RemoteCode {
+        } else if cue != Cue::RemoteCode && about_attacks() {
             let line_start = text[..s].rfind('\n').map_or(0, |i| i + 1);
             let line_end = text[s..].find('\n').map_or(text.len(), |i| s + i);
             if quoted_in_description(&text[line_start..line_end], s - line_start) {
@@ -1156,7 +1184,12 @@ fn infinitive(text: &str, at: usize) -> bool {
 
 /// Whether byte `at` of a description line sits between quotation marks or backticks.
 fn quoted_in_description(line: &str, at: usize) -> bool {
-    let before = &line[..at.min(line.len())];
+    // A quotation is short: 300 bytes back are enough, and keep many cues on one line linear.
+    let at = at.min(line.len());
+    let from = (at.saturating_sub(300)..=at)
+        .find(|i| line.is_char_boundary(*i))
+        .unwrap_or(at);
+    let before = &line[from..at];
     let odd = |c: char| before.matches(c).count() % 2 == 1;
     odd('"')
         || odd('`')
