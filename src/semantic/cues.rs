@@ -548,101 +548,104 @@ fn region_at(regions: &[(usize, usize, Region)], at: usize) -> Option<Region> {
         .map(|(_, _, r)| *r)
 }
 
-/// Trigger words: every cue contains one (ASCII case-insensitive).
-const ANCHORS: &[&str] = &[
-    // tags
-    "<important",
-    "</important",
-    "<system",
-    "</system",
-    "[inst]",
-    "[/inst]",
-    "<<sys>>",
-    "<|im_start|>",
-    "<|system|>",
-    "<instructions",
-    // concealment
-    "tell",
-    "mention",
-    "inform",
-    "notify",
-    "reveal",
-    "disclose",
-    "without",
-    "hide",
-    "conceal",
-    "from the user",
-    "let the user",
-    "let your user",
-    "from your user",
-    "silently",
-    "secretly",
-    "covertly",
-    "user must",
-    "user should",
-    // override
-    "ignore",
-    "disregard",
-    "forget",
-    "override",
-    "you are now",
-    "from now on",
-    // exfiltration
-    ".ssh",
-    "id_rsa",
-    "id_ed25519",
-    "id_ecdsa",
-    ".env",
-    "mcp.json",
-    "claude_desktop_config",
-    "credentials",
-    ".npmrc",
-    ".netrc",
-    ".pypirc",
-    "/etc/passwd",
-    "/etc/shadow",
-    ".kube/config",
-    ".docker/config",
-    ".gnupg",
-    "keychain",
-    "wallet.dat",
-    "login data",
-    "cookies",
-    "environment variables",
-    "api key",
-    "system prompt",
-    "conversation",
-    "chat history",
-    // shadowing and steering
-    "this tool is",
-    "tool must",
-    "tool should",
-    "tool has to",
-    "tool needs to",
-    "tool shall",
-    "other tool",
-    "other function",
-    "when using",
-    "when calling",
-    "when invoking",
-    "when you use",
-    "when you call",
-    "when sending",
-    "all tools",
-    "any tool",
-    "every tool",
-    "each tool",
-    "instead of",
-    "rather than",
-    "this tool",
-    // remote code
-    "curl",
-    "wget",
-    "iwr",
-    "irm",
-    "invoke-webrequest",
-    "invoke-restmethod",
-    "base64",
+/// Which checks a trigger word calls for.
+const TAG: u8 = 1;
+const CONCEAL: u8 = 2;
+const OVERRIDE: u8 = 4;
+const EXFIL: u8 = 8;
+const TOOLS: u8 = 16;
+const REMOTE: u8 = 32;
+
+/// Trigger words, each with the checks it calls for: every cue contains one (ASCII
+/// case-insensitive, at the start of a word).
+const ANCHORS: &[(&str, u8)] = &[
+    ("<important", TAG),
+    ("</important", TAG),
+    ("<system", TAG),
+    ("</system", TAG),
+    ("[inst]", TAG),
+    ("[/inst]", TAG),
+    ("<<sys>>", TAG),
+    ("<|im_start|>", TAG),
+    ("<|system|>", TAG),
+    ("<instructions", TAG),
+    ("tell", CONCEAL),
+    ("mention", CONCEAL),
+    ("inform", CONCEAL),
+    ("notify", CONCEAL),
+    ("reveal", CONCEAL),
+    ("disclose", CONCEAL),
+    ("without", CONCEAL),
+    ("hide", CONCEAL),
+    ("conceal", CONCEAL),
+    ("from the user", CONCEAL),
+    ("let the user", CONCEAL),
+    ("let your user", CONCEAL),
+    ("from your user", CONCEAL),
+    ("silently", CONCEAL),
+    ("secretly", CONCEAL),
+    ("covertly", CONCEAL),
+    ("user must", CONCEAL),
+    ("user should", CONCEAL),
+    ("ignore", OVERRIDE),
+    ("disregard", OVERRIDE),
+    ("forget", OVERRIDE),
+    ("override", OVERRIDE),
+    ("you are now", OVERRIDE),
+    ("from now on", OVERRIDE),
+    (".ssh", EXFIL),
+    ("id_rsa", EXFIL),
+    ("id_ed25519", EXFIL),
+    ("id_ecdsa", EXFIL),
+    (".env", EXFIL),
+    ("mcp.json", EXFIL),
+    ("claude_desktop_config", EXFIL),
+    ("credentials", EXFIL),
+    (".npmrc", EXFIL),
+    (".netrc", EXFIL),
+    (".pypirc", EXFIL),
+    ("/etc/passwd", EXFIL),
+    ("/etc/shadow", EXFIL),
+    (".kube/config", EXFIL),
+    (".docker/config", EXFIL),
+    (".gnupg", EXFIL),
+    ("keychain", EXFIL),
+    ("wallet.dat", EXFIL),
+    ("login data", EXFIL),
+    ("cookies", EXFIL),
+    ("environment variables", EXFIL),
+    ("api key", EXFIL),
+    ("system prompt", EXFIL),
+    ("conversation", EXFIL),
+    ("chat history", EXFIL),
+    ("this tool is", TOOLS),
+    ("tool must", TOOLS),
+    ("tool should", TOOLS),
+    ("tool has to", TOOLS),
+    ("tool needs to", TOOLS),
+    ("tool shall", TOOLS),
+    ("other tool", TOOLS),
+    ("other function", TOOLS),
+    ("when using", TOOLS),
+    ("when calling", TOOLS),
+    ("when invoking", TOOLS),
+    ("when you use", TOOLS),
+    ("when you call", TOOLS),
+    ("when sending", TOOLS),
+    ("all tools", TOOLS),
+    ("any tool", TOOLS),
+    ("every tool", TOOLS),
+    ("each tool", TOOLS),
+    ("instead of", TOOLS),
+    ("rather than", TOOLS),
+    ("this tool", TOOLS),
+    ("curl", REMOTE),
+    ("wget", REMOTE),
+    ("iwr", REMOTE),
+    ("irm", REMOTE),
+    ("invoke-webrequest", REMOTE),
+    ("invoke-restmethod", REMOTE),
+    ("base64", REMOTE),
 ];
 
 /// The automata are built from constants; `None` (never seen) would find nothing.
@@ -653,7 +656,7 @@ fn anchors() -> Option<&'static AhoCorasick> {
             AhoCorasickBuilder::new()
                 .ascii_case_insensitive(true)
                 .match_kind(MatchKind::LeftmostFirst)
-                .build(ANCHORS)
+                .build(ANCHORS.iter().map(|(word, _)| word))
                 .ok()
         })
         .as_ref()
@@ -887,8 +890,26 @@ fn evidence(text: &str) -> String {
 
 fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Found)) {
     let text: &str = &piece.text;
-    let hits: Vec<usize> = anchors()
-        .map(|ac| ac.find_iter(text).map(|m| m.start()).collect())
+    // Trigger words at the start of a word (`irm` is no trigger inside `confirm`), with the
+    // checks each calls for.
+    let bytes = text.as_bytes();
+    let hits: Vec<(usize, u8)> = anchors()
+        .map(|ac| {
+            ac.find_iter(text)
+                .filter(|m| {
+                    let first = bytes[m.start()];
+                    !first.is_ascii_alphanumeric()
+                        || m.start() == 0
+                        || !bytes[m.start() - 1].is_ascii_alphanumeric()
+                })
+                .map(|m| {
+                    (
+                        m.start(),
+                        ANCHORS.get(m.pattern().as_usize()).map_or(0, |a| a.1),
+                    )
+                })
+                .collect()
+        })
         .unwrap_or_default();
     let description = matches!(surface, Surface::Description { .. });
     let caps = description && caps_anchors().is_some_and(|ac| ac.is_match(text));
@@ -918,9 +939,9 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
     let mut contexts: Vec<(usize, usize, usize)> = Vec::new();
     let mut done_until = 0usize;
     let mut lines_done_until = 0usize;
-    for &hit in &hits {
+    for (index, &(hit, group)) in hits.iter().enumerate() {
         // Commands: the hit's line.
-        if hit >= lines_done_until {
+        if group & (REMOTE | EXFIL) != 0 && hit >= lines_done_until {
             let line_start = text[..hit].rfind('\n').map_or(0, |i| i + 1);
             let line_end = text[hit..].find('\n').map_or(text.len(), |i| hit + i);
             lines_done_until = line_end;
@@ -965,19 +986,30 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
         let (start, end) = sentence(text, hit);
         done_until = end;
         let window = &text[start..end];
+        // The checks the trigger words of this sentence call for.
+        let mask = hits[index..]
+            .iter()
+            .take_while(|(at, _)| *at < end)
+            .fold(0u8, |mask, (_, group)| mask | group);
         let push = |s: usize, e: usize, cue: Cue, found: &mut Vec<(usize, usize, Cue, Channel)>| {
             found.push((start + s, start + e, cue, base_channel));
         };
-        for m in p.tag.find_iter(window) {
+        for m in p.tag.find_iter(if mask & TAG != 0 { window } else { "" }) {
             push(m.start(), m.end(), Cue::HiddenTag, &mut found);
         }
         let in_comment = has_comment && region_at(regions(), hit) == Some(Region::Comment);
         if description || in_comment {
-            for m in p.tag_description.find_iter(window) {
+            for m in p
+                .tag_description
+                .find_iter(if mask & TAG != 0 { window } else { "" })
+            {
                 push(m.start(), m.end(), Cue::HiddenTag, &mut found);
             }
         }
-        for c in p.conceal_tell.captures_iter(window) {
+        for c in p
+            .conceal_tell
+            .captures_iter(if mask & CONCEAL != 0 { window } else { "" })
+        {
             let (Some(all), between, after) = (c.get(0), c.get(1), c.get(2)) else {
                 continue;
             };
@@ -992,15 +1024,26 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
                 );
             }
         }
-        for m in p.conceal_without.find_iter(window) {
+        let conceal: &[&Regex] = if mask & CONCEAL != 0 {
+            &[&p.conceal_hide, &p.conceal_user, &p.conceal_silent]
+        } else {
+            &[]
+        };
+        for m in p
+            .conceal_without
+            .find_iter(if mask & CONCEAL != 0 { window } else { "" })
+        {
             if !negated(window, m.start()) && imperative_before(window, m.start()) {
                 push(m.start(), m.end(), Cue::Concealment, &mut found);
             }
         }
-        for m in p.conceal_let.find_iter(window) {
+        for m in p
+            .conceal_let
+            .find_iter(if mask & CONCEAL != 0 { window } else { "" })
+        {
             push(m.start(), m.end(), Cue::Concealment, &mut found);
         }
-        for re in [&p.conceal_hide, &p.conceal_user, &p.conceal_silent] {
+        for re in conceal {
             for m in re.find_iter(window) {
                 // "hide the sidebar from the user interface" is about a screen, not a person.
                 let person = !user_thing(&window[m.end()..]);
@@ -1009,12 +1052,17 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
                 }
             }
         }
-        for re in [
-            &p.override_ignore,
-            &p.override_yours,
-            &p.override_system,
-            &p.override_now_strong,
-        ] {
+        let overrides: &[&Regex] = if mask & OVERRIDE != 0 {
+            &[
+                &p.override_ignore,
+                &p.override_yours,
+                &p.override_system,
+                &p.override_now_strong,
+            ]
+        } else {
+            &[]
+        };
+        for re in overrides {
             for m in re.find_iter(window) {
                 if !negated(window, m.start()) {
                     push(m.start(), m.end(), Cue::Override, &mut found);
@@ -1022,16 +1070,22 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
             }
         }
         if description || in_comment {
-            for m in p.override_now.find_iter(window) {
+            for m in p
+                .override_now
+                .find_iter(if mask & OVERRIDE != 0 { window } else { "" })
+            {
                 if !negated(window, m.start()) {
                     push(m.start(), m.end(), Cue::Override, &mut found);
                 }
             }
         }
-        let sensitive = p
-            .sensitive
-            .find(window)
-            .or_else(|| p.sensitive_weak.find(window));
+        let sensitive = (mask & EXFIL != 0)
+            .then(|| {
+                p.sensitive
+                    .find(window)
+                    .or_else(|| p.sensitive_weak.find(window))
+            })
+            .flatten();
         if let Some(m) = sensitive {
             let clean = !negated(window, m.start())
                 && p.transfer
@@ -1055,7 +1109,7 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
                 contexts.push((start + m.start(), start, end));
             }
         }
-        if let Surface::Description { name, siblings, .. } = surface {
+        if let (Surface::Description { name, siblings, .. }, true) = (surface, mask & TOOLS != 0) {
             for m in p.shadow_available.find_iter(window) {
                 push(m.start(), m.end(), Cue::Shadowing, &mut found);
             }
