@@ -45,7 +45,7 @@ fn findings(case: &Path) -> Vec<(String, String)> {
     outcome
         .diagnostics
         .iter()
-        .filter(|d| CODES.contains(&d.code.as_ref()))
+        .filter(|d| CODES.contains(&d.code))
         .map(|d| (d.code.to_string(), d.message.clone()))
         .collect()
 }

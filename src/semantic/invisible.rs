@@ -226,7 +226,7 @@ pub(crate) fn hidden_runs(raw: &str, base: usize, json_escapes: bool) -> Vec<Hid
             // One selector styles the character before it (❤️, a keycap, an ideographic
             // variant); a second in a row styles nothing and can only carry data.
             c if is_variation_selector(c) => {
-                !(previous.is_some_and(visible) && !next().is_some_and(is_variation_selector))
+                !previous.is_some_and(visible) || next().is_some_and(is_variation_selector)
             }
             c => hidden_name(c).is_some(),
         };

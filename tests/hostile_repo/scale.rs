@@ -480,7 +480,8 @@ fn text_cues_in_one_megabyte_of_any_shape_are_linear() {
     });
     assert_eq!(count(&small, "PI002"), reported(1_100));
     assert_eq!(count(&large, "PI002"), reported(2_200));
-    let shapes: [(&str, fn(usize) -> String); 4] = [
+    type Shape = (&'static str, fn(usize) -> String);
+    let shapes: [Shape; 4] = [
         ("trigger words on one line", |n| {
             "tell ignore .env curl without ".repeat(n / 30)
         }),
@@ -503,7 +504,7 @@ fn text_cues_in_one_megabyte_of_any_shape_are_linear() {
             );
         });
     }
-    let description = "Do not tell the user \\\"ignore previous instructions\\\". ".repeat(1);
+    let description = "Do not tell the user \\\"ignore previous instructions\\\". ";
     assert_linear("cues in one description", "json", 120_000, |root, n| {
         let text = description.repeat(n / description.len());
         common::write(
