@@ -128,12 +128,14 @@ fn classify_plugin_file(folder: &str, file_name: &str) -> Option<FileKind> {
         },
         "hooks.json" => Some(FileKind::Hooks),
         ".mcp.json" | "mcp.json" => Some(FileKind::McpConfig),
+        _ if file_name.ends_with(".md") && is_instructions_file(file_name) => Some(FileKind::Prose),
         _ if file_name.ends_with(".md") && !is_project_doc(file_name) => {
             let mut kind = None;
             for segment in folder.split('/') {
                 match segment {
                     "commands" => kind = Some(FileKind::Command),
                     "agents" => kind = Some(FileKind::Agent),
+                    "references" if kind.is_none() => kind = Some(FileKind::Prose),
                     _ => {}
                 }
             }
@@ -141,6 +143,11 @@ fn classify_plugin_file(folder: &str, file_name: &str) -> Option<FileKind> {
         }
         _ => None,
     }
+}
+
+/// The instruction files coding agents read at the start of a session in the folder they sit in.
+fn is_instructions_file(file_name: &str) -> bool {
+    matches!(file_name, "AGENTS.md" | "CLAUDE.md" | "CLAUDE.local.md")
 }
 
 /// Markdown files of a folder that are about the folder, never a command or an agent.
@@ -740,7 +747,7 @@ pub const PROSE_SECRETS_NOT_READ: &str = "skilllint does not read this file: a S
 const NOT_A_LOWERCASE_SKILL: &str = "skilllint does not read this file: a `skill.md` (or another case of `SKILL.md`) is read as a skill only when its frontmatter has a `name` or `description` (a `SKILL.md` always is)";
 
 /// Why a file named on the command line is not read.
-const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it is not a file kind skilllint reads (SKILL.md, tool lists: tools.json, *.tools.json, functions.json, mcp-tools.json, __toolsnaps__/*.snap and any JSON file that holds tools, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, commands/*.md and agents/*.md, and AGENTS.md and CLAUDE.md)";
+const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it is not a file kind skilllint reads (SKILL.md, tool lists: tools.json, *.tools.json, functions.json, mcp-tools.json, __toolsnaps__/*.snap and any JSON file that holds tools, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, commands/*.md and agents/*.md, AGENTS.md/CLAUDE.md, and Markdown under references/)";
 
 fn too_deep() -> String {
     format!("this folder is nested deeper than {MAX_DEPTH} folders; nothing in it was linted")

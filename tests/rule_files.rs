@@ -8,7 +8,7 @@ use std::path::Path;
 /// The families whose rules live one file per rule. The SL rules are emitted by the engine, not
 /// checked by rule code, so their rows stay in `src/rules/sl.rs` and they have no folder.
 const FAMILIES: &[&str] = &[
-    "ag", "dr", "hk", "mc", "pl", "sc", "se", "sk", "tj", "tm", "tr", "xc",
+    "ag", "dr", "hk", "mc", "pi", "pl", "sc", "se", "sk", "tj", "tm", "tr", "xc",
 ];
 
 /// `src/rules/<family>/<code>_<name>.rs` for a catalog entry: the code in lowercase, the rule's

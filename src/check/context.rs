@@ -109,6 +109,11 @@ impl<'a> Unit<'a> {
         self.facts.tool_use_rules(&self.view)
     }
 
+    /// See [`UnitFacts::payloads`].
+    pub(crate) fn payloads(&self) -> &'a [crate::semantic::cues::Payload<'a>] {
+        self.facts.payloads(&self.view)
+    }
+
     /// See [`UnitFacts::items_naming`].
     pub(crate) fn items_naming(&self, name: &'a str) -> Rc<[usize]> {
         self.facts.items_naming(&self.view, name)

@@ -21,6 +21,8 @@ pub struct UnitFiles {
     /// Plugin manifests, marketplaces, hook and MCP configurations, commands and agents, and
     /// `AGENTS.md`/`CLAUDE.md`, by path.
     pub surface: Vec<FileId>,
+    /// Agent-read Markdown without a schema (`AGENTS.md`, `CLAUDE.md`, `references/*.md`), by path.
+    pub prose: Vec<FileId>,
     /// The folder's other files: a second spelling (`skill.md` or `SKILL.MD` beside `SKILL.md`, both requirement
     /// names) and paths that could not be followed. No rule reads them; suppressions still do.
     pub others: Vec<FileId>,
@@ -36,6 +38,7 @@ impl UnitFiles {
             .or_else(|| self.drivers.first().copied())
             .or(self.secrets)
             .or_else(|| self.surface.first().copied())
+            .or_else(|| self.prose.first().copied())
     }
 
     /// Every file of the folder, in path order.
@@ -49,6 +52,7 @@ impl UnitFiles {
             .chain(self.drivers.iter().copied())
             .chain(self.secrets)
             .chain(self.surface.iter().copied())
+            .chain(self.prose.iter().copied())
             .chain(self.others.iter().copied())
             .collect();
         all.sort();
@@ -115,6 +119,10 @@ pub fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
             FileKind::Secrets => &mut unit.secrets,
             FileKind::Unfollowed => {
                 unit.others.push(id);
+                continue;
+            }
+            FileKind::Prose => {
+                unit.prose.push(id);
                 continue;
             }
             FileKind::PluginManifest { .. }

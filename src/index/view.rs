@@ -220,4 +220,18 @@ impl<'a> UnitView<'a> {
                 _ => None,
             })
     }
+
+    /// The folder's agent-read Markdown without a schema of its own: `AGENTS.md` and
+    /// `CLAUDE.md` (instruction files, which AG005 also reads for links), `CLAUDE.local.md` and
+    /// a skill's `references/*.md`.
+    pub fn prose_files(&self) -> impl Iterator<Item = FileId> + 'a {
+        let unit = *self;
+        self.instruction_docs().map(|(id, _)| id).chain(
+            self.files
+                .prose
+                .iter()
+                .copied()
+                .filter(move |id| matches!(unit.parsed(*id), Parsed::Prose(_))),
+        )
+    }
 }

@@ -59,6 +59,10 @@ pub enum FileKind {
     Agent,
     /// `AGENTS.md` or `CLAUDE.md`: instructions an agent reads for its folder.
     Instructions,
+    /// Markdown an agent reads as instructions that has no schema of its own: a project's
+    /// `AGENTS.md` / `CLAUDE.md`, and a skill's reference files (`.md` under a `references/`
+    /// folder, the Agent Skills layout for what a skill links to). Only the text rules read it.
+    Prose,
     /// A path the walker would not or could not follow (a symlink loop); only ever unreadable.
     Unfollowed,
 }
@@ -117,6 +121,8 @@ pub enum Parsed {
     Agent(Box<agent::AgentDoc>),
     /// `AGENTS.md` or `CLAUDE.md`.
     Instructions(Box<instructions::InstructionsDoc>),
+    /// Agent-read Markdown without a schema ([`FileKind::Prose`]): its Markdown structure only.
+    Prose(Box<MarkdownDoc>),
     /// Could not be read; SL001 was reported.
     Unreadable(FileKind),
     /// Read, and parsed only while its unit is checked (see [`FileKind::parsed_up_front`]).
@@ -143,6 +149,7 @@ impl Parsed {
             Parsed::Agent(doc) if doc.command => FileKind::Command,
             Parsed::Agent(_) => FileKind::Agent,
             Parsed::Instructions(_) => FileKind::Instructions,
+            Parsed::Prose(_) => FileKind::Prose,
             Parsed::Unreadable(kind) | Parsed::Pending(kind) => *kind,
         }
     }
@@ -209,6 +216,7 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
             source,
             reference_root,
         ))),
+        FileKind::Prose => Parsed::Prose(Box::new(parse_markdown_doc(&source.text))),
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }

@@ -9,6 +9,7 @@ pub mod ag;
 pub mod dr;
 pub mod hk;
 pub mod mc;
+pub mod pi;
 pub mod pl;
 pub mod report;
 pub mod sc;
@@ -38,6 +39,7 @@ pub fn checks() -> impl Iterator<Item = &'static RuleImpl> + Clone {
         hk::RULES,
         mc::RULES,
         ag::RULES,
+        pi::RULES,
         sl::RULES,
     ]
     .into_iter()

@@ -40,6 +40,8 @@ const INTERPRETERS: [&str; 16] = [
 
 /// The program a word names: its last path segment, lower case (`/usr/bin/curl` → `curl`).
 fn program(word: &str) -> String {
+    // A PowerShell group opens with `(`: `(iwr …).Content | iex`.
+    let word = word.trim_start_matches('(');
     word.rsplit(['/', '\\'])
         .next()
         .unwrap_or(word)
@@ -125,6 +127,22 @@ pub fn downloads_run(tokens: &[Token]) -> Vec<DownloadRun> {
                             interpreter: name.clone(),
                         });
                     }
+                }
+            }
+        }
+        // `iex (iwr …)`, `Invoke-Expression (Invoke-RestMethod …)`: PowerShell runs a download.
+        if matches!(name.as_str(), "iex" | "invoke-expression") {
+            if let Some(word) = words.get(at + 1) {
+                let text = word.word().unwrap_or_default();
+                let inner = program(text);
+                if text.starts_with('(') && DOWNLOADERS.contains(&inner.as_str()) {
+                    // Through the address: the last word of the group.
+                    let end = words.last().map_or(word.span().end, |w| w.span().end);
+                    found.push(DownloadRun {
+                        span: Span::new(words[at].span().start, end),
+                        downloader: inner,
+                        interpreter: name.clone(),
+                    });
                 }
             }
         }

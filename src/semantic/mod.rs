@@ -9,7 +9,9 @@
 pub mod bindings;
 pub mod commands;
 pub mod credentials;
+pub mod cues;
 pub mod effect;
+pub mod invisible;
 pub mod links;
 mod memo;
 pub mod permissions;
@@ -52,6 +54,8 @@ pub struct UnitFacts<'a> {
     schema_subjects: OnceCell<Vec<Subject<'a>>>,
     /// Every tool's effect, capabilities and evidence, in file and entry order.
     tool_effects: OnceCell<ToolEffects<'a>>,
+    /// The cues aimed at the model in the unit's agent-read text (PI rules).
+    payloads: OnceCell<Vec<cues::Payload<'a>>>,
 }
 
 impl<'a> UnitFacts<'a> {
@@ -84,6 +88,11 @@ impl<'a> UnitFacts<'a> {
     pub(crate) fn schema_sites(&'a self, schema: &'a Node) -> Rc<[Site<'a>]> {
         self.schema_sites
             .get(std::ptr::from_ref(schema), || schemas::sites(schema))
+    }
+
+    /// The cues aimed at the model in every agent-read text of the unit. Eight rules read them.
+    pub(crate) fn payloads(&'a self, unit: &UnitView<'a>) -> &'a [cues::Payload<'a>] {
+        self.payloads.get_or_init(|| cues::find_payloads(unit))
     }
 
     /// The SKILL.md's configured Tool Use Rules section and its items. Eight rules read it.

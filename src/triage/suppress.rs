@@ -1,5 +1,5 @@
-//! Inline suppressions (SPEC §7): Markdown comments in the bodies of SKILL.md, TOOL.md, DRIVER.md
-//! and SECRETS.md, and `# skilllint: ignore[...]` comments in YAML (frontmatter and
+//! Inline suppressions (SPEC §7): Markdown comments in the bodies of SKILL.md, TOOL.md, DRIVER.md,
+//! SECRETS.md, commands, agents, `AGENTS.md`/`CLAUDE.md` and reference files, and `# skilllint: ignore[...]` comments in YAML (frontmatter and
 //! requirement.yaml). Parsed by a strict grammar; malformed comments become SL003, unused ones
 //! SL002. JSON has no comments: use `[lint.per-file-ignores]`.
 //!
@@ -321,7 +321,12 @@ pub fn collect_file(
     };
     let doc = match parsed {
         Parsed::Skill(skill) => Some(&skill.doc),
-        Parsed::Contract(doc) | Parsed::Secrets(doc) | Parsed::Driver { doc, .. } => Some(&**doc),
+        Parsed::Contract(doc)
+        | Parsed::Secrets(doc)
+        | Parsed::Driver { doc, .. }
+        | Parsed::Prose(doc) => Some(&**doc),
+        Parsed::Instructions(instructions) => Some(&instructions.doc),
+        Parsed::Agent(agent) => Some(&agent.doc),
         Parsed::Requirement(_) => {
             yaml_suppressions(&mut collector, text, Span::new(0, text.len()));
             None
@@ -355,7 +360,12 @@ pub fn comment_place(parsed: &Parsed, offset: usize) -> Option<CommentPlace> {
     let doc = match parsed {
         Parsed::Requirement(_) => return Some(CommentPlace::Yaml),
         Parsed::Skill(skill) => &skill.doc,
-        Parsed::Contract(doc) | Parsed::Secrets(doc) | Parsed::Driver { doc, .. } => &**doc,
+        Parsed::Contract(doc)
+        | Parsed::Secrets(doc)
+        | Parsed::Driver { doc, .. }
+        | Parsed::Prose(doc) => &**doc,
+        Parsed::Instructions(instructions) => &instructions.doc,
+        Parsed::Agent(agent) => &agent.doc,
         _ => return None,
     };
     if let Some(frontmatter) = doc.frontmatter() {
