@@ -21,6 +21,7 @@ pub mod fix;
 pub mod index;
 pub mod model;
 pub mod parse;
+pub mod pattern;
 pub mod policy;
 mod read;
 pub mod render;

@@ -427,14 +427,15 @@ impl<'a> RulesSection<'a> {
         let Some(section) = markdown.section(self.name) else {
             return false;
         };
-        let texts: Vec<&str> = markdown
+        // A set: every new item is looked up in it (TR003 inserts one per undocumented tool).
+        let texts: std::collections::HashSet<&str> = markdown
             .blocks_in(section.content)
             .filter(|b| b.is_list_item)
             .map(|b| b.text.as_str())
             .collect();
         items
             .iter()
-            .all(|item| texts.contains(&item_text(item).as_str()))
+            .all(|item| texts.contains(item_text(item).as_str()))
     }
 }
 
