@@ -96,6 +96,24 @@ elif shape == "duplicate-tools":
     for t in ts:
         t["name"] = "same"
     w("s/tools.json", json.dumps(ts))
+elif shape == "yaml-aliases":       # one scalar of half the size aliased many times (issue 30 #7)
+    w("s/SKILL.md", "---\nname: s\ndescription: d\nblob: &a " + "x" * (size // 2) + "\ncopies: ["
+      + ", ".join(["*a"] * (size // 8)) + "]\n---\n")
+elif shape == "schema-pattern-match":  # ten patterns of 2^1000 DFA states on one long example value
+    import random
+    random.seed(7)
+    pats = "".join("        - pattern: 'a[ab]{%d}c'\n" % (1000 + i) for i in range(10))
+    w(".tools/t/TOOL.md", "---\nname: T\nid: t\ndescription: d\nversion: 1.0.0\ninputs:\n  type: object\n"
+      "  properties:\n    a:\n      type: string\n      allOf:\n" + pats + "  required: [a]\nexamples:\n"
+      "  - name: e\n    input: { a: \"" + "".join(random.choice("aaab") for _ in range(size)) + "\" }\n---\n")
+elif shape == "schema-patterns":    # many distinct patterns, each compiling large
+    n = size // 70
+    props = ",".join('"p%d":{"type":"string","pattern":"^[\\\\w.]+@\\\\w{2,%d}\\\\.com$"}' % (i, 20 + i) for i in range(n))
+    w("s/tools.json", '[{"name":"t","description":"d","inputSchema":{"type":"object","properties":{%s}}}]' % props)
+elif shape == "tools-pretty-many":  # many small tools, pretty-printed, and a skill without rules
+    w("s/tools.json", json.dumps([{"name": "tool_%d" % i, "type": "read", "description": "Reads %d." % i}
+                                  for i in range(size // 90)], indent=2))
+    w("s/SKILL.md", FM + "# S\n\nText.\n")
 elif shape.startswith("policy-"):     # a repository policy and the data it is slow on
     def policy(assertion, message="m", on="tool"):
         w(".skilllint/policies/p.yaml", "rules:\n  - code: ORG001\n    name: slow\n    severity: warning\n"
@@ -130,7 +148,8 @@ shapes=("$@")
 [ ${#shapes[@]} -gt 0 ] || shapes=(pem-begin tools tools-one-line tool-use-rules rules-and-tools \
   phantom-tools requirement headings links links-one-line long-line nesting refs suppressions \
   properties enum frontmatter-keys tool-md-inputs tool-md-examples driver secrets hidden-unicode \
-  credentials duplicate-tools policy-in policy-per-tool policy-regex policy-message policy-concat)
+  credentials duplicate-tools yaml-aliases schema-pattern-match schema-patterns \
+  tools-pretty-many policy-in policy-per-tool policy-regex policy-message policy-concat)
 printf '%-18s %9s %8s %8s %9s\n' shape bytes wall_s peak_MB findings
 for shape in "${shapes[@]}"; do
   for size in $sizes; do

@@ -23,6 +23,7 @@ pub mod index;
 pub mod inventory;
 pub mod model;
 pub mod parse;
+pub mod pattern;
 pub mod policy;
 mod read;
 pub mod render;

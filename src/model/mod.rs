@@ -229,12 +229,15 @@ fn folder_name(dir: &Path) -> String {
             Some(std::path::Component::ParentDir)
         )
     });
+    // Escaped as paths are (`\xff` for a byte that is not UTF-8), never lossily: messages quote
+    // this name, and two folders must not print the same.
+    let shown = |name: &std::ffi::OsStr| crate::escape::display_path(Path::new(name)).into_owned();
     match named {
-        Some(name) => name.to_string_lossy().into_owned(),
+        Some(name) => shown(name),
         None => dir
             .canonicalize()
             .ok()
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .and_then(|p| p.file_name().map(shown))
             .unwrap_or_default(),
     }
 }

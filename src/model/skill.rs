@@ -368,7 +368,10 @@ impl Resolver<'_> {
                     .strip_prefix(self.lint_root)
                     .map(|rest| {
                         rest.components()
-                            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                            .map(|c| {
+                                crate::escape::display_path(std::path::Path::new(c.as_os_str()))
+                                    .into_owned()
+                            })
                             .collect::<Vec<_>>()
                             .join("/")
                     })

@@ -10,18 +10,12 @@
 //! is within [`FALLBACK_LIMIT`]; otherwise the call is refused as too costly, which the caller
 //! reports as SL011.
 
-use regex_automata::hybrid::dfa::{Cache, DFA};
-use regex_automata::nfa::thompson::{self, pikevm::PikeVM, NFA};
-use regex_automata::Input;
+use crate::pattern::Bounded;
 use std::cell::RefCell;
 
 /// How many compiled patterns each thread keeps; past it the cache starts again (patterns read
 /// from the linted files could otherwise fill memory).
 const PATTERN_CACHE: usize = 64;
-/// A pattern's NFA may take at most this many bytes.
-const PATTERN_SIZE_LIMIT: usize = 256 << 10;
-/// The lazy DFA's state cache, per pattern.
-const DFA_CACHE: usize = 256 << 10;
 /// The most NFA-simulation steps (text bytes times pattern states) the calls of one evaluation
 /// (one expression on one entity) may take when the DFA gives up: about a tenth of a second.
 pub const FALLBACK_LIMIT: u64 = 20_000_000;
@@ -35,69 +29,26 @@ pub enum Refusal {
     TooCostly(String),
 }
 
-struct Compiled {
-    dfa: DFA,
-    cache: RefCell<Cache>,
-    pikevm: PikeVM,
-    pike_cache: RefCell<regex_automata::nfa::thompson::pikevm::Cache>,
-    states: u64,
-}
+struct Compiled(Bounded);
 
 impl Compiled {
     fn new(pattern: &str) -> Result<Compiled, String> {
-        let invalid =
-            |e: &dyn std::fmt::Display| format!("`{pattern}` is not a valid pattern: {e}");
-        let nfa = NFA::compiler()
-            .configure(
-                thompson::Config::new()
-                    .nfa_size_limit(Some(PATTERN_SIZE_LIMIT))
-                    .shrink(false),
-            )
-            .build(pattern)
-            .map_err(|e| invalid(&e))?;
-        let dfa = DFA::builder()
-            .configure(
-                DFA::config()
-                    .cache_capacity(DFA_CACHE)
-                    .skip_cache_capacity_check(true)
-                    .minimum_cache_clear_count(Some(3))
-                    .minimum_bytes_per_state(Some(10))
-                    .unicode_word_boundary(true),
-            )
-            .build_from_nfa(nfa.clone())
-            .map_err(|e| invalid(&e))?;
-        let pikevm = PikeVM::new_from_nfa(nfa.clone()).map_err(|e| invalid(&e))?;
-        Ok(Compiled {
-            cache: RefCell::new(dfa.create_cache()),
-            pike_cache: RefCell::new(pikevm.create_cache()),
-            dfa,
-            pikevm,
-            states: nfa.states().len() as u64,
-        })
+        Bounded::new(pattern)
+            .map(Compiled)
+            .map_err(|e| format!("`{pattern}` is not a valid pattern: {e}"))
     }
 
     fn is_match(&self, text: &str, pattern: &str) -> Result<bool, Refusal> {
-        let input = Input::new(text).earliest(true);
-        let found = {
-            let mut cache = self.cache.borrow_mut();
-            self.dfa.try_search_fwd(&mut cache, &input)
-        };
-        match found {
-            Ok(found) => Ok(found.is_some()),
-            Err(_) => {
-                let steps = (text.len() as u64 + 1).saturating_mul(self.states);
-                let spent = FALLBACK_SPENT.with(std::cell::Cell::get);
-                if spent.saturating_add(steps) > FALLBACK_LIMIT {
-                    return Err(Refusal::TooCostly(format!(
-                        "`{pattern}` is too costly to match on a text of {} bytes (about {steps} steps, over the limit of {FALLBACK_LIMIT})",
-                        text.len()
-                    )));
-                }
-                FALLBACK_SPENT.with(|s| s.set(spent + steps));
-                let mut cache = self.pike_cache.borrow_mut();
-                Ok(self.pikevm.is_match(&mut cache, input))
-            }
-        }
+        let spent = FALLBACK_SPENT.with(std::cell::Cell::get);
+        let mut budget = FALLBACK_LIMIT.saturating_sub(spent);
+        let found = self.0.is_match(text, &mut budget).map_err(|steps| {
+            Refusal::TooCostly(format!(
+                "`{pattern}` is too costly to match on a text of {} bytes (about {steps} steps, over the limit of {FALLBACK_LIMIT})",
+                text.len()
+            ))
+        })?;
+        FALLBACK_SPENT.with(|s| s.set(FALLBACK_LIMIT - budget));
+        Ok(found)
     }
 }
 

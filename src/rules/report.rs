@@ -20,6 +20,20 @@ pub(crate) fn pattern_problem(keyword: &str) -> &'static str {
     }
 }
 
+/// What SC001 and TM009 say about a pattern: why it cannot be compiled, or that it and others
+/// were not compiled at all.
+pub(crate) fn bad_pattern_problem(bad: &crate::schema::BadPattern) -> String {
+    match bad.not_judged {
+        Some(count) => format!(
+            "this {} and {} other distinct patterns were not checked: skilllint compiles at most {} distinct patterns per folder",
+            if bad.keyword == "pattern" { "`pattern`" } else { "`patternProperties` key" },
+            count - 1,
+            crate::schema::MAX_PATTERNS_JUDGED
+        ),
+        None => pattern_problem(bad.keyword).to_string(),
+    }
+}
+
 /// The first line of a file, where a finding about a file without frontmatter points.
 fn first_line(text: &str) -> Span {
     let end = text.find('\n').unwrap_or(text.len());

@@ -449,3 +449,28 @@ fn the_report_is_never_written_over_a_linted_file_or_up_out_of_the_folder() {
         .expect("report")
         .contains("SK011"));
 }
+
+#[test]
+fn a_folder_name_that_is_not_utf8_is_escaped_in_messages_too() {
+    // The path was escaped but SK005's message quoted the folder name lossily (U+FFFD), so two
+    // folders differing in those bytes read the same.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    let folder = root.join(OsStr::from_bytes(b"bad\xffname"));
+    std::fs::create_dir_all(&folder).expect("create folder");
+    std::fs::write(
+        folder.join("SKILL.md"),
+        "---\nname: other\ndescription: Does things. Use it when asked.\n---\n\n# X\n",
+    )
+    .expect("write");
+    for format in ["concise", "json"] {
+        let text = report(&run(root, format));
+        assert!(!text.contains('\u{fffd}'), "{text}");
+        let quoted = if format == "json" {
+            r"does not match its folder `bad\\xffname`"
+        } else {
+            r"does not match its folder `bad\xffname`"
+        };
+        assert!(text.contains(quoted), "{text}");
+    }
+}

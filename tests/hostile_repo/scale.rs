@@ -596,3 +596,121 @@ fn text_cues_in_one_megabyte_of_any_shape_are_linear() {
         );
     });
 }
+
+/// `n` pseudo-random `a`s and `b`s (three `a`s to one `b`): an irregular text on which the lazy
+/// DFA of `a[ab]{1000}c` meets new states all the time (a periodic text would not).
+fn irregular_ab(n: usize) -> String {
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    (0..n)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if state % 4 == 0 {
+                'b'
+            } else {
+                'a'
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn schema_patterns_whose_dfa_explodes_are_reported_not_run() {
+    // TM010 matched ten `allOf` patterns of 2^1000 DFA states on a 200 KB example through the
+    // regex crate's unbounded NFA fallback: over 30 seconds.
+    let (small, large) = assert_linear("TM010 patterns", "json", 100_000, |root, n| {
+        let patterns: String = (0..10)
+            .map(|i| format!("        - pattern: 'a[ab]{{{}}}c'\n", 1000 + i))
+            .collect();
+        let contract = format!(
+            "---\nname: T\nid: t\ndescription: Test tool. Use it when testing; never otherwise.\nversion: 1.0.0\ninputs:\n  type: object\n  properties:\n    a:\n      type: string\n      allOf:\n{patterns}  required: [a]\nexamples:\n  - name: e\n    input: {{ a: \"{}\" }}\n---\n",
+            irregular_ab(n)
+        );
+        common::write(root, ".tools/t/TOOL.md", contract.as_bytes());
+    });
+    for (report, n) in [(&small, 100_000), (&large, 200_000)] {
+        assert!(
+            report.contains(&format!(
+                "example `e` could not be fully checked against `inputs`: matching the pattern `a[ab]{{1000}}c` on a value of {n} bytes is too costly (and 9 more patterns)"
+            )),
+            "{report}"
+        );
+    }
+}
+
+#[test]
+fn schema_patterns_that_match_cheaply_are_still_checked() {
+    // The bounded matcher answers as the validator would where it can run.
+    let root = tempfile::tempdir().expect("temp dir");
+    let contract = "---\nname: T\nid: t\ndescription: Test tool. Use it when testing; never otherwise.\nversion: 1.0.0\ninputs:\n  type: object\n  properties:\n    a:\n      type: string\n      pattern: '^\\d{3}$'\n  required: [a]\nexamples:\n  - name: good\n    input: { a: \"123\" }\n  - name: bad\n    input: { a: \"12x\" }\n---\n";
+    common::write(root.path(), ".tools/t/TOOL.md", contract.as_bytes());
+    let (_, report) = timed_lint(root.path(), "json");
+    assert!(report.contains(
+        "example `bad` does not satisfy `inputs`: `input.a` must match the pattern `^\\\\d{3}$`, found `12x`"
+    ), "{report}");
+    assert!(
+        !report.contains("example `good` does not satisfy"),
+        "{report}"
+    );
+    assert!(!report.contains("could not be fully checked"), "{report}");
+}
+
+#[test]
+fn many_distinct_schema_patterns_are_capped_and_reported() {
+    // Every distinct pattern of a folder was compiled, each up to the regex crate's 10 MiB:
+    // ten thousand of `\w{2,N}` took half a minute.
+    let cap = skilllint::schema::MAX_PATTERNS_JUDGED;
+    let (small, large) = assert_linear("distinct patterns", "json", 2 * cap, |root, n| {
+        let props: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    r#""p{i}":{{"type":"string","pattern":"^[\\w.]+@\\w{{2,{}}}\\.com$"}}"#,
+                    20 + i
+                )
+            })
+            .collect();
+        let tools = format!(
+            r#"[{{"name":"t","description":"d","inputSchema":{{"type":"object","properties":{{{}}}}}}}]"#,
+            props.join(",")
+        );
+        common::write(root, "s/tools.json", tools.as_bytes());
+    });
+    for (report, n) in [(&small, 2 * cap), (&large, 4 * cap)] {
+        assert!(
+            report.contains(&format!(
+                "at `/properties/p{cap}/pattern`: this `pattern` and {} other distinct patterns were not checked",
+                n - cap - 1
+            )),
+            "{n}"
+        );
+    }
+}
+
+#[test]
+fn a_pretty_tools_file_of_many_tools_without_rules_is_linear() {
+    // TR001 checked that its generated section reads back by searching a list of the section's
+    // items once per item: quadratic in the number of tools (40,000 tools took 5 s).
+    let (small, large) = assert_linear("TR001 tools", "json", 8_000, |root, n| {
+        common::write(root, "s/tools.json", forge_tools(n, false, "").as_bytes());
+        common::write(
+            root,
+            "s/SKILL.md",
+            format!("{FRONTMATTER}# S\n\nText.\n").as_bytes(),
+        );
+    });
+    assert_eq!(count(&small, "TR001"), 1);
+    assert_eq!(count(&large, "TR001"), 1);
+}
+
+#[test]
+fn a_long_tool_use_rules_list_is_linear() {
+    // One-line items, each a block the section's facts and the TR fixes' read-back keep.
+    let (small, large) = assert_linear("Tool Use Rules items", "json", 40_000, |root, n| {
+        let items = "- `tool_x` reads.\n".repeat(n);
+        let skill = format!("{FRONTMATTER}## Tool Use Rules\n\n{items}");
+        common::write(root, "s/SKILL.md", skill.as_bytes());
+    });
+    assert_eq!(count(&small, "TR002"), 1);
+    assert_eq!(count(&large, "TR002"), 1);
+}

@@ -2,7 +2,7 @@
 
 use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
-use crate::rules::report::{pattern_problem, ROOT_TYPE_POINTER};
+use crate::rules::report::{bad_pattern_problem, ROOT_TYPE_POINTER};
 use crate::schema;
 use crate::semantic::schemas::{tool_subjects, Subject};
 use std::collections::BTreeSet;
@@ -73,10 +73,14 @@ pub(super) fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
                     subject.schema_word,
                     subject.owner,
                     bad.pointer,
-                    pattern_problem(bad.keyword)
+                    bad_pattern_problem(&bad)
                 ),
             )
-            .label("not a regular expression the validator can compile")
+            .label(if bad.not_judged.is_some() {
+                "not compiled"
+            } else {
+                "not a regular expression the validator can compile"
+            })
             .help("write an ECMA 262 regular expression (escape `[`, `(` and `{` meant literally); until it compiles, no value can be checked against it");
         }
     }

@@ -218,6 +218,12 @@ fn expectation(
             let pattern = clip(pattern, SCHEMA_TEXT_SHOWN);
             format!("must match the pattern `{pattern}`, found {found}")
         }
+        // The bounded `pattern` keyword of user schemas (`schema::compile_user_schema`): its
+        // message is the pattern.
+        ValidationErrorKind::Custom { keyword, message } if keyword == "pattern" => {
+            let pattern = clip(message, SCHEMA_TEXT_SHOWN);
+            format!("must match the pattern `{pattern}`, found {found}")
+        }
         ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
             format!("matches none of the allowed forms, found {found}")
         }

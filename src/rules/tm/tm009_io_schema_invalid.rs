@@ -80,10 +80,14 @@ pub(super) fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
                 bad.span,
                 format!(
                     "invalid JSON Schema: `{path}`: {}",
-                    crate::rules::report::pattern_problem(bad.keyword)
+                    crate::rules::report::bad_pattern_problem(&bad)
                 ),
             )
-            .label("not a regular expression the validator can compile")
+            .label(if bad.not_judged.is_some() {
+                "not compiled"
+            } else {
+                "not a regular expression the validator can compile"
+            })
             .help("write an ECMA 262 regular expression (escape `[`, `(` and `{` meant literally); until it compiles, no example can be checked against it");
         }
     }

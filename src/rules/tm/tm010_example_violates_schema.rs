@@ -37,10 +37,17 @@ pub(super) fn example_violates_schema(unit: &Unit<'_>, sink: &mut Sink) {
     let Some(examples) = fm.root.get("examples").and_then(Node::as_array) else {
         return;
     };
+    // One budget for the patterns of the whole file: a value they were too costly to match on
+    // is reported as not checked, below.
+    schema::start_pattern_budget();
     for (key, field) in [("inputs", "input"), ("outputs", "output")] {
         let Some(schema_node) = fm.root.get(key).filter(|n| n.is_object()) else {
             continue;
         };
+        // More patterns than skilllint compiles: TM009 reports the ones it did not.
+        if schema::pattern_count(schema_node) > schema::MAX_PATTERNS_JUDGED {
+            continue;
+        }
         let schema_json = schema_node.to_json();
         // A broken schema is TM009's finding; examples cannot be judged against it.
         if !meta_failures(&schema_json).is_empty() {
@@ -75,6 +82,26 @@ pub(super) fn example_violates_schema(unit: &Unit<'_>, sink: &mut Sink) {
                 .label(format!("fails `{key}`"))
                 .help(format!(
                     "every driver must reproduce this example; fix the example's `{field}` or the `{key}` schema"
+                ));
+            }
+            let unchecked = schema::take_unchecked_patterns();
+            if let Some((pattern, len)) = unchecked.first() {
+                let more = match unchecked.len() - 1 {
+                    0 => String::new(),
+                    1 => " (and 1 more pattern)".to_string(),
+                    n => format!(" (and {n} more patterns)"),
+                };
+                let pattern = super::clip(pattern, super::SCHEMA_TEXT_SHOWN);
+                sink.report(
+                    file,
+                    value.span,
+                    format!(
+                        "{name} could not be fully checked against `{key}`: matching the pattern `{pattern}` on a value of {len} bytes is too costly{more}"
+                    ),
+                )
+                .label("not checked against every pattern")
+                .help(format!(
+                    "simplify the pattern (a bounded repetition such as `[ab]{{1000}}` is costly to match) or shorten the example's `{field}`"
                 ));
             }
         }

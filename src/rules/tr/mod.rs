@@ -420,21 +420,62 @@ impl<'a> RulesSection<'a> {
         if !skipped.is_empty() {
             return false;
         }
-        let Some(fixed_body) = fixed.get(body.start..) else {
+        let (start, end) = self.read_back_window(&fixed, edit, body.start);
+        let Some(fixed_part) = fixed.get(start..end) else {
             return false;
         };
-        let markdown = parse_markdown(fixed_body, body.start);
+        let markdown = parse_markdown(fixed_part, start);
         let Some(section) = markdown.section(self.name) else {
             return false;
         };
-        let texts: Vec<&str> = markdown
+        // A set: every new item is looked up in it (TR003 inserts one per undocumented tool).
+        let texts: std::collections::HashSet<&str> = markdown
             .blocks_in(section.content)
             .filter(|b| b.is_list_item)
             .map(|b| b.text.as_str())
             .collect();
         items
             .iter()
-            .all(|item| texts.contains(&item_text(item).as_str()))
+            .all(|item| texts.contains(item_text(item).as_str()))
+    }
+}
+
+impl RulesSection<'_> {
+    /// The part of `fixed` (the text with `edit` applied) that decides how the new items read:
+    /// from the section's heading, when it opens a line, else from the body's `start`, up to the
+    /// first line after the inserted text that starts a list item at the margin (it ends the
+    /// item before it, so nothing after it changes the new items), else the end. Parsing only
+    /// this keeps a long section from being parsed twice over (a 4 MB list peaked at 490 MB).
+    fn read_back_window(&self, fixed: &str, edit: &Edit, start: usize) -> (usize, usize) {
+        let heading = self.section.heading.span.start;
+        let at_margin = heading >= start
+            && (heading == 0 || self.text.as_bytes().get(heading - 1) == Some(&b'\n'))
+            && self.text[heading..].starts_with('#');
+        let from = if at_margin { heading } else { start };
+        let inserted_end = edit.span.start + edit.replacement.len();
+        if !edit.span.is_empty() || inserted_end > fixed.len() {
+            return (from, fixed.len());
+        }
+        // The first line after the inserted text.
+        let mut line = match fixed.get(..inserted_end) {
+            Some(before) if before.is_empty() || before.ends_with('\n') => inserted_end,
+            Some(_) => {
+                let rest = &fixed[inserted_end..];
+                inserted_end + rest.find('\n').map_or(rest.len(), |i| i + 1)
+            }
+            None => return (from, fixed.len()),
+        };
+        while line < fixed.len() {
+            let rest = &fixed[line..];
+            if ["- ", "* ", "+ "]
+                .iter()
+                .any(|marker| rest.starts_with(marker))
+            {
+                return (from, line);
+            }
+            line += rest.find('\n').map_or(rest.len(), |i| i + 1);
+        }
+        (from, fixed.len())
     }
 }
 

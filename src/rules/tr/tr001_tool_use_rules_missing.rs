@@ -111,12 +111,14 @@ fn new_section(
     let body = fixed.get(doc.doc.body_span.start..)?;
     let markdown = parse_markdown(body, doc.doc.body_span.start);
     let section = markdown.section(heading)?;
-    let texts: Vec<&str> = markdown
+    // A set, not a list: each item is looked up in it, and a tools file of tens of thousands
+    // of tools made the list's linear search quadratic.
+    let texts: HashSet<&str> = markdown
         .blocks_in(section.content)
         .map(|b| b.text.as_str())
         .collect();
     items
         .iter()
-        .all(|item| texts.contains(&item_text(item).as_str()))
+        .all(|item| texts.contains(item_text(item).as_str()))
         .then_some(edit)
 }
