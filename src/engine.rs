@@ -620,6 +620,7 @@ fn analyse_keeping(
 
 /// The repository index over files already read: units, contracts, settings, and which rule
 /// reports in which file.
+#[allow(clippy::too_many_arguments)]
 fn index_repo(
     options: &LintOptions,
     enabled: &Enabled,

@@ -626,11 +626,16 @@ fn declared_by_contract(r: &mut Reader<'_>, link: &Link<'_>) {
     }
 }
 
+/// What a restore replaces wholesale: restoring a database, a backup or a snapshot overwrites the
+/// current contents with older ones (restoring one archived item does not).
+const RESTORED_WHOLESALE: &[&str] = &["database", "db", "backup", "snapshot", "dump"];
+
 /// The words of a name and the first verb among them: an unambiguous verb anywhere (the first
 /// one), else an ambiguous one as the first word.
 fn name_verb(words: &[String]) -> Option<(&str, Effect, bool)> {
+    let overwrites = words.iter().any(|w| is_in(RESTORED_WHOLESALE, w));
     let classify = |w: &str| -> Option<Effect> {
-        if is_in(DESTRUCTIVE_VERBS, w) {
+        if is_in(DESTRUCTIVE_VERBS, w) || (w == "restore" && overwrites) {
             Some(Effect::Destructive)
         } else if is_in(READ_VERBS, w) && !is_in(WEAK_WRITE_VERBS, w) {
             Some(Effect::Read)
@@ -1048,6 +1053,10 @@ mod tests {
         ] {
             assert_eq!(effect_of(name), "read", "{name}");
         }
+        // Restoring a database or snapshot overwrites what is there; restoring an item does not.
+        assert_eq!(effect_of("restore_database"), "destructive");
+        assert_eq!(effect_of("restoreSnapshot"), "destructive");
+        assert_eq!(effect_of("restore_item"), "write");
         // A noun that is also a verb decides only as the first word.
         assert_eq!(effect_of("post_message"), "write");
         assert_eq!(effect_of("get_post"), "read");
