@@ -8,7 +8,13 @@ pub(super) fn agent_field_missing(unit: &Unit<'_>, sink: &mut Sink) {
         let Some(frontmatter) = doc.doc.frontmatter() else {
             continue;
         };
+        // A GitHub Copilot custom agent (`*.agent.md`) is named after its file when its
+        // frontmatter gives no `name`; only its `description` is required.
+        let named_by_file = unit.repo.file_name(file).ends_with(".agent.md");
         for key in ["name", "description"] {
+            if key == "name" && named_by_file {
+                continue;
+            }
             let value = frontmatter.root.get(key);
             let blank = match value.map(|v| &v.value) {
                 None | Some(Value::Null) => true,
