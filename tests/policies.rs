@@ -203,6 +203,23 @@ fn a_cel_error_points_at_the_character_in_the_file() {
     assert_eq!(&policy[span], ")");
 }
 
+/// Found by the `policy_eval` fuzz target: an expression error whose byte range ends inside a
+/// multi-byte character of the expression made the loader slice the text off a character
+/// boundary and panic.
+#[test]
+fn an_expression_error_inside_a_multibyte_character_is_an_error_not_a_panic() {
+    // The fuzzer's input, as its policy: the assert holds a quote, a control character and `ɋ`.
+    let policy = "rules:\n  - code: FUZ001\n    name: fuzzed\n    severity: warning\n    \
+                  category: style\n    summary: s\n    on: tool-use-rule\n    \
+                  assert: 'ists(olt, ta\u{24b}CCCCCCCCCCCCCCCCCCCCCCCCd''\u{2}tool_u.s'\n    \
+                  message: 'm'\n";
+    let Err(error) = load_text(Path::new("fuzz.yaml"), policy) else {
+        panic!("loaded");
+    };
+    let span = error.span.clone().expect("a span");
+    assert!(policy.get(span).is_some(), "the span cuts a character");
+}
+
 #[test]
 fn a_bad_policy_file_stops_the_lint_with_exit_2() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -815,19 +815,20 @@ fn locate_in_scalar(text: &str, node: &Node, value: &str, range: Range<usize>) -
         .get(range.start)
         .copied()
         .unwrap_or(node.span.end.saturating_sub(1));
-    let end = map
-        .get(range.end.saturating_sub(1).max(range.start))
-        .map_or(start + 1, |last| {
-            let width = value[range
-                .end
-                .saturating_sub(1)
-                .max(range.start)
-                .min(value.len())..]
-                .chars()
-                .next()
-                .map_or(1, char::len_utf8);
-            last + width
-        });
+    // The expression parser's ranges are bytes and may end inside a character: its last
+    // character is the one that holds the range's last byte.
+    let mut last = range
+        .end
+        .saturating_sub(1)
+        .max(range.start)
+        .min(value.len());
+    while !value.is_char_boundary(last) {
+        last -= 1;
+    }
+    let end = map.get(last).map_or(start + 1, |at| {
+        let width = value[last..].chars().next().map_or(1, char::len_utf8);
+        at + width
+    });
     start..end.max(start + 1).min(text.len().max(start + 1))
 }
 
