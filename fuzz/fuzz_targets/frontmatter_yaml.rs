@@ -2,7 +2,7 @@
 //! line-based fast pass agrees with the event parser.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use skilllint::model::skill::{parse_markdown_doc, FrontmatterState};
+use skilllint::model::document::{parse_markdown_doc, FrontmatterState};
 use skilllint::parse::{Node, Value};
 
 fn check_spans(node: &Node, len: usize) {

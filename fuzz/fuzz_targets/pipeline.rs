@@ -2,7 +2,8 @@
 //! folder whose files are cut from the input: never panics, never reports SL900.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use skilllint::render::{render, Format};
+use skilllint::catalog::catalog;
+use skilllint::render::{render, Format, Input};
 use skilllint::{engine::lint_in_memory, LintOptions};
 
 const NAMES: [&str; 6] = [
@@ -29,7 +30,14 @@ fuzz_target!(|data: &[u8]| {
     };
     let Ok(outcome) = lint_in_memory(&options, files) else { return };
     assert!(outcome.diagnostics.iter().all(|d| d.code != "SL900"), "a rule panicked");
+    let input = Input {
+        sources: outcome.repo.sources(),
+        diagnostics: &outcome.diagnostics,
+        suppressed: &outcome.suppressed,
+        root: &outcome.root,
+        catalog: catalog(),
+    };
     for format in [Format::Full, Format::Concise, Format::Json, Format::Github, Format::Sarif] {
-        let _ = render(format, &outcome, false);
+        let _ = render(format, &input, false);
     }
 });
