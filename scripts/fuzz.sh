@@ -22,8 +22,15 @@ run_one() {
   # A loaded policy's rule code is leaked on purpose (once per load: diagnostics carry it as
   # `&'static str`), which the leak checker would report on every input; an evaluation the cost
   # bounds let run for seconds is a failure.
-  case $target in policy_*) limits+=(-detect_leaks=0 -timeout=10) ;; esac
-  cargo +nightly fuzz run "$target" "corpus-run/$target" "corpus/$target" -- \
+  # libFuzzer's -detect_leaks=0 stops the per-input check; the sanitizer's own check when the
+  # process exits needs ASAN_OPTIONS too (without it a clean run ends in a leak report, exit 1).
+  local asan=${ASAN_OPTIONS:-}
+  case $target in policy_*)
+    limits+=(-detect_leaks=0 -timeout=10)
+    asan="${asan:+$asan:}detect_leaks=0"
+    ;;
+  esac
+  ASAN_OPTIONS=$asan cargo +nightly fuzz run "$target" "corpus-run/$target" "corpus/$target" -- \
     -max_total_time="$seconds" "${limits[@]}" -rss_limit_mb=2048 >"logs/$target.log" 2>&1
   local status=$?
   echo "== $target: exit $status; $(grep -E '^Done [0-9]+ runs' "logs/$target.log" || echo 'no summary')"
