@@ -94,20 +94,9 @@ pub(crate) fn check_path(
     }
 }
 
-/// Whether a relative path climbs above the folder it is read from.
+/// Whether a relative path climbs above the folder it is read from (either slash separates).
 pub(crate) fn climbs(path: &str) -> bool {
-    let mut depth: i64 = 0;
-    for part in path.split(['/', '\\']) {
-        match part {
-            "" | "." => {}
-            ".." => depth -= 1,
-            _ => depth += 1,
-        }
-        if depth < 0 {
-            return true;
-        }
-    }
-    false
+    crate::model::skill::climbs_above(path, &['/', '\\'])
 }
 
 /// Where the plugin files a command names are looked for: the plugin root (what the root

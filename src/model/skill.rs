@@ -208,8 +208,13 @@ fn destination_kind(destination: &str) -> Destination<'_> {
 
 /// Whether a relative path climbs above the folder it starts from, read name by name.
 fn climbs_out(path: &str) -> bool {
+    climbs_above(path, &['/'])
+}
+
+/// Whether a relative path, split on `separators`, climbs above the folder it starts from.
+pub(crate) fn climbs_above(path: &str, separators: &[char]) -> bool {
     let mut depth: i64 = 0;
-    for part in path.split('/') {
+    for part in path.split(separators) {
         match part {
             "" | "." => {}
             ".." => depth -= 1,

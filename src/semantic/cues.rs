@@ -176,8 +176,8 @@ pub(crate) fn find_payloads<'a>(unit: &UnitView<'a>) -> Vec<Payload<'a>> {
     out
 }
 
-/// Every string under a `description` key inside `node`.
-fn descriptions<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
+/// Every string under a `description` key inside `node` (a tool's own and its parameters').
+pub(crate) fn descriptions<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
     match &node.value {
         Value::Object(members) => {
             for member in members {

@@ -2,7 +2,6 @@
 //! agent-facing content.
 
 use crate::check::{Sink, Unit};
-use crate::parse::node::{Node, Value};
 use crate::semantic::invisible::{describe_run, hidden_runs, tag_text, HiddenRun};
 use crate::source::FileId;
 
@@ -17,23 +16,6 @@ fn report_hidden(sink: &mut Sink, file: FileId, run: &HiddenRun, place: &str) {
         None => diagnostic.label("invisible to a reviewer, read by the agent"),
     };
     diagnostic.help("delete these characters; text that needs right-to-left or joining marks should be written so a reviewer can see what the agent reads");
-}
-
-/// Every string under a `description` key inside `node`, with its node.
-fn descriptions<'a>(node: &'a Node, out: &mut Vec<&'a Node>) {
-    match &node.value {
-        Value::Object(members) => {
-            for member in members {
-                if member.key == "description" && member.value.as_str().is_some() {
-                    out.push(&member.value);
-                } else {
-                    descriptions(&member.value, out);
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|item| descriptions(item, out)),
-        _ => {}
-    }
 }
 
 pub(super) fn hidden_unicode(unit: &Unit<'_>, sink: &mut Sink) {
@@ -72,7 +54,7 @@ pub(super) fn hidden_unicode(unit: &Unit<'_>, sink: &mut Sink) {
             continue;
         }
         let mut nodes = Vec::new();
-        descriptions(&tool.entry, &mut nodes);
+        crate::semantic::cues::descriptions(&tool.entry, &mut nodes);
         let own = tool.description().map(|n| n.span);
         for node in nodes {
             let Some(raw) = text.get(node.span.start..node.span.end) else {
