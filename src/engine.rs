@@ -669,19 +669,75 @@ pub fn inventory(options: &LintOptions) -> Result<crate::inventory::Inventory, L
             &path,
             &read.base,
         )?;
-        let rows = repo
-            .units
-            .par_iter()
-            .map(|files| {
-                crate::check::run::with_unit(&repo, files, crate::inventory::unit_inventory)
-            })
-            .collect::<Vec<_>>();
-        Ok(crate::inventory::Inventory::new(
-            &repo,
-            rows,
-            &read.diagnostics,
-            path,
-        ))
+        Ok(inventory_of(&repo, &read.diagnostics, path))
+    })
+}
+
+/// Every unit's tools with their effect, capabilities and gates, over an indexed repository.
+fn inventory_of(
+    repo: &Repo,
+    read_problems: &[Diagnostic],
+    root: PathBuf,
+) -> crate::inventory::Inventory {
+    let rows = repo
+        .units
+        .par_iter()
+        .map(|files| crate::check::run::with_unit(repo, files, crate::inventory::unit_inventory))
+        .collect::<Vec<_>>();
+    crate::inventory::Inventory::new(repo, rows, read_problems, root)
+}
+
+/// Where a run's files come from: the file system under [`LintOptions::paths`], or
+/// (relative path, text) pairs already read from elsewhere (a git tree), as
+/// [`lint_in_memory`] takes them.
+#[derive(Debug, Clone)]
+pub enum FileSource {
+    Disk,
+    Memory(Vec<(String, String)>),
+}
+
+/// A lint and the capability inventory of the same files (`skilllint diff`, which needs both
+/// of each side): the files are read and indexed once; each unit is parsed again for its rows
+/// after the rules ran (the check drops a unit's parses as soon as it is done with it). The
+/// baseline of the options is applied as [`lint`] applies it.
+pub fn lint_with_inventory(
+    options: &LintOptions,
+    source: FileSource,
+) -> Result<(LintOutcome, crate::inventory::Inventory), LintError> {
+    let (enabled, pool) = match &source {
+        FileSource::Disk => prepare(options)?,
+        FileSource::Memory(_) => (resolve_selection(options)?, thread_pool(options)?),
+    };
+    let threads = pool.current_num_threads();
+    pool.install(|| {
+        let (mut outcome, read_problems) = match source {
+            FileSource::Disk => {
+                let read = read_files(options, lint_root(&options.paths), threads)?;
+                let read_problems = read.diagnostics.clone();
+                let (mut outcome, _) = analyse_keeping(
+                    options,
+                    &enabled,
+                    read.files,
+                    read.parsed,
+                    read.diagnostics,
+                    read.bundle,
+                    read.root,
+                    &read.base,
+                    false,
+                )?;
+                outcome.excluded_named = read.excluded_named;
+                (outcome, read_problems)
+            }
+            FileSource::Memory(files) => {
+                let (outcome, _) = in_memory_keeping(options, &enabled, files, false)?;
+                (outcome, Vec::new())
+            }
+        };
+        if let Some(baseline) = &options.baseline {
+            apply_baseline(options, &enabled, &mut outcome, baseline);
+        }
+        let inventory = inventory_of(&outcome.repo, &read_problems, outcome.root.clone());
+        Ok((outcome, inventory))
     })
 }
 

@@ -261,6 +261,50 @@ fn load_inventory(
     isolated: bool,
     threads: Option<usize>,
 ) -> Option<skilllint::inventory::Inventory> {
+    let (options, _) = load_options(paths, config, isolated, threads)?;
+    match skilllint::engine::inventory(&options) {
+        Ok(inventory) => Some(inventory),
+        Err(error) => {
+            terminal::error(&escape_text(&error.to_string()));
+            None
+        }
+    }
+}
+
+/// One side of `skilllint diff --dirs`: the folder linted and inventoried with its own
+/// configuration (none when `isolated`). A bad configuration is reported here; the caller exits 2.
+fn load_side(
+    dir: &Path,
+    isolated: bool,
+    threads: Option<usize>,
+) -> Option<skilllint::inventory::side::Side> {
+    use skilllint::inventory::side;
+    let (options, config) = load_options(&[dir.to_path_buf()], None, isolated, threads)?;
+    let cap = skilllint::engine::DEFAULT_MAX_FILE_SIZE;
+    let facts = match side::SideConfig::from_disk(&config, dir, options.catalog(), cap) {
+        Ok(facts) => facts,
+        Err(error) => {
+            report_setup_error(&SetupError::Config(error), ColorChoice::Auto);
+            return None;
+        }
+    };
+    match side::build(&options, facts, skilllint::engine::FileSource::Disk) {
+        Ok(side) => Some(side),
+        Err(error) => {
+            terminal::error(&escape_text(&error.to_string()));
+            None
+        }
+    }
+}
+
+/// The lint options of `paths` with the configuration found as [`load_inventory`] says, and
+/// that configuration.
+fn load_options(
+    paths: &[PathBuf],
+    config: Option<&Path>,
+    isolated: bool,
+    threads: Option<usize>,
+) -> Option<(LintOptions, Config)> {
     let mut options = LintOptions::default();
     if !paths.is_empty() {
         options.paths = paths.to_vec();
@@ -300,13 +344,7 @@ fn load_inventory(
         .map(|glob| glob.trim_start_matches("./").to_string())
         .collect();
     options.threads = threads;
-    match skilllint::engine::inventory(&options) {
-        Ok(inventory) => Some(inventory),
-        Err(error) => {
-            terminal::error(&escape_text(&error.to_string()));
-            None
-        }
-    }
+    Some((options, config))
 }
 
 /// Writes a report to `output`, else to standard output; exit `code`, or 2 when it cannot be
@@ -361,13 +399,11 @@ fn run_diff(args: &cli::DiffArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     }
-    let side = |dir: &PathBuf| {
-        load_inventory(std::slice::from_ref(dir), None, args.isolated, args.threads)
-    };
+    let side = |dir: &PathBuf| load_side(dir, args.isolated, args.threads);
     let (Some(old), Some(new)) = (side(old), side(new)) else {
         return ExitCode::from(EXIT_USAGE);
     };
-    let diff = skilllint::inventory::diff::diff(&old, &new);
+    let diff = skilllint::inventory::diff::diff_sides(&old, &new);
     let text = match args.format {
         cli::InventoryFormat::Full => skilllint::inventory::render::diff_full(&diff),
         cli::InventoryFormat::Json => skilllint::inventory::render::diff_json(&diff),

@@ -1,13 +1,19 @@
-//! What a change does to the agent's capabilities: two inventories compared tool by tool
+//! What a change does to the agent's capabilities: two sides compared tool by tool
 //! (`skilllint diff --dirs OLD NEW`). A tool is the same tool on both sides when its file and name
 //! match; a tool removed and one added in the same file with the same input schema is a rename.
 //! Each change says whether it **widens** what the agent can do without asking: a new tool that
-//! writes or has a capability, a widened effect, a new capability, a dropped gate, a new
-//! pre-approval, a changed description (the rug-pull signal: the text the model trusts changed
-//! after review).
+//! writes or has a capability, a widened effect, a new capability, a dropped gate (a weaker
+//! TOOL.md approval, more `mutates`, a `requires` entry gone, a Tool Use Rules item gone), a
+//! schema that accepts more at any depth, a new pre-approval, a changed description (the
+//! rug-pull signal: the text the model trusts changed after review), and, first of all,
+//! configuration that silences the linter. The findings of both sides' lints give the new and
+//! the fixed findings.
 
+use super::side::{Comment, Finding, Settings, Side};
+use super::words::{self, Piece};
 use super::{Inventory, Row, Unread};
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use crate::semantic::effect::Capability;
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ChangeKind {
@@ -24,6 +30,19 @@ pub enum ChangeKind {
     PreApprovalAdded,
     PreApprovalRemoved,
     DescriptionChanged,
+    ApprovalWeakened,
+    MutatesWidened,
+    RequirementDropped,
+    ExecFreeStringAdded,
+    ToolUseRuleRemoved,
+    RulesDisabled,
+    SeverityLowered,
+    PerFileIgnoreAdded,
+    InlineSuppressionAdded,
+    BaselineEntriesAdded,
+    PolicyRemoved,
+    MaxFileSizeRaised,
+    ExcludeAdded,
 }
 
 impl ChangeKind {
@@ -42,6 +61,35 @@ impl ChangeKind {
             ChangeKind::PreApprovalAdded => "pre-approval-added",
             ChangeKind::PreApprovalRemoved => "pre-approval-removed",
             ChangeKind::DescriptionChanged => "description-changed",
+            ChangeKind::ApprovalWeakened => "approval-weakened",
+            ChangeKind::MutatesWidened => "mutates-widened",
+            ChangeKind::RequirementDropped => "requirement-dropped",
+            ChangeKind::ExecFreeStringAdded => "exec-free-string-added",
+            ChangeKind::ToolUseRuleRemoved => "tool-use-rule-removed",
+            ChangeKind::RulesDisabled => "rules-disabled",
+            ChangeKind::SeverityLowered => "severity-lowered",
+            ChangeKind::PerFileIgnoreAdded => "per-file-ignore-added",
+            ChangeKind::InlineSuppressionAdded => "inline-suppression-added",
+            ChangeKind::BaselineEntriesAdded => "baseline-entries-added",
+            ChangeKind::PolicyRemoved => "policy-removed",
+            ChangeKind::MaxFileSizeRaised => "max-file-size-raised",
+            ChangeKind::ExcludeAdded => "exclude-added",
+        }
+    }
+}
+
+/// Which side a change's place is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SideName {
+    Old,
+    New,
+}
+
+impl SideName {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SideName::Old => "old",
+            SideName::New => "new",
         }
     }
 }
@@ -64,19 +112,50 @@ pub struct Change {
     pub message: String,
     pub before: Option<String>,
     pub after: Option<String>,
+    /// The side `path`, `line` and `column` are on.
+    pub side: SideName,
+    /// For a description change, its word diff; `None` when it was too large to compute (the
+    /// description was rewritten) or for another kind.
+    pub words: Option<Vec<Piece>>,
+    /// For a description change, the new side's findings of the model-directed-text rules
+    /// (PI…) inside the new description that the old side did not have.
+    pub findings: Vec<Finding>,
 }
 
-/// The changes between two inventories, widening ones first, then by path, place, tool, kind.
-#[derive(Debug, Clone)]
+/// The findings only one side has: new ones (the new side's), fixed ones (the old side's), and
+/// the old side's that are gone because the new side silences them (their rule no longer runs,
+/// or an inline comment hides them) rather than because they were fixed.
+#[derive(Debug, Clone, Default)]
+pub struct FindingChanges {
+    pub new: Vec<Finding>,
+    pub fixed: Vec<Finding>,
+    pub silenced: Vec<Finding>,
+}
+
+/// The changes between two sides: the configuration that silences the linter, then the tools'
+/// changes (widening ones first, then by path, place, tool, kind), then the findings.
+#[derive(Debug, Clone, Default)]
 pub struct CapabilityDiff {
+    /// Configuration changes that silence the linter (all widen), by path and place.
+    pub silencing: Vec<Change>,
     pub changes: Vec<Change>,
+    pub findings: FindingChanges,
     pub old_unread: Vec<Unread>,
     pub new_unread: Vec<Unread>,
 }
 
 impl CapabilityDiff {
     pub fn widens(&self) -> bool {
-        self.changes.iter().any(|c| c.widens)
+        self.silencing.iter().any(|c| c.widens) || self.changes.iter().any(|c| c.widens)
+    }
+
+    /// Whether nothing at all differs (the report says so, and the exit code is 0).
+    pub fn is_empty(&self) -> bool {
+        self.silencing.is_empty()
+            && self.changes.is_empty()
+            && self.findings.new.is_empty()
+            && self.findings.fixed.is_empty()
+            && self.findings.silenced.is_empty()
     }
 }
 
@@ -92,6 +171,38 @@ fn change(kind: ChangeKind, widens: bool, row: &Row, message: String) -> Change 
         message,
         before: None,
         after: None,
+        side: SideName::New,
+        words: None,
+        findings: Vec::new(),
+    }
+}
+
+/// A change at a place of its own (a TOOL.md line, a SKILL.md item, a configuration setting).
+#[allow(clippy::too_many_arguments)]
+fn change_at(
+    kind: ChangeKind,
+    tool: &str,
+    path: &str,
+    at: super::At,
+    side: SideName,
+    message: String,
+    before: Option<String>,
+    after: Option<String>,
+) -> Change {
+    Change {
+        kind,
+        widens: true,
+        tool: tool.to_string(),
+        old_name: None,
+        path: path.to_string(),
+        line: at.line.max(1),
+        column: at.column.max(1),
+        message,
+        before,
+        after,
+        side,
+        words: None,
+        findings: Vec::new(),
     }
 }
 
@@ -170,21 +281,29 @@ pub fn diff(old: &Inventory, new: &Inventory) -> CapabilityDiff {
     }
     for row in removed {
         let message = format!("{} tool removed", row.effect.as_str());
-        changes.push(change(ChangeKind::Removed, false, row, message));
+        let mut removed = change(ChangeKind::Removed, false, row, message);
+        removed.side = SideName::Old;
+        changes.push(removed);
     }
-    changes.sort_by(|a, b| {
-        (
-            !a.widens, &a.path, a.line, a.column, &a.tool, a.kind, &a.message,
-        )
-            .cmp(&(
-                !b.widens, &b.path, b.line, b.column, &b.tool, b.kind, &b.message,
-            ))
-    });
+    sort(&mut changes);
     CapabilityDiff {
         changes,
         old_unread: old.unread.clone(),
         new_unread: new.unread.clone(),
+        ..CapabilityDiff::default()
     }
+}
+
+/// Widening changes first, then by path, place, tool, kind and message.
+fn sort(changes: &mut [Change]) {
+    changes.sort_by(|a, b| {
+        (
+            !a.widens, &a.path, a.line, a.column, &a.tool, a.kind, &a.message, a.side,
+        )
+            .cmp(&(
+                !b.widens, &b.path, b.line, b.column, &b.tool, b.kind, &b.message, b.side,
+            ))
+    });
 }
 
 fn shown(value: Option<bool>) -> String {
@@ -323,15 +442,6 @@ fn compare(old: &Row, new: &Row, out: &mut Vec<Change>) {
     for (message, before, after) in schema_widenings(old, new) {
         push(ChangeKind::SchemaWidened, true, message, before, after);
     }
-    if og.approval.is_some() && ng.approval.is_none() {
-        push(
-            ChangeKind::GateDropped,
-            true,
-            "the TOOL.md approval is gone".to_string(),
-            og.approval.clone(),
-            None,
-        );
-    }
     for grant in ng
         .pre_approved
         .iter()
@@ -359,25 +469,244 @@ fn compare(old: &Row, new: &Row, out: &mut Vec<Change>) {
         );
     }
     if old.description != new.description {
-        push(
+        let words = match (&old.description, &new.description) {
+            (Some(before), Some(after)) => words::diff(before, after),
+            _ => None,
+        };
+        let message = if words.is_none() && old.description.is_some() && new.description.is_some() {
+            "description rewritten (too much changed to show a word diff): the text the model reads is not the one reviewed"
+        } else {
+            "description changed: the text the model reads is not the one reviewed"
+        };
+        let mut c = change(
             ChangeKind::DescriptionChanged,
             true,
-            "description changed: the text the model reads is not the one reviewed".to_string(),
-            old.description.clone(),
-            new.description.clone(),
+            new,
+            message.to_string(),
         );
+        c.before = old.description.clone();
+        c.after = new.description.clone();
+        c.words = words;
+        out.push(c);
+    }
+    contract_changes(old, new, out);
+    exec_free_strings(old, new, out);
+    for item in &old.rules {
+        if !new.rules.iter().any(|r| r.text == item.text) {
+            out.push(change_at(
+                ChangeKind::ToolUseRuleRemoved,
+                &new.name,
+                &item.path,
+                item.at,
+                SideName::Old,
+                format!(
+                    "a Tool Use Rules item naming `{}` is gone: \"{}\"",
+                    new.name,
+                    cut(&item.text, 120)
+                ),
+                Some(item.text.clone()),
+                None,
+            ));
+        }
     }
 }
 
-/// How the input schema's top level accepts more than it did: a property no longer required
-/// (gate parameters aside: those are dropped gates), `additionalProperties: false` gone, a
-/// property's `enum` removed or grown, a `maxLength`/`maximum`/`maxItems` bound removed.
+/// `text` cut to `max` characters, with `…` when it was longer.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// What the linked TOOL.md no longer promises: a weaker approval, more `mutates`, fewer
+/// `requires` (AIP-14: a driver may add to `requires` and may not relax `approval`).
+fn contract_changes(old: &Row, new: &Row, out: &mut Vec<Change>) {
+    let Some(oc) = &old.contract else {
+        return;
+    };
+    let nc = new.contract.as_ref();
+    let (path, at) = match nc {
+        Some(c) => (c.path.as_str(), c.at),
+        None => (new.path.as_str(), new.at),
+    };
+    let written = |c: Option<&super::ContractFacts>| {
+        c.and_then(|c| c.approval.as_ref())
+            .map_or_else(|| "absent".to_string(), |(a, _)| a.clone())
+    };
+    let new_rank = nc.map_or(0, super::ContractFacts::approval_rank);
+    if new_rank < oc.approval_rank() {
+        let place = nc
+            .and_then(|c| c.approval.as_ref())
+            .map_or(at, |(_, at)| *at);
+        let why = match nc {
+            None => " (the TOOL.md no longer applies to the tool)".to_string(),
+            Some(c) if c.approval.as_ref().is_some_and(|(a, _)| a == "on-mutate") => {
+                " (`on-mutate` with an empty `mutates` never asks)".to_string()
+            }
+            Some(_) => String::new(),
+        };
+        out.push(change_at(
+            ChangeKind::ApprovalWeakened,
+            &new.name,
+            path,
+            place,
+            SideName::New,
+            format!(
+                "TOOL.md approval weakened: `{}` → `{}`{why}",
+                written(Some(oc)),
+                written(nc)
+            ),
+            Some(written(Some(oc))),
+            Some(written(nc)),
+        ));
+    }
+    let Some(nc) = nc else {
+        for dropped in &oc.requires {
+            out.push(change_at(
+                ChangeKind::RequirementDropped,
+                &new.name,
+                path,
+                at,
+                SideName::New,
+                format!("TOOL.md requirement `{dropped}` dropped (the TOOL.md no longer applies)"),
+                Some(dropped.clone()),
+                None,
+            ));
+        }
+        return;
+    };
+    let added: Vec<&String> = nc
+        .mutates
+        .iter()
+        .filter(|m| !oc.mutates.contains(m))
+        .collect();
+    if !added.is_empty() {
+        let list = added
+            .iter()
+            .map(|m| format!("`{m}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.push(change_at(
+            ChangeKind::MutatesWidened,
+            &new.name,
+            path,
+            nc.mutates_at.unwrap_or(at),
+            SideName::New,
+            format!("TOOL.md `mutates` now also lists {list}"),
+            Some(oc.mutates.join(", ")),
+            Some(nc.mutates.join(", ")),
+        ));
+    }
+    for dropped in oc.requires.iter().filter(|r| !nc.requires.contains(r)) {
+        out.push(change_at(
+            ChangeKind::RequirementDropped,
+            &new.name,
+            path,
+            nc.requires_at.unwrap_or(at),
+            SideName::New,
+            format!("TOOL.md requirement `{dropped}` dropped: governance no longer gates on it"),
+            Some(dropped.clone()),
+            None,
+        ));
+    }
+}
+
+/// A string property added to a tool that runs commands (`exec`), with nothing that bounds it
+/// (no `enum`, `const`, `pattern`, `format` or `maxLength`): a new way to hand the tool any text.
+fn exec_free_strings(old: &Row, new: &Row, out: &mut Vec<Change>) {
+    if !new.capabilities.contains(&Capability::Exec) {
+        return;
+    }
+    let Some(ns) = &new.schema else {
+        return;
+    };
+    let mut before = Vec::new();
+    if let Some(os) = &old.schema {
+        properties(os, String::new(), 0, &mut before);
+    }
+    let known: HashSet<&str> = before.iter().map(|(p, _)| p.as_str()).collect();
+    let mut after = Vec::new();
+    properties(ns, String::new(), 0, &mut after);
+    for (path, schema) in after {
+        let free = schema.get("type").and_then(serde_json::Value::as_str) == Some("string")
+            && ["enum", "const", "pattern", "format", "maxLength"]
+                .iter()
+                .all(|k| schema.get(*k).is_none());
+        if free && !known.contains(path.as_str()) {
+            let mut c = change(
+                ChangeKind::ExecFreeStringAdded,
+                true,
+                new,
+                format!("new free-form string parameter `{path}` on a tool that runs commands (no enum, pattern, format or maxLength)"),
+            );
+            c.after = Some(path);
+            out.push(c);
+        }
+    }
+}
+
+/// How deep [`properties`] and [`schema_widenings`] follow nested schemas.
+const MAX_SCHEMA_DEPTH: usize = 32;
+
+/// Every property of an object schema at any depth, with its path (`/filter/labels[]/name`).
+fn properties<'v>(
+    schema: &'v serde_json::Value,
+    path: String,
+    depth: usize,
+    out: &mut Vec<(String, &'v serde_json::Value)>,
+) {
+    if depth > MAX_SCHEMA_DEPTH {
+        return;
+    }
+    if let Some(items) = schema.get("items") {
+        properties(items, format!("{path}[]"), depth + 1, out);
+    }
+    let Some(props) = schema
+        .get("properties")
+        .and_then(serde_json::Value::as_object)
+    else {
+        return;
+    };
+    for (name, sub) in props {
+        let sub_path = format!("{path}/{}", crate::parse::node::pointer_token(name));
+        out.push((sub_path.clone(), sub));
+        properties(sub, sub_path, depth + 1, out);
+    }
+}
+
+/// How the input schema accepts more than it did, at any depth: a property no longer required
+/// (gate parameters aside: those are dropped gates), `additionalProperties: false` gone, an
+/// `enum` removed or grown, a `maxLength`/`maximum`/`maxItems` bound removed or raised, a
+/// `pattern` removed. Each message names the property by its path (`/filter/labels[]`).
 fn schema_widenings(old: &Row, new: &Row) -> Vec<(String, Option<String>, Option<String>)> {
-    use serde_json::Value;
     let (Some(os), Some(ns)) = (&old.schema, &new.schema) else {
         return Vec::new();
     };
     let mut out = Vec::new();
+    widenings(old, os, ns, "", 0, &mut out);
+    out
+}
+
+fn widenings(
+    old: &Row,
+    os: &serde_json::Value,
+    ns: &serde_json::Value,
+    path: &str,
+    depth: usize,
+    out: &mut Vec<(String, Option<String>, Option<String>)>,
+) {
+    use serde_json::Value;
+    if depth > MAX_SCHEMA_DEPTH {
+        return;
+    }
+    let shown = |p: &str| {
+        if p.is_empty() {
+            "/".to_string()
+        } else {
+            p.to_string()
+        }
+    };
     let required = |s: &Value| -> Vec<String> {
         s.get("required")
             .and_then(Value::as_array)
@@ -387,17 +716,16 @@ fn schema_widenings(old: &Row, new: &Row) -> Vec<(String, Option<String>, Option
             .collect()
     };
     let now_required = required(ns);
+    let new_props = ns.get("properties").and_then(Value::as_object);
     for name in required(os) {
-        let gate = old.gates.parameter(&name).is_some();
-        let still_there = ns
-            .pointer(&format!(
-                "/properties/{}",
-                crate::parse::node::pointer_token(&name)
-            ))
-            .is_some();
+        let gate = depth == 0 && old.gates.parameter(&name).is_some();
+        let still_there = new_props.is_some_and(|p| p.contains_key(&name));
         if !gate && still_there && !now_required.contains(&name) {
             out.push((
-                format!("property `{name}` no longer required"),
+                format!(
+                    "property `{path}/{}` no longer required",
+                    crate::parse::node::pointer_token(&name)
+                ),
                 Some("required".to_string()),
                 Some("optional".to_string()),
             ));
@@ -406,43 +734,389 @@ fn schema_widenings(old: &Row, new: &Row) -> Vec<(String, Option<String>, Option
     let closed = |s: &Value| s.get("additionalProperties") == Some(&Value::Bool(false));
     if closed(os) && !closed(ns) {
         out.push((
-            "`additionalProperties: false` gone: the tool accepts properties it does not declare"
-                .to_string(),
+            format!(
+                "`additionalProperties: false` gone at `{}`: the tool accepts properties it does not declare",
+                shown(path)
+            ),
             Some("false".to_string()),
             ns.get("additionalProperties").map(Value::to_string),
         ));
     }
+    if !path.is_empty() {
+        value_widenings(os, ns, path, out);
+    }
+    if let (Some(before), Some(after)) = (os.get("items"), ns.get("items")) {
+        widenings(old, before, after, &format!("{path}[]"), depth + 1, out);
+    }
     let Some(old_props) = os.get("properties").and_then(Value::as_object) else {
-        return out;
+        return;
     };
     for (name, before) in old_props {
-        let Some(after) = ns.get("properties").and_then(|p| p.get(name)) else {
+        let Some(after) = new_props.and_then(|p| p.get(name)) else {
             continue;
         };
-        if let Some(values) = before.get("enum").and_then(Value::as_array) {
-            match after.get("enum").and_then(Value::as_array) {
-                None => out.push((
-                    format!("property `{name}` lost its `enum`: any value is accepted"),
-                    Some(Value::Array(values.clone()).to_string()),
-                    None,
-                )),
-                Some(now) if now.iter().any(|v| !values.contains(v)) => out.push((
-                    format!("property `{name}` accepts more `enum` values"),
-                    Some(Value::Array(values.clone()).to_string()),
-                    Some(Value::Array(now.clone()).to_string()),
-                )),
-                Some(_) => {}
-            }
-        }
-        for bound in ["maxLength", "maximum", "maxItems"] {
-            if let (Some(b), None) = (before.get(bound), after.get(bound)) {
-                out.push((
-                    format!("property `{name}` lost its `{bound}`"),
-                    Some(b.to_string()),
-                    None,
-                ));
-            }
+        let sub = format!("{path}/{}", crate::parse::node::pointer_token(name));
+        widenings(old, before, after, &sub, depth + 1, out);
+    }
+}
+
+/// What one property's own keywords accept more of: its `enum`, its upper bounds, its `pattern`.
+fn value_widenings(
+    before: &serde_json::Value,
+    after: &serde_json::Value,
+    path: &str,
+    out: &mut Vec<(String, Option<String>, Option<String>)>,
+) {
+    use serde_json::Value;
+    if let Some(values) = before.get("enum").and_then(Value::as_array) {
+        match after.get("enum").and_then(Value::as_array) {
+            None => out.push((
+                format!("property `{path}` lost its `enum`: any value is accepted"),
+                Some(Value::Array(values.clone()).to_string()),
+                None,
+            )),
+            Some(now) if now.iter().any(|v| !values.contains(v)) => out.push((
+                format!("property `{path}` accepts more `enum` values"),
+                Some(Value::Array(values.clone()).to_string()),
+                Some(Value::Array(now.clone()).to_string()),
+            )),
+            Some(_) => {}
         }
     }
+    for bound in ["maxLength", "maximum", "exclusiveMaximum", "maxItems"] {
+        let Some(b) = before.get(bound) else {
+            continue;
+        };
+        match after.get(bound) {
+            None => out.push((
+                format!("property `{path}` lost its `{bound}`"),
+                Some(b.to_string()),
+                None,
+            )),
+            Some(a) if a.as_f64().zip(b.as_f64()).is_some_and(|(a, b)| a > b) => out.push((
+                format!("property `{path}` `{bound}` raised from {b} to {a}"),
+                Some(b.to_string()),
+                Some(a.to_string()),
+            )),
+            Some(_) => {}
+        }
+    }
+    if let (Some(p), None) = (before.get("pattern"), after.get("pattern")) {
+        out.push((
+            format!("property `{path}` lost its `pattern`"),
+            Some(p.to_string()),
+            None,
+        ));
+    }
+}
+
+/// The changes between two sides: the tools' (as [`diff`]), the configuration that silences the
+/// linter, the new and fixed findings, and the new model-directed-text findings next to each
+/// description change.
+pub fn diff_sides(old: &Side, new: &Side) -> CapabilityDiff {
+    let mut out = diff(&old.inventory, &new.inventory);
+    out.silencing = silencing(old, new);
+    let gone = only_in(&old.findings, &new.findings);
+    let hidden: HashSet<(&str, &str, &str, &str)> =
+        new.suppressed.iter().map(Finding::identity).collect();
+    let (silenced, fixed) = gone
+        .into_iter()
+        .partition(|f| !new.settings.enabled.contains(&f.code) || hidden.contains(&f.identity()));
+    out.findings = FindingChanges {
+        new: only_in(&new.findings, &old.findings),
+        fixed,
+        silenced,
+    };
+    let spans: HashMap<(&str, &str), crate::source::Span> = new
+        .inventory
+        .rows
+        .iter()
+        .filter_map(|r| {
+            r.description_span
+                .map(|span| ((r.path.as_str(), r.name.as_str()), span))
+        })
+        .collect();
+    for c in &mut out.changes {
+        if c.kind != ChangeKind::DescriptionChanged {
+            continue;
+        }
+        let Some(span) = spans.get(&(c.path.as_str(), c.tool.as_str())) else {
+            continue;
+        };
+        c.findings = out
+            .findings
+            .new
+            .iter()
+            .filter(|f| {
+                f.code.starts_with("PI")
+                    && f.path == c.path
+                    && f.span.start >= span.start
+                    && f.span.start < span.end.max(span.start + 1)
+            })
+            .cloned()
+            .collect();
+    }
     out
+}
+
+/// The findings of `these` that `those` do not have, matched by identity (rule, file, message,
+/// flagged text) and counted: two same findings on one side and one on the other leave one.
+fn only_in(these: &[Finding], those: &[Finding]) -> Vec<Finding> {
+    let mut counts: HashMap<(&str, &str, &str, &str), usize> = HashMap::new();
+    for f in those {
+        *counts.entry(f.identity()).or_default() += 1;
+    }
+    these
+        .iter()
+        .filter(|f| match counts.get_mut(&f.identity()) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .cloned()
+        .collect()
+}
+
+/// Where a configuration change points: the line of `needle` in the new side's configuration,
+/// else (a configuration deleted) the old one's.
+fn setting_place(old: &Settings, new: &Settings, needle: &str) -> (String, super::At, SideName) {
+    match (&new.path, &old.path) {
+        (Some(path), _) => (path.clone(), new.place(needle), SideName::New),
+        (None, Some(path)) => (path.clone(), old.place(needle), SideName::Old),
+        (None, None) => (
+            "skilllint.toml".to_string(),
+            super::At { line: 1, column: 1 },
+            SideName::New,
+        ),
+    }
+}
+
+/// Up to ten items, `, `-joined, with how many more there are.
+fn listed(items: &[String]) -> String {
+    let mut text = items
+        .iter()
+        .take(10)
+        .map(|i| format!("`{i}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if items.len() > 10 {
+        text.push_str(&format!(" and {} more", items.len() - 10));
+    }
+    text
+}
+
+/// Configuration changes that make the linter say less: rules no longer run or with a lower
+/// severity, new per-file ignores, inline suppression comments and baseline entries, policy
+/// rules gone, a higher size cap, new exclusions. Every one widens: a pull request that silences
+/// the check reviewing it is the first thing a reviewer must see.
+fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
+    let (old, new) = (&old_side.settings, &new_side.settings);
+    let mut out = Vec::new();
+    let mut push = |kind, needle: &str, tool: &str, message: String, before, after| {
+        let (path, at, side) = setting_place(old, new, needle);
+        out.push(change_at(
+            kind, tool, &path, at, side, message, before, after,
+        ));
+    };
+    // A policy rule that is gone is `policy-removed`, not a rule the selection turned off.
+    let disabled: Vec<String> = old
+        .enabled
+        .difference(&new.enabled)
+        .filter(|code| new.severity.contains_key(*code))
+        .cloned()
+        .collect();
+    if !disabled.is_empty() {
+        let added: Vec<String> = new
+            .ignore
+            .iter()
+            .filter(|s| !old.ignore.contains(s))
+            .cloned()
+            .collect();
+        let (needle, how) = if added.is_empty() {
+            ("select", "`select` narrowed".to_string())
+        } else {
+            ("ignore", format!("`ignore` adds {}", listed(&added)))
+        };
+        let all = new.enabled.is_empty();
+        push(
+            ChangeKind::RulesDisabled,
+            needle,
+            needle,
+            format!(
+                "{how}: {} rule(s) no longer run{}: {}",
+                disabled.len(),
+                if all { ", none at all does" } else { "" },
+                listed(&disabled)
+            ),
+            Some(old.ignore.join(", ")),
+            Some(new.ignore.join(", ")),
+        );
+    }
+    let lowered: Vec<String> = new
+        .severity
+        .iter()
+        .filter(|(code, _)| new.enabled.contains(*code) && old.enabled.contains(*code))
+        .filter_map(|(code, after)| {
+            let before = old.severity.get(code)?;
+            (after < before).then(|| format!("{code} {} → {}", before.as_str(), after.as_str()))
+        })
+        .collect();
+    if !lowered.is_empty() {
+        let needle = lowered
+            .first()
+            .and_then(|l| l.split(' ').next())
+            .unwrap_or("severity")
+            .to_string();
+        push(
+            ChangeKind::SeverityLowered,
+            &needle,
+            "severity",
+            format!(
+                "severity lowered for {} rule(s): {}",
+                lowered.len(),
+                listed(&lowered)
+            ),
+            None,
+            None,
+        );
+    }
+    for (glob, selector) in &new.per_file_ignores {
+        if !old
+            .per_file_ignores
+            .iter()
+            .any(|(g, s)| g == glob && s == selector)
+        {
+            push(
+                ChangeKind::PerFileIgnoreAdded,
+                glob,
+                "per-file-ignores",
+                format!("`per-file-ignores` silences `{selector}` in `{glob}`"),
+                None,
+                Some(format!("{glob}: {selector}")),
+            );
+        }
+    }
+    for glob in new.exclude.iter().filter(|g| !old.exclude.contains(g)) {
+        push(
+            ChangeKind::ExcludeAdded,
+            glob,
+            "exclude",
+            format!("`exclude` adds `{glob}`: its files are no longer linted"),
+            None,
+            Some(glob.clone()),
+        );
+    }
+    if new.max_file_size > old.max_file_size {
+        push(
+            ChangeKind::MaxFileSizeRaised,
+            "max-file-size",
+            "max-file-size",
+            format!(
+                "`max-file-size` raised from {} to {} bytes",
+                old.max_file_size, new.max_file_size
+            ),
+            Some(old.max_file_size.to_string()),
+            Some(new.max_file_size.to_string()),
+        );
+    }
+    for (code, file) in &old.policy_rules {
+        if !new.policy_rules.contains_key(code) {
+            // Removed: the place is where the old configuration named its policies.
+            let (path, at, side) = match &old.path {
+                Some(path) => (path.clone(), old.place("policies"), SideName::Old),
+                None => setting_place(old, new, "policies"),
+            };
+            out.push(change_at(
+                ChangeKind::PolicyRemoved,
+                code,
+                &path,
+                at,
+                side,
+                format!("policy rule `{code}` (from `{file}`) no longer runs"),
+                Some(file.clone()),
+                None,
+            ));
+        }
+    }
+    if let Some((path, entries)) = &new.baseline {
+        let before = old.baseline.as_ref().map_or(&[][..], |(_, e)| e.as_slice());
+        let mut counts: HashMap<&(String, String, String), usize> = HashMap::new();
+        for e in before {
+            *counts.entry(e).or_default() += 1;
+        }
+        let added: Vec<String> = entries
+            .iter()
+            .filter(|e| match counts.get_mut(e) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    false
+                }
+                _ => true,
+            })
+            .map(|(rule, file, _)| format!("{rule} in {file}"))
+            .collect();
+        if !added.is_empty() {
+            out.push(change_at(
+                ChangeKind::BaselineEntriesAdded,
+                "baseline",
+                path,
+                super::At { line: 1, column: 1 },
+                SideName::New,
+                format!(
+                    "{} baseline entr{} added, hiding: {}",
+                    added.len(),
+                    if added.len() == 1 { "y" } else { "ies" },
+                    listed(&added)
+                ),
+                None,
+                Some(added.len().to_string()),
+            ));
+        }
+    }
+    out.extend(new_comments(&old_side.comments, &new_side.comments));
+    out.sort_by(|a, b| {
+        (&a.path, a.line, a.column, a.kind, &a.message)
+            .cmp(&(&b.path, b.line, b.column, b.kind, &b.message))
+    });
+    out
+}
+
+/// One change per file that gained inline suppression comments (matched by their text, so a
+/// comment that only moved is not new), at the first new one.
+fn new_comments(old: &[Comment], new: &[Comment]) -> Vec<Change> {
+    let mut counts: HashMap<(&str, &str), usize> = HashMap::new();
+    for c in old {
+        *counts
+            .entry((c.path.as_str(), c.text.as_str()))
+            .or_default() += 1;
+    }
+    let mut by_file: BTreeMap<&str, Vec<&Comment>> = BTreeMap::new();
+    for c in new {
+        match counts.get_mut(&(c.path.as_str(), c.text.as_str())) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => by_file.entry(c.path.as_str()).or_default().push(c),
+        }
+    }
+    by_file
+        .into_iter()
+        .filter_map(|(path, comments)| {
+            let first = comments.first()?;
+            Some(change_at(
+                ChangeKind::InlineSuppressionAdded,
+                "inline",
+                path,
+                first.at,
+                SideName::New,
+                format!(
+                    "{} new inline suppression comment(s), the first: {}",
+                    comments.len(),
+                    cut(&first.text, 120)
+                ),
+                None,
+                Some(comments.len().to_string()),
+            ))
+        })
+        .collect()
 }

@@ -7,6 +7,8 @@
 
 pub mod diff;
 pub mod render;
+pub mod side;
+pub mod words;
 
 use crate::check::Unit;
 use crate::model::tools::Tool;
@@ -135,6 +137,54 @@ pub struct Row {
     pub description: Option<String>,
     /// The input schema, for `diff` (renames, widened schemas).
     pub schema: Option<serde_json::Value>,
+    /// Byte span of the description's value, for `diff` (which findings are in it).
+    pub description_span: Option<Span>,
+    /// What the linked TOOL.md declares, for `diff` (approval, `mutates`, `requires`).
+    pub contract: Option<ContractFacts>,
+    /// The skill's Tool Use Rules items that name the tool, for `diff`.
+    pub rules: Vec<RuleItem>,
+}
+
+/// What a TOOL.md linked to a tool declares about its safety, as written.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ContractFacts {
+    /// The TOOL.md, relative to the root.
+    pub path: String,
+    /// Where the contract's `id` (else its frontmatter) is.
+    pub at: At,
+    /// `approval` as written, and where.
+    pub approval: Option<(String, At)>,
+    /// `mutates` entries as written (`database:invoices`), and where the list is.
+    pub mutates: Vec<String>,
+    pub mutates_at: Option<At>,
+    /// `requires` entries as `network:api.example.com`, `secrets:stripe`, `tools:x`.
+    pub requires: Vec<String>,
+    pub requires_at: Option<At>,
+}
+
+impl ContractFacts {
+    /// How strictly the contract asks before a call, by AIP-14's definitions of the classes:
+    /// `always` prompts on every call; `on-mutate` prompts when `mutates` is non-empty (so it is
+    /// `always` for a tool that mutates, `auto` for one that does not: AIP-14 lets a tool narrow
+    /// `always` to `on-mutate`); `policy:<ref>` hands the decision to a named policy (a gate,
+    /// but one this file does not show); `auto`, absent or anything else never prompts.
+    pub fn approval_rank(&self) -> u8 {
+        match self.approval.as_ref().map(|(a, _)| a.as_str()) {
+            Some("always") => 3,
+            Some("on-mutate") if !self.mutates.is_empty() => 3,
+            Some(p) if p.starts_with("policy:") => 2,
+            _ => 0,
+        }
+    }
+}
+
+/// One item of a skill's Tool Use Rules section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleItem {
+    /// The SKILL.md, relative to the root.
+    pub path: String,
+    pub text: String,
+    pub at: At,
 }
 
 impl Row {
@@ -234,23 +284,36 @@ pub fn tool_at(repo: &crate::index::Repo, file: FileId, offset: usize) -> Option
         .find(|row| &row.path == rel && (row.span.contains(offset) || row.span.end == offset))
 }
 
+/// Line indexes of the files a unit's rows point into, each built once.
+struct Places<'a> {
+    repo: &'a crate::index::Repo,
+    lines: Vec<(FileId, LineIndex<'a>)>,
+}
+
+impl<'a> Places<'a> {
+    fn at(&mut self, file: FileId, span: Span) -> At {
+        let i = match self.lines.iter().position(|(f, _)| *f == file) {
+            Some(i) => i,
+            None => {
+                let text = self.repo.file(file).text.as_str();
+                self.lines.push((file, LineIndex::new(text)));
+                self.lines.len() - 1
+            }
+        };
+        at(&self.lines[i].1, span)
+    }
+}
+
 /// The rows of one unit's tools, in file and entry order.
 pub(crate) fn unit_rows(unit: &Unit<'_>) -> Vec<Row> {
     let grants = skill_grants(unit);
-    let mut lines: Vec<(FileId, LineIndex<'_>)> = Vec::new();
+    let mut places = Places {
+        repo: unit.repo,
+        lines: Vec::new(),
+    };
     let mut rows = Vec::with_capacity(unit.tool_effects().len());
     for effect in unit.tool_effects() {
-        if !lines.iter().any(|(f, _)| *f == effect.file) {
-            lines.push((effect.file, LineIndex::new(unit.text(effect.file))));
-        }
-        let Some(index) = lines
-            .iter()
-            .find(|(f, _)| *f == effect.file)
-            .map(|(_, i)| i)
-        else {
-            continue;
-        };
-        rows.push(row(unit, effect, index, &grants));
+        rows.push(row(unit, effect, &mut places, &grants));
     }
     rows.extend(builtin_grant_rows(unit));
     rows
@@ -311,6 +374,9 @@ fn builtin_grant_rows(unit: &Unit<'_>) -> Vec<Row> {
                 },
                 description: None,
                 schema: None,
+                description_span: None,
+                contract: None,
+                rules: Vec::new(),
             }
         })
         .collect()
@@ -324,7 +390,12 @@ fn at(index: &LineIndex<'_>, span: Span) -> At {
     }
 }
 
-fn row(unit: &Unit<'_>, effect: &ToolEffect<'_>, index: &LineIndex<'_>, grants: &[String]) -> Row {
+fn row<'a>(
+    unit: &Unit<'a>,
+    effect: &ToolEffect<'a>,
+    places: &mut Places<'_>,
+    grants: &[String],
+) -> Row {
     let tool = effect.tool;
     let name = tool.display_name();
     let evidence = effect
@@ -336,7 +407,7 @@ fn row(unit: &Unit<'_>, effect: &ToolEffect<'_>, index: &LineIndex<'_>, grants: 
             source: e.source,
             text: e.text.clone(),
             at: if e.file == effect.file {
-                at(index, e.span)
+                places.at(effect.file, e.span)
             } else {
                 At::default()
             },
@@ -362,7 +433,7 @@ fn row(unit: &Unit<'_>, effect: &ToolEffect<'_>, index: &LineIndex<'_>, grants: 
     Row {
         path: unit.repo.file(effect.file).rel_path.clone(),
         folder: unit.dir().to_string(),
-        at: at(index, tool.span()),
+        at: places.at(effect.file, tool.span()),
         span: tool.span(),
         name,
         dialect: tool.dialect.as_str(),
@@ -375,7 +446,73 @@ fn row(unit: &Unit<'_>, effect: &ToolEffect<'_>, index: &LineIndex<'_>, grants: 
             .and_then(Node::as_str)
             .map(str::to_string),
         schema: tool.schema().map(Node::to_json),
+        description_span: tool
+            .description()
+            .filter(|d| d.as_str().is_some())
+            .map(|d| d.span),
+        contract: contract_facts(unit, tool, places),
+        rules: rule_items(unit, tool, places),
     }
+}
+
+/// The safety declarations of the TOOL.md linked to `tool`, if one is.
+fn contract_facts(unit: &Unit<'_>, tool: &Tool, places: &mut Places<'_>) -> Option<ContractFacts> {
+    let link = unit
+        .tool_links()
+        .iter()
+        .find(|l| std::ptr::eq(l.tool, tool))?;
+    let contract = &link.contract;
+    let file = contract.file;
+    let strings = |node: &Node| -> Vec<String> {
+        node.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect()
+    };
+    let mutates = contract.get("mutates");
+    let requires = contract.get("requires");
+    let mut required = Vec::new();
+    for member in requires.and_then(Node::as_object).into_iter().flatten() {
+        for value in strings(&member.value) {
+            required.push(format!("{}:{value}", member.key));
+        }
+    }
+    required.sort();
+    required.dedup();
+    let mut mutated = mutates.map(strings).unwrap_or_default();
+    mutated.sort();
+    mutated.dedup();
+    Some(ContractFacts {
+        path: unit.repo.file(file).rel_path.clone(),
+        at: places.at(file, contract.anchor()),
+        approval: contract
+            .get("approval")
+            .and_then(|n| n.as_str().map(|a| (a.to_string(), places.at(file, n.span)))),
+        mutates: mutated,
+        mutates_at: mutates.map(|n| places.at(file, n.span)),
+        requires: required,
+        requires_at: requires.map(|n| places.at(file, n.span)),
+    })
+}
+
+/// The Tool Use Rules items of the unit's skill that name `tool`, in section order.
+fn rule_items<'a>(unit: &Unit<'a>, tool: &'a Tool, places: &mut Places<'_>) -> Vec<RuleItem> {
+    let (Some(name), Some((file, _)), Some((_, items))) =
+        (tool.name(), unit.skill(), unit.tool_use_rules())
+    else {
+        return Vec::new();
+    };
+    let path = unit.repo.file(file).rel_path.clone();
+    unit.items_naming(name)
+        .iter()
+        .filter_map(|i| items.get(*i))
+        .map(|item| RuleItem {
+            path: path.clone(),
+            text: item.text.clone(),
+            at: places.at(file, item.span),
+        })
+        .collect()
 }
 
 fn annotations(tool: &Tool) -> Vec<(String, bool)> {

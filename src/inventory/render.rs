@@ -3,7 +3,9 @@
 //! docs/tools-v1.schema.json). Repository text is escaped as lint output is: control, bidi and
 //! line-separator characters never reach the terminal raw.
 
-use super::diff::{CapabilityDiff, Change, ChangeKind};
+use super::diff::{CapabilityDiff, Change, ChangeKind, SideName};
+use super::side::Finding;
+use super::words;
 use super::{Inventory, Row};
 use crate::escape::{escape_json_text, escape_text};
 use serde_json::{json, Map, Value};
@@ -251,6 +253,9 @@ pub fn hover(row: &Row) -> String {
 /// How long a description is shown in the human formats of a diff before it is cut.
 const SHOWN_DESCRIPTION: usize = 200;
 
+/// How many new (and how many fixed) findings the human formats list; JSON lists them all.
+const SHOWN_FINDINGS: usize = 50;
+
 fn cut(text: &str) -> String {
     match text.char_indices().nth(SHOWN_DESCRIPTION) {
         Some((i, _)) => format!("{}…", &text[..i]),
@@ -266,6 +271,11 @@ fn description_lines(change: &Change) -> Option<(String, String)> {
     })
 }
 
+/// The word diff of a description change (`[-removed-]{+added+}`), when there is one.
+fn word_line(change: &Change) -> Option<String> {
+    change.words.as_deref().map(words::compact)
+}
+
 fn unread_notes(diff: &CapabilityDiff) -> Vec<String> {
     let side = |name: &str, list: &[super::Unread]| {
         list.iter()
@@ -277,26 +287,91 @@ fn unread_notes(diff: &CapabilityDiff) -> Vec<String> {
     notes
 }
 
-/// The terminal form: one line per change (widening ones first, marked `widens`), a
-/// description change with its old and new text below, then a count.
+/// `CODE path:line:column message`, for the human formats.
+fn finding_line(f: &Finding) -> String {
+    format!(
+        "{} {}:{}:{} {}",
+        f.code, f.path, f.at.line, f.at.column, f.message
+    )
+}
+
+/// One change as the terminal shows it, with a description's old text, new text and word diff
+/// and its new findings below.
+fn push_full_change(out: &mut String, c: &Change) {
+    let mark = if c.widens { "widens" } else { "      " };
+    let side = match c.side {
+        SideName::Old => " (old side)",
+        SideName::New => "",
+    };
+    out.push_str(&format!(
+        "{mark}  {}:{}:{}{side}  {}  {}: {}\n",
+        escape_text(&c.path),
+        c.line,
+        c.column,
+        escape_text(&c.tool),
+        c.kind.as_str(),
+        escape_text(&c.message)
+    ));
+    if let Some((before, after)) = description_lines(c) {
+        out.push_str(&format!("        - {}\n", escape_text(&before)));
+        out.push_str(&format!("        + {}\n", escape_text(&after)));
+    }
+    if let Some(line) = word_line(c) {
+        out.push_str(&format!("        words: {}\n", escape_text(&cut(&line))));
+    }
+    for f in &c.findings {
+        out.push_str(&format!(
+            "        new finding in it: {}\n",
+            escape_text(&finding_line(f))
+        ));
+    }
+}
+
+/// A heading and up to [`SHOWN_FINDINGS`] findings, one a line, for the terminal.
+fn push_full_findings(out: &mut String, title: &str, findings: &[Finding]) {
+    if findings.is_empty() {
+        return;
+    }
+    out.push_str(&format!("{title} ({}):\n", findings.len()));
+    for f in findings.iter().take(SHOWN_FINDINGS) {
+        out.push_str(&format!("  {}\n", escape_text(&finding_line(f))));
+    }
+    if findings.len() > SHOWN_FINDINGS {
+        out.push_str(&format!(
+            "  … and {} more (--format json lists them all)\n",
+            findings.len() - SHOWN_FINDINGS
+        ));
+    }
+}
+
+/// The terminal form: the configuration that silences the linter first, then one line per
+/// change (widening ones first, marked `widens`), a description change with its old and new
+/// text and word diff below, the new and fixed findings, then a count.
 pub fn diff_full(diff: &CapabilityDiff) -> String {
     let mut out = String::new();
-    for c in &diff.changes {
-        let mark = if c.widens { "widens" } else { "      " };
-        out.push_str(&format!(
-            "{mark}  {}:{}:{}  {}  {}: {}\n",
-            escape_text(&c.path),
-            c.line,
-            c.column,
-            escape_text(&c.tool),
-            c.kind.as_str(),
-            escape_text(&c.message)
-        ));
-        if let Some((before, after)) = description_lines(c) {
-            out.push_str(&format!("        - {}\n", escape_text(&before)));
-            out.push_str(&format!("        + {}\n", escape_text(&after)));
+    if !diff.silencing.is_empty() {
+        out.push_str("Configuration that silences the linter:\n");
+        for c in &diff.silencing {
+            push_full_change(&mut out, c);
         }
+        out.push('\n');
     }
+    for c in &diff.changes {
+        push_full_change(&mut out, c);
+    }
+    let findings = &diff.findings;
+    if !diff.changes.is_empty()
+        && !(findings.new.is_empty() && findings.fixed.is_empty() && findings.silenced.is_empty())
+    {
+        out.push('\n');
+    }
+    push_full_findings(&mut out, "New findings", &diff.findings.new);
+    push_full_findings(&mut out, "Fixed findings", &diff.findings.fixed);
+    push_full_findings(
+        &mut out,
+        "Gone because the new side silences them",
+        &diff.findings.silenced,
+    );
     for note in unread_notes(diff) {
         out.push_str(&format!("{}\n", escape_text(&note)));
     }
@@ -305,13 +380,37 @@ pub fn diff_full(diff: &CapabilityDiff) -> String {
     out
 }
 
-/// "3 change(s), 1 widening what the agent can do." or "No capability changes.", saying when
-/// files were not read (their tools are not compared).
+/// "3 change(s), 1 widening what the agent can do." or "No capability changes.", with the
+/// silencing configuration and the findings counted, saying when files were not read (their
+/// tools are not compared).
 fn summary(diff: &CapabilityDiff) -> String {
     let widening = diff.changes.iter().filter(|c| c.widens).count();
-    let mut line = match (diff.changes.len(), widening) {
-        (0, _) => "No capability changes".to_string(),
-        (n, w) => format!("{n} change(s), {w} widening what the agent can do"),
+    let mut parts = Vec::new();
+    if !diff.silencing.is_empty() {
+        parts.push(format!(
+            "{} configuration change(s) silencing the linter",
+            diff.silencing.len()
+        ));
+    }
+    if !diff.changes.is_empty() {
+        parts.push(format!(
+            "{} change(s), {widening} widening what the agent can do",
+            diff.changes.len()
+        ));
+    }
+    let (new, fixed) = (diff.findings.new.len(), diff.findings.fixed.len());
+    let silenced = diff.findings.silenced.len();
+    if new + fixed + silenced > 0 {
+        let mut text = format!("{new} new finding(s), {fixed} fixed");
+        if silenced > 0 {
+            text.push_str(&format!(", {silenced} silenced"));
+        }
+        parts.push(text);
+    }
+    let mut line = if parts.is_empty() {
+        "No capability changes".to_string()
+    } else {
+        parts.join("; ")
     };
     let unread = diff.old_unread.len() + diff.new_unread.len();
     if unread > 0 {
@@ -334,8 +433,18 @@ fn diff_table(out: &mut String, changes: &[&Change]) {
                 cell(&after)
             ));
         }
+        for f in &c.findings {
+            what.push_str(&format!(
+                "<br>new finding in it: {}",
+                cell(&finding_line(f))
+            ));
+        }
+        let side = match c.side {
+            SideName::Old => " (old side)",
+            SideName::New => "",
+        };
         out.push_str(&format!(
-            "| {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {}{side} |\n",
             cell(&c.tool),
             c.kind.as_str(),
             what,
@@ -344,14 +453,83 @@ fn diff_table(out: &mut String, changes: &[&Change]) {
     }
 }
 
-/// For a pull request comment or a job summary: the widening changes in a table, the others in
-/// a collapsed section.
+/// `text` in a fenced code block whose fence is longer than any run of backticks in it, so the
+/// repository's text cannot close it.
+fn fenced(info: &str, text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat((longest + 1).max(3));
+    format!("{fence}{info}\n{}\n{fence}\n", escape_text(text))
+}
+
+/// The word diffs of the description changes, each in a collapsed section with a code block.
+fn push_word_diffs(out: &mut String, changes: &[Change]) {
+    for c in changes
+        .iter()
+        .filter(|c| c.kind == ChangeKind::DescriptionChanged)
+    {
+        let body = match (word_line(c), description_lines(c)) {
+            (Some(line), _) => line,
+            (None, Some((before, after))) => format!("- {before}\n+ {after}"),
+            (None, None) => continue,
+        };
+        out.push_str(&format!(
+            "\n<details><summary>Description of {} ({}) changed</summary>\n\n",
+            cell(&c.tool),
+            cell(&format!("{}:{}", c.path, c.line))
+        ));
+        out.push_str(&fenced("diff", &body));
+        out.push_str("\n</details>\n");
+    }
+}
+
+/// A collapsed list of findings.
+fn push_markdown_findings(out: &mut String, title: &str, findings: &[Finding]) {
+    if findings.is_empty() {
+        return;
+    }
+    out.push_str(&format!(
+        "\n<details><summary>{} {title}</summary>\n\n",
+        findings.len()
+    ));
+    for f in findings.iter().take(SHOWN_FINDINGS) {
+        out.push_str(&format!(
+            "- `{}` {}: {}\n",
+            f.code,
+            cell(&format!("{}:{}", f.path, f.at.line)),
+            cell(&f.message)
+        ));
+    }
+    if findings.len() > SHOWN_FINDINGS {
+        out.push_str(&format!(
+            "- … and {} more (`--format json` lists them all)\n",
+            findings.len() - SHOWN_FINDINGS
+        ));
+    }
+    out.push_str("\n</details>\n");
+}
+
+/// For a pull request comment or a job summary, most severe first: the configuration that
+/// silences the linter (never folded), the widening changes in a table with each description's
+/// word diff below, the other changes folded, then the new and the fixed findings folded.
 pub fn diff_markdown(diff: &CapabilityDiff) -> String {
     let mut out = String::from("## Capability changes\n\n");
     let (widening, other): (Vec<&Change>, Vec<&Change>) =
         diff.changes.iter().partition(|c| c.widens);
-    if diff.changes.is_empty() {
+    if diff.is_empty() {
         out.push_str(&summary(diff));
+        out.push('\n');
+    }
+    if !diff.silencing.is_empty() {
+        out.push_str(&format!(
+            "### ⚠️ {} configuration change(s) silence the linter\n\n",
+            diff.silencing.len()
+        ));
+        diff_table(&mut out, &diff.silencing.iter().collect::<Vec<_>>());
         out.push('\n');
     }
     if !widening.is_empty() {
@@ -361,6 +539,7 @@ pub fn diff_markdown(diff: &CapabilityDiff) -> String {
         ));
         diff_table(&mut out, &widening);
     }
+    push_word_diffs(&mut out, &diff.changes);
     if !other.is_empty() {
         out.push_str(&format!(
             "\n<details><summary>{} other change(s)</summary>\n\n",
@@ -369,6 +548,13 @@ pub fn diff_markdown(diff: &CapabilityDiff) -> String {
         diff_table(&mut out, &other);
         out.push_str("\n</details>\n");
     }
+    push_markdown_findings(&mut out, "new finding(s)", &diff.findings.new);
+    push_markdown_findings(&mut out, "fixed finding(s)", &diff.findings.fixed);
+    push_markdown_findings(
+        &mut out,
+        "finding(s) gone because the new side silences them",
+        &diff.findings.silenced,
+    );
     let notes = unread_notes(diff);
     if !notes.is_empty() {
         out.push('\n');
@@ -379,27 +565,53 @@ pub fn diff_markdown(diff: &CapabilityDiff) -> String {
     out
 }
 
-/// `{"version": 1, "widens": bool, "changes": [...], "unread": {"old": [...], "new": [...]}}`
-/// (docs/diff-v1.schema.json).
+fn finding_json(f: &Finding) -> Value {
+    json!({
+        "code": f.code,
+        "severity": f.severity.as_str(),
+        "path": f.path,
+        "line": f.at.line,
+        "column": f.at.column,
+        "message": f.message,
+        "fingerprint": f.fingerprint,
+    })
+}
+
+fn change_json(c: &Change) -> Value {
+    let mut value = json!({
+        "kind": c.kind.as_str(),
+        "widens": c.widens,
+        "tool": c.tool,
+        "oldName": c.old_name,
+        "path": c.path,
+        "line": c.line,
+        "column": c.column,
+        "side": c.side.as_str(),
+        "message": c.message,
+        "before": c.before,
+        "after": c.after,
+    });
+    if c.kind == ChangeKind::DescriptionChanged {
+        if let Value::Object(map) = &mut value {
+            let words = c.words.as_ref().map(|pieces| {
+                pieces
+                    .iter()
+                    .map(|p| json!({"op": p.op.as_str(), "text": p.text}))
+                    .collect::<Vec<_>>()
+            });
+            map.insert("words".to_string(), json!(words));
+            map.insert(
+                "findings".to_string(),
+                Value::Array(c.findings.iter().map(finding_json).collect()),
+            );
+        }
+    }
+    value
+}
+
+/// `{"version": 1, "widens": bool, "silencing": [...], "changes": [...], "findings": {"new":
+/// [...], "fixed": [...]}, "unread": {"old": [...], "new": [...]}}` (docs/diff-v1.schema.json).
 pub fn diff_json(diff: &CapabilityDiff) -> String {
-    let changes: Vec<Value> = diff
-        .changes
-        .iter()
-        .map(|c| {
-            json!({
-                "kind": c.kind.as_str(),
-                "widens": c.widens,
-                "tool": c.tool,
-                "oldName": c.old_name,
-                "path": c.path,
-                "line": c.line,
-                "column": c.column,
-                "message": c.message,
-                "before": c.before,
-                "after": c.after,
-            })
-        })
-        .collect();
     let unread = |list: &[super::Unread]| {
         list.iter()
             .map(|u| json!({"path": u.path, "message": u.message}))
@@ -408,7 +620,13 @@ pub fn diff_json(diff: &CapabilityDiff) -> String {
     let value = json!({
         "version": JSON_VERSION,
         "widens": diff.widens(),
-        "changes": changes,
+        "silencing": diff.silencing.iter().map(change_json).collect::<Vec<_>>(),
+        "changes": diff.changes.iter().map(change_json).collect::<Vec<_>>(),
+        "findings": {
+            "new": diff.findings.new.iter().map(finding_json).collect::<Vec<_>>(),
+            "fixed": diff.findings.fixed.iter().map(finding_json).collect::<Vec<_>>(),
+            "silenced": diff.findings.silenced.iter().map(finding_json).collect::<Vec<_>>(),
+        },
         "unread": {"old": unread(&diff.old_unread), "new": unread(&diff.new_unread)},
     });
     let mut text = escape_json_text(serde_json::to_string_pretty(&value).unwrap_or_default());

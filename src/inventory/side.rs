@@ -1,0 +1,305 @@
+//! One side of `skilllint diff`: the repository at one point in time, linted and inventoried
+//! with its own configuration, kept as owned facts the comparison reads: the inventory, every
+//! finding (with the identity that survives moved lines), the inline suppression comments, and
+//! what the configuration silences.
+//!
+//! [`build`] reads the files once, through the engine's [`FileSource`]: a folder on disk, or
+//! (path, text) pairs a caller already read (a git tree). What it needs of the configuration
+//! beyond the [`LintOptions`] it was turned into (where the file is, its text for places, its
+//! baseline's entries) comes in a [`SideConfig`].
+
+use super::{At, Inventory};
+use crate::diagnostic::Severity;
+use crate::engine::{lint_with_inventory, FileSource, LintError, LintOptions};
+use crate::source::{LineIndex, Span};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A finding of one side, owning its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub code: String,
+    pub severity: Severity,
+    /// Relative to the side's root, `/`-separated.
+    pub path: String,
+    pub at: At,
+    /// Byte span of the primary label in its file.
+    pub span: Span,
+    pub message: String,
+    /// The baseline's fingerprint: the rule and the text it flags, not the line.
+    pub fingerprint: String,
+}
+
+impl Finding {
+    /// What makes a finding the same finding on both sides: its rule, file, message and the
+    /// text it flags; never its line, which any edit above it moves.
+    pub fn identity(&self) -> (&str, &str, &str, &str) {
+        (&self.code, &self.path, &self.message, &self.fingerprint)
+    }
+}
+
+/// An inline suppression comment (`<!-- skilllint-disable… -->`, `# skilllint: ignore[…]`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    pub path: String,
+    pub at: At,
+    /// The comment's line, trimmed.
+    pub text: String,
+}
+
+/// What the configuration of a side does to the lint, as facts to compare.
+#[derive(Debug, Clone, Default)]
+pub struct Settings {
+    /// The configuration file relative to the side's root (`../skilllint.toml` when it was
+    /// found above it), `None` without one.
+    pub path: Option<String>,
+    /// Its text, to point at a setting's line.
+    pub text: Option<String>,
+    pub select: Option<Vec<String>>,
+    pub ignore: Vec<String>,
+    /// The codes of the rules that run.
+    pub enabled: BTreeSet<String>,
+    /// Every known rule's effective severity (the catalog's, or the override).
+    pub severity: BTreeMap<String, Severity>,
+    /// (glob, selector) pairs of `per-file-ignores`.
+    pub per_file_ignores: Vec<(String, String)>,
+    pub exclude: Vec<String>,
+    pub max_file_size: u64,
+    /// Policy rules by code, with their file.
+    pub policy_rules: BTreeMap<String, String>,
+    /// The baseline the configuration names, and its entries as (rule, path, fingerprint or
+    /// message).
+    pub baseline: Option<(String, Vec<(String, String, String)>)>,
+}
+
+impl Settings {
+    /// Where `needle` first appears in the configuration file (1:1 when it does not, or when
+    /// there is no file): a setting's line for the report to point at.
+    pub fn place(&self, needle: &str) -> At {
+        let Some(text) = &self.text else {
+            return At { line: 1, column: 1 };
+        };
+        let Some(offset) = text.find(needle) else {
+            return At { line: 1, column: 1 };
+        };
+        super::at(&LineIndex::new(text), Span::new(offset, offset))
+    }
+}
+
+/// The configuration facts the options do not carry.
+#[derive(Debug, Clone, Default)]
+pub struct SideConfig {
+    /// The configuration file relative to the side's root, and its text.
+    pub path: Option<String>,
+    pub text: Option<String>,
+    pub select: Option<Vec<String>>,
+    /// The baseline the configuration names, relative to the side's root, with its entries.
+    pub baseline: Option<(String, Vec<(String, String, String)>)>,
+}
+
+/// One side of a diff.
+#[derive(Debug, Clone)]
+pub struct Side {
+    pub inventory: Inventory,
+    /// Sorted by path, place, code.
+    pub findings: Vec<Finding>,
+    /// The findings inline comments silenced.
+    pub suppressed: Vec<Finding>,
+    /// Sorted by path, place.
+    pub comments: Vec<Comment>,
+    pub settings: Settings,
+}
+
+/// Lints and inventories the files of `source` with `options` (reading them once).
+pub fn build(
+    options: &LintOptions,
+    config: SideConfig,
+    source: FileSource,
+) -> Result<Side, LintError> {
+    let (outcome, inventory) = lint_with_inventory(options, source)?;
+    let sources = outcome.sources();
+    let mut indexes: Vec<(u32, LineIndex<'_>)> = Vec::new();
+    let mut owned = |d: &crate::diagnostic::Diagnostic| {
+        let file = d.primary.file;
+        let text = sources.text(file);
+        let i = match indexes.iter().position(|(f, _)| *f == file.0) {
+            Some(i) => i,
+            None => {
+                indexes.push((file.0, LineIndex::new(text)));
+                indexes.len() - 1
+            }
+        };
+        Finding {
+            code: d.code.to_string(),
+            severity: d.severity,
+            path: sources.file(file).rel_path.clone(),
+            at: super::at(&indexes[i].1, d.primary.span),
+            span: d.primary.span,
+            message: d.message.clone(),
+            fingerprint: crate::triage::baseline::fingerprint(d.code, text, d.primary.span),
+        }
+    };
+    let mut findings: Vec<Finding> = outcome.diagnostics.iter().map(&mut owned).collect();
+    let suppressed: Vec<Finding> = outcome
+        .suppressed
+        .iter()
+        .map(|s| owned(&s.diagnostic))
+        .collect();
+    findings.sort_by(|a, b| (&a.path, a.at, &a.code).cmp(&(&b.path, b.at, &b.code)));
+    let mut comments: Vec<Comment> = outcome
+        .repo
+        .files
+        .iter()
+        .flat_map(|file| suppression_comments(&file.rel_path, &file.text))
+        .collect();
+    comments.sort_by(|a, b| (&a.path, a.at).cmp(&(&b.path, b.at)));
+    let catalog = options.catalog();
+    let enabled = crate::triage::selection::resolve(catalog, &options.select, &options.ignore)
+        .map_err(LintError::Selector)?;
+    let settings = Settings {
+        path: config.path,
+        text: config.text,
+        select: config.select,
+        ignore: options.ignore.clone(),
+        enabled: enabled.codes().map(str::to_string).collect(),
+        severity: catalog
+            .rules
+            .iter()
+            .map(|meta| {
+                let severity = options
+                    .severity
+                    .get(meta.code)
+                    .copied()
+                    .unwrap_or(meta.severity);
+                (meta.code.to_string(), severity)
+            })
+            .collect(),
+        per_file_ignores: options
+            .per_file_ignores
+            .iter()
+            .flat_map(|(glob, selectors)| selectors.iter().map(|s| (glob.clone(), s.clone())))
+            .collect(),
+        exclude: options.exclude.clone(),
+        max_file_size: options.max_file_size,
+        policy_rules: catalog
+            .rules
+            .iter()
+            .filter_map(|meta| {
+                meta.policy_file.as_ref().map(|file| {
+                    let file = relative_to(&inventory.root, std::path::Path::new(file));
+                    (meta.code.to_string(), file)
+                })
+            })
+            .collect(),
+        baseline: config.baseline,
+    };
+    Ok(Side {
+        inventory,
+        findings,
+        suppressed,
+        comments,
+        settings,
+    })
+}
+
+/// The markers of the two comment grammars (`triage::suppress`): a Markdown
+/// `<!-- skilllint-disable… -->` and a YAML `# skilllint: ignore[…]`. Malformed ones count too:
+/// they are still someone's attempt to silence a rule.
+const COMMENT_MARKERS: &[&str] = &["skilllint-disable", "skilllint: ignore", "skilllint:ignore"];
+
+/// The lines of `text` that hold an inline suppression comment.
+fn suppression_comments(path: &str, text: &str) -> Vec<Comment> {
+    if !COMMENT_MARKERS.iter().any(|m| text.contains(m)) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(column) = COMMENT_MARKERS.iter().filter_map(|m| line.find(m)).min() {
+            out.push(Comment {
+                path: path.to_string(),
+                at: At {
+                    line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                    column: u32::try_from(line[..column].chars().count() + 1).unwrap_or(u32::MAX),
+                },
+                text: line.trim().to_string(),
+            });
+        }
+    }
+    out
+}
+
+impl SideConfig {
+    /// The facts of a configuration loaded from disk for a side rooted at `root`: its path and
+    /// text, its `select`, and the entries of the baseline it names (read only when the file is
+    /// inside the configuration's folder, as a lint reads it; a baseline that cannot be read is
+    /// an error, not a silent empty list).
+    pub fn from_disk(
+        config: &crate::config::Config,
+        root: &std::path::Path,
+        catalog: &crate::catalog::Catalog,
+        max_size: u64,
+    ) -> Result<SideConfig, crate::config::ConfigError> {
+        let relative = |path: &std::path::Path| relative_to(root, path);
+        let text = match &config.path {
+            Some(path) => crate::read::read_regular_bounded(path, max_size)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok()),
+            None => None,
+        };
+        let baseline = match &config.baseline {
+            Some(path) if inside(path, &config.base) => {
+                let cwd = std::env::current_dir().unwrap_or_default();
+                let loaded =
+                    crate::triage::baseline::Baseline::load(path, &cwd, max_size, catalog)?;
+                let entries = loaded
+                    .entries
+                    .iter()
+                    .map(|e| {
+                        let id = e.fingerprint.clone().or_else(|| e.message.clone());
+                        (e.rule.clone(), e.path.clone(), id.unwrap_or_default())
+                    })
+                    .collect();
+                Some((relative(path), entries))
+            }
+            _ => None,
+        };
+        Ok(SideConfig {
+            path: config.path.as_deref().map(relative),
+            text,
+            select: config.select.clone(),
+            baseline,
+        })
+    }
+}
+
+/// Whether `path` resolves inside `folder` (a missing file is not).
+fn inside(path: &std::path::Path, folder: &std::path::Path) -> bool {
+    match (path.canonicalize(), folder.canonicalize()) {
+        (Ok(target), Ok(folder)) => target.starts_with(folder),
+        _ => false,
+    }
+}
+
+/// `path` relative to `root`, `/`-separated, with `..` when it is above it.
+fn relative_to(root: &std::path::Path, path: &std::path::Path) -> String {
+    let absolute = |p: &std::path::Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+    let (root, path) = (absolute(root), absolute(path));
+    let mut up = 0;
+    let mut base = root.as_path();
+    loop {
+        if let Ok(rest) = path.strip_prefix(base) {
+            let mut parts: Vec<String> = vec!["..".to_string(); up];
+            parts.extend(
+                rest.components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+            );
+            return parts.join("/");
+        }
+        match base.parent() {
+            Some(parent) => {
+                base = parent;
+                up += 1;
+            }
+            None => return crate::escape::display_path(&path).into_owned(),
+        }
+    }
+}
