@@ -466,23 +466,28 @@ fn fenced(info: &str, text: &str) -> String {
     format!("{fence}{info}\n{}\n{fence}\n", escape_text(text))
 }
 
-/// The word diffs of the description changes, each in a collapsed section with a code block.
+/// The description changes, each in a collapsed section: the old and the new text as a diff
+/// block, and the word diff (`[-removed-]{+added+}`) in a text block.
 fn push_word_diffs(out: &mut String, changes: &[Change]) {
     for c in changes
         .iter()
         .filter(|c| c.kind == ChangeKind::DescriptionChanged)
     {
-        let body = match (word_line(c), description_lines(c)) {
-            (Some(line), _) => line,
-            (None, Some((before, after))) => format!("- {before}\n+ {after}"),
-            (None, None) => continue,
+        let Some((before, after)) = description_lines(c) else {
+            continue;
         };
         out.push_str(&format!(
             "\n<details><summary>Description of {} ({}) changed</summary>\n\n",
             cell(&c.tool),
             cell(&format!("{}:{}", c.path, c.line))
         ));
-        out.push_str(&fenced("diff", &body));
+        out.push_str(&fenced("diff", &format!("- {before}\n+ {after}")));
+        match word_line(c) {
+            Some(line) => out.push_str(&fenced("text", &cut(&line))),
+            None => out.push_str(
+                "\nToo much changed to show a word diff: the description was rewritten.\n",
+            ),
+        }
         out.push_str("\n</details>\n");
     }
 }
@@ -498,8 +503,8 @@ fn push_markdown_findings(out: &mut String, title: &str, findings: &[Finding]) {
     ));
     for f in findings.iter().take(SHOWN_FINDINGS) {
         out.push_str(&format!(
-            "- `{}` {}: {}\n",
-            f.code,
+            "- {} {}: {}\n",
+            cell(&f.code),
             cell(&format!("{}:{}", f.path, f.at.line)),
             cell(&f.message)
         ));
