@@ -859,23 +859,47 @@ pub fn diff_sides(old: &Side, new: &Side) -> CapabilityDiff {
     out
 }
 
-/// The findings of `these` that `those` do not have, matched by identity (rule, file, message,
-/// flagged text) and counted: two same findings on one side and one on the other leave one.
+/// The findings of `these` that `those` do not have, counted (two same findings on one side and
+/// one on the other leave one). Matched first by identity (rule, file, message, flagged text),
+/// then what is left by rule, file and message alone: a finding whose flagged text was edited
+/// (an `enum` grown under the same message) is the same finding, not a fixed one and a new one.
 fn only_in(these: &[Finding], those: &[Finding]) -> Vec<Finding> {
+    let left_here = unmatched(these.iter().collect(), those.iter().collect(), strict);
+    let left_there = unmatched(those.iter().collect(), these.iter().collect(), strict);
+    unmatched(left_here, left_there, loose)
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
+fn strict(f: &Finding) -> (&str, &str, &str, &str) {
+    f.identity()
+}
+
+fn loose(f: &Finding) -> (&str, &str, &str, &str) {
+    let (code, path, message, _) = f.identity();
+    (code, path, message, "")
+}
+
+/// The findings of `these` that no finding of `those` with the same `key` accounts for.
+fn unmatched<'f>(
+    these: Vec<&'f Finding>,
+    those: Vec<&'f Finding>,
+    key: fn(&'f Finding) -> (&'f str, &'f str, &'f str, &'f str),
+) -> Vec<&'f Finding> {
     let mut counts: HashMap<(&str, &str, &str, &str), usize> = HashMap::new();
     for f in those {
-        *counts.entry(f.identity()).or_default() += 1;
+        *counts.entry(key(f)).or_default() += 1;
     }
     these
-        .iter()
-        .filter(|f| match counts.get_mut(&f.identity()) {
+        .into_iter()
+        .filter(|f| match counts.get_mut(&key(f)) {
             Some(n) if *n > 0 => {
                 *n -= 1;
                 false
             }
             _ => true,
         })
-        .cloned()
         .collect()
 }
 

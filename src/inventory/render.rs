@@ -360,9 +360,9 @@ pub fn diff_full(diff: &CapabilityDiff) -> String {
         push_full_change(&mut out, c);
     }
     let findings = &diff.findings;
-    if !diff.changes.is_empty()
-        && !(findings.new.is_empty() && findings.fixed.is_empty() && findings.silenced.is_empty())
-    {
+    let any_finding =
+        !(findings.new.is_empty() && findings.fixed.is_empty() && findings.silenced.is_empty());
+    if !diff.changes.is_empty() && any_finding {
         out.push('\n');
     }
     push_full_findings(&mut out, "New findings", &diff.findings.new);

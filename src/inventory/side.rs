@@ -37,6 +37,10 @@ impl Finding {
     }
 }
 
+/// The baseline a configuration names, relative to the side's root, and its entries as (rule,
+/// path, fingerprint else message).
+pub type BaselineFacts = (String, Vec<(String, String, String)>);
+
 /// An inline suppression comment (`<!-- skilllint-disable… -->`, `# skilllint: ignore[…]`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comment {
@@ -68,7 +72,7 @@ pub struct Settings {
     pub policy_rules: BTreeMap<String, String>,
     /// The baseline the configuration names, and its entries as (rule, path, fingerprint or
     /// message).
-    pub baseline: Option<(String, Vec<(String, String, String)>)>,
+    pub baseline: Option<BaselineFacts>,
 }
 
 impl Settings {
@@ -93,7 +97,7 @@ pub struct SideConfig {
     pub text: Option<String>,
     pub select: Option<Vec<String>>,
     /// The baseline the configuration names, relative to the side's root, with its entries.
-    pub baseline: Option<(String, Vec<(String, String, String)>)>,
+    pub baseline: Option<BaselineFacts>,
 }
 
 /// One side of a diff.

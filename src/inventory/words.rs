@@ -213,7 +213,7 @@ mod tests {
         assert_eq!(diff(&old, &new), None);
         // A huge text with a small change is diffed: the common head and tail are stripped.
         let mut changed = old.clone();
-        changed.push_str("c");
+        changed.push('c');
         let pieces = diff(&old, &changed).expect("small change");
         assert_eq!(pieces.last().map(|p| p.op), Some(Op::Added));
     }
