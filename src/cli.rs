@@ -65,9 +65,10 @@ pub enum Command {
     /// destructive), capabilities (exec, financial, credential, sends), the evidence for them,
     /// and the gates in front of it. Lints nothing; exits 0 (2 on a bad path or configuration).
     Tools(ToolsArgs),
-    /// What a change does to the agent's capabilities: two folders' inventories compared (tools
-    /// added, removed, renamed; widened effects, new capabilities, dropped gates, new
-    /// pre-approvals, changed descriptions). Exit 1 when a change widens, else 0.
+    /// What a change does to the agent's capabilities: two folders linted and their inventories
+    /// compared (configuration that silences the linter; tools added, removed, renamed; widened
+    /// effects, new capabilities, dropped gates, widened schemas, new pre-approvals, changed
+    /// descriptions; new and fixed findings). Exit 1 when a change widens, else 0.
     Diff(DiffArgs),
     /// Run the language server over standard input and output (for editors).
     Server {
