@@ -7,7 +7,7 @@
 //! language server's): it relints one changed file's unit, not the repository.
 
 use crate::catalog::{catalog, Catalog};
-use crate::check::run::{check_repo, check_unit, UnitOutcome, UnitRun};
+use crate::check::run::{check_repo, check_unit, check_unit_and, UnitOutcome, UnitRun};
 use crate::check::{Registry, RepoContext, Rule};
 use crate::config::Config;
 use crate::diagnostic::{Diagnostic, Suppressed};
@@ -504,6 +504,35 @@ fn in_memory_keeping(
     files: Vec<(String, String)>,
     keep: bool,
 ) -> Result<(LintOutcome, Option<Kept>), LintError> {
+    let (sources, parsed) = in_memory_files(options, files);
+    let root = PathBuf::from(".");
+    analyse_keeping(
+        options,
+        enabled,
+        sources,
+        parsed,
+        Vec::new(),
+        (Vec::new(), Vec::new()),
+        in_memory_root(),
+        &root,
+        keep,
+    )
+}
+
+/// The root of a run without a file system: `.`, where nothing is looked up.
+fn in_memory_root() -> LintRoot {
+    LintRoot {
+        path: PathBuf::from("."),
+        looked_up: None,
+    }
+}
+
+/// (relative path, text) pairs as the read stage leaves files: those of a known kind, sorted
+/// and deduplicated by path, with their up-front parses.
+fn in_memory_files(
+    options: &LintOptions,
+    files: Vec<(String, String)>,
+) -> (Vec<SourceFile>, Vec<Parsed>) {
     let mut files: Vec<(String, String, FileKind)> = files
         .into_iter()
         .filter_map(|(rel_path, text)| {
@@ -525,21 +554,7 @@ fn in_memory_keeping(
         parsed.push(parse_up_front(kind, &source, None));
         sources.push(source);
     }
-    let root = PathBuf::from(".");
-    analyse_keeping(
-        options,
-        enabled,
-        sources,
-        parsed,
-        Vec::new(),
-        (Vec::new(), Vec::new()),
-        LintRoot {
-            path: root.clone(),
-            looked_up: None,
-        },
-        &root,
-        keep,
-    )
+    (sources, parsed)
 }
 
 /// What a [`Session`] keeps besides the outcome: the read problems (SL001) and what each unit's
@@ -559,12 +574,50 @@ fn analyse_keeping(
     enabled: &Enabled,
     files: Vec<SourceFile>,
     parsed: Vec<Parsed>,
-    mut diagnostics: Vec<Diagnostic>,
-    (bundled, linked_breaks): Bundle,
+    diagnostics: Vec<Diagnostic>,
+    bundle: Bundle,
     root: LintRoot,
     base: &Path,
     keep: bool,
 ) -> Result<(LintOutcome, Option<Kept>), LintError> {
+    let stages = Stages {
+        keep,
+        also: |_: &crate::check::Unit<'_>| (),
+    };
+    analyse(
+        options,
+        enabled,
+        files,
+        parsed,
+        diagnostics,
+        bundle,
+        root,
+        base,
+        &stages,
+    )
+    .map(|(outcome, kept, _)| (outcome, kept))
+}
+
+/// What [`analyse`] keeps besides the outcome: what a [`Session`] needs (`keep`), and what
+/// `also` makes of each unit over the check's own parse of it, in unit order.
+struct Stages<F> {
+    keep: bool,
+    also: F,
+}
+
+/// [`analyse_keeping`], with `stages.also` run over each unit after its rules.
+#[allow(clippy::too_many_arguments)]
+fn analyse<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
+    options: &LintOptions,
+    enabled: &Enabled,
+    files: Vec<SourceFile>,
+    parsed: Vec<Parsed>,
+    mut diagnostics: Vec<Diagnostic>,
+    (bundled, linked_breaks): Bundle,
+    root: LintRoot,
+    base: &Path,
+    stages: &Stages<F>,
+) -> Result<(LintOutcome, Option<Kept>, Vec<R>), LintError> {
     let LintRoot {
         path: root,
         looked_up: reference_root,
@@ -586,18 +639,19 @@ fn analyse_keeping(
     // Unit by unit: parse the folder's own files, run every unit rule, collect what the
     // repository-wide rules and the suppressions need, and drop the parses before the next
     // unit, so the same memory serves unit after unit.
-    let (mut outcomes, spent): (Vec<UnitOutcome>, _) =
+    let (checked, spent): (Vec<(UnitOutcome, R)>, _) =
         with_unit_run(options, enabled, &repo, &rules, |run| {
             repo.units
                 .par_iter()
-                .map(|files| check_unit(&repo, files, run))
+                .map(|files| check_unit_and(&repo, files, run, &stages.also))
                 .collect()
         });
+    let (mut outcomes, extra): (Vec<UnitOutcome>, Vec<R>) = checked.into_iter().unzip();
     let policies_spent = spent.is_some();
     if let Some(spent) = &spent {
         drop_policy_results(&mut outcomes, spent);
     }
-    let kept = keep.then(|| Kept {
+    let kept = stages.keep.then(|| Kept {
         read_problems: diagnostics.clone(),
         units: outcomes.clone(),
         policies_spent,
@@ -615,6 +669,7 @@ fn analyse_keeping(
             excluded_named: Vec::new(),
         },
         kept,
+        extra,
     ))
 }
 
@@ -697,9 +752,9 @@ pub enum FileSource {
 }
 
 /// A lint and the capability inventory of the same files (`skilllint diff`, which needs both
-/// of each side): the files are read and indexed once; each unit is parsed again for its rows
-/// after the rules ran (the check drops a unit's parses as soon as it is done with it). The
-/// baseline of the options is applied as [`lint`] applies it.
+/// of each side): the files are read, indexed and parsed once, each unit's rows made right after
+/// its rules ran, over the same parse and facts. The baseline of the options is applied as
+/// [`lint`] applies it.
 pub fn lint_with_inventory(
     options: &LintOptions,
     source: FileSource,
@@ -709,12 +764,16 @@ pub fn lint_with_inventory(
         FileSource::Memory(_) => (resolve_selection(options)?, thread_pool(options)?),
     };
     let threads = pool.current_num_threads();
+    let stages = Stages {
+        keep: false,
+        also: crate::inventory::unit_inventory,
+    };
     pool.install(|| {
-        let (mut outcome, read_problems) = match source {
+        let (mut outcome, read_problems, units) = match source {
             FileSource::Disk => {
                 let read = read_files(options, lint_root(&options.paths), threads)?;
                 let read_problems = read.diagnostics.clone();
-                let (mut outcome, _) = analyse_keeping(
+                let (mut outcome, _, units) = analyse(
                     options,
                     &enabled,
                     read.files,
@@ -723,20 +782,37 @@ pub fn lint_with_inventory(
                     read.bundle,
                     read.root,
                     &read.base,
-                    false,
+                    &stages,
                 )?;
                 outcome.excluded_named = read.excluded_named;
-                (outcome, read_problems)
+                (outcome, read_problems, units)
             }
             FileSource::Memory(files) => {
-                let (outcome, _) = in_memory_keeping(options, &enabled, files, false)?;
-                (outcome, Vec::new())
+                let (sources, parsed) = in_memory_files(options, files);
+                let root = PathBuf::from(".");
+                let (outcome, _, units) = analyse(
+                    options,
+                    &enabled,
+                    sources,
+                    parsed,
+                    Vec::new(),
+                    (Vec::new(), Vec::new()),
+                    in_memory_root(),
+                    &root,
+                    &stages,
+                )?;
+                (outcome, Vec::new(), units)
             }
         };
         if let Some(baseline) = &options.baseline {
             apply_baseline(options, &enabled, &mut outcome, baseline);
         }
-        let inventory = inventory_of(&outcome.repo, &read_problems, outcome.root.clone());
+        let inventory = crate::inventory::Inventory::new(
+            &outcome.repo,
+            units,
+            &read_problems,
+            outcome.root.clone(),
+        );
         Ok((outcome, inventory))
     })
 }

@@ -41,7 +41,21 @@ pub(crate) struct UnitRun<'r> {
 
 /// Parses a unit's own files, runs the unit rules on them and keeps what outlives the parses.
 pub(crate) fn check_unit(repo: &Repo, files: &UnitFiles, run: &UnitRun<'_>) -> UnitOutcome {
-    with_unit(repo, files, |unit| check_parsed_unit(unit, files, run))
+    check_unit_and(repo, files, run, |_| ()).0
+}
+
+/// [`check_unit`], and `also` over the same parse of the unit (the inventory's rows, which
+/// `skilllint diff` needs beside the findings), before the parses are dropped.
+pub(crate) fn check_unit_and<R>(
+    repo: &Repo,
+    files: &UnitFiles,
+    run: &UnitRun<'_>,
+    also: impl FnOnce(&Unit<'_>) -> R,
+) -> (UnitOutcome, R) {
+    with_unit(repo, files, |unit| {
+        let outcome = check_parsed_unit(unit, files, run);
+        (outcome, also(unit))
+    })
 }
 
 /// Calls `f` with the unit of `files`: its own files parsed, its facts empty. The parses, facts
