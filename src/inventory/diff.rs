@@ -473,14 +473,18 @@ fn compare(old: &Row, new: &Row, out: &mut Vec<Change>) {
             (Some(before), Some(after)) => words::diff(before, after),
             _ => None,
         };
-        let message = if words.is_none() && old.description.is_some() && new.description.is_some() {
+        let spacing = words.as_deref().is_some_and(words::spacing_only);
+        let message = if spacing {
+            "description changed in its spacing only"
+        } else if words.is_none() && old.description.is_some() && new.description.is_some() {
             "description rewritten (too much changed to show a word diff): the text the model reads is not the one reviewed"
         } else {
             "description changed: the text the model reads is not the one reviewed"
         };
+        // Spacing the model reads the same is no rug pull: listed, not widening.
         let mut c = change(
             ChangeKind::DescriptionChanged,
-            true,
+            !spacing,
             new,
             message.to_string(),
         );
@@ -1296,6 +1300,23 @@ mod tests {
             weakened(&with_approval("auto", &db), &with_approval("always", &db)),
             0
         );
+    }
+
+    #[test]
+    fn a_description_respaced_is_listed_without_widening() {
+        let mut old = row(json!({"type": "object"}), Vec::new());
+        old.description = Some("Create a file. If it exists, pass its SHA.".to_string());
+        let mut new = old.clone();
+        new.description = Some("Create a file.\n\nIf it exists, pass its SHA.".to_string());
+        let mut out = Vec::new();
+        compare(&old, &new, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].message, "description changed in its spacing only");
+        assert!(!out[0].widens);
+        new.description = Some("Create a file. If it exists, pass any SHA.".to_string());
+        let mut out = Vec::new();
+        compare(&old, &new, &mut out);
+        assert!(out[0].widens);
     }
 
     fn finding(code: &str, message: &str, fingerprint: &str, line: u32) -> Finding {

@@ -131,6 +131,14 @@ fn tokens(text: &str) -> Vec<&str> {
 /// Unchanged text longer than this many characters is shown cut in the middle.
 const SHOWN_CONTEXT: usize = 40;
 
+/// Whether the texts differ in their spacing only (every removed and added piece is
+/// whitespace).
+pub fn spacing_only(pieces: &[Piece]) -> bool {
+    pieces
+        .iter()
+        .all(|p| p.op == Op::Equal || p.text.trim().is_empty())
+}
+
 /// The compact form for people: removed words as `[-x-]`, added ones as `{+y+}`, long unchanged
 /// runs cut to their ends.
 pub fn compact(pieces: &[Piece]) -> String {
@@ -143,6 +151,12 @@ pub fn compact(pieces: &[Piece]) -> String {
             Op::Equal => None,
         };
         match marks {
+            // A change of spacing only (a space become a line break) shows as the new spacing.
+            Some(_) if piece.text.trim().is_empty() => {
+                if piece.op == Op::Added && !out.ends_with(' ') {
+                    out.push(' ');
+                }
+            }
             Some((open, close)) => {
                 if piece.text.starts_with(char::is_whitespace) && !out.ends_with(' ') {
                     out.push(' ');
@@ -204,6 +218,22 @@ mod tests {
     fn a_replaced_word_is_removed_then_added() {
         let pieces = diff("Refund the order now.", "Refund every order now.").expect("small");
         assert_eq!(compact(&pieces), "Refund [-the-]{+every+} order now.");
+    }
+
+    #[test]
+    fn spacing_changes_are_not_marked() {
+        let pieces = diff(
+            "Create a file. If updating, pass the SHA.",
+            "Create a file. \nIf updating, pass the SHA.",
+        )
+        .expect("small");
+        assert!(spacing_only(&pieces));
+        assert_eq!(
+            compact(&pieces),
+            "Create a file. If updating, pass the SHA."
+        );
+        let pieces = diff("Create a file.", "Create a  new file.").expect("small");
+        assert!(!spacing_only(&pieces));
     }
 
     #[test]
