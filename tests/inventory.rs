@@ -907,3 +907,62 @@ fn diff_time_is_linear_in_the_number_of_tools() {
     let (x, x2) = (time(2_000), time(4_000));
     assert!(x2 < x * 3, "2,000 tools: {x:?}; 4,000 tools: {x2:?}");
 }
+
+/// The seam a git-revision diff reads through: files already read, as (path, text) pairs.
+#[test]
+fn a_side_builds_from_files_in_memory_as_from_a_folder() {
+    use skilllint::engine::{FileSource, LintOptions};
+    use skilllint::inventory::side::{build, SideConfig};
+    let read = |side: &str| -> Vec<(String, String)> {
+        let root = fixtures().join("capdiff").join(side);
+        let mut files = Vec::new();
+        for rel in [
+            "storefront/SKILL.md",
+            "storefront/tools.json",
+            "ledger/tools.json",
+        ] {
+            let text = std::fs::read_to_string(root.join(rel)).expect("fixture");
+            files.push((rel.to_string(), text));
+        }
+        files
+    };
+    let options = LintOptions::default();
+    let side = |name: &str| {
+        build(
+            &options,
+            SideConfig::default(),
+            FileSource::Memory(read(name)),
+        )
+        .expect("a side")
+    };
+    let (old, new) = (side("old"), side("new"));
+    assert!(old.findings.iter().any(|f| f.path == "ledger/tools.json"));
+    let diff = skilllint::inventory::diff::diff_sides(&old, &new);
+    assert!(diff.silencing.is_empty());
+    let kinds: Vec<(&str, &str)> = diff
+        .changes
+        .iter()
+        .map(|c| (c.tool.as_str(), c.kind.as_str()))
+        .collect();
+    assert!(
+        kinds.contains(&("describe_catalog", "description-changed")),
+        "{kinds:?}"
+    );
+    assert!(
+        kinds.contains(&("sync_ledger", "effect-widened")),
+        "{kinds:?}"
+    );
+    let description = diff
+        .changes
+        .iter()
+        .find(|c| c.kind.as_str() == "description-changed")
+        .expect("the description change");
+    let codes: Vec<&str> = description
+        .findings
+        .iter()
+        .map(|f| f.code.as_str())
+        .collect();
+    assert_eq!(codes, ["PI002"]);
+    // The same files give the same side: nothing differs.
+    assert!(skilllint::inventory::diff::diff_sides(&new, &side("new")).is_empty());
+}
