@@ -76,16 +76,49 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Where `needle` first appears in the configuration file (1:1 when it does not, or when
-    /// there is no file): a setting's line for the report to point at.
+    /// Where a setting is in the configuration file, for the report to point at: the first line
+    /// that sets `needle` as a key (`ignore = …`, `TJ003 = …`, `"ledger/**" = …`, `[policies]`),
+    /// else the first that holds it as a quoted value (`exclude = ["drafts/**"]`); comment lines
+    /// are skipped. 1:1 when there is no file or no such line.
     pub fn place(&self, needle: &str) -> At {
+        let first = At { line: 1, column: 1 };
         let Some(text) = &self.text else {
-            return At { line: 1, column: 1 };
+            return first;
         };
-        let Some(offset) = text.find(needle) else {
-            return At { line: 1, column: 1 };
+        let quoted = format!("\"{needle}\"");
+        let sets = |line: &str| -> Option<usize> {
+            let body = line.trim_start();
+            let indent = line.len() - body.len();
+            let key_end = if body.starts_with(&quoted) {
+                quoted.len()
+            } else if body.starts_with(needle) {
+                needle.len()
+            } else if let Some(header) = body.strip_prefix('[') {
+                let name = header.split(']').next().unwrap_or("");
+                let names_it = name == needle || name.ends_with(&format!(".{needle}"));
+                return names_it.then(|| indent + 1 + name.len() - needle.len());
+            } else {
+                return None;
+            };
+            let rest = body[key_end..].trim_start();
+            rest.starts_with('=').then_some(indent)
         };
-        super::at(&LineIndex::new(text), Span::new(offset, offset))
+        let holds = |line: &str| line.find(&quoted);
+        let lines = || {
+            text.lines()
+                .enumerate()
+                .filter(|(_, line)| !line.trim_start().starts_with('#'))
+        };
+        let found = lines()
+            .find_map(|(i, line)| sets(line).map(|col| (i, line, col)))
+            .or_else(|| lines().find_map(|(i, line)| holds(line).map(|col| (i, line, col))));
+        match found {
+            Some((i, line, col)) => At {
+                line: u32::try_from(i + 1).unwrap_or(u32::MAX),
+                column: u32::try_from(line[..col].chars().count() + 1).unwrap_or(u32::MAX),
+            },
+            None => first,
+        }
     }
 }
 
@@ -307,5 +340,62 @@ fn relative_to(root: &std::path::Path, path: &std::path::Path) -> String {
             }
             None => return crate::escape::display_path(&path).into_owned(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(text: &str) -> Settings {
+        Settings {
+            text: Some(text.to_string()),
+            ..Settings::default()
+        }
+    }
+
+    #[test]
+    fn a_setting_is_found_where_it_is_set_not_where_it_is_mentioned() {
+        let s = settings(
+            "# ignore nothing here: per-file-ignores below\n\
+             [lint]\n\
+             exclude = [\"vendor/**\", \"drafts/**\"]\n\
+             ignore = [\"TJ003\"]\n\
+             [lint.severity]\n\
+             TJ003 = \"info\"\n\
+             [lint.per-file-ignores]\n\
+             \"ledger/**\" = [\"TJ004\"]\n\
+             [policies]\n",
+        );
+        let at = |needle: &str| {
+            let at = s.place(needle);
+            (at.line, at.column)
+        };
+        assert_eq!(at("ignore"), (4, 1));
+        assert_eq!(at("TJ003"), (6, 1));
+        assert_eq!(at("drafts/**"), (3, 25));
+        assert_eq!(at("ledger/**"), (8, 1));
+        assert_eq!(at("per-file-ignores"), (7, 7));
+        assert_eq!(at("policies"), (9, 2));
+        assert_eq!(at("select"), (1, 1));
+    }
+
+    #[test]
+    fn odd_configuration_text_never_panics() {
+        let s = settings("[]\n[ä]\n[x.y\n\"\" = 1\n= 2\n[lint.per-file-ignores]\n\"é/**\" = []\n");
+        for needle in ["", "ä", "y", "lint", "per-file-ignores", "é/**", "x.y", "]"] {
+            let _ = s.place(needle);
+        }
+        assert_eq!(s.place("é/**").line, 7);
+    }
+
+    #[test]
+    fn suppression_comments_are_found_in_both_grammars() {
+        let text = "---\nname: x # skilllint: ignore[SK008]\n---\n\n<!-- skilllint-disable-next-line TR007 -->\n## Tool Use Rules\n";
+        let found: Vec<(u32, u32)> = suppression_comments("x/SKILL.md", text)
+            .iter()
+            .map(|c| (c.at.line, c.at.column))
+            .collect();
+        assert_eq!(found, [(2, 11), (5, 6)]);
     }
 }
