@@ -519,6 +519,8 @@ fn each_new_kind_appears_once_and_the_configuration_that_silences_comes_first() 
         "policy-removed",
         "max-file-size-raised",
         "exclude-added",
+        "fail-on-raised",
+        "setting-loosened",
     ] {
         assert_eq!(counts.get(kind), Some(&1), "{kind}: {counts:#?}");
     }
@@ -544,9 +546,11 @@ fn each_new_kind_appears_once_and_the_configuration_that_silences_comes_first() 
             ("rules-disabled", "skilllint.toml", "new", 3, "`ignore` adds `SK021`: 1 rule(s) no longer run: `SK021`"),
             ("exclude-added", "skilllint.toml", "new", 4, "`exclude` adds `drafts/**`: its files are no longer linted"),
             ("max-file-size-raised", "skilllint.toml", "new", 5, "`max-file-size` raised from 1048576 to 8388608 bytes"),
-            ("severity-lowered", "skilllint.toml", "new", 9, "severity lowered for 1 rule(s): `TJ003 error → info`"),
-            ("policy-removed", "skilllint.toml", "old", 11, "policy rule `HOUSE001` (from `policies/house.yaml`) no longer runs"),
-            ("per-file-ignore-added", "skilllint.toml", "new", 13, "`per-file-ignores` silences `TJ004` in `ledger/**`"),
+            ("fail-on-raised", "skilllint.toml", "new", 6, "`fail-on` raised from warning to error: findings below it no longer fail the run"),
+            ("severity-lowered", "skilllint.toml", "new", 10, "severity lowered for 1 rule(s): `TJ003 error → info`"),
+            ("policy-removed", "skilllint.toml", "old", 12, "policy rule `HOUSE001` (from `policies/house.yaml`) no longer runs"),
+            ("per-file-ignore-added", "skilllint.toml", "new", 14, "`per-file-ignores` silences `TJ004` in `ledger/**`"),
+            ("setting-loosened", "skilllint.toml", "new", 17, "`extra-fields` adds `owner`: SKILL.md frontmatter may carry it unreported"),
         ]
     );
     assert!(report["silencing"]
@@ -562,7 +566,7 @@ fn each_new_kind_appears_once_and_the_configuration_that_silences_comes_first() 
     );
     let markdown = stdout(&diff(&["old", "new", "--format", "markdown"]));
     let silencing = markdown
-        .find("### ⚠️ 8 configuration change(s) silence the linter")
+        .find("### ⚠️ 10 configuration change(s) silence the linter")
         .expect("the silencing section");
     let widening = markdown
         .find("change(s) widen what the agent can do")
@@ -698,7 +702,7 @@ fn the_markdown_diff_puts_widening_changes_first_and_folds_the_rest() {
     ));
     let full = stdout(&diff(&["old", "new"]));
     assert!(
-        full.ends_with("8 configuration change(s) silencing the linter; 24 change(s), 21 widening what the agent can do; 6 new finding(s), 1 fixed, 3 silenced.\n"),
+        full.ends_with("10 configuration change(s) silencing the linter; 24 change(s), 21 widening what the agent can do; 6 new finding(s), 1 fixed, 3 silenced.\n"),
         "{full}"
     );
     assert!(full.contains("        - Describe the product catalog's categories.\n"));

@@ -43,6 +43,8 @@ pub enum ChangeKind {
     PolicyRemoved,
     MaxFileSizeRaised,
     ExcludeAdded,
+    FailOnRaised,
+    SettingLoosened,
 }
 
 impl ChangeKind {
@@ -74,6 +76,8 @@ impl ChangeKind {
             ChangeKind::PolicyRemoved => "policy-removed",
             ChangeKind::MaxFileSizeRaised => "max-file-size-raised",
             ChangeKind::ExcludeAdded => "exclude-added",
+            ChangeKind::FailOnRaised => "fail-on-raised",
+            ChangeKind::SettingLoosened => "setting-loosened",
         }
     }
 }
@@ -1034,6 +1038,78 @@ fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
             format!("`exclude` adds `{glob}`: its files are no longer linted"),
             None,
             Some(glob.clone()),
+        );
+    }
+    let fail_on = |s: &Settings| s.fail_on.unwrap_or(crate::diagnostic::Severity::Error);
+    if fail_on(new) > fail_on(old) {
+        push(
+            ChangeKind::FailOnRaised,
+            "fail-on",
+            "fail-on",
+            format!(
+                "`fail-on` raised from {} to {}: findings below it no longer fail the run",
+                fail_on(old).as_str(),
+                fail_on(new).as_str()
+            ),
+            Some(fail_on(old).as_str().to_string()),
+            Some(fail_on(new).as_str().to_string()),
+        );
+    }
+    for field in new
+        .extra_fields
+        .iter()
+        .filter(|f| !old.extra_fields.contains(f))
+    {
+        push(
+            ChangeKind::SettingLoosened,
+            "extra-fields",
+            "extra-fields",
+            format!("`extra-fields` adds `{field}`: SKILL.md frontmatter may carry it unreported"),
+            None,
+            Some(field.clone()),
+        );
+    }
+    for glob in old
+        .tool_include
+        .iter()
+        .filter(|g| !new.tool_include.contains(g))
+    {
+        push(
+            ChangeKind::SettingLoosened,
+            "include",
+            "include",
+            format!(
+                "`[tools] include` drops `{glob}`: those files are no longer read as tool lists"
+            ),
+            Some(glob.clone()),
+            None,
+        );
+    }
+    if new.tool_use_rules_heading != old.tool_use_rules_heading {
+        push(
+            ChangeKind::SettingLoosened,
+            "tool-use-rules-heading",
+            "tool-use-rules-heading",
+            format!(
+                "`tool-use-rules-heading` changed from `{}` to `{}`: the TR rules read another section",
+                old.tool_use_rules_heading, new.tool_use_rules_heading
+            ),
+            Some(old.tool_use_rules_heading.clone()),
+            Some(new.tool_use_rules_heading.clone()),
+        );
+    }
+    for name in old
+        .requirement_files
+        .iter()
+        .filter(|n| !new.requirement_files.contains(n))
+    {
+        push(
+            ChangeKind::SettingLoosened,
+            "requirement-files",
+            "requirement-files",
+            format!("`requirement-files` drops `{name}`: those files are no longer read"),
+            Some(name.clone()),
+            None,
         );
     }
     if new.max_file_size > old.max_file_size {

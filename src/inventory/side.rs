@@ -73,6 +73,15 @@ pub struct Settings {
     /// The baseline the configuration names, and its entries as (rule, path, fingerprint or
     /// message).
     pub baseline: Option<BaselineFacts>,
+    /// `fail-on`: the lowest severity that fails the run (`None`: the default, error).
+    pub fail_on: Option<Severity>,
+    /// `[skills] extra-fields`: frontmatter keys accepted beside the standard ones.
+    pub extra_fields: Vec<String>,
+    /// `[tools] include`: more files read as tool lists.
+    pub tool_include: Vec<String>,
+    /// `[forge] tool-use-rules-heading` and `requirement-files`.
+    pub tool_use_rules_heading: String,
+    pub requirement_files: Vec<String>,
 }
 
 impl Settings {
@@ -129,6 +138,7 @@ pub struct SideConfig {
     pub path: Option<String>,
     pub text: Option<String>,
     pub select: Option<Vec<String>>,
+    pub fail_on: Option<Severity>,
     /// The baseline the configuration names, relative to the side's root, with its entries.
     pub baseline: Option<BaselineFacts>,
 }
@@ -230,6 +240,11 @@ pub fn build(
             })
             .collect(),
         baseline: config.baseline,
+        fail_on: config.fail_on,
+        extra_fields: options.settings.skill_extra_fields.clone(),
+        tool_include: options.tool_include.clone(),
+        tool_use_rules_heading: options.settings.tool_use_rules_heading.clone(),
+        requirement_files: options.requirement_files.clone(),
     };
     Ok(Side {
         inventory,
@@ -305,6 +320,7 @@ impl SideConfig {
             path: config.path.as_deref().map(relative),
             text,
             select: config.select.clone(),
+            fail_on: config.fail_on,
             baseline,
         })
     }
