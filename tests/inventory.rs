@@ -970,3 +970,57 @@ fn a_side_builds_from_files_in_memory_as_from_a_folder() {
     // The same files give the same side: nothing differs.
     assert!(skilllint::inventory::diff::diff_sides(&new, &side("new")).is_empty());
 }
+
+#[test]
+fn thousands_of_new_settings_are_listed_twenty_by_twenty_and_counted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let globs: Vec<String> = (0..5000)
+        .map(|i| format!("\"vendored/lib{i}/**\""))
+        .collect();
+    let enum_values: Vec<String> = (0..20_000).map(|i| format!("\"v{i}\"")).collect();
+    write_side(
+        &dir.path().join("old"),
+        "[lint]\n",
+        "Search the documentation.",
+    );
+    write_side(
+        &dir.path().join("new"),
+        &format!("[lint]\nexclude = [{}]\n", globs.join(", ")),
+        "Search the documentation.",
+    );
+    // A long enum that grows by one value at its end.
+    let schema = |values: &[String]| {
+        format!(
+            r#"{{"tools": [{{"name": "pick", "description": "Pick one.", "inputSchema": {{"type": "object", "properties": {{"v": {{"type": "string", "enum": [{}]}}}}}}}}]}}"#,
+            values.join(", ")
+        )
+    };
+    for (side, values) in [("old", &enum_values[..19_999]), ("new", &enum_values[..])] {
+        let folder = dir.path().join(side).join("picker");
+        std::fs::create_dir_all(&folder).expect("folder");
+        std::fs::write(folder.join("tools.json"), schema(values)).expect("write");
+    }
+    let start = std::time::Instant::now();
+    let out = skilllint(
+        &["diff", "--dirs", "old", "new", "--format", "json"],
+        dir.path(),
+    );
+    let elapsed = start.elapsed();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let silencing = report["silencing"].as_array().expect("silencing");
+    assert_eq!(silencing.len(), 21);
+    assert_eq!(
+        silencing[20]["message"],
+        "and 4980 more `exclude-added` change(s) like the ones above"
+    );
+    assert_eq!(silencing[0]["line"], 2);
+    let enums: Vec<&str> = report["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .filter_map(|c| c["message"].as_str())
+        .collect();
+    assert_eq!(enums, ["property `/v` accepts more `enum` values"]);
+    assert!(elapsed < std::time::Duration::from_secs(30), "{elapsed:?}");
+}

@@ -446,11 +446,7 @@ fn compare(old: &Row, new: &Row, out: &mut Vec<Change>) {
     for (message, before, after) in schema_widenings(old, new) {
         push(ChangeKind::SchemaWidened, true, message, before, after);
     }
-    for grant in ng
-        .pre_approved
-        .iter()
-        .filter(|g| !og.pre_approved.contains(g))
-    {
+    for grant in missing(&ng.pre_approved, &og.pre_approved) {
         push(
             ChangeKind::PreApprovalAdded,
             true,
@@ -459,11 +455,7 @@ fn compare(old: &Row, new: &Row, out: &mut Vec<Change>) {
             Some(grant.clone()),
         );
     }
-    for grant in og
-        .pre_approved
-        .iter()
-        .filter(|g| !ng.pre_approved.contains(g))
-    {
+    for grant in missing(&og.pre_approved, &ng.pre_approved) {
         push(
             ChangeKind::PreApprovalRemoved,
             false,
@@ -499,8 +491,9 @@ fn compare(old: &Row, new: &Row, out: &mut Vec<Change>) {
     }
     contract_changes(old, new, out);
     exec_free_strings(old, new, out);
+    let kept: HashSet<&str> = new.rules.iter().map(|r| r.text.as_str()).collect();
     for item in &old.rules {
-        if !new.rules.iter().any(|r| r.text == item.text) {
+        if !kept.contains(item.text.as_str()) {
             out.push(change_at(
                 ChangeKind::ToolUseRuleRemoved,
                 &new.name,
@@ -584,11 +577,7 @@ fn contract_changes(old: &Row, new: &Row, out: &mut Vec<Change>) {
         }
         return;
     };
-    let added: Vec<&String> = nc
-        .mutates
-        .iter()
-        .filter(|m| !oc.mutates.contains(m))
-        .collect();
+    let added = missing(&nc.mutates, &oc.mutates);
     if !added.is_empty() {
         let list = added
             .iter()
@@ -606,7 +595,7 @@ fn contract_changes(old: &Row, new: &Row, out: &mut Vec<Change>) {
             Some(nc.mutates.join(", ")),
         ));
     }
-    for dropped in oc.requires.iter().filter(|r| !nc.requires.contains(r)) {
+    for dropped in missing(&oc.requires, &nc.requires) {
         out.push(change_at(
             ChangeKind::RequirementDropped,
             &new.name,
@@ -723,7 +712,7 @@ fn widenings(
             .filter_map(|v| v.as_str().map(str::to_string))
             .collect()
     };
-    let now_required = required(ns);
+    let now_required: HashSet<String> = required(ns).into_iter().collect();
     let new_props = ns.get("properties").and_then(Value::as_object);
     for name in required(os) {
         let gate = depth == 0 && old.gates.parameter(&name).is_some();
@@ -768,6 +757,13 @@ fn widenings(
     }
 }
 
+/// Whether `now` holds a value `before` does not (values compared by their JSON text, in a set:
+/// an `enum` can be long).
+fn grown(before: &[serde_json::Value], now: &[serde_json::Value]) -> bool {
+    let before: HashSet<String> = before.iter().map(serde_json::Value::to_string).collect();
+    now.iter().any(|v| !before.contains(&v.to_string()))
+}
+
 /// What one property's own keywords accept more of: its `enum`, its upper bounds, its `pattern`.
 fn value_widenings(
     before: &serde_json::Value,
@@ -783,7 +779,7 @@ fn value_widenings(
                 Some(Value::Array(values.clone()).to_string()),
                 None,
             )),
-            Some(now) if now.iter().any(|v| !values.contains(v)) => out.push((
+            Some(now) if grown(values, now) => out.push((
                 format!("property `{path}` accepts more `enum` values"),
                 Some(Value::Array(values.clone()).to_string()),
                 Some(Value::Array(now.clone()).to_string()),
@@ -844,24 +840,24 @@ pub fn diff_sides(old: &Side, new: &Side) -> CapabilityDiff {
                 .map(|span| ((r.path.as_str(), r.name.as_str()), span))
         })
         .collect();
+    let mut model_directed: HashMap<&str, Vec<&Finding>> = HashMap::new();
+    for f in out.findings.new.iter().filter(|f| f.code.starts_with("PI")) {
+        model_directed.entry(f.path.as_str()).or_default().push(f);
+    }
     for c in &mut out.changes {
         if c.kind != ChangeKind::DescriptionChanged {
             continue;
         }
-        let Some(span) = spans.get(&(c.path.as_str(), c.tool.as_str())) else {
+        let (Some(span), Some(in_file)) = (
+            spans.get(&(c.path.as_str(), c.tool.as_str())),
+            model_directed.get(c.path.as_str()),
+        ) else {
             continue;
         };
-        c.findings = out
-            .findings
-            .new
+        c.findings = in_file
             .iter()
-            .filter(|f| {
-                f.code.starts_with("PI")
-                    && f.path == c.path
-                    && f.span.start >= span.start
-                    && f.span.start < span.end.max(span.start + 1)
-            })
-            .cloned()
+            .filter(|f| f.span.start >= span.start && f.span.start < span.end.max(span.start + 1))
+            .map(|f| (*f).clone())
             .collect();
     }
     out
@@ -939,6 +935,17 @@ fn listed(items: &[String]) -> String {
     text
 }
 
+/// How many configuration changes of one kind are listed one by one; the rest are counted in
+/// one more change.
+const MAX_EACH_SETTING: usize = 20;
+
+/// The strings of `these` that `those` does not hold, in order (a set lookup each: lists from a
+/// repository's files can be long).
+fn missing<'a>(these: &'a [String], those: &[String]) -> Vec<&'a String> {
+    let those: HashSet<&String> = those.iter().collect();
+    these.iter().filter(|t| !those.contains(t)).collect()
+}
+
 /// Configuration changes that make the linter say less: rules no longer run or with a lower
 /// severity, new per-file ignores, inline suppression comments and baseline entries, policy
 /// rules gone, a higher size cap, new exclusions. Every one widens: a pull request that silences
@@ -946,8 +953,23 @@ fn listed(items: &[String]) -> String {
 fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
     let (old, new) = (&old_side.settings, &new_side.settings);
     let mut out = Vec::new();
+    // Each change of a kind is placed by a scan of the configuration text: past
+    // [`MAX_EACH_SETTING`] of one kind the rest are counted, so a configuration listing
+    // thousands of new globs costs no more than one scan per shown change.
+    let mut shown: BTreeMap<ChangeKind, usize> = BTreeMap::new();
+    // The count goes where the last change shown of its kind is, so that it follows them.
+    let mut more: BTreeMap<ChangeKind, (usize, String, super::At, SideName)> = BTreeMap::new();
     let mut push = |kind, needle: &str, tool: &str, message: String, before, after| {
+        let count = shown.entry(kind).or_default();
+        if *count >= MAX_EACH_SETTING {
+            if let Some(entry) = more.get_mut(&kind) {
+                entry.0 += 1;
+            }
+            return;
+        }
+        *count += 1;
         let (path, at, side) = setting_place(old, new, needle);
+        more.insert(kind, (0, path.clone(), at, side));
         out.push(change_at(
             kind, tool, &path, at, side, message, before, after,
         ));
@@ -1014,12 +1036,10 @@ fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
             None,
         );
     }
-    for (glob, selector) in &new.per_file_ignores {
-        if !old
-            .per_file_ignores
-            .iter()
-            .any(|(g, s)| g == glob && s == selector)
-        {
+    let before: HashSet<&(String, String)> = old.per_file_ignores.iter().collect();
+    for pair in &new.per_file_ignores {
+        if !before.contains(pair) {
+            let (glob, selector) = pair;
             push(
                 ChangeKind::PerFileIgnoreAdded,
                 glob,
@@ -1030,7 +1050,7 @@ fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
             );
         }
     }
-    for glob in new.exclude.iter().filter(|g| !old.exclude.contains(g)) {
+    for glob in missing(&new.exclude, &old.exclude) {
         push(
             ChangeKind::ExcludeAdded,
             glob,
@@ -1055,11 +1075,7 @@ fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
             Some(fail_on(new).as_str().to_string()),
         );
     }
-    for field in new
-        .extra_fields
-        .iter()
-        .filter(|f| !old.extra_fields.contains(f))
-    {
+    for field in missing(&new.extra_fields, &old.extra_fields) {
         push(
             ChangeKind::SettingLoosened,
             "extra-fields",
@@ -1069,11 +1085,7 @@ fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
             Some(field.clone()),
         );
     }
-    for glob in old
-        .tool_include
-        .iter()
-        .filter(|g| !new.tool_include.contains(g))
-    {
+    for glob in missing(&old.tool_include, &new.tool_include) {
         push(
             ChangeKind::SettingLoosened,
             "include",
@@ -1098,11 +1110,7 @@ fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
             Some(new.tool_use_rules_heading.clone()),
         );
     }
-    for name in old
-        .requirement_files
-        .iter()
-        .filter(|n| !new.requirement_files.contains(n))
-    {
+    for name in missing(&old.requirement_files, &new.requirement_files) {
         push(
             ChangeKind::SettingLoosened,
             "requirement-files",
@@ -1178,6 +1186,21 @@ fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
                 Some(added.len().to_string()),
             ));
         }
+    }
+    for (kind, (count, path, at, side)) in more.into_iter().filter(|(_, m)| m.0 > 0) {
+        out.push(change_at(
+            kind,
+            "configuration",
+            &path,
+            at,
+            side,
+            format!(
+                "and {count} more `{}` change(s) like the ones above",
+                kind.as_str()
+            ),
+            None,
+            Some(count.to_string()),
+        ));
     }
     out.extend(new_comments(&old_side.comments, &new_side.comments));
     out.sort_by(|a, b| {
