@@ -314,6 +314,17 @@ fn shown(value: Option<bool>) -> String {
     value.map_or_else(|| "absent".to_string(), |v| v.to_string())
 }
 
+/// Whether the tool declares its effect (a forge `type`, an MCP hint, a contract's `mutates`),
+/// rather than the model inferring it from its name or parameters.
+fn declares_effect(row: &Row) -> bool {
+    row.evidence.iter().any(|e| {
+        e.basis == "declared"
+            && ["effect:", "at-least:", "at-most:"]
+                .iter()
+                .any(|p| e.claim.starts_with(p))
+    })
+}
+
 /// The changes between two versions of one tool.
 fn compare(old: &Row, new: &Row, out: &mut Vec<Change>) {
     let mut push =
@@ -324,15 +335,29 @@ fn compare(old: &Row, new: &Row, out: &mut Vec<Change>) {
             out.push(c);
         };
     if new.effect != old.effect {
+        // A tool that only now says what it does (`readOnlyHint: false` where nothing was
+        // declared and the name read as a read) does not do more: its text and schema are the
+        // same. Real pairs of MCP tool snapshots are full of these.
+        let now_declared = new.effect > old.effect
+            && !declares_effect(old)
+            && declares_effect(new)
+            && old.description == new.description
+            && old.schema == new.schema;
         let (kind, widens) = if new.effect > old.effect {
-            (ChangeKind::EffectWidened, true)
+            (ChangeKind::EffectWidened, !now_declared)
         } else {
             (ChangeKind::EffectNarrowed, false)
         };
+        let mut message = format!("effect {} → {}", old.effect.as_str(), new.effect.as_str());
+        if now_declared {
+            message.push_str(
+                ": now declared where it was inferred, the description and schema unchanged",
+            );
+        }
         push(
             kind,
             widens,
-            format!("effect {} → {}", old.effect.as_str(), new.effect.as_str()),
+            message,
             Some(old.effect.as_str().to_string()),
             Some(new.effect.as_str().to_string()),
         );
@@ -1399,6 +1424,34 @@ mod tests {
             weakened(&with_approval("auto", &db), &with_approval("always", &db)),
             0
         );
+    }
+
+    #[test]
+    fn an_effect_only_now_declared_does_not_widen() {
+        let evidence = |claim: &str, basis: &'static str| crate::inventory::RowEvidence {
+            claim: claim.to_string(),
+            basis,
+            source: "annotations.readOnlyHint",
+            text: String::new(),
+            at: At::default(),
+        };
+        let mut old = row(json!({"type": "object"}), Vec::new());
+        old.effect = Effect::Read;
+        old.evidence = vec![evidence("effect:read", "inferred")];
+        let mut new = old.clone();
+        new.effect = Effect::Write;
+        new.evidence = vec![evidence("at-least:write", "declared")];
+        let mut out = Vec::new();
+        compare(&old, &new, &mut out);
+        assert_eq!(out.len(), 1);
+        assert!(!out[0].widens, "{:?}", out[0]);
+        // With its schema changed too, it is a widening like any other.
+        new.schema = Some(json!({"type": "object", "properties": {"all": {"type": "boolean"}}}));
+        let mut out = Vec::new();
+        compare(&old, &new, &mut out);
+        assert!(out
+            .iter()
+            .any(|c| c.kind == ChangeKind::EffectWidened && c.widens));
     }
 
     #[test]
