@@ -643,6 +643,9 @@ fn exec_free_strings(old: &Row, new: &Row, out: &mut Vec<Change>) {
     let Some(ns) = &new.schema else {
         return;
     };
+    if old.schema.as_ref() == Some(ns) {
+        return;
+    }
     let mut before = Vec::new();
     if let Some(os) = &old.schema {
         properties(os, String::new(), 0, &mut before);
@@ -705,6 +708,10 @@ fn schema_widenings(old: &Row, new: &Row) -> Vec<(String, Option<String>, Option
     let (Some(os), Some(ns)) = (&old.schema, &new.schema) else {
         return Vec::new();
     };
+    // Most tools of a change keep their schema: comparing is cheaper than walking.
+    if os == ns {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     widenings(old, os, ns, "", 0, &mut out);
     out
