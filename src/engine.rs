@@ -146,6 +146,8 @@ pub enum LintError {
     NoSuchPath(PathBuf),
     Selector(String),
     ThreadPool(String),
+    /// A listing (a git revision) could not be read; the message says why.
+    Listing(String),
 }
 
 impl std::fmt::Display for LintError {
@@ -158,6 +160,7 @@ impl std::fmt::Display for LintError {
             ),
             LintError::Selector(message) => f.write_str(message),
             LintError::ThreadPool(message) => write!(f, "cannot start worker threads: {message}"),
+            LintError::Listing(message) => f.write_str(message),
         }
     }
 }
@@ -411,7 +414,7 @@ fn read_files(
         .map_err(LintError::Selector)?;
     let paths = crate::discover::with_skill_siblings(&named, &options.requirement_files);
     let overlay = options.overlay.as_ref();
-    let (mut discovered, opaque) = discover(
+    let (discovered, opaque) = discover(
         &root,
         &paths,
         &options.requirement_files,
@@ -420,6 +423,23 @@ fn read_files(
         &include,
         |file| read_discovered(file, options.max_file_size, overlay),
     );
+    let looked_up = root.canonicalize().ok();
+    let mut read = read_found(options, discovered, opaque, root, looked_up);
+    read.base = base;
+    read.excluded_named = excluded_named;
+    Ok(read)
+}
+
+/// What discovery found, read and parsed up front: files of no kind skilllint reads once their
+/// text is known are left out (unless named), and, with a folder on disk to look in
+/// (`looked_up`), the archives nothing names and the broken links of linked Markdown are found.
+fn read_found(
+    options: &LintOptions,
+    mut discovered: Vec<FoundFile>,
+    opaque: Vec<crate::model::bundle::Candidate>,
+    root: PathBuf,
+    looked_up: Option<PathBuf>,
+) -> ReadFiles {
     // A prose SECRETS.md is no manifest, a lowercase skill.md without a skill's keys no skill:
     // left out as if never found, unless they were named.
     discovered.retain_mut(|(file, read)| {
@@ -442,7 +462,6 @@ fn read_files(
         }
         named
     });
-    let looked_up = root.canonicalize().ok();
     let bundled = opaque_files_of_skills(opaque, &discovered);
     let linked_breaks = match &looked_up {
         Some(lint_root) => linked_markdown_breaks(&discovered, lint_root),
@@ -466,18 +485,61 @@ fn read_files(
             parsed
         })
         .collect();
-    Ok(ReadFiles {
+    ReadFiles {
         files,
         parsed,
         diagnostics,
+        base: root.clone(),
         root: LintRoot {
             looked_up,
             path: root,
         },
-        base,
-        excluded_named,
+        excluded_named: Vec::new(),
         bundle: (bundled, linked_breaks),
-    })
+    }
+}
+
+/// A file discovery took, with its text or why it was not read.
+pub(crate) type FoundFile = (Discovered, Result<String, ReadProblem>);
+
+/// Where a run's files come from.
+pub(crate) enum Files<'a> {
+    /// `options.paths` on disk, walked.
+    Walk,
+    /// A listing with no folder on disk behind it (a git revision): its globs are relative to its
+    /// top, and nothing is looked up on disk.
+    Listed(&'a dyn Listing),
+}
+
+/// A source of files other than the file system, which applies discovery's decisions to its
+/// entries as the walk does ([`crate::discover::Decisions`]).
+pub(crate) trait Listing {
+    /// Every file discovery takes, with its text or why it was not read, in any order.
+    fn discover(
+        &self,
+        decisions: &crate::discover::Decisions<'_>,
+    ) -> Result<Vec<FoundFile>, String>;
+}
+
+/// The files of a listing, taken and read by the decisions `options` make.
+fn listed_files(
+    options: &LintOptions,
+    listing: &dyn Listing,
+) -> Result<Vec<FoundFile>, LintError> {
+    let globs = |relative_to_root: &[String], here: &[String]| {
+        let all: Vec<String> = relative_to_root.iter().chain(here).cloned().collect();
+        GlobFilter::rooted(&all).map_err(LintError::Selector)
+    };
+    let decisions = crate::discover::Decisions {
+        requirement_files: &options.requirement_files,
+        exclude: globs(&options.exclude, &options.exclude_here)?,
+        include: globs(&options.tool_include, &options.tool_include_here)?,
+        max_file_size: options.max_file_size,
+    };
+    let mut found = listing.discover(&decisions).map_err(LintError::Listing)?;
+    found.sort_by(|a, b| a.0.rel_path.cmp(&b.0.rel_path));
+    found.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
+    Ok(found)
 }
 
 /// The folder paths are reported relative to, and (canonical) the folder inside which a skill's
@@ -653,11 +715,27 @@ fn index_repo(
 /// as a lint has them, then every unit's tools with their effect, capabilities and gates. No
 /// rule runs.
 pub fn inventory(options: &LintOptions) -> Result<crate::inventory::Inventory, LintError> {
+    inventory_of(options, Files::Walk)
+}
+
+/// [`inventory`] of the files of `files`.
+pub(crate) fn inventory_of(
+    options: &LintOptions,
+    files: Files<'_>,
+) -> Result<crate::inventory::Inventory, LintError> {
     let (enabled, pool) = prepare(options)?;
     let threads = pool.current_num_threads();
     let root = lint_root(&options.paths);
+    // A listing is read on this thread: what it reads from need not be shared between threads.
+    let listed = match files {
+        Files::Walk => None,
+        Files::Listed(listing) => Some(listed_files(options, listing)?),
+    };
     pool.install(|| {
-        let read = read_files(options, root, threads)?;
+        let read = match listed {
+            None => read_files(options, root, threads)?,
+            Some(found) => read_found(options, found, Vec::new(), PathBuf::from("."), None),
+        };
         let LintRoot { path, looked_up } = read.root;
         let repo = index_repo(
             options,

@@ -351,23 +351,44 @@ fn run_tools(args: &cli::ToolsArgs) -> ExitCode {
 /// compared. Exit 1 when a change widens what the agent can do (0 with `--exit-zero`), else 0;
 /// 2 on a bad path or configuration.
 fn run_diff(args: &cli::DiffArgs) -> ExitCode {
-    let [old, new] = args.dirs.as_slice() else {
-        terminal::error("--dirs takes two folders: OLD NEW");
-        return ExitCode::from(EXIT_USAGE);
-    };
-    for dir in [old, new] {
-        if !dir.is_dir() {
-            terminal::error(&format!("not a folder: {}", display_path(dir)));
-            return ExitCode::from(EXIT_USAGE);
+    let history;
+    let (old, new) = if let Some(base) = &args.base {
+        history = match skilllint::history::Repository::discover(
+            args.repo.as_deref().unwrap_or(Path::new(".")),
+        ) {
+            Ok(history) => history,
+            Err(error) => return history_error(&error),
+        };
+        match revision_sides(&history, base, args.head.as_deref()) {
+            Ok(sides) => sides,
+            Err(error) => return history_error(&error),
         }
-    }
-    let side = |dir: &PathBuf| {
-        load_inventory(std::slice::from_ref(dir), None, args.isolated, args.threads)
+    } else {
+        let [old, new] = args.dirs.as_slice() else {
+            terminal::error("--dirs takes two folders: OLD NEW");
+            return ExitCode::from(EXIT_USAGE);
+        };
+        for dir in [old, new] {
+            if !dir.is_dir() {
+                terminal::error(&format!("not a folder: {}", display_path(dir)));
+                return ExitCode::from(EXIT_USAGE);
+            }
+        }
+        (DiffSide::Folder(old.clone()), DiffSide::Folder(new.clone()))
     };
-    let (Some(old), Some(new)) = (side(old), side(new)) else {
+    let (Some(old_inventory), Some(new_inventory)) = (
+        load_side(&old, args.isolated, args.threads),
+        load_side(&new, args.isolated, args.threads),
+    ) else {
         return ExitCode::from(EXIT_USAGE);
     };
-    let diff = skilllint::inventory::diff::diff(&old, &new);
+    let mut diff = skilllint::inventory::diff::diff(&old_inventory, &new_inventory);
+    if args.base.is_some() {
+        diff.revisions = Some(skilllint::inventory::Revisions {
+            base: old.revision_side(),
+            head: new.revision_side(),
+        });
+    }
     let text = match args.format {
         cli::InventoryFormat::Full => skilllint::inventory::render::diff_full(&diff),
         cli::InventoryFormat::Json => skilllint::inventory::render::diff_json(&diff),
@@ -379,6 +400,95 @@ fn run_diff(args: &cli::DiffArgs) -> ExitCode {
         ExitCode::SUCCESS
     };
     emit(args.output.as_deref(), &text, code)
+}
+
+/// One side of a diff: a folder read as a lint reads it, or a git revision read from the
+/// repository's objects.
+enum DiffSide<'a> {
+    Folder(PathBuf),
+    /// The work tree of a repository: its folder, read as a lint reads it.
+    WorkTree(PathBuf),
+    Revision(
+        &'a skilllint::history::Repository,
+        skilllint::history::Revision,
+    ),
+}
+
+impl DiffSide<'_> {
+    fn revision_side(&self) -> skilllint::inventory::RevisionSide {
+        match self {
+            DiffSide::Folder(_) | DiffSide::WorkTree(_) => skilllint::inventory::RevisionSide {
+                name: None,
+                commit: None,
+            },
+            DiffSide::Revision(_, revision) => skilllint::inventory::RevisionSide {
+                name: Some(revision.name.clone()),
+                commit: revision.commit.clone(),
+            },
+        }
+    }
+}
+
+/// BASE, and HEAD or else the work tree (a bare repository has none: HEAD must be named).
+fn revision_sides<'a>(
+    history: &'a skilllint::history::Repository,
+    base: &str,
+    head: Option<&str>,
+) -> Result<(DiffSide<'a>, DiffSide<'a>), skilllint::history::Error> {
+    let base = DiffSide::Revision(history, history.revision(base)?);
+    let head = match head {
+        Some(head) => DiffSide::Revision(history, history.revision(head)?),
+        None => match history.work_tree() {
+            Some(dir) => DiffSide::WorkTree(dir.to_path_buf()),
+            None => {
+                return Err(skilllint::history::Error::Open(
+                    "the repository is bare: it has no work tree to compare with; name the \
+                     revision after the change too (skilllint diff BASE HEAD)"
+                        .to_string(),
+                ))
+            }
+        },
+    };
+    Ok((base, head))
+}
+
+/// The inventory of one side of a diff, with that side's own configuration (none when
+/// `isolated`). A bad configuration or an unreadable revision is reported here; the caller
+/// exits 2.
+fn load_side(
+    side: &DiffSide<'_>,
+    isolated: bool,
+    threads: Option<usize>,
+) -> Option<skilllint::inventory::Inventory> {
+    match side {
+        DiffSide::Folder(dir) | DiffSide::WorkTree(dir) => {
+            load_inventory(std::slice::from_ref(dir), None, isolated, threads)
+        }
+        DiffSide::Revision(history, revision) => {
+            match history.inventory(revision, isolated, threads) {
+                Ok(inventory) => Some(inventory),
+                Err(error) => {
+                    history_error(&error);
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// Reports why a revision could not be read; exit 2.
+fn history_error(error: &skilllint::history::Error) -> ExitCode {
+    use skilllint::history::Error;
+    match error {
+        Error::Config(error) => report_config_error(error, ColorChoice::Auto),
+        Error::Policy(error) => {
+            report_setup_error(&SetupError::Policy(error.clone()), ColorChoice::Auto)
+        }
+        Error::Open(message) | Error::Revision(message) | Error::Read(message) => {
+            terminal::error(message);
+        }
+    }
+    ExitCode::from(EXIT_USAGE)
 }
 
 /// `skilllint policy test`: the given files and folders, else the policies found from here.

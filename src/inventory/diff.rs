@@ -72,6 +72,8 @@ pub struct CapabilityDiff {
     pub changes: Vec<Change>,
     pub old_unread: Vec<Unread>,
     pub new_unread: Vec<Unread>,
+    /// The revisions compared (`skilllint diff BASE [HEAD]`); `None` for two folders.
+    pub revisions: Option<super::Revisions>,
 }
 
 impl CapabilityDiff {
@@ -184,6 +186,7 @@ pub fn diff(old: &Inventory, new: &Inventory) -> CapabilityDiff {
         changes,
         old_unread: old.unread.clone(),
         new_unread: new.unread.clone(),
+        revisions: None,
     }
 }
 

@@ -281,6 +281,9 @@ fn unread_notes(diff: &CapabilityDiff) -> Vec<String> {
 /// description change with its old and new text below, then a count.
 pub fn diff_full(diff: &CapabilityDiff) -> String {
     let mut out = String::new();
+    if let Some(line) = revisions_line(diff) {
+        out.push_str(&format!("{}\n", escape_text(&line)));
+    }
     for c in &diff.changes {
         let mark = if c.widens { "widens" } else { "      " };
         out.push_str(&format!(
@@ -303,6 +306,16 @@ pub fn diff_full(diff: &CapabilityDiff) -> String {
     out.push_str(&summary(diff));
     out.push('\n');
     out
+}
+
+/// "From `main` (1a2b3c4d5e6f) to the work tree", when the diff compares revisions.
+fn revisions_line(diff: &CapabilityDiff) -> Option<String> {
+    let revisions = diff.revisions.as_ref()?;
+    Some(format!(
+        "From {} to {}",
+        revisions.base.describe(),
+        revisions.head.describe()
+    ))
 }
 
 /// "3 change(s), 1 widening what the agent can do." or "No capability changes.", saying when
@@ -348,6 +361,9 @@ fn diff_table(out: &mut String, changes: &[&Change]) {
 /// a collapsed section.
 pub fn diff_markdown(diff: &CapabilityDiff) -> String {
     let mut out = String::from("## Capability changes\n\n");
+    if let Some(line) = revisions_line(diff) {
+        out.push_str(&format!("{}\n\n", cell(&line)));
+    }
     let (widening, other): (Vec<&Change>, Vec<&Change>) =
         diff.changes.iter().partition(|c| c.widens);
     if diff.changes.is_empty() {
@@ -405,12 +421,19 @@ pub fn diff_json(diff: &CapabilityDiff) -> String {
             .map(|u| json!({"path": u.path, "message": u.message}))
             .collect::<Vec<_>>()
     };
-    let value = json!({
+    let mut value = json!({
         "version": JSON_VERSION,
         "widens": diff.widens(),
         "changes": changes,
         "unread": {"old": unread(&diff.old_unread), "new": unread(&diff.new_unread)},
     });
+    if let (Some(revisions), Some(object)) = (&diff.revisions, value.as_object_mut()) {
+        let side = |s: &super::RevisionSide| json!({"name": s.name, "commit": s.commit});
+        object.insert(
+            "revisions".to_string(),
+            json!({"base": side(&revisions.base), "head": side(&revisions.head)}),
+        );
+    }
     let mut text = escape_json_text(serde_json::to_string_pretty(&value).unwrap_or_default());
     text.push('\n');
     text
