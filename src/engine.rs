@@ -522,10 +522,7 @@ pub(crate) trait Listing {
 }
 
 /// The files of a listing, taken and read by the decisions `options` make.
-fn listed_files(
-    options: &LintOptions,
-    listing: &dyn Listing,
-) -> Result<Vec<FoundFile>, LintError> {
+fn listed_files(options: &LintOptions, listing: &dyn Listing) -> Result<Vec<FoundFile>, LintError> {
     let globs = |relative_to_root: &[String], here: &[String]| {
         let all: Vec<String> = relative_to_root.iter().chain(here).cloned().collect();
         GlobFilter::rooted(&all).map_err(LintError::Selector)

@@ -231,7 +231,7 @@ impl Repository {
             for written in paths {
                 if crate::policy::leaves(&written) {
                     return Err(Error::Policy(policy_error(
-                        &written,
+                        &shown(&written.to_string_lossy()),
                         "the policy path leads outside the repository; it was not read (a \
                          repository's policies must be inside it; name a file with --policies \
                          to use it)",
@@ -240,7 +240,7 @@ impl Repository {
                 sources.push((written, false));
             }
         }
-        let files = reader.policy_files(revision.tree, &sources)?;
+        let files = reader.policy_files(revision.tree, &sources, &shown)?;
         let policies = crate::policy::load_repository_texts(&files).map_err(Error::Policy)?;
         let config = match (&config_file, &config_text) {
             (Some((path, _)), Some(text)) => {
@@ -356,6 +356,7 @@ impl Reader<'_> {
         &self,
         tree: ObjectId,
         sources: &[(PathBuf, bool)],
+        shown: &dyn Fn(&str) -> PathBuf,
     ) -> Result<Vec<(PathBuf, String)>, Error> {
         let mut out: Vec<(PathBuf, String)> = Vec::new();
         let cap = crate::policy::MAX_POLICY_FILE;
@@ -377,8 +378,9 @@ impl Reader<'_> {
                  when reading history, and it was not read",
             ))
         };
-        for (path, optional) in sources {
-            let names: Vec<String> = path
+        for (written, optional) in sources {
+            let path = &shown(&written.to_string_lossy());
+            let names: Vec<String> = written
                 .components()
                 .filter_map(|c| match c {
                     std::path::Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
@@ -458,10 +460,7 @@ struct Kept {
 }
 
 impl Listing for TreeListing<'_> {
-    fn discover(
-        &self,
-        decisions: &Decisions<'_>,
-    ) -> Result<Vec<FoundFile>, String> {
+    fn discover(&self, decisions: &Decisions<'_>) -> Result<Vec<FoundFile>, String> {
         let reader = Reader { repo: self.repo };
         let kept = list(&reader, self.tree, decisions)?;
         kept.into_iter()
