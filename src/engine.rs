@@ -513,7 +513,7 @@ pub(crate) enum Files<'a> {
 
 /// A source of files other than the file system, which applies discovery's decisions to its
 /// entries as the walk does ([`crate::discover::Decisions`]).
-pub(crate) trait Listing {
+pub(crate) trait Listing: Sync {
     /// Every file discovery takes, with its text or why it was not read, in any order.
     fn discover(
         &self,
@@ -723,15 +723,13 @@ pub(crate) fn inventory_of(
     let (enabled, pool) = prepare(options)?;
     let threads = pool.current_num_threads();
     let root = lint_root(&options.paths);
-    // A listing is read on this thread: what it reads from need not be shared between threads.
-    let listed = match files {
-        Files::Walk => None,
-        Files::Listed(listing) => Some(listed_files(options, listing)?),
-    };
     pool.install(|| {
-        let read = match listed {
-            None => read_files(options, root, threads)?,
-            Some(found) => read_found(options, found, Vec::new(), PathBuf::from("."), None),
+        let read = match files {
+            Files::Walk => read_files(options, root, threads)?,
+            Files::Listed(listing) => {
+                let found = listed_files(options, listing)?;
+                read_found(options, found, Vec::new(), PathBuf::from("."), None)
+            }
         };
         let LintRoot { path, looked_up } = read.root;
         let repo = index_repo(

@@ -19,11 +19,13 @@ use crate::config::{ConfigError, CONFIG_NAMES};
 use crate::discover::{Decisions, Discovered, ListedEntry};
 use crate::engine::{Files, FoundFile, LintOptions, Listing};
 use crate::escape::{escape_text, path_form};
+use crate::read::ReadProblem;
 use gix::bstr::ByteSlice;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// More entries than this in a revision's tree (files and folders, counted as listed, so a
 /// subtree named many times counts each time) stop the read: far beyond any real repository.
@@ -61,6 +63,10 @@ impl std::error::Error for Error {}
 /// An open repository.
 pub struct Repository {
     repo: gix::Repository,
+    /// The texts of the first revision read, by blob: the files a change leaves alone are the
+    /// same blobs on the other side, inflated once.
+    texts: Mutex<HashMap<ObjectId, String>>,
+    texts_kept: std::cell::Cell<bool>,
 }
 
 /// A revision resolved to its tree.
@@ -91,7 +97,11 @@ impl Repository {
                 escape_text(&e.to_string())
             ))
         })?;
-        Ok(Repository { repo })
+        Ok(Repository {
+            repo,
+            texts: Mutex::new(HashMap::new()),
+            texts_kept: std::cell::Cell::new(false),
+        })
     }
 
     /// The work tree, `None` for a bare repository.
@@ -111,7 +121,17 @@ impl Repository {
             .repo
             .find_object(id)
             .map_err(|error| self.not_found(&shown, &error.to_string()))?;
-        let commit = (object.kind == gix::object::Kind::Commit).then(|| id.to_string());
+        // An annotated tag names its commit through the tag object.
+        let commit = match object.kind {
+            gix::object::Kind::Commit => Some(id.to_string()),
+            gix::object::Kind::Tag => self
+                .repo
+                .find_object(id)
+                .ok()
+                .and_then(|tag| tag.peel_to_kind(gix::object::Kind::Commit).ok())
+                .map(|commit| commit.id.to_string()),
+            _ => None,
+        };
         let tree = object.peel_to_tree().map_err(|error| {
             Error::Revision(format!(
                 "the revision `{shown}` names no commit or tree ({})",
@@ -160,8 +180,10 @@ impl Repository {
     /// The files of `revision` as discovery takes them.
     fn listing(&self, revision: &Revision) -> TreeListing<'_> {
         TreeListing {
-            repo: &self.repo,
+            repo: self.repo.clone().into_sync(),
             tree: revision.tree,
+            texts: &self.texts,
+            keep_texts: !self.texts_kept.replace(true),
         }
     }
 
@@ -447,10 +469,41 @@ fn missing(error: impl std::fmt::Display) -> String {
     )
 }
 
-/// The files of a revision's tree, as discovery takes them.
-struct TreeListing<'r> {
-    repo: &'r gix::Repository,
+/// The files of a revision's tree, as discovery takes them. The repository is shared by the
+/// threads that read its blobs, each through a handle of its own.
+struct TreeListing<'a> {
+    repo: gix::ThreadSafeRepository,
     tree: ObjectId,
+    /// Texts already read, by blob, and whether this listing adds its own.
+    texts: &'a Mutex<HashMap<ObjectId, String>>,
+    keep_texts: bool,
+}
+
+impl TreeListing<'_> {
+    /// The text of the blob `id`, or why it is not read.
+    fn text(
+        &self,
+        reader: &Reader<'_>,
+        id: ObjectId,
+        max: u64,
+    ) -> Result<Result<String, ReadProblem>, String> {
+        let lock = || self.texts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(text) = lock().get(&id) {
+            return Ok(if text.len() as u64 > max {
+                Err(crate::read::too_large(Some(text.len() as u64), max))
+            } else {
+                Ok(text.clone())
+            });
+        }
+        let text = match reader.blob(id, max)? {
+            Ok(bytes) => crate::read::text_of_bytes(bytes),
+            Err(size) => Err(crate::read::too_large(Some(size), max)),
+        };
+        if let (true, Ok(text)) = (self.keep_texts, &text) {
+            lock().insert(id, text.clone());
+        }
+        Ok(text)
+    }
 }
 
 /// A file of the listing to read, or one not read with why.
@@ -461,21 +514,25 @@ struct Kept {
 
 impl Listing for TreeListing<'_> {
     fn discover(&self, decisions: &Decisions<'_>) -> Result<Vec<FoundFile>, String> {
-        let reader = Reader { repo: self.repo };
-        let kept = list(&reader, self.tree, decisions)?;
-        kept.into_iter()
-            .map(|Kept { file, blob }| {
-                let read = match (blob, &file.problem) {
-                    (Some(id), None) => match reader.blob(id, decisions.max_file_size)? {
-                        Ok(bytes) => crate::read::text_of_bytes(bytes),
-                        Err(size) => {
-                            Err(crate::read::too_large(Some(size), decisions.max_file_size))
-                        }
-                    },
-                    _ => Err(crate::read::not_followed(&file)),
-                };
-                Ok((file, read))
-            })
+        use rayon::prelude::*;
+        let local = self.repo.to_thread_local();
+        let kept = list(&Reader { repo: &local }, self.tree, decisions)?;
+        // Inflating the blobs is most of a revision's read: spread over the run's threads, each
+        // with its own handle on the repository.
+        kept.into_par_iter()
+            .with_max_len(64)
+            .map_init(
+                || self.repo.to_thread_local(),
+                |repo, Kept { file, blob }| {
+                    let reader = Reader { repo };
+                    let max = decisions.max_file_size;
+                    let read = match (blob, &file.problem) {
+                        (Some(id), None) => self.text(&reader, id, max)?,
+                        _ => Err(crate::read::not_followed(&file)),
+                    };
+                    Ok((file, read))
+                },
+            )
             .collect()
     }
 }

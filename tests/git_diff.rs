@@ -221,6 +221,19 @@ fn each_kind_of_change_between_two_commits_is_reported_once_with_its_place_on_th
             "head": {"name": "HEAD", "commit": head},
         })
     );
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/diff-v1.schema.json"),
+        )
+        .expect("schema"),
+    )
+    .expect("the schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
     // The same changes as the two folders compared on disk.
     let folders = skilllint(
         &[
@@ -472,10 +485,16 @@ fn a_bare_repository_is_read_with_two_revisions() {
     s.repo_from("r", "capdiff/old");
     s.replace_files("r", "capdiff/new");
     s.commit("r", "second");
+    let first = s.git("r", &["rev-parse", "HEAD~1"]);
+    s.git("r", &["tag", "-a", "v1", "-m", "release 1", "HEAD~1"]);
     s.git("", &["clone", "-q", "--bare", "r", "bare.git"]);
     let (code, report) = diff_json(&["-C", "bare.git", "main~1", "main"], &s.path(""));
     assert_eq!(code, Some(1), "{report:#}");
     assert_eq!(of(&report, "transfer_funds", "added").len(), 1);
+    // An annotated tag is reported with the commit it names.
+    let (_, tagged) = diff_json(&["-C", "bare.git", "v1", "main"], &s.path(""));
+    assert_eq!(changes(&tagged), changes(&report));
+    assert_eq!(tagged["revisions"]["base"]["commit"], first.as_str());
     let output = skilllint(&["diff", "main~1"], &s.path("bare.git"));
     assert_eq!(output.status.code(), Some(2), "{output:?}");
     assert!(stderr(&output).contains("bare"), "{output:?}");
