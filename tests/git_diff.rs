@@ -604,3 +604,85 @@ fn a_hostile_repository_runs_nothing_and_its_git_folder_is_left_as_it_was() {
     s.run_git("r", &["diff", "HEAD~1", "HEAD"]);
     assert!(marker.exists(), "git ran none of the configured programs");
 }
+
+impl Scratch {
+    /// Runs git with `input` on its standard input; its output, trimmed.
+    fn git_with_input(&self, cwd: &str, args: &[&str], input: &str) -> String {
+        use std::io::Write;
+        let mut child = Command::new("git")
+            .args(args)
+            .current_dir(self.path(cwd))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", self.path("home/.gitconfig"))
+            .env("HOME", self.path("home"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("git runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write");
+        let output = child.wait_with_output().expect("git ends");
+        assert!(output.status.success(), "git {args:?}: {output:?}");
+        String::from_utf8_lossy(&output.stdout).trim().to_string()
+    }
+
+    /// A commit of the tree `tree` on top of HEAD, made the branch's head.
+    fn commit_tree(&self, cwd: &str, tree: &str) {
+        let commit = self.git(cwd, &["commit-tree", tree, "-p", "HEAD", "-m", "crafted"]);
+        self.git(cwd, &["update-ref", "HEAD", &commit]);
+    }
+}
+
+#[test]
+fn a_tree_that_names_a_subtree_millions_of_times_or_nests_too_deep_is_bounded() {
+    let s = Scratch::new();
+    s.repo_from("r", "capdiff/old");
+    let blob = s.git_with_input("r", &["hash-object", "-w", "--stdin"], "x\n");
+    let many = |mode: &str, kind: &str, id: &str, prefix: &str| {
+        (0..1500)
+            .map(|i| format!("{mode} {kind} {id}\t{prefix}{i}\n"))
+            .collect::<String>()
+    };
+    let files = s.git_with_input("r", &["mktree"], &many("100644", "blob", &blob, "f"));
+    let folders = s.git_with_input("r", &["mktree"], &many("040000", "tree", &files, "d"));
+    let root = s.git_with_input("r", &["mktree"], &format!("040000 tree {folders}\tbomb\n"));
+    s.commit_tree("r", &root);
+    let started = std::time::Instant::now();
+    let output = skilllint(&["diff", "HEAD~1", "HEAD"], &s.path("r"));
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(
+        stderr(&output).contains("more than 2000000 files and folders"),
+        "{output:?}"
+    );
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+    // 300 folders deep, a tools file at the bottom: the folder at the limit is named, not read.
+    let tools =
+        std::fs::read_to_string(fixtures().join("capdiff/old/ledger/tools.json")).expect("tools");
+    let tools_blob = s.git_with_input("r", &["hash-object", "-w", "--stdin"], &tools);
+    let mut tree = s.git_with_input(
+        "r",
+        &["mktree"],
+        &format!("100644 blob {tools_blob}\ttools.json\n"),
+    );
+    for _ in 0..300 {
+        tree = s.git_with_input("r", &["mktree"], &format!("040000 tree {tree}\td\n"));
+    }
+    s.commit_tree("r", &tree);
+    let (_, report) = diff_json(&["HEAD~2", "HEAD"], &s.path("r"));
+    let unread = report["unread"]["new"].as_array().expect("unread");
+    assert_eq!(unread.len(), 1, "{report:#}");
+    assert!(
+        unread[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("nested deeper than 256 folders")),
+        "{report:#}"
+    );
+    assert_eq!(
+        unread[0]["path"].as_str().map(|p| p.split('/').count()),
+        Some(256)
+    );
+}
