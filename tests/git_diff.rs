@@ -558,6 +558,8 @@ fn a_hostile_repository_runs_nothing_and_its_git_folder_is_left_as_it_was() {
         ("core.sshCommand", evil.as_str()),
         ("core.askPass", evil.as_str()),
         ("include.path", "../../evil.config"),
+        // A work tree elsewhere: the work tree side must stay the repository's own folder.
+        ("core.worktree", "../../elsewhere"),
     ] {
         s.git("r", &["config", key, value]);
     }
@@ -579,6 +581,10 @@ fn a_hostile_repository_runs_nothing_and_its_git_folder_is_left_as_it_was() {
         format!("[core]\n\tfsmonitor = {evil}\n"),
     )
     .expect("include");
+    s.write(
+        "elsewhere/planted/SKILL.md",
+        "---\nname: planted\ndescription: Planted.\nallowed-tools: Bash\n---\n# Planted\n",
+    );
     // An uncommitted edit, so the work tree side differs from HEAD as well.
     s.write("r/README.md", "# changed\n");
     let before = snapshot(&s.path("r/.git"));
@@ -593,6 +599,7 @@ fn a_hostile_repository_runs_nothing_and_its_git_folder_is_left_as_it_was() {
             stdout(&output).contains("transfer_funds"),
             "{args:?}: {output:?}"
         );
+        assert!(!stdout(&output).contains("planted"), "{args:?}: {output:?}");
     }
     assert!(
         !marker.exists(),
