@@ -693,3 +693,46 @@ fn a_tree_that_names_a_subtree_millions_of_times_or_nests_too_deep_is_bounded() 
         Some(256)
     );
 }
+
+#[test]
+fn a_revision_is_read_with_the_policies_committed_in_it() {
+    let s = Scratch::new();
+    s.repo_from("r", "capdiff/old");
+    let policy =
+        std::fs::read_to_string(fixtures().join("SL010/clean/.skilllint/policies/approval.yaml"))
+            .expect("policy");
+    // The config selects a policy rule: it is valid only with the policy the revision holds.
+    s.write(
+        "r/skilllint.toml",
+        "[lint]\nselect = [\"TJ\", \"ORG001\"]\n",
+    );
+    s.write("r/.skilllint/policies/approval.yaml", &policy);
+    s.commit("r", "a policy");
+    let output = skilllint(&["diff", "HEAD~1", "HEAD"], &s.path("r"));
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    // Without it, the same config names a rule that does not exist.
+    std::fs::remove_dir_all(s.path("r/.skilllint")).expect("remove");
+    s.commit("r", "no policy");
+    let output = skilllint(&["diff", "HEAD~1", "HEAD"], &s.path("r"));
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(
+        stderr(&output).contains("HEAD:skilllint.toml"),
+        "{output:?}"
+    );
+    assert!(stderr(&output).contains("ORG001"), "{output:?}");
+    // A broken policy file is named with its revision.
+    s.write(
+        "r/.skilllint/policies/approval.yaml",
+        "rules:\n  - code: 1\n",
+    );
+    s.commit("r", "a broken policy");
+    let output = skilllint(&["diff", "HEAD~2", "HEAD"], &s.path("r"));
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(
+        stderr(&output).contains("HEAD:.skilllint/policies/approval.yaml"),
+        "{output:?}"
+    );
+    // --isolated reads neither the config nor the policies.
+    let output = skilllint(&["diff", "HEAD~2", "HEAD", "--isolated"], &s.path("r"));
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+}
