@@ -736,3 +736,30 @@ fn a_revision_is_read_with_the_policies_committed_in_it() {
     let output = skilllint(&["diff", "HEAD~2", "HEAD", "--isolated"], &s.path("r"));
     assert_eq!(output.status.code(), Some(0), "{output:?}");
 }
+
+#[test]
+fn the_report_is_the_same_on_one_thread_and_on_many() {
+    let s = Scratch::new();
+    s.repo_from("r", "capdiff/old");
+    s.replace_files("r", "capdiff/new");
+    s.commit("r", "second");
+    for format in ["full", "json", "markdown"] {
+        let run = |threads: &str| {
+            let output = skilllint(
+                &[
+                    "diff",
+                    "HEAD~1",
+                    "HEAD",
+                    "--format",
+                    format,
+                    "--threads",
+                    threads,
+                ],
+                &s.path("r"),
+            );
+            assert_eq!(output.status.code(), Some(1), "{output:?}");
+            output.stdout
+        };
+        assert_eq!(run("1"), run("4"), "{format}");
+    }
+}
