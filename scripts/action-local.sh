@@ -65,10 +65,28 @@ outputs = {}  # step id -> {key: value}
 outcomes = {}  # step id -> "success" / "failure"
 
 
+def event_value(path):
+    """`github.event.…` from the event payload at $GITHUB_EVENT_PATH, "" when absent."""
+    event_path = os.environ.get("GITHUB_EVENT_PATH")
+    if not event_path:
+        return ""
+    import json
+    with open(event_path, encoding="utf-8") as file:
+        value = json.load(file)
+    for key in path.split("."):
+        if not isinstance(value, dict) or key not in value:
+            return ""
+        value = value[key]
+    return "" if value is None else str(value)
+
+
 def context(expression):
     expression = expression.strip()
     if expression.startswith("inputs."):
-        return inputs[expression[len("inputs."):]]
+        # A default may itself be an expression (`${{ github.event… }}`).
+        return substitute(inputs[expression[len("inputs."):]])
+    if expression.startswith("github.event."):
+        return event_value(expression[len("github.event."):])
     if expression == "runner.temp":
         return runner_temp
     match = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expression)
@@ -85,15 +103,16 @@ def substitute(value):
 
 
 def condition(text):
-    """The `if:` forms action.yml uses: `A == 'v'` terms joined by &&, and always()."""
+    """The `if:` forms action.yml uses: `A == 'v'` and `A != 'v'` terms joined by &&, and
+    always()."""
     for term in text.split("&&"):
         term = term.strip()
         if term == "always()":
             continue
-        match = re.fullmatch(r"([\w.-]+)\s*==\s*'([^']*)'", term)
+        match = re.fullmatch(r"([\w.-]+)\s*(==|!=)\s*'([^']*)'", term)
         if not match:
             sys.exit("action-local.sh: cannot evaluate if: %s" % text)
-        if context(match.group(1)) != match.group(2):
+        if (context(match.group(1)) == match.group(3)) != (match.group(2) == "=="):
             return False
     return True
 

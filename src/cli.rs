@@ -65,10 +65,12 @@ pub enum Command {
     /// destructive), capabilities (exec, financial, credential, sends), the evidence for them,
     /// and the gates in front of it. Lints nothing; exits 0 (2 on a bad path or configuration).
     Tools(ToolsArgs),
-    /// What a change does to the agent's capabilities: two folders linted and their inventories
-    /// compared (configuration that silences the linter; tools added, removed, renamed; widened
-    /// effects, new capabilities, dropped gates, widened schemas, new pre-approvals, changed
-    /// descriptions; new and fixed findings). Exit 1 when a change widens, else 0.
+    /// What a change does to the agent's capabilities: two git revisions (or a revision and the
+    /// work tree, or two folders) linted and their inventories compared (configuration that
+    /// silences the linter; tools added, removed, renamed; widened effects, new capabilities,
+    /// dropped gates, widened schemas, new pre-approvals, changed descriptions; new and fixed
+    /// findings). Exit 1 when a change widens, else 0.
+    #[command(after_long_help = DIFF_HELP)]
     Diff(DiffArgs),
     /// Run the language server over standard input and output (for editors).
     Server {
@@ -106,11 +108,50 @@ pub struct ToolsArgs {
     pub threads: Option<usize>,
 }
 
+const DIFF_HELP: &str = "\
+Examples:
+  skilllint diff main                  the work tree against the branch `main`
+  skilllint diff origin/main HEAD      the last commit against the remote branch
+  skilllint diff v1.2.0 v1.3.0 -C ../server --format markdown
+  skilllint diff --dirs old/ new/      two folders
+
+Each side is linted with its own configuration: a revision with the skilllint.toml, excludes and
+.skilllint/policies/ committed in it, the work tree with the files on disk. Revisions are read
+from the repository's objects without running git: no hook, filter, textconv, fsmonitor or pager
+the repository configures runs, nothing is checked out and nothing under .git is written. In a
+shallow clone (actions/checkout fetches one commit by default) the base may be missing: fetch it
+(`git fetch --deepen=100`, or `fetch-depth: 0` in the checkout step).";
+
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
-    /// The folder before the change and the folder after it; each is read with its own
-    /// configuration.
-    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"], required = true)]
+    /// The revision before the change: a branch, tag or commit, or any revision git reads
+    /// (`main`, `HEAD~1`, `origin/main`, a SHA).
+    #[arg(
+        value_name = "BASE",
+        required_unless_present = "dirs",
+        conflicts_with = "dirs"
+    )]
+    pub base: Option<String>,
+
+    /// The revision after the change [default: the work tree, the files on disk as a lint reads
+    /// them].
+    #[arg(value_name = "HEAD")]
+    pub head: Option<String>,
+
+    /// The git repository to read: the one holding PATH, found upwards as git finds it (a bare
+    /// repository's folder too) [default: the current folder]. Both sides cover the whole
+    /// repository.
+    #[arg(
+        short = 'C',
+        long = "repo",
+        value_name = "PATH",
+        conflicts_with = "dirs"
+    )]
+    pub repo: Option<PathBuf>,
+
+    /// Compare two folders instead of revisions: the folder before the change and the folder
+    /// after it, each read with its own configuration.
+    #[arg(long, num_args = 2, value_names = ["OLD", "NEW"])]
     pub dirs: Vec<PathBuf>,
 
     /// Output format.

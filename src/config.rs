@@ -357,6 +357,13 @@ fn read_config_text(path: &Path, max_size: u64) -> Result<String, ConfigError> {
             ),
         })
     })?;
+    config_text(path, bytes)
+}
+
+/// The text of a config file's bytes, wherever they were read from (`path` is only for
+/// messages): TOML text, so UTF-8 without NUL bytes. Nothing of the content goes into an error.
+pub fn config_text(path: &Path, bytes: Vec<u8>) -> Result<String, ConfigError> {
+    let fail = |message: String| ConfigError::whole_file(path, message);
     if let Some(nul) = memchr::memchr(0, &bytes) {
         return Err(fail(format!(
             "the configuration is binary (a NUL byte at offset {nul}), not TOML text"
@@ -656,15 +663,21 @@ fn policy_paths(file: &ConfigFile, base: &Path) -> Vec<PathBuf> {
 pub fn policy_paths_of(path: &Path, max_size: u64) -> Result<Vec<PathBuf>, ConfigError> {
     let text = read_config_text(path, max_size)?;
     let base = crate::source::folder_of(path).to_path_buf();
-    let file: ConfigFile = toml::from_str(&text).map_err(|e| {
+    policy_paths_in(&text, path, &base)
+}
+
+/// [`policy_paths_of`] for config text already read (from a git revision; `path` is only for
+/// messages), joined to `base`.
+pub fn policy_paths_in(text: &str, path: &Path, base: &Path) -> Result<Vec<PathBuf>, ConfigError> {
+    let file: ConfigFile = toml::from_str(text).map_err(|e| {
         ConfigError::located(
             path,
-            &text,
+            text,
             e.span().unwrap_or(0..0),
             e.message().trim().to_string(),
         )
     })?;
-    Ok(policy_paths(&file, &base))
+    Ok(policy_paths(&file, base))
 }
 
 /// Globs are relative to the config file; a bare file name would only ever match a file next to

@@ -51,6 +51,72 @@ fn has_executable_bit(_: &ignore::DirEntry) -> bool {
 /// Folders never worth walking: VCS metadata, dependencies and build output.
 const SKIPPED_DIRS: [&str; 3] = [".git", "node_modules", "target"];
 
+/// Whether a folder of this name is passed over, by the walk and in a listing.
+pub(crate) fn is_skipped_dir(name: &[u8]) -> bool {
+    SKIPPED_DIRS.iter().any(|d| name == d.as_bytes())
+}
+
+/// The kind a file met at `rel_path` is read as: by its name, else as a tool list when
+/// `[tools] include` matches it. The walk, the tracked files and a listing decide alike.
+fn found_kind(
+    rel_path: &str,
+    requirement_files: &[String],
+    include: &GlobFilter,
+) -> Option<FileKind> {
+    classify(rel_path, requirement_files)
+        .or_else(|| include.matches(rel_path).then_some(BY_CONTENT))
+}
+
+/// What an entry of a listing that is not a folder on disk (a git revision's tree) is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ListedEntry {
+    File,
+    /// A symbolic link: never followed in a listing.
+    Symlink,
+    /// A submodule (a commit in the tree): its files are another repository's.
+    Submodule,
+    /// A folder at [`MAX_DEPTH`], not listed further.
+    TooDeep,
+}
+
+/// The decisions discovery makes for each file, for a listing to apply to its entries.
+pub(crate) struct Decisions<'a> {
+    pub(crate) requirement_files: &'a [String],
+    pub(crate) exclude: GlobFilter,
+    pub(crate) include: GlobFilter,
+    /// Files larger than this are not read (SL001), wherever they come from.
+    pub(crate) max_file_size: u64,
+}
+
+impl Decisions<'_> {
+    /// What discovery makes of an entry met at `rel_path` in a listing, as the walk decides for
+    /// a file on disk: `None` to pass over it (excluded, or of no kind skilllint reads), else
+    /// the kind and the problem that stops it being read. A link is never followed (a listing
+    /// has no file system to resolve it in safely): one under a name skilllint reads is
+    /// reported, as a link out of the root is on disk.
+    pub(crate) fn entry(
+        &self,
+        rel_path: &str,
+        entry: ListedEntry,
+    ) -> Option<(FileKind, Option<String>)> {
+        if self.exclude.matches(rel_path) {
+            return None;
+        }
+        let kind = || found_kind(rel_path, self.requirement_files, &self.include);
+        match entry {
+            ListedEntry::File => kind().map(|kind| (kind, None)),
+            ListedEntry::Symlink => kind().map(|kind| (kind, Some(LINK_IN_LISTING.to_string()))),
+            ListedEntry::Submodule => Some((FileKind::Unfollowed, Some(SUBMODULE.to_string()))),
+            ListedEntry::TooDeep => Some((FileKind::Unfollowed, Some(too_deep()))),
+        }
+    }
+}
+
+const LINK_IN_LISTING: &str = "the file is a symbolic link in a git revision; links are not followed when reading history, and it was not read";
+
+const SUBMODULE: &str =
+    "a submodule: its files are another repository's and were not read from this revision";
+
 /// Classifies a file by its `/`-separated path (relative to the lint root, or as given): the name
 /// decides, and for agentproto files also the folder they sit in (`.tools/`, `.drivers/`, `.cli/`).
 pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
@@ -317,8 +383,7 @@ pub fn discover<T: Send + Sync>(
                 let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
                 if is_dir && entry.depth() > 0 {
                     // `file_name()` parses the path from its end: once, not once per name.
-                    let name = entry.file_name();
-                    if SKIPPED_DIRS.iter().any(|d| name == *d) {
+                    if is_skipped_dir(entry.file_name().as_encoded_bytes()) {
                         return false;
                     }
                 }
@@ -374,9 +439,7 @@ pub fn discover<T: Send + Sync>(
                     }
                     return WalkState::Continue;
                 }
-                let Some(kind) = classify(&rel_path, requirement_files)
-                    .or_else(|| include.matches(&rel_path).then_some(BY_CONTENT))
-                else {
+                let Some(kind) = found_kind(&rel_path, requirement_files, include) else {
                     if file_type.is_file() {
                         if let Some(candidate) = opaque_candidate(rel_path, &entry) {
                             let mut guard = opaque.lock().unwrap_or_else(|e| e.into_inner());
@@ -493,7 +556,7 @@ fn tracked_files(directories: &[PathBuf], requirement_files: &[String]) -> Vec<(
             let mut folders = rest.components().rev().skip(1);
             let walked = rest.components().count() <= MAX_DEPTH
                 && rest.components().all(|c| matches!(c, Component::Normal(_)))
-                && !folders.any(|c| SKIPPED_DIRS.iter().any(|d| c.as_os_str() == *d));
+                && !folders.any(|c| is_skipped_dir(c.as_os_str().as_encoded_bytes()));
             if walked {
                 out.push((dir.join(rest), dir_len));
             }
@@ -567,8 +630,7 @@ fn tracked_entry(
             resolve_symlink(path, &rel_path, canonical_root, requirement_files, include)?;
         return Some((rel_path, kind, problem));
     }
-    let kind = classify(&rel_path, requirement_files)
-        .or_else(|| include.matches(&rel_path).then_some(BY_CONTENT))?;
+    let kind = found_kind(&rel_path, requirement_files, include)?;
     let problem = (!file_type.is_file()).then(|| not_regular(file_type));
     Some((rel_path, kind, problem))
 }
@@ -611,18 +673,9 @@ impl GlobFilter {
 
     /// This filter, also matching `globs` written relative to `base`.
     pub fn and(mut self, base: &Path, root: &Path, globs: &[String]) -> Result<Self, String> {
-        if globs.is_empty() {
+        let Some(set) = glob_set(globs)? else {
             return Ok(self);
-        }
-        let mut builder = globset::GlobSetBuilder::new();
-        for glob in globs {
-            let compiled = globset::GlobBuilder::new(glob)
-                .literal_separator(true)
-                .build()
-                .map_err(|e| format!("invalid glob `{glob}`: {}", e.kind()))?;
-            builder.add(compiled);
-        }
-        let set = builder.build().map_err(|e| e.to_string())?;
+        };
         let prefix = match (base.canonicalize(), root.canonicalize()) {
             (Ok(base), Ok(root)) => root.strip_prefix(&base).ok().map(|rel| {
                 let rel = relative_path(Path::new(""), rel);
@@ -638,6 +691,16 @@ impl GlobFilter {
             self.parts.push((set, prefix));
         }
         Ok(self)
+    }
+
+    /// Globs written relative to the lint root itself (a git revision's configuration, at the
+    /// top of its tree): nothing on disk is asked where they are relative to.
+    pub fn rooted(globs: &[String]) -> Result<Self, String> {
+        let mut filter = GlobFilter::none();
+        if let Some(set) = glob_set(globs)? {
+            filter.parts.push((set, String::new()));
+        }
+        Ok(filter)
     }
 
     pub fn none() -> Self {
@@ -678,6 +741,22 @@ impl GlobFilter {
     pub fn lift(&mut self, rel_folder: String) {
         self.lifted.push(rel_folder);
     }
+}
+
+/// The globs compiled as `exclude` and `include` globs are (`*` stops at `/`); `None` for none.
+fn glob_set(globs: &[String]) -> Result<Option<globset::GlobSet>, String> {
+    if globs.is_empty() {
+        return Ok(None);
+    }
+    let mut builder = globset::GlobSetBuilder::new();
+    for glob in globs {
+        let compiled = globset::GlobBuilder::new(glob)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| format!("invalid glob `{glob}`: {}", e.kind()))?;
+        builder.add(compiled);
+    }
+    builder.build().map(Some).map_err(|e| e.to_string())
 }
 
 /// Folders nested deeper than this below a walked folder are reported, not walked: far beyond
@@ -815,8 +894,7 @@ fn resolve_symlink(
     requirement_files: &[String],
     include: &GlobFilter,
 ) -> Option<(FileKind, Option<String>)> {
-    let kind = classify(rel_path, requirement_files)
-        .or_else(|| include.matches(rel_path).then_some(BY_CONTENT));
+    let kind = found_kind(rel_path, requirement_files, include);
     let target = match std::fs::metadata(path) {
         Ok(target) => target,
         // A dangling link is reported only under a name we read: `build -> out/` in a fresh

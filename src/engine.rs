@@ -146,6 +146,8 @@ pub enum LintError {
     NoSuchPath(PathBuf),
     Selector(String),
     ThreadPool(String),
+    /// A listing (a git revision) could not be read; the message says why.
+    Listing(String),
 }
 
 impl std::fmt::Display for LintError {
@@ -158,6 +160,7 @@ impl std::fmt::Display for LintError {
             ),
             LintError::Selector(message) => f.write_str(message),
             LintError::ThreadPool(message) => write!(f, "cannot start worker threads: {message}"),
+            LintError::Listing(message) => f.write_str(message),
         }
     }
 }
@@ -411,7 +414,7 @@ fn read_files(
         .map_err(LintError::Selector)?;
     let paths = crate::discover::with_skill_siblings(&named, &options.requirement_files);
     let overlay = options.overlay.as_ref();
-    let (mut discovered, opaque) = discover(
+    let (discovered, opaque) = discover(
         &root,
         &paths,
         &options.requirement_files,
@@ -420,6 +423,23 @@ fn read_files(
         &include,
         |file| read_discovered(file, options.max_file_size, overlay),
     );
+    let looked_up = root.canonicalize().ok();
+    let mut read = read_found(options, discovered, opaque, root, looked_up);
+    read.base = base;
+    read.excluded_named = excluded_named;
+    Ok(read)
+}
+
+/// What discovery found, read and parsed up front: files of no kind skilllint reads once their
+/// text is known are left out (unless named), and, with a folder on disk to look in
+/// (`looked_up`), the archives nothing names and the broken links of linked Markdown are found.
+fn read_found(
+    options: &LintOptions,
+    mut discovered: Vec<FoundFile>,
+    opaque: Vec<crate::model::bundle::Candidate>,
+    root: PathBuf,
+    looked_up: Option<PathBuf>,
+) -> ReadFiles {
     // A prose SECRETS.md is no manifest, a lowercase skill.md without a skill's keys no skill:
     // left out as if never found, unless they were named.
     discovered.retain_mut(|(file, read)| {
@@ -442,7 +462,6 @@ fn read_files(
         }
         named
     });
-    let looked_up = root.canonicalize().ok();
     let bundled = opaque_files_of_skills(opaque, &discovered);
     let linked_breaks = match &looked_up {
         Some(lint_root) => linked_markdown_breaks(&discovered, lint_root),
@@ -466,18 +485,58 @@ fn read_files(
             parsed
         })
         .collect();
-    Ok(ReadFiles {
+    ReadFiles {
         files,
         parsed,
         diagnostics,
+        base: root.clone(),
         root: LintRoot {
             looked_up,
             path: root,
         },
-        base,
-        excluded_named,
+        excluded_named: Vec::new(),
         bundle: (bundled, linked_breaks),
-    })
+    }
+}
+
+/// A file discovery took, with its text or why it was not read.
+pub(crate) type FoundFile = (Discovered, Result<String, ReadProblem>);
+
+/// Where a run's files come from.
+pub(crate) enum Files<'a> {
+    /// `options.paths` on disk, walked.
+    Walk,
+    /// A listing with no folder on disk behind it (a git revision): its globs are relative to its
+    /// top, and nothing is looked up on disk.
+    Listed(&'a dyn Listing),
+}
+
+/// A source of files other than the file system, which applies discovery's decisions to its
+/// entries as the walk does ([`crate::discover::Decisions`]).
+pub(crate) trait Listing: Sync {
+    /// Every file discovery takes, with its text or why it was not read, in any order.
+    fn discover(
+        &self,
+        decisions: &crate::discover::Decisions<'_>,
+    ) -> Result<Vec<FoundFile>, String>;
+}
+
+/// The files of a listing, taken and read by the decisions `options` make.
+fn listed_files(options: &LintOptions, listing: &dyn Listing) -> Result<Vec<FoundFile>, LintError> {
+    let globs = |relative_to_root: &[String], here: &[String]| {
+        let all: Vec<String> = relative_to_root.iter().chain(here).cloned().collect();
+        GlobFilter::rooted(&all).map_err(LintError::Selector)
+    };
+    let decisions = crate::discover::Decisions {
+        requirement_files: &options.requirement_files,
+        exclude: globs(&options.exclude, &options.exclude_here)?,
+        include: globs(&options.tool_include, &options.tool_include_here)?,
+        max_file_size: options.max_file_size,
+    };
+    let mut found = listing.discover(&decisions).map_err(LintError::Listing)?;
+    found.sort_by(|a, b| a.0.rel_path.cmp(&b.0.rel_path));
+    found.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
+    Ok(found)
 }
 
 /// The folder paths are reported relative to, and (canonical) the folder inside which a skill's
@@ -710,9 +769,8 @@ fn index_repo(
 pub fn inventory(options: &LintOptions) -> Result<crate::inventory::Inventory, LintError> {
     let (enabled, pool) = prepare(options)?;
     let threads = pool.current_num_threads();
-    let root = lint_root(&options.paths);
     pool.install(|| {
-        let read = read_files(options, root, threads)?;
+        let read = read_from(options, Files::Walk, threads)?;
         let LintRoot { path, looked_up } = read.root;
         let repo = index_repo(
             options,
@@ -724,12 +782,34 @@ pub fn inventory(options: &LintOptions) -> Result<crate::inventory::Inventory, L
             &path,
             &read.base,
         )?;
-        Ok(inventory_of(&repo, &read.diagnostics, path))
+        Ok(inventory_over(&repo, &read.diagnostics, path))
     })
 }
 
+/// The files of `files` read as discovery takes them: the walk of `options.paths`, or a
+/// listing's entries through the same decisions.
+fn read_from(
+    options: &LintOptions,
+    files: Files<'_>,
+    threads: usize,
+) -> Result<ReadFiles, LintError> {
+    match files {
+        Files::Walk => read_files(options, lint_root(&options.paths), threads),
+        Files::Listed(listing) => {
+            let found = listed_files(options, listing)?;
+            Ok(read_found(
+                options,
+                found,
+                Vec::new(),
+                PathBuf::from("."),
+                None,
+            ))
+        }
+    }
+}
+
 /// Every unit's tools with their effect, capabilities and gates, over an indexed repository.
-fn inventory_of(
+fn inventory_over(
     repo: &Repo,
     read_problems: &[Diagnostic],
     root: PathBuf,
@@ -742,26 +822,53 @@ fn inventory_of(
     crate::inventory::Inventory::new(repo, rows, read_problems, root)
 }
 
-/// Where a run's files come from: the file system under [`LintOptions::paths`], or
-/// (relative path, text) pairs already read from elsewhere (a git tree), as
-/// [`lint_in_memory`] takes them.
-#[derive(Debug, Clone)]
-pub enum FileSource {
-    Disk,
-    Memory(Vec<(String, String)>),
+/// Files given as (relative path, text) pairs, listed through discovery's decisions as a git
+/// tree's entries are: a diff side built from files a caller already read.
+pub(crate) struct InMemory(pub(crate) Vec<(String, String)>);
+
+impl Listing for InMemory {
+    fn discover(
+        &self,
+        decisions: &crate::discover::Decisions<'_>,
+    ) -> Result<Vec<FoundFile>, String> {
+        let entry = crate::discover::ListedEntry::File;
+        Ok(self
+            .0
+            .iter()
+            .filter_map(|(rel_path, text)| {
+                let (kind, problem) = decisions.entry(rel_path, entry)?;
+                let file = Discovered {
+                    abs_path: PathBuf::from(rel_path),
+                    rel_path: rel_path.clone(),
+                    kind,
+                    problem,
+                };
+                let size = text.len() as u64;
+                let read = if file.problem.is_some() {
+                    Err(crate::read::not_followed(&file))
+                } else if size > decisions.max_file_size {
+                    Err(crate::read::too_large(Some(size), decisions.max_file_size))
+                } else {
+                    Ok(text.clone())
+                };
+                Some((file, read))
+            })
+            .collect())
+    }
 }
 
 /// A lint and the capability inventory of the same files (`skilllint diff`, which needs both
 /// of each side): the files are read, indexed and parsed once, each unit's rows made right after
 /// its rules ran, over the same parse and facts. The baseline of the options is applied as
 /// [`lint`] applies it.
-pub fn lint_with_inventory(
+pub(crate) fn lint_with_inventory(
     options: &LintOptions,
-    source: FileSource,
+    files: Files<'_>,
 ) -> Result<(LintOutcome, crate::inventory::Inventory), LintError> {
-    let (enabled, pool) = match &source {
-        FileSource::Disk => prepare(options)?,
-        FileSource::Memory(_) => (resolve_selection(options)?, thread_pool(options)?),
+    let (enabled, pool) = match files {
+        Files::Walk => prepare(options)?,
+        // A listing has no paths on disk to check.
+        Files::Listed(_) => (resolve_selection(options)?, thread_pool(options)?),
     };
     let threads = pool.current_num_threads();
     let stages = Stages {
@@ -769,41 +876,20 @@ pub fn lint_with_inventory(
         also: crate::inventory::unit_inventory,
     };
     pool.install(|| {
-        let (mut outcome, read_problems, units) = match source {
-            FileSource::Disk => {
-                let read = read_files(options, lint_root(&options.paths), threads)?;
-                let read_problems = read.diagnostics.clone();
-                let (mut outcome, _, units) = analyse(
-                    options,
-                    &enabled,
-                    read.files,
-                    read.parsed,
-                    read.diagnostics,
-                    read.bundle,
-                    read.root,
-                    &read.base,
-                    &stages,
-                )?;
-                outcome.excluded_named = read.excluded_named;
-                (outcome, read_problems, units)
-            }
-            FileSource::Memory(files) => {
-                let (sources, parsed) = in_memory_files(options, files);
-                let root = PathBuf::from(".");
-                let (outcome, _, units) = analyse(
-                    options,
-                    &enabled,
-                    sources,
-                    parsed,
-                    Vec::new(),
-                    (Vec::new(), Vec::new()),
-                    in_memory_root(),
-                    &root,
-                    &stages,
-                )?;
-                (outcome, Vec::new(), units)
-            }
-        };
+        let read = read_from(options, files, threads)?;
+        let read_problems = read.diagnostics.clone();
+        let (mut outcome, _, units) = analyse(
+            options,
+            &enabled,
+            read.files,
+            read.parsed,
+            read.diagnostics,
+            read.bundle,
+            read.root,
+            &read.base,
+            &stages,
+        )?;
+        outcome.excluded_named = read.excluded_named;
         if let Some(baseline) = &options.baseline {
             apply_baseline(options, &enabled, &mut outcome, baseline);
         }

@@ -19,6 +19,7 @@ pub mod engine;
 pub mod escape;
 pub mod fix;
 mod git_index;
+pub mod history;
 pub mod index;
 pub mod inventory;
 pub mod model;

@@ -271,9 +271,9 @@ fn load_inventory(
     }
 }
 
-/// One side of `skilllint diff --dirs`: the folder linted and inventoried with its own
+/// A folder side of `skilllint diff` (`--dirs`, or the work tree): the folder linted and inventoried with its own
 /// configuration (none when `isolated`). A bad configuration is reported here; the caller exits 2.
-fn load_side(
+fn load_folder_side(
     dir: &Path,
     isolated: bool,
     threads: Option<usize>,
@@ -288,7 +288,7 @@ fn load_side(
             return None;
         }
     };
-    match side::build(&options, facts, skilllint::engine::FileSource::Disk) {
+    match side::folder(&options, facts) {
         Ok(side) => Some(side),
         Err(error) => {
             terminal::error(&escape_text(&error.to_string()));
@@ -389,21 +389,55 @@ fn run_tools(args: &cli::ToolsArgs) -> ExitCode {
 /// compared. Exit 1 when a change widens what the agent can do (0 with `--exit-zero`), else 0;
 /// 2 on a bad path or configuration.
 fn run_diff(args: &cli::DiffArgs) -> ExitCode {
-    let [old, new] = args.dirs.as_slice() else {
-        terminal::error("--dirs takes two folders: OLD NEW");
-        return ExitCode::from(EXIT_USAGE);
-    };
-    for dir in [old, new] {
-        if !dir.is_dir() {
-            terminal::error(&format!("not a folder: {}", display_path(dir)));
-            return ExitCode::from(EXIT_USAGE);
+    let history;
+    let (old, new) = if let Some(base) = &args.base {
+        history = match skilllint::history::Repository::discover(
+            args.repo.as_deref().unwrap_or(Path::new(".")),
+        ) {
+            Ok(history) => history,
+            Err(error) => return history_error(&error),
+        };
+        match revision_sides(&history, base, args.head.as_deref()) {
+            Ok(sides) => sides,
+            Err(error) => return history_error(&error),
         }
-    }
-    let side = |dir: &PathBuf| load_side(dir, args.isolated, args.threads);
-    let (Some(old), Some(new)) = (side(old), side(new)) else {
+    } else {
+        let [old, new] = args.dirs.as_slice() else {
+            terminal::error("--dirs takes two folders: OLD NEW");
+            return ExitCode::from(EXIT_USAGE);
+        };
+        for dir in [old, new] {
+            if !dir.is_dir() {
+                terminal::error(&format!("not a folder: {}", display_path(dir)));
+                return ExitCode::from(EXIT_USAGE);
+            }
+        }
+        (DiffSide::Folder(old.clone()), DiffSide::Folder(new.clone()))
+    };
+    let (Some(old_side), Some(new_side)) = (
+        load_side(&old, args.isolated, args.threads),
+        load_side(&new, args.isolated, args.threads),
+    ) else {
         return ExitCode::from(EXIT_USAGE);
     };
-    let diff = skilllint::inventory::diff::diff_sides(&old, &new);
+    // The rules that read the disk do not run on a revision: their findings on the other side
+    // would read as fixed or new.
+    let (old_side, new_side) = if args.base.is_some() {
+        let disk_only = skilllint::history::DISK_ONLY_RULES;
+        (
+            old_side.without_rules(disk_only),
+            new_side.without_rules(disk_only),
+        )
+    } else {
+        (old_side, new_side)
+    };
+    let mut diff = skilllint::inventory::diff::diff_sides(&old_side, &new_side);
+    if args.base.is_some() {
+        diff.revisions = Some(skilllint::inventory::Revisions {
+            base: old.revision_side(),
+            head: new.revision_side(),
+        });
+    }
     let text = match args.format {
         cli::InventoryFormat::Full => skilllint::inventory::render::diff_full(&diff),
         cli::InventoryFormat::Json => skilllint::inventory::render::diff_json(&diff),
@@ -415,6 +449,91 @@ fn run_diff(args: &cli::DiffArgs) -> ExitCode {
         ExitCode::SUCCESS
     };
     emit(args.output.as_deref(), &text, code)
+}
+
+/// One side of a diff: a folder read as a lint reads it, or a git revision read from the
+/// repository's objects.
+enum DiffSide<'a> {
+    Folder(PathBuf),
+    /// The work tree of a repository: its folder, read as a lint reads it.
+    WorkTree(PathBuf),
+    Revision(
+        &'a skilllint::history::Repository,
+        skilllint::history::Revision,
+    ),
+}
+
+impl DiffSide<'_> {
+    fn revision_side(&self) -> skilllint::inventory::RevisionSide {
+        match self {
+            DiffSide::Folder(_) | DiffSide::WorkTree(_) => skilllint::inventory::RevisionSide {
+                name: None,
+                commit: None,
+            },
+            DiffSide::Revision(_, revision) => skilllint::inventory::RevisionSide {
+                name: Some(revision.name.clone()),
+                commit: revision.commit.clone(),
+            },
+        }
+    }
+}
+
+/// BASE, and HEAD or else the work tree (a bare repository has none: HEAD must be named).
+fn revision_sides<'a>(
+    history: &'a skilllint::history::Repository,
+    base: &str,
+    head: Option<&str>,
+) -> Result<(DiffSide<'a>, DiffSide<'a>), skilllint::history::Error> {
+    let base = DiffSide::Revision(history, history.revision(base)?);
+    let head = match head {
+        Some(head) => DiffSide::Revision(history, history.revision(head)?),
+        None => match history.work_tree() {
+            Some(dir) => DiffSide::WorkTree(dir.to_path_buf()),
+            None => {
+                return Err(skilllint::history::Error::Open(
+                    "the repository is bare: it has no work tree to compare with; name the \
+                     revision after the change too (skilllint diff BASE HEAD)"
+                        .to_string(),
+                ))
+            }
+        },
+    };
+    Ok((base, head))
+}
+
+/// One side of a diff, linted and inventoried with that side's own configuration (none when
+/// `isolated`). A bad configuration or an unreadable revision is reported here; the caller
+/// exits 2.
+fn load_side(
+    side: &DiffSide<'_>,
+    isolated: bool,
+    threads: Option<usize>,
+) -> Option<skilllint::inventory::side::Side> {
+    match side {
+        DiffSide::Folder(dir) | DiffSide::WorkTree(dir) => load_folder_side(dir, isolated, threads),
+        DiffSide::Revision(history, revision) => match history.side(revision, isolated, threads) {
+            Ok(side) => Some(side),
+            Err(error) => {
+                history_error(&error);
+                None
+            }
+        },
+    }
+}
+
+/// Reports why a revision could not be read; exit 2.
+fn history_error(error: &skilllint::history::Error) -> ExitCode {
+    use skilllint::history::Error;
+    match error {
+        Error::Config(error) => report_config_error(error, ColorChoice::Auto),
+        Error::Policy(error) => {
+            report_setup_error(&SetupError::Policy(error.clone()), ColorChoice::Auto)
+        }
+        Error::Open(message) | Error::Revision(message) | Error::Read(message) => {
+            terminal::error(message);
+        }
+    }
+    ExitCode::from(EXIT_USAGE)
 }
 
 /// `skilllint policy test`: the given files and folders, else the policies found from here.

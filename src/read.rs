@@ -18,24 +18,41 @@ pub(crate) struct ReadProblem {
 }
 
 pub(crate) fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProblem> {
-    let problem = |message: String| ReadProblem {
-        code: "SL001",
-        message,
-        span: Span::empty(0),
-        display_text: String::new(),
-    };
     let bytes = read_regular_bounded(path, max_size).map_err(|refused| {
         problem(match refused {
             Refused::Io(e) => format!("cannot read the file: {e}"),
             Refused::NotRegular => "not a regular file; it was not read".to_string(),
-            Refused::TooLarge(Some(size)) => format!(
-                "the file is {size} bytes, over the {max_size} byte size limit; it was not read"
-            ),
-            Refused::TooLarge(None) => {
-                format!("the file is larger than the {max_size} byte size limit; it was not read")
-            }
+            Refused::TooLarge(size) => return too_large(size, max_size),
         })
     })?;
+    text_of_bytes(bytes)
+}
+
+fn problem(message: String) -> ReadProblem {
+    ReadProblem {
+        code: "SL001",
+        message,
+        span: Span::empty(0),
+        display_text: String::new(),
+    }
+}
+
+/// The problem of a file over the size cap: its size when known, `None` when it grew past the cap
+/// while being read. A blob of a git revision over the cap gets the same words as a file.
+pub(crate) fn too_large(size: Option<u64>, max_size: u64) -> ReadProblem {
+    problem(match size {
+        Some(size) => {
+            format!(
+                "the file is {size} bytes, over the {max_size} byte size limit; it was not read"
+            )
+        }
+        None => format!("the file is larger than the {max_size} byte size limit; it was not read"),
+    })
+}
+
+/// The text of a file's bytes, wherever they were read from: UTF-8 only, and neither UTF-16 nor
+/// binary, each said in words an SL001 diagnostic can carry.
+pub(crate) fn text_of_bytes(bytes: Vec<u8>) -> Result<String, ReadProblem> {
     let first_nul = memchr::memchr(0, &bytes);
     // UTF-16 has a NUL in any ASCII character, or starts with its byte order mark (never valid
     // UTF-8): a text file is not looked at twice.
@@ -47,12 +64,9 @@ pub(crate) fn read_text(path: &Path, max_size: u64) -> Result<String, ReadProble
         }
     }
     if let Some(nul) = first_nul {
-        return Err(ReadProblem {
-            code: "SL001",
-            message: format!("the file is binary (a NUL byte at offset {nul}), not text"),
-            span: Span::empty(0),
-            display_text: String::new(),
-        });
+        return Err(problem(format!(
+            "the file is binary (a NUL byte at offset {nul}), not text"
+        )));
     }
     String::from_utf8(bytes).map_err(|e| {
         let offset = e.utf8_error().valid_up_to();
@@ -75,18 +89,25 @@ pub(crate) fn read_discovered(
     overlay: &HashMap<PathBuf, String>,
 ) -> Result<String, ReadProblem> {
     match (&file.problem, overlay.get(&file.abs_path)) {
-        (Some(problem), _) => Err(ReadProblem {
-            code: if problem.starts_with(crate::discover::NOT_READ_PREFIX) {
-                "SL004"
-            } else {
-                "SL001"
-            },
-            message: problem.clone(),
-            span: Span::empty(0),
-            display_text: String::new(),
-        }),
+        (Some(_), _) => Err(not_followed(file)),
         (None, Some(text)) => Ok(text.clone()),
         (None, None) => read_text(&file.abs_path, max_size),
+    }
+}
+
+/// The read problem of a file discovery did not follow (its `problem`): SL004 for a path of no
+/// kind skilllint reads, else SL001.
+pub(crate) fn not_followed(file: &Discovered) -> ReadProblem {
+    let message = file.problem.clone().unwrap_or_default();
+    ReadProblem {
+        code: if message.starts_with(crate::discover::NOT_READ_PREFIX) {
+            "SL004"
+        } else {
+            "SL001"
+        },
+        message,
+        span: Span::empty(0),
+        display_text: String::new(),
     }
 }
 

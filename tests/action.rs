@@ -197,6 +197,7 @@ fn run_action(repo: &Path, extra: &[&str], path_prefix: Option<&Path>) -> (Optio
         .current_dir(repo)
         .env_remove("GITHUB_STEP_SUMMARY")
         .env_remove("GITHUB_OUTPUT")
+        .env_remove("GITHUB_EVENT_PATH")
         .env_remove("RUSTUP_TOOLCHAIN");
     if let Some(prefix) = path_prefix {
         let path = std::env::var_os("PATH").unwrap_or_default();
@@ -365,4 +366,121 @@ fn the_isolated_input_ignores_the_repository_configuration() {
         log.contains("isolated must be true or false, not 'yes'"),
         "{log}"
     );
+}
+
+/// Runs git in `repo` with no system or user configuration; panics when it fails.
+fn git(repo: &Path, home: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=skilllint tests",
+            "-c",
+            "user.email=tests@skilllint.invalid",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(repo)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
+        .env("HOME", home)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+#[test]
+fn on_a_pull_request_the_capability_diff_against_its_base_goes_to_the_job_summary() {
+    if !have_python_with_yaml() {
+        eprintln!("skipped: scripts/action-local.sh needs python3 with PyYAML");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = dir.path().join("home");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::create_dir_all(&repo).expect("repo");
+    git(&repo, &home, &["init", "-q", "."]);
+    let tools = |confirm: bool| {
+        format!(
+            "[{{\"name\": \"refund_order\", \"description\": \"Refund an order.\", \"requiresConfirmation\": {confirm}, \"inputSchema\": {{\"type\": \"object\", \"properties\": {{\"order_id\": {{\"type\": \"string\"}}}}}}}}]\n"
+        )
+    };
+    write(&repo, "shop/tools.json", &tools(true));
+    git(&repo, &home, &["add", "-A"]);
+    git(&repo, &home, &["commit", "-q", "-m", "base"]);
+    let base = git(&repo, &home, &["rev-parse", "HEAD"]);
+    write(&repo, "shop/tools.json", &tools(false));
+    git(
+        &repo,
+        &home,
+        &["commit", "-q", "-am", "drop the confirmation"],
+    );
+    let event = dir.path().join("event.json");
+    std::fs::write(
+        &event,
+        format!("{{\"pull_request\": {{\"base\": {{\"sha\": \"{base}\"}}}}}}"),
+    )
+    .expect("event");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/action-local.sh");
+    let run = |inputs: &[&str], event: Option<&Path>| {
+        let mut command = Command::new("bash");
+        command
+            .arg(&script)
+            .args(["--skilllint", env!("CARGO_BIN_EXE_skilllint")])
+            .args(["--input", "upload=false", "--input", "args=--exit-zero"])
+            .args(inputs)
+            .current_dir(&repo)
+            .env_remove("GITHUB_STEP_SUMMARY")
+            .env_remove("GITHUB_OUTPUT")
+            .env_remove("GITHUB_EVENT_PATH");
+        if let Some(event) = event {
+            command.env("GITHUB_EVENT_PATH", event);
+        }
+        let out = command.output().expect("run action-local.sh");
+        let log = format!(
+            "{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (out.status.code(), log)
+    };
+    // The base defaults to the pull request's: the dropped gate is in the summary; the job
+    // fails only when asked to.
+    let (code, log) = run(&[], Some(&event));
+    assert_eq!(code, Some(0), "{log}");
+    let summary = log
+        .split("== job summary ($GITHUB_STEP_SUMMARY)\n")
+        .nth(1)
+        .expect("a job summary");
+    assert!(summary.contains("## Capability changes"), "{summary}");
+    assert!(summary.contains("gate-dropped"), "{summary}");
+    assert!(
+        summary.contains("refund\\_order") || summary.contains("refund_order"),
+        "{summary}"
+    );
+    assert!(log.contains("'widens': 'true'"), "{log}");
+    let (code, log) = run(&["--input", "fail-on-widening=true"], Some(&event));
+    assert_eq!(code, Some(1), "{log}");
+    assert!(
+        log.contains("the change widens what the agent can do"),
+        "{log}"
+    );
+    // Not a pull request: no diff.
+    let (code, log) = run(&["--input", "fail-on-widening=true"], None);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("== Capability diff: skipped"), "{log}");
+    // A base the clone does not hold: a warning, and a failure only when asked to fail.
+    let missing = [
+        "--input",
+        "diff-base=0123456789abcdef0123456789abcdef01234567",
+    ];
+    let (code, log) = run(&missing, None);
+    assert_eq!(code, Some(0), "{log}");
+    assert!(log.contains("::warning title=skilllint diff::"), "{log}");
+    let strict = [&missing[..], &["--input", "fail-on-widening=true"]].concat();
+    let (code, log) = run(&strict, None);
+    assert_eq!(code, Some(1), "{log}");
+    assert!(log.contains("::error title=skilllint diff::"), "{log}");
 }

@@ -915,8 +915,8 @@ fn diff_time_is_linear_in_the_number_of_tools() {
 /// The seam a git-revision diff reads through: files already read, as (path, text) pairs.
 #[test]
 fn a_side_builds_from_files_in_memory_as_from_a_folder() {
-    use skilllint::engine::{FileSource, LintOptions};
-    use skilllint::inventory::side::{build, SideConfig};
+    use skilllint::engine::LintOptions;
+    use skilllint::inventory::side::{in_memory, SideConfig};
     let read = |side: &str| -> Vec<(String, String)> {
         let root = fixtures().join("capdiff").join(side);
         let mut files = Vec::new();
@@ -931,14 +931,7 @@ fn a_side_builds_from_files_in_memory_as_from_a_folder() {
         files
     };
     let options = LintOptions::default();
-    let side = |name: &str| {
-        build(
-            &options,
-            SideConfig::default(),
-            FileSource::Memory(read(name)),
-        )
-        .expect("a side")
-    };
+    let side = |name: &str| in_memory(&options, SideConfig::default(), read(name)).expect("a side");
     let (old, new) = (side("old"), side("new"));
     assert!(old.findings.iter().any(|f| f.path == "ledger/tools.json"));
     let diff = skilllint::inventory::diff::diff_sides(&old, &new);

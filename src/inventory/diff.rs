@@ -146,6 +146,8 @@ pub struct CapabilityDiff {
     pub findings: FindingChanges,
     pub old_unread: Vec<Unread>,
     pub new_unread: Vec<Unread>,
+    /// The revisions compared (`skilllint diff BASE [HEAD]`); `None` for two folders.
+    pub revisions: Option<super::Revisions>,
 }
 
 impl CapabilityDiff {

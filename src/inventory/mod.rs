@@ -218,6 +218,35 @@ pub struct Unread {
     pub message: String,
 }
 
+/// The two git revisions a diff compares, when it compares revisions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Revisions {
+    pub base: RevisionSide,
+    pub head: RevisionSide,
+}
+
+/// One side of a diff between revisions.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RevisionSide {
+    /// The revision as named; `None` for the work tree (the files on disk).
+    pub name: Option<String>,
+    /// The commit it resolved to, in hex (`None` for the work tree or a tree named directly).
+    pub commit: Option<String>,
+}
+
+impl RevisionSide {
+    /// `main (1a2b3c4d5e6f)` or `the work tree`, for people.
+    pub fn describe(&self) -> String {
+        match (&self.name, &self.commit) {
+            (None, _) => "the work tree".to_string(),
+            (Some(name), None) => format!("`{name}`"),
+            (Some(name), Some(commit)) => {
+                format!("`{name}` ({})", commit.get(..12).unwrap_or(commit))
+            }
+        }
+    }
+}
+
 /// The repository's inventory: rows sorted by path, then place in the file.
 #[derive(Debug, Clone)]
 pub struct Inventory {

@@ -349,6 +349,9 @@ fn push_full_findings(out: &mut String, title: &str, findings: &[Finding]) {
 /// text and word diff below, the new and fixed findings, then a count.
 pub fn diff_full(diff: &CapabilityDiff) -> String {
     let mut out = String::new();
+    if let Some(line) = revisions_line(diff) {
+        out.push_str(&format!("{}\n", escape_text(&line)));
+    }
     if !diff.silencing.is_empty() {
         out.push_str("Configuration that silences the linter:\n");
         for c in &diff.silencing {
@@ -378,6 +381,16 @@ pub fn diff_full(diff: &CapabilityDiff) -> String {
     out.push_str(&summary(diff));
     out.push('\n');
     out
+}
+
+/// "From `main` (1a2b3c4d5e6f) to the work tree", when the diff compares revisions.
+fn revisions_line(diff: &CapabilityDiff) -> Option<String> {
+    let revisions = diff.revisions.as_ref()?;
+    Some(format!(
+        "From {} to {}",
+        revisions.base.describe(),
+        revisions.head.describe()
+    ))
 }
 
 /// "3 change(s), 1 widening what the agent can do." or "No capability changes.", with the
@@ -523,6 +536,9 @@ fn push_markdown_findings(out: &mut String, title: &str, findings: &[Finding]) {
 /// word diff below, the other changes folded, then the new and the fixed findings folded.
 pub fn diff_markdown(diff: &CapabilityDiff) -> String {
     let mut out = String::from("## Capability changes\n\n");
+    if let Some(line) = revisions_line(diff) {
+        out.push_str(&format!("{}\n\n", cell(&line)));
+    }
     let (widening, other): (Vec<&Change>, Vec<&Change>) =
         diff.changes.iter().partition(|c| c.widens);
     if diff.is_empty() {
@@ -622,7 +638,7 @@ pub fn diff_json(diff: &CapabilityDiff) -> String {
             .map(|u| json!({"path": u.path, "message": u.message}))
             .collect::<Vec<_>>()
     };
-    let value = json!({
+    let mut value = json!({
         "version": JSON_VERSION,
         "widens": diff.widens(),
         "silencing": diff.silencing.iter().map(change_json).collect::<Vec<_>>(),
@@ -634,6 +650,13 @@ pub fn diff_json(diff: &CapabilityDiff) -> String {
         },
         "unread": {"old": unread(&diff.old_unread), "new": unread(&diff.new_unread)},
     });
+    if let (Some(revisions), Some(object)) = (&diff.revisions, value.as_object_mut()) {
+        let side = |s: &super::RevisionSide| json!({"name": s.name, "commit": s.commit});
+        object.insert(
+            "revisions".to_string(),
+            json!({"base": side(&revisions.base), "head": side(&revisions.head)}),
+        );
+    }
     let mut text = escape_json_text(serde_json::to_string_pretty(&value).unwrap_or_default());
     text.push('\n');
     text

@@ -3,14 +3,15 @@
 //! finding (with the identity that survives moved lines), the inline suppression comments, and
 //! what the configuration silences.
 //!
-//! [`build`] reads the files once, through the engine's [`FileSource`]: a folder on disk, or
-//! (path, text) pairs a caller already read (a git tree). What it needs of the configuration
+//! [`build`] reads the files once, through the engine's [`Files`]: a folder on disk walked, or
+//! a listing through the same discovery decisions (a git revision's tree, or (path, text) pairs
+//! a caller already read). What it needs of the configuration
 //! beyond the [`LintOptions`] it was turned into (where the file is, its text for places, its
 //! baseline's entries) comes in a [`SideConfig`].
 
 use super::{At, Inventory};
 use crate::diagnostic::Severity;
-use crate::engine::{lint_with_inventory, FileSource, LintError, LintOptions};
+use crate::engine::{lint_with_inventory, Files, InMemory, LintError, LintOptions};
 use crate::source::{LineIndex, Span};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -156,13 +157,28 @@ pub struct Side {
     pub settings: Settings,
 }
 
-/// Lints and inventories the files of `source` with `options` (reading them once).
-pub fn build(
+/// The side of the folder `options.paths` names, walked as a lint walks it.
+pub fn folder(options: &LintOptions, config: SideConfig) -> Result<Side, LintError> {
+    build(options, config, Files::Walk)
+}
+
+/// The side of files given as (relative path, text) pairs, taken by discovery's decisions as a
+/// git tree's entries are.
+pub fn in_memory(
     options: &LintOptions,
     config: SideConfig,
-    source: FileSource,
+    files: Vec<(String, String)>,
 ) -> Result<Side, LintError> {
-    let (outcome, inventory) = lint_with_inventory(options, source)?;
+    build(options, config, Files::Listed(&InMemory(files)))
+}
+
+/// Lints and inventories the files of `files` with `options` (reading them once).
+pub(crate) fn build(
+    options: &LintOptions,
+    config: SideConfig,
+    files: Files<'_>,
+) -> Result<Side, LintError> {
+    let (outcome, inventory) = lint_with_inventory(options, files)?;
     let sources = outcome.sources();
     let mut indexes: Vec<(u32, LineIndex<'_>)> = Vec::new();
     let mut owned = |d: &crate::diagnostic::Diagnostic| {
@@ -255,6 +271,18 @@ pub fn build(
     })
 }
 
+impl Side {
+    /// Forgets the findings of the rules `codes`: those a side of another kind cannot report
+    /// (a rule that reads the disk, on a git revision), which would otherwise read as fixed or
+    /// new.
+    pub fn without_rules(mut self, codes: &[&str]) -> Side {
+        let keep = |f: &Finding| !codes.contains(&f.code.as_str());
+        self.findings.retain(keep);
+        self.suppressed.retain(keep);
+        self
+    }
+}
+
 /// The markers of the two comment grammars (`triage::suppress`): a Markdown
 /// `<!-- skilllint-disable… -->` and a YAML `# skilllint: ignore[…]`. Malformed ones count too:
 /// they are still someone's attempt to silence a rule.
@@ -304,15 +332,7 @@ impl SideConfig {
                 let cwd = std::env::current_dir().unwrap_or_default();
                 let loaded =
                     crate::triage::baseline::Baseline::load(path, &cwd, max_size, catalog)?;
-                let entries = loaded
-                    .entries
-                    .iter()
-                    .map(|e| {
-                        let id = e.fingerprint.clone().or_else(|| e.message.clone());
-                        (e.rule.clone(), e.path.clone(), id.unwrap_or_default())
-                    })
-                    .collect();
-                Some((relative(path), entries))
+                Some((relative(path), baseline_entries(&loaded.entries)))
             }
             _ => None,
         };
@@ -324,6 +344,19 @@ impl SideConfig {
             baseline,
         })
     }
+}
+
+/// A baseline's entries as (rule, path, fingerprint else message).
+pub(crate) fn baseline_entries(
+    entries: &[crate::triage::baseline::Entry],
+) -> Vec<(String, String, String)> {
+    entries
+        .iter()
+        .map(|e| {
+            let id = e.fingerprint.clone().or_else(|| e.message.clone());
+            (e.rule.clone(), e.path.clone(), id.unwrap_or_default())
+        })
+        .collect()
 }
 
 /// Whether `path` resolves inside `folder` (a missing file is not).

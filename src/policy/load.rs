@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 pub const POLICY_DIR: &str = ".skilllint/policies";
 
 /// A policy file larger than this is refused unread.
-const MAX_POLICY_FILE: u64 = 1024 * 1024;
+pub const MAX_POLICY_FILE: u64 = 1024 * 1024;
 
 const KEYS: &[&str] = &[
     "code", "name", "severity", "category", "summary", "on", "when", "assert", "message", "at",
@@ -165,7 +165,7 @@ pub fn discover(sources: &[(PathBuf, bool)]) -> Result<Vec<PathBuf>, ConfigError
 
 /// Whether a path written in a repository's config leaves the folder it is relative to: it is
 /// absolute, or a `..` climbs above its start.
-fn leaves(written: &Path) -> bool {
+pub(crate) fn leaves(written: &Path) -> bool {
     use std::path::Component;
     let mut depth = 0usize;
     for component in written.components() {
@@ -329,6 +329,22 @@ fn load_found(files: &[Found]) -> Result<PolicySet, ConfigError> {
     for found in files {
         let text = read(&found.path, &found.read)?;
         loader.file(&found.path, &text, found.quote)?;
+    }
+    Ok(PolicySet::new(loader.rules, loader.metas))
+}
+
+/// Loads the policy files of a repository read from somewhere other than disk (a git
+/// revision), in order: `(path shown, text)`. As for any repository source, a file that is not
+/// policy YAML is never quoted.
+pub fn load_repository_texts(files: &[(PathBuf, String)]) -> Result<PolicySet, ConfigError> {
+    let mut loader = Loader {
+        families: builtin_families(),
+        rules: Vec::new(),
+        metas: Vec::new(),
+        seen: Vec::new(),
+    };
+    for (path, text) in files {
+        loader.file(path, text, false)?;
     }
     Ok(PolicySet::new(loader.rules, loader.metas))
 }

@@ -22,7 +22,11 @@ use crate::config::ConfigError;
 use expr::Compiled;
 use std::path::Path;
 
-pub use load::{discover, for_run, load, load_paths, load_text, RunPoliciesError, POLICY_DIR};
+pub(crate) use load::leaves;
+pub use load::{
+    discover, for_run, load, load_paths, load_repository_texts, load_text, RunPoliciesError,
+    MAX_POLICY_FILE, POLICY_DIR,
+};
 
 /// What a rule is about (`on:`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -248,7 +248,11 @@ pub fn fingerprint(code: &str, text: &str, span: Span) -> String {
 
 /// Reads the entries of a baseline's text: an array of entries, or an object with `entries`
 /// (and optionally `$schema` and `version`).
-fn parse_entries(text: &str, path: &Path, catalog: &Catalog) -> Result<Vec<Entry>, ConfigError> {
+pub(crate) fn parse_entries(
+    text: &str,
+    path: &Path,
+    catalog: &Catalog,
+) -> Result<Vec<Entry>, ConfigError> {
     let error = |span: Span, message: String| {
         ConfigError::located(path, text, span.start..span.end, message)
     };

@@ -1,0 +1,685 @@
+//! A git repository's revisions, read as lint roots (`skilllint diff BASE [HEAD]`) without
+//! running git.
+//!
+//! The repository is untrusted. Objects are read with `gix`, built without the features that can
+//! run anything (no hooks, filters, textconv, attributes, credentials, network or commands), and
+//! opened isolated: only the repository's own config is loaded, with reduced trust (no include
+//! files, no environment, no system or user config), and replacement refs are off, so a revision
+//! is its raw committed bytes. Nothing is checked out and nothing under `.git` is written.
+//!
+//! A revision is linted as its tree, with the configuration committed in it: the config file at
+//! the top of the tree, its `exclude` and `[policies] paths`, and `.skilllint/policies/`, each
+//! kept inside the tree as a disk lint keeps them inside the root. Discovery's decisions are the
+//! walk's ([`crate::discover::Decisions`]); a link is never followed, a submodule is noted and not
+//! read, a blob over the size cap is an oversized file. The listing is bounded in entries and
+//! depth (a tree may name the same subtree many times over), and each object's size is known
+//! before it is read.
+
+use crate::config::{ConfigError, CONFIG_NAMES};
+use crate::discover::{Decisions, Discovered, ListedEntry};
+use crate::engine::{Files, FoundFile, LintOptions, Listing};
+use crate::escape::{escape_text, path_form};
+use crate::inventory::side::SideConfig;
+use crate::read::ReadProblem;
+use gix::bstr::ByteSlice;
+use gix::objs::tree::EntryKind;
+use gix::ObjectId;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The rules that read the disk beyond a file's text (SK022: the bytes of archives and
+/// executables in a skill folder; SK023: the files a linked Markdown file links to). A revision
+/// has no disk to read, so they do not run on one, and a diff with a revision side leaves their
+/// findings out on both sides.
+pub const DISK_ONLY_RULES: &[&str] = &["SK022", "SK023"];
+
+/// More entries than this in a revision's tree (files and folders, counted as listed, so a
+/// subtree named many times counts each time) stop the read: far beyond any real repository.
+const MAX_TREE_ENTRIES: usize = 2_000_000;
+
+/// A tree object larger than this is not read (some 400,000 entries).
+const MAX_TREE_OBJECT: u64 = 32 * 1024 * 1024;
+
+/// Why a revision could not be read; the command exits 2 with it.
+#[derive(Debug)]
+pub enum Error {
+    /// No repository, or one that cannot be opened; a message for people.
+    Open(String),
+    /// A revision that names nothing this clone holds; a message for people.
+    Revision(String),
+    /// The configuration committed in a revision.
+    Config(ConfigError),
+    /// A policy file committed in a revision.
+    Policy(ConfigError),
+    /// The revision's objects: one missing (a partial clone), a tree over the limits.
+    Read(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::Open(m) | Error::Revision(m) | Error::Read(m) => f.write_str(m),
+            Error::Config(e) | Error::Policy(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// An open repository.
+pub struct Repository {
+    repo: gix::Repository,
+    /// The texts of the first revision read, by blob: the files a change leaves alone are the
+    /// same blobs on the other side, inflated once.
+    texts: Mutex<HashMap<ObjectId, String>>,
+    texts_kept: std::cell::Cell<bool>,
+}
+
+/// A revision resolved to its tree.
+#[derive(Debug, Clone)]
+pub struct Revision {
+    /// As the user wrote it.
+    pub name: String,
+    /// The commit it names, in hex (`None` for a tree named directly).
+    pub commit: Option<String>,
+    tree: ObjectId,
+}
+
+impl Repository {
+    /// The repository holding `start`, found upwards as git finds it (a bare repository's own
+    /// folder included).
+    pub fn discover(start: &Path) -> Result<Repository, Error> {
+        let mut upwards = gix::discover::upwards::Options::default();
+        // Whoever owns the folder, its config is treated as the repository's, not the user's:
+        // sections of it that gix would act on beyond reading objects are not trusted.
+        upwards.trust = gix::discover::upwards::TrustPolicy::Assume(gix::sec::Trust::Reduced);
+        let open = gix::open::Options::isolated()
+            // A revision is the bytes committed: `refs/replace/` does not swap objects.
+            .config_overrides(["core.useReplaceRefs=false"]);
+        let repo = gix::discover_opts(start, upwards, open).map_err(|e| {
+            Error::Open(format!(
+                "no git repository at {} or above it ({}); name one with --repo",
+                crate::escape::display_path(start),
+                escape_text(&e.to_string())
+            ))
+        })?;
+        Ok(Repository {
+            repo,
+            texts: Mutex::new(HashMap::new()),
+            texts_kept: std::cell::Cell::new(false),
+        })
+    }
+
+    /// The work tree, `None` for a bare repository.
+    pub fn work_tree(&self) -> Option<&Path> {
+        self.repo.workdir()
+    }
+
+    /// Resolves a revision as git would (`main`, `HEAD~1`, `origin/main`, a commit or tag) to
+    /// its tree.
+    pub fn revision(&self, name: &str) -> Result<Revision, Error> {
+        let shown = escape_text(name);
+        let id = match self.repo.rev_parse_single(name.as_bytes().as_bstr()) {
+            Ok(id) => id.detach(),
+            Err(error) => return Err(self.not_found(&shown, &error.to_string())),
+        };
+        let object = self
+            .repo
+            .find_object(id)
+            .map_err(|error| self.not_found(&shown, &error.to_string()))?;
+        // An annotated tag names its commit through the tag object.
+        let commit = match object.kind {
+            gix::object::Kind::Commit => Some(id.to_string()),
+            gix::object::Kind::Tag => self
+                .repo
+                .find_object(id)
+                .ok()
+                .and_then(|tag| tag.peel_to_kind(gix::object::Kind::Commit).ok())
+                .map(|commit| commit.id.to_string()),
+            _ => None,
+        };
+        let tree = object.peel_to_tree().map_err(|error| {
+            Error::Revision(format!(
+                "the revision `{shown}` names no commit or tree ({})",
+                escape_text(&error.to_string())
+            ))
+        })?;
+        Ok(Revision {
+            name: name.to_string(),
+            commit,
+            tree: tree.id,
+        })
+    }
+
+    fn not_found(&self, shown: &str, why: &str) -> Error {
+        if self.repo.is_shallow() {
+            return Error::Revision(format!(
+                "the revision `{shown}` is not in this clone, which is shallow (it holds only \
+                 the latest commits). Fetch the history it needs: `git fetch --deepen=100` (or \
+                 `git fetch --unshallow`), or `fetch-depth: 0` in actions/checkout's `with:` \
+                 ({})",
+                escape_text(why)
+            ));
+        }
+        Error::Revision(format!(
+            "unknown revision `{shown}`: no branch, tag or commit of this repository has that \
+             name (a commit of another clone must be fetched first: `git fetch origin \
+             <commit>`) ({})",
+            escape_text(why)
+        ))
+    }
+
+    /// One side of a diff: `revision` linted and inventoried with its own configuration (none
+    /// when `isolated`), by the same builder as a folder's side.
+    pub fn side(
+        &self,
+        revision: &Revision,
+        isolated: bool,
+        threads: Option<usize>,
+    ) -> Result<crate::inventory::side::Side, Error> {
+        let (options, config) = self.options(revision, isolated, threads)?;
+        let listing = self.listing(revision);
+        let mut side = crate::inventory::side::build(&options, config, Files::Listed(&listing))
+            .map_err(|e| Error::Read(e.to_string()))?;
+        // A policy file is named `REV:path` in messages; as a fact to compare it is its path in
+        // the tree, which the other side may share.
+        let prefix = format!("{}:", revision.name);
+        for file in side.settings.policy_rules.values_mut() {
+            if let Some(path) = file.strip_prefix(&prefix) {
+                *file = path.to_string();
+            }
+        }
+        Ok(side)
+    }
+
+    /// The files of `revision` as discovery takes them.
+    fn listing(&self, revision: &Revision) -> TreeListing<'_> {
+        TreeListing {
+            repo: self.repo.clone().into_sync(),
+            tree: revision.tree,
+            texts: &self.texts,
+            keep_texts: !self.texts_kept.replace(true),
+        }
+    }
+
+    /// The options a lint of `revision` runs with (the config committed at the top of its tree
+    /// and the policies it names, read from the tree, as a disk lint reads them from the root),
+    /// and the configuration's facts a diff compares.
+    pub fn options(
+        &self,
+        revision: &Revision,
+        isolated: bool,
+        threads: Option<usize>,
+    ) -> Result<(LintOptions, SideConfig), Error> {
+        let mut options = LintOptions {
+            threads,
+            ..LintOptions::default()
+        };
+        if isolated {
+            return Ok((options, SideConfig::default()));
+        }
+        let reader = Reader { repo: &self.repo };
+        let shown = |path: &str| PathBuf::from(format!("{}:{path}", revision.name));
+        let mut config_file = None;
+        let mut config_name = None;
+        for name in CONFIG_NAMES {
+            match reader.lookup(revision.tree, &[name]).map_err(Error::Read)? {
+                Found::Blob(id) => {
+                    config_file = Some((shown(name), id));
+                    config_name = Some(name);
+                    break;
+                }
+                Found::Link => {
+                    return Err(Error::Config(ConfigError {
+                        path: shown(name),
+                        span: None,
+                        quote: None,
+                        message: "the configuration is a symbolic link in a git revision; links \
+                                  are not followed when reading history, and it was not read"
+                            .to_string(),
+                    }))
+                }
+                // A folder with a config's name is passed over, as on disk.
+                Found::Tree(_) | Found::Other | Found::Missing => {}
+            }
+        }
+        let cap = crate::engine::DEFAULT_MAX_FILE_SIZE;
+        let config_text = match &config_file {
+            Some((path, id)) => {
+                let bytes = reader
+                    .blob(*id, cap)
+                    .map_err(Error::Read)?
+                    .map_err(|size| {
+                        Error::Config(ConfigError {
+                            path: path.clone(),
+                            span: None,
+                            quote: None,
+                            message: format!(
+                            "the configuration is {size} bytes, over the {cap} byte size limit; \
+                             it was not read"
+                        ),
+                        })
+                    })?;
+                Some(crate::config::config_text(path, bytes).map_err(Error::Config)?)
+            }
+            None => None,
+        };
+        let mut sources = vec![(PathBuf::from(crate::policy::POLICY_DIR), true)];
+        if let (Some((path, _)), Some(text)) = (&config_file, &config_text) {
+            let paths =
+                crate::config::policy_paths_in(text, path, Path::new("")).map_err(Error::Config)?;
+            for written in paths {
+                if crate::policy::leaves(&written) {
+                    return Err(Error::Policy(policy_error(
+                        &shown(&written.to_string_lossy()),
+                        "the policy path leads outside the repository; it was not read (a \
+                         repository's policies must be inside it; name a file with --policies \
+                         to use it)",
+                    )));
+                }
+                sources.push((written, false));
+            }
+        }
+        let files = reader.policy_files(revision.tree, &sources, &shown)?;
+        let policies = crate::policy::load_repository_texts(&files).map_err(Error::Policy)?;
+        let config = match (&config_file, &config_text) {
+            (Some((path, _)), Some(text)) => {
+                crate::config::parse(text, path, PathBuf::from("."), policies.catalog())
+                    .map_err(Error::Config)?
+            }
+            _ => crate::config::Config {
+                base: PathBuf::from("."),
+                ..Default::default()
+            },
+        };
+        let baseline = match &config.baseline {
+            Some(path) => self.baseline(&reader, revision, path, policies.catalog(), &shown)?,
+            None => None,
+        };
+        let facts = SideConfig {
+            path: config_name.map(str::to_string),
+            text: config_text,
+            select: config.select.clone(),
+            fail_on: config.fail_on,
+            baseline,
+        };
+        if !policies.is_empty() {
+            options.policies = Some(Arc::new(policies));
+        }
+        options.apply_config(&config);
+        Ok((options, facts))
+    }
+
+    /// The entries of the baseline the configuration committed in `revision` names, read from
+    /// its tree (`None` when the tree has no such file, as a missing baseline on disk reports
+    /// nothing to compare). A baseline path that leaves the tree or is a link is not read.
+    fn baseline(
+        &self,
+        reader: &Reader<'_>,
+        revision: &Revision,
+        path: &Path,
+        catalog: &crate::catalog::Catalog,
+        shown: &dyn Fn(&str) -> PathBuf,
+    ) -> Result<Option<crate::inventory::side::BaselineFacts>, Error> {
+        if crate::policy::leaves(path) {
+            return Ok(None);
+        }
+        let names: Vec<String> = path
+            .components()
+            .filter_map(|c| match c {
+                std::path::Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
+                _ => None,
+            })
+            .collect();
+        let parts: Vec<&str> = names.iter().map(String::as_str).collect();
+        let Found::Blob(id) = reader.lookup(revision.tree, &parts).map_err(Error::Read)? else {
+            return Ok(None);
+        };
+        let rel = names.join("/");
+        let cap = crate::engine::DEFAULT_MAX_FILE_SIZE;
+        let Ok(bytes) = reader.blob(id, cap).map_err(Error::Read)? else {
+            return Ok(None);
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            return Ok(None);
+        };
+        let entries = crate::triage::baseline::parse_entries(&text, &shown(&rel), catalog)
+            .map_err(Error::Config)?;
+        Ok(Some((
+            rel,
+            crate::inventory::side::baseline_entries(&entries),
+        )))
+    }
+}
+
+fn policy_error(path: &Path, message: &str) -> ConfigError {
+    ConfigError {
+        path: path.to_path_buf(),
+        span: None,
+        quote: None,
+        message: message.to_string(),
+    }
+}
+
+/// What a path names in a tree.
+enum Found {
+    Blob(ObjectId),
+    Tree(ObjectId),
+    Link,
+    /// A submodule.
+    Other,
+    Missing,
+}
+
+/// Bounded reads of a repository's objects.
+struct Reader<'r> {
+    repo: &'r gix::Repository,
+}
+
+impl Reader<'_> {
+    /// The bytes of the blob `id`, or its size when it is over `cap` (read from the object's
+    /// header, before anything is inflated).
+    fn blob(&self, id: ObjectId, cap: u64) -> Result<Result<Vec<u8>, u64>, String> {
+        let header = self.repo.find_header(id).map_err(missing)?;
+        if header.size() > cap {
+            return Ok(Err(header.size()));
+        }
+        let object = self.repo.find_object(id).map_err(missing)?;
+        if object.kind != gix::object::Kind::Blob {
+            return Err(format!("object {id} is not a file"));
+        }
+        Ok(Ok(object.detach().data))
+    }
+
+    /// The raw bytes of the tree `id`, bounded.
+    fn tree(&self, id: ObjectId) -> Result<Vec<u8>, String> {
+        let header = self.repo.find_header(id).map_err(missing)?;
+        if header.size() > MAX_TREE_OBJECT {
+            return Err(format!(
+                "a folder of the revision is {} bytes as a git tree, over the {MAX_TREE_OBJECT} \
+                 byte limit; the revision was not read",
+                header.size()
+            ));
+        }
+        let object = self.repo.find_object(id).map_err(missing)?;
+        if object.kind != gix::object::Kind::Tree {
+            return Err(format!("object {id} is not a folder"));
+        }
+        Ok(object.detach().data)
+    }
+
+    /// What `components` (names, top down) name below the tree `tree`. A link on the way is
+    /// [`Found::Link`]: never followed.
+    fn lookup(&self, tree: ObjectId, components: &[&str]) -> Result<Found, String> {
+        let mut current = Found::Tree(tree);
+        for name in components {
+            let Found::Tree(id) = current else {
+                return Ok(match current {
+                    Found::Link => Found::Link,
+                    _ => Found::Missing,
+                });
+            };
+            let data = self.tree(id)?;
+            let decoded = gix::objs::TreeRef::from_bytes(&data, id.kind())
+                .map_err(|e| format!("a folder of the revision is not a valid git tree: {e}"))?;
+            current = match decoded
+                .entries
+                .iter()
+                .find(|e| e.filename.as_bytes() == name.as_bytes())
+            {
+                None => Found::Missing,
+                Some(entry) => match entry.mode.kind() {
+                    EntryKind::Tree => Found::Tree(entry.oid.to_owned()),
+                    EntryKind::Blob | EntryKind::BlobExecutable => {
+                        Found::Blob(entry.oid.to_owned())
+                    }
+                    EntryKind::Link => Found::Link,
+                    EntryKind::Commit => Found::Other,
+                },
+            };
+        }
+        Ok(current)
+    }
+
+    /// The policy files of `sources` (paths relative to the top of the tree; `true` when it may
+    /// be absent) as `(path shown, text)`, in order: a folder gives its `*.yaml` and `*.yml`
+    /// files sorted by name, as on disk. A link is never followed.
+    fn policy_files(
+        &self,
+        tree: ObjectId,
+        sources: &[(PathBuf, bool)],
+        shown: &dyn Fn(&str) -> PathBuf,
+    ) -> Result<Vec<(PathBuf, String)>, Error> {
+        let mut out: Vec<(PathBuf, String)> = Vec::new();
+        let cap = crate::policy::MAX_POLICY_FILE;
+        let read = |path: &Path, id: ObjectId| -> Result<String, Error> {
+            let bytes = self.blob(id, cap).map_err(Error::Read)?.map_err(|_| {
+                Error::Policy(policy_error(
+                    path,
+                    &format!("the policy file is over the {cap} byte size limit; it was not read"),
+                ))
+            })?;
+            String::from_utf8(bytes).map_err(|_| {
+                Error::Policy(policy_error(path, "the policy file is not valid UTF-8"))
+            })
+        };
+        let link = |path: &Path| {
+            Error::Policy(policy_error(
+                path,
+                "the policy path is a symbolic link in a git revision; links are not followed \
+                 when reading history, and it was not read",
+            ))
+        };
+        for (written, optional) in sources {
+            let path = &shown(&written.to_string_lossy());
+            let names: Vec<String> = written
+                .components()
+                .filter_map(|c| match c {
+                    std::path::Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
+                    _ => None,
+                })
+                .collect();
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut push = |shown: PathBuf, text: String| {
+                if !out.iter().any(|(p, _)| *p == shown) {
+                    out.push((shown, text));
+                }
+            };
+            match self.lookup(tree, &names).map_err(Error::Read)? {
+                Found::Missing | Found::Other if *optional => {}
+                Found::Missing | Found::Other => {
+                    return Err(Error::Policy(policy_error(
+                        path,
+                        "cannot read the policies: the revision has no such file or folder",
+                    )))
+                }
+                Found::Link => return Err(link(path)),
+                Found::Blob(id) => {
+                    let text = read(path, id)?;
+                    push(path.clone(), text);
+                }
+                Found::Tree(id) => {
+                    let data = self.tree(id).map_err(Error::Read)?;
+                    let decoded = gix::objs::TreeRef::from_bytes(&data, id.kind())
+                        .map_err(|e| Error::Read(format!("not a valid git tree: {e}")))?;
+                    let mut files: Vec<(String, EntryKind, ObjectId)> = decoded
+                        .entries
+                        .iter()
+                        .filter_map(|e| {
+                            let name = e.filename.to_str().ok()?;
+                            let yaml = name.ends_with(".yaml") || name.ends_with(".yml");
+                            yaml.then(|| (name.to_string(), e.mode.kind(), e.oid.to_owned()))
+                        })
+                        .collect();
+                    files.sort();
+                    for (name, kind, id) in files {
+                        let shown = path.join(&name);
+                        match kind {
+                            EntryKind::Blob | EntryKind::BlobExecutable => {
+                                let text = read(&shown, id)?;
+                                push(shown, text);
+                            }
+                            EntryKind::Link => return Err(link(&shown)),
+                            EntryKind::Tree | EntryKind::Commit => {}
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A read that failed on an object the clone does not hold (a partial clone) or cannot read.
+fn missing(error: impl std::fmt::Display) -> String {
+    format!(
+        "cannot read the revision's files: {} (a partial or shallow clone may not hold them all; \
+         fetch the full history)",
+        escape_text(&error.to_string())
+    )
+}
+
+/// The files of a revision's tree, as discovery takes them. The repository is shared by the
+/// threads that read its blobs, each through a handle of its own.
+struct TreeListing<'a> {
+    repo: gix::ThreadSafeRepository,
+    tree: ObjectId,
+    /// Texts already read, by blob, and whether this listing adds its own.
+    texts: &'a Mutex<HashMap<ObjectId, String>>,
+    keep_texts: bool,
+}
+
+impl TreeListing<'_> {
+    /// The text of the blob `id`, or why it is not read.
+    fn text(
+        &self,
+        reader: &Reader<'_>,
+        id: ObjectId,
+        max: u64,
+    ) -> Result<Result<String, ReadProblem>, String> {
+        let lock = || self.texts.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(text) = lock().get(&id) {
+            return Ok(if text.len() as u64 > max {
+                Err(crate::read::too_large(Some(text.len() as u64), max))
+            } else {
+                Ok(text.clone())
+            });
+        }
+        let text = match reader.blob(id, max)? {
+            Ok(bytes) => crate::read::text_of_bytes(bytes),
+            Err(size) => Err(crate::read::too_large(Some(size), max)),
+        };
+        if let (true, Ok(text)) = (self.keep_texts, &text) {
+            lock().insert(id, text.clone());
+        }
+        Ok(text)
+    }
+}
+
+/// A file of the listing to read, or one not read with why.
+struct Kept {
+    file: Discovered,
+    blob: Option<ObjectId>,
+}
+
+impl Listing for TreeListing<'_> {
+    fn discover(&self, decisions: &Decisions<'_>) -> Result<Vec<FoundFile>, String> {
+        use rayon::prelude::*;
+        let local = self.repo.to_thread_local();
+        let kept = list(&Reader { repo: &local }, self.tree, decisions)?;
+        // Inflating the blobs is most of a revision's read: spread over the run's threads, each
+        // with its own handle on the repository.
+        kept.into_par_iter()
+            .with_max_len(64)
+            .map_init(
+                || self.repo.to_thread_local(),
+                |repo, Kept { file, blob }| {
+                    let reader = Reader { repo };
+                    let max = decisions.max_file_size;
+                    let read = match (blob, &file.problem) {
+                        (Some(id), None) => self.text(&reader, id, max)?,
+                        _ => Err(crate::read::not_followed(&file)),
+                    };
+                    Ok((file, read))
+                },
+            )
+            .collect()
+    }
+}
+
+/// Every entry of the tree `root` that discovery takes, bounded in entries and depth. Folders
+/// discovery never walks (`.git`, `node_modules`, `target`) are not listed.
+fn list(
+    reader: &Reader<'_>,
+    root: ObjectId,
+    decisions: &Decisions<'_>,
+) -> Result<Vec<Kept>, String> {
+    let mut kept = Vec::new();
+    let mut pending: Vec<(ObjectId, String, usize)> = vec![(root, String::new(), 0)];
+    let mut listed = 0usize;
+    while let Some((id, folder, depth)) = pending.pop() {
+        let data = reader.tree(id)?;
+        let tree = gix::objs::TreeRef::from_bytes(&data, id.kind())
+            .map_err(|e| format!("a folder of the revision is not a valid git tree: {e}"))?;
+        listed += tree.entries.len();
+        if listed > MAX_TREE_ENTRIES {
+            return Err(format!(
+                "the revision lists more than {MAX_TREE_ENTRIES} files and folders; it was not read"
+            ));
+        }
+        for entry in &tree.entries {
+            let name: &[u8] = entry.filename.as_bytes();
+            let rel_path = if folder.is_empty() {
+                path_form(name).into_owned()
+            } else {
+                format!("{folder}/{}", path_form(name))
+            };
+            // A name no file system holds (git itself refuses to check these out): the entry
+            // is reported, never read.
+            if name.is_empty() || name == b"." || name == b".." || name.contains(&b'/') {
+                kept.push(Kept {
+                    file: Discovered {
+                        abs_path: PathBuf::from(&rel_path),
+                        rel_path,
+                        kind: crate::model::FileKind::Unfollowed,
+                        problem: Some(
+                            "a git tree entry whose name is no file name; it was not read"
+                                .to_string(),
+                        ),
+                    },
+                    blob: None,
+                });
+                continue;
+            }
+            let entry_kind = match entry.mode.kind() {
+                EntryKind::Tree => {
+                    if crate::discover::is_skipped_dir(name) {
+                        continue;
+                    }
+                    if depth + 1 < crate::discover::MAX_DEPTH {
+                        pending.push((entry.oid.to_owned(), rel_path, depth + 1));
+                        continue;
+                    }
+                    ListedEntry::TooDeep
+                }
+                EntryKind::Blob | EntryKind::BlobExecutable => ListedEntry::File,
+                EntryKind::Link => ListedEntry::Symlink,
+                EntryKind::Commit => ListedEntry::Submodule,
+            };
+            if let Some((kind, problem)) = decisions.entry(&rel_path, entry_kind) {
+                let blob = (entry_kind == ListedEntry::File).then(|| entry.oid.to_owned());
+                kept.push(Kept {
+                    file: Discovered {
+                        abs_path: PathBuf::from(&rel_path),
+                        rel_path,
+                        kind,
+                        problem,
+                    },
+                    blob,
+                });
+            }
+        }
+    }
+    Ok(kept)
+}
