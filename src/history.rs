@@ -325,13 +325,7 @@ impl Repository {
         if crate::policy::leaves(path) {
             return Ok(None);
         }
-        let names: Vec<String> = path
-            .components()
-            .filter_map(|c| match c {
-                std::path::Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
-                _ => None,
-            })
-            .collect();
+        let names = tree_names(path);
         let parts: Vec<&str> = names.iter().map(String::as_str).collect();
         let Found::Blob(id) = reader.lookup(revision.tree, &parts).map_err(Error::Read)? else {
             return Ok(None);
@@ -360,6 +354,17 @@ fn policy_error(path: &Path, message: &str) -> ConfigError {
         quote: None,
         message: message.to_string(),
     }
+}
+
+/// The names a path relative to the top of a tree goes through (`.` and the like dropped; the
+/// caller has refused a path that leaves the tree).
+fn tree_names(path: &Path) -> Vec<String> {
+    path.components()
+        .filter_map(|c| match c {
+            std::path::Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect()
 }
 
 /// What a path names in a tree.
@@ -473,13 +478,7 @@ impl Reader<'_> {
         };
         for (written, optional) in sources {
             let path = &shown(&written.to_string_lossy());
-            let names: Vec<String> = written
-                .components()
-                .filter_map(|c| match c {
-                    std::path::Component::Normal(name) => Some(name.to_string_lossy().into_owned()),
-                    _ => None,
-                })
-                .collect();
+            let names = tree_names(written);
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             let mut push = |shown: PathBuf, text: String| {
                 if !out.iter().any(|(p, _)| *p == shown) {

@@ -892,3 +892,31 @@ fn the_report_is_the_same_on_one_thread_and_on_many() {
         assert_eq!(run("1"), run("4"), "{format}");
     }
 }
+
+#[test]
+fn the_rules_that_read_the_disk_are_neither_new_nor_fixed_against_a_revision() {
+    let s = Scratch::new();
+    std::fs::create_dir_all(s.path("r")).expect("repo folder");
+    s.git("r", &["init", "-q", "."]);
+    s.write(
+        "r/helper/SKILL.md",
+        "---\nname: helper\ndescription: Helps with notes. Use when the user asks about notes.\n---\n\n# Helper\n\nSee [the guide](guide.md).\n",
+    );
+    s.write(
+        "r/helper/guide.md",
+        "# Guide\n\nRead [the missing page](missing.md).\n",
+    );
+    s.write("r/helper/tools.zip", "PK\u{3}\u{4}not really");
+    s.commit("r", "a skill with a broken linked page and an archive");
+    // On disk the work tree has both findings (SK022, SK023); the revision cannot have them.
+    let lint = skilllint(&["--format", "concise", "."], &s.path("r"));
+    let lint = stdout(&lint);
+    assert!(lint.contains("SK022") && lint.contains("SK023"), "{lint}");
+    let (code, report) = diff_json(&["HEAD"], &s.path("r"));
+    assert_eq!(code, Some(0), "{report:#}");
+    assert_eq!(
+        report["findings"],
+        serde_json::json!({"new": [], "fixed": [], "silenced": []}),
+        "{report:#}"
+    );
+}
