@@ -200,7 +200,7 @@ impl ConfigError {
     }
 
     /// An error about the file as a whole (unreadable, too large, a link out), quoting nothing.
-    fn whole_file(path: &Path, message: String) -> ConfigError {
+    pub(crate) fn whole_file(path: &Path, message: String) -> ConfigError {
         ConfigError {
             path: path.to_path_buf(),
             span: None,
@@ -288,6 +288,11 @@ pub fn discover(start: &Path) -> Result<Option<PathBuf>, ConfigError> {
     Ok(None)
 }
 
+/// A config link that leads nowhere, and one out of its folder (on disk or in a git revision).
+pub(crate) const LINK_NOWHERE: &str =
+    "the configuration is a symbolic link that does not resolve; it was not read";
+pub(crate) const LINK_OUT: &str = "the configuration is a symbolic link to a file outside the folder it is in; it was not read (name the file with --config to use it)";
+
 /// Whether `candidate` (in the canonical folder `dir`) is a config file to read; an error for
 /// one that must not be read.
 fn check_candidate(dir: &Path, candidate: &Path) -> Result<bool, ConfigError> {
@@ -304,12 +309,10 @@ fn check_candidate(dir: &Path, candidate: &Path) -> Result<bool, ConfigError> {
     };
     let file_type = if metadata.file_type().is_symlink() {
         let Ok(target) = candidate.canonicalize() else {
-            return refuse(
-                "the configuration is a symbolic link that does not resolve; it was not read",
-            );
+            return refuse(LINK_NOWHERE);
         };
         if !target.starts_with(dir) {
-            return refuse("the configuration is a symbolic link to a file outside the folder it is in; it was not read (name the file with --config to use it)");
+            return refuse(LINK_OUT);
         }
         match std::fs::metadata(&target) {
             Ok(metadata) => metadata.file_type(),

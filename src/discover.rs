@@ -68,15 +68,30 @@ fn found_kind(
 }
 
 /// What an entry of a listing that is not a folder on disk (a git revision's tree) is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ListedEntry {
     File,
-    /// A symbolic link: never followed in a listing.
-    Symlink,
+    /// A symbolic link, resolved inside the listing (never on disk) to where it leads.
+    Link(LinkTarget),
     /// A submodule (a commit in the tree): its files are another repository's.
     Submodule,
     /// A folder at [`MAX_DEPTH`], not listed further.
     TooDeep,
+}
+
+/// Where a symbolic link of a listing leads, resolved within the listing as the system resolves
+/// one on disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum LinkTarget {
+    /// A file of the listing: read as the link's text.
+    File,
+    /// A folder: never walked, as on disk; `true` when it encloses the link (a loop).
+    Folder { encloses: bool },
+    /// Out of the listing's top (an absolute path, or more `..` than folders).
+    Outside,
+    /// Nowhere (a dangling link, a cycle, a file used as a folder): the error the system would
+    /// give, as it words it.
+    Unfollowable(String),
 }
 
 /// The decisions discovery makes for each file, for a listing to apply to its entries.
@@ -91,9 +106,8 @@ pub(crate) struct Decisions<'a> {
 impl Decisions<'_> {
     /// What discovery makes of an entry met at `rel_path` in a listing, as the walk decides for
     /// a file on disk: `None` to pass over it (excluded, or of no kind skilllint reads), else
-    /// the kind and the problem that stops it being read. A link is never followed (a listing
-    /// has no file system to resolve it in safely): one under a name skilllint reads is
-    /// reported, as a link out of the root is on disk.
+    /// the kind and the problem that stops it being read. A link is decided as
+    /// [`resolve_symlink`] decides one on disk, from where the listing resolved it.
     pub(crate) fn entry(
         &self,
         rel_path: &str,
@@ -104,15 +118,23 @@ impl Decisions<'_> {
         }
         let kind = || found_kind(rel_path, self.requirement_files, &self.include);
         match entry {
-            ListedEntry::File => kind().map(|kind| (kind, None)),
-            ListedEntry::Symlink => kind().map(|kind| (kind, Some(LINK_IN_LISTING.to_string()))),
+            ListedEntry::File | ListedEntry::Link(LinkTarget::File) => {
+                kind().map(|kind| (kind, None))
+            }
+            ListedEntry::Link(LinkTarget::Folder { encloses }) => {
+                encloses.then(|| (FileKind::Unfollowed, Some(LINK_LOOP.to_string())))
+            }
+            ListedEntry::Link(LinkTarget::Outside) => {
+                kind().map(|kind| (kind, Some(LINK_OUT_OF_ROOT.to_string())))
+            }
+            ListedEntry::Link(LinkTarget::Unfollowable(error)) => {
+                kind().map(|kind| (kind, Some(link_not_followed(&error))))
+            }
             ListedEntry::Submodule => Some((FileKind::Unfollowed, Some(SUBMODULE.to_string()))),
             ListedEntry::TooDeep => Some((FileKind::Unfollowed, Some(too_deep()))),
         }
     }
 }
-
-const LINK_IN_LISTING: &str = "the file is a symbolic link in a git revision; links are not followed when reading history, and it was not read";
 
 const SUBMODULE: &str =
     "a submodule: its files are another repository's and were not read from this revision";
@@ -862,6 +884,14 @@ fn not_regular(file_type: std::fs::FileType) -> String {
 const LINK_OUT_OF_ROOT: &str =
     "the file is a symlink to a place outside the lint root; it was not read";
 
+const LINK_LOOP: &str =
+    "symlink loop: this folder leads back to a folder that encloses it; it was not followed";
+
+/// The problem of a link that leads nowhere, with the system's words for why.
+fn link_not_followed(error: &dyn std::fmt::Display) -> String {
+    format!("the file is a symlink that cannot be followed ({error}); it was not read")
+}
+
 /// Whether `path`, named on the command line, is a symlink that sits inside the lint root but
 /// leads out of it. A path that is itself outside the root (`skilllint /elsewhere/SKILL.md`) is
 /// the user's own choice and is read.
@@ -899,16 +929,7 @@ fn resolve_symlink(
         Ok(target) => target,
         // A dangling link is reported only under a name we read: `build -> out/` in a fresh
         // checkout is common and skips nothing we would read.
-        Err(error) => {
-            return kind.map(|kind| {
-                (
-                    kind,
-                    Some(format!(
-                        "the file is a symlink that cannot be followed ({error}); it was not read"
-                    )),
-                )
-            })
-        }
+        Err(error) => return kind.map(|kind| (kind, Some(link_not_followed(&error)))),
     };
     if target.is_dir() {
         let leads_back = path.canonicalize().is_ok_and(|target| {
@@ -916,15 +937,7 @@ fn resolve_symlink(
                 .and_then(|parent| parent.canonicalize().ok())
                 .is_some_and(|parent| parent.starts_with(&target))
         });
-        return leads_back.then(|| {
-            (
-                FileKind::Unfollowed,
-                Some(
-                    "symlink loop: this folder leads back to a folder that encloses it; it was not followed"
-                        .to_string(),
-                ),
-            )
-        });
+        return leads_back.then(|| (FileKind::Unfollowed, Some(LINK_LOOP.to_string())));
     }
     let kind = kind?;
     if !resolves_inside(path, canonical_root) {

@@ -831,12 +831,12 @@ impl Listing for InMemory {
         &self,
         decisions: &crate::discover::Decisions<'_>,
     ) -> Result<Vec<FoundFile>, String> {
-        let entry = crate::discover::ListedEntry::File;
         Ok(self
             .0
             .iter()
             .filter_map(|(rel_path, text)| {
-                let (kind, problem) = decisions.entry(rel_path, entry)?;
+                let (kind, problem) =
+                    decisions.entry(rel_path, crate::discover::ListedEntry::File)?;
                 let file = Discovered {
                     abs_path: PathBuf::from(rel_path),
                     rel_path: rel_path.clone(),

@@ -10,13 +10,14 @@
 //! A revision is linted as its tree, with the configuration committed in it: the config file at
 //! the top of the tree, its `exclude` and `[policies] paths`, and `.skilllint/policies/`, each
 //! kept inside the tree as a disk lint keeps them inside the root. Discovery's decisions are the
-//! walk's ([`crate::discover::Decisions`]); a link is never followed, a submodule is noted and not
-//! read, a blob over the size cap is an oversized file. The listing is bounded in entries and
+//! walk's ([`crate::discover::Decisions`]); a link to a file is resolved inside the tree, never on
+//! disk, and read when it leads to a file of the tree, a submodule is noted and not read, a blob
+//! over the size cap is an oversized file. The listing is bounded in entries and
 //! depth (a tree may name the same subtree many times over), and each object's size is known
 //! before it is read.
 
 use crate::config::{ConfigError, CONFIG_NAMES};
-use crate::discover::{Decisions, Discovered, ListedEntry};
+use crate::discover::{Decisions, Discovered, LinkTarget, ListedEntry};
 use crate::engine::{Files, FoundFile, LintOptions, Listing};
 use crate::escape::{escape_text, path_form};
 use crate::inventory::side::SideConfig;
@@ -24,7 +25,7 @@ use crate::read::ReadProblem;
 use gix::bstr::ByteSlice;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -40,6 +41,16 @@ const MAX_TREE_ENTRIES: usize = 2_000_000;
 
 /// A tree object larger than this is not read (some 400,000 entries).
 const MAX_TREE_OBJECT: u64 = 32 * 1024 * 1024;
+
+/// More links than this met resolving one link (a chain, or a cycle) and it cannot be followed.
+const MAX_LINK_HOPS: usize = 8;
+
+/// Names walked resolving one link, over all its hops: a crafted target (`a/../a/../…`) costs
+/// no more than this, however many links the tree holds; past it the link is refused as a loop.
+const MAX_LINK_STEPS: usize = 256;
+
+/// A link's target longer than this is no path the system would follow (its `PATH_MAX`).
+const MAX_LINK_TARGET: u64 = 4096;
 
 /// Why a revision could not be read; the command exits 2 with it.
 #[derive(Debug)]
@@ -224,25 +235,26 @@ impl Repository {
         let mut config_file = None;
         let mut config_name = None;
         for name in CONFIG_NAMES {
-            match reader.lookup(revision.tree, &[name]).map_err(Error::Read)? {
-                Found::Blob(id) => {
-                    config_file = Some((shown(name), id));
-                    config_name = Some(name);
-                    break;
-                }
-                Found::Link => {
-                    return Err(Error::Config(ConfigError {
-                        path: shown(name),
-                        span: None,
-                        quote: None,
-                        message: "the configuration is a symbolic link in a git revision; links \
-                                  are not followed when reading history, and it was not read"
-                            .to_string(),
-                    }))
+            let refuse = |why: &str| Err(Error::Config(whole_file(&shown(name), why)));
+            let id = match reader.lookup(revision.tree, &[name]).map_err(Error::Read)? {
+                Found::Blob(id) => id,
+                // Resolved in the tree as on disk: it must lead to a file at the top or below.
+                Found::Link(link) => {
+                    let mut links = Links::new(&reader);
+                    let top = vec![(Vec::new(), Some(revision.tree))];
+                    match links.resolve(top, link).map_err(Error::Read)? {
+                        (_, Some(id)) => id,
+                        (LinkTarget::Outside, _) => return refuse(crate::config::LINK_OUT),
+                        (LinkTarget::Folder { .. }, _) => continue,
+                        _ => return refuse(crate::config::LINK_NOWHERE),
+                    }
                 }
                 // A folder with a config's name is passed over, as on disk.
-                Found::Tree(_) | Found::Other | Found::Missing => {}
-            }
+                Found::Tree(_) | Found::Other | Found::Missing => continue,
+            };
+            config_file = Some((shown(name), id));
+            config_name = Some(name);
+            break;
         }
         let cap = crate::engine::DEFAULT_MAX_FILE_SIZE;
         let config_text = match &config_file {
@@ -251,15 +263,13 @@ impl Repository {
                     .blob(*id, cap)
                     .map_err(Error::Read)?
                     .map_err(|size| {
-                        Error::Config(ConfigError {
-                            path: path.clone(),
-                            span: None,
-                            quote: None,
-                            message: format!(
-                            "the configuration is {size} bytes, over the {cap} byte size limit; \
-                             it was not read"
-                        ),
-                        })
+                        Error::Config(whole_file(
+                            path,
+                            &format!(
+                                "the configuration is {size} bytes, over the {cap} byte size \
+                                 limit; it was not read"
+                            ),
+                        ))
                     })?;
                 Some(crate::config::config_text(path, bytes).map_err(Error::Config)?)
             }
@@ -271,7 +281,7 @@ impl Repository {
                 crate::config::policy_paths_in(text, path, Path::new("")).map_err(Error::Config)?;
             for written in paths {
                 if crate::policy::leaves(&written) {
-                    return Err(Error::Policy(policy_error(
+                    return Err(Error::Policy(whole_file(
                         &shown(&written.to_string_lossy()),
                         "the policy path leads outside the repository; it was not read (a \
                          repository's policies must be inside it; name a file with --policies \
@@ -347,13 +357,8 @@ impl Repository {
     }
 }
 
-fn policy_error(path: &Path, message: &str) -> ConfigError {
-    ConfigError {
-        path: path.to_path_buf(),
-        span: None,
-        quote: None,
-        message: message.to_string(),
-    }
+fn whole_file(path: &Path, message: &str) -> ConfigError {
+    ConfigError::whole_file(path, message.to_string())
 }
 
 /// The names a path relative to the top of a tree goes through (`.` and the like dropped; the
@@ -371,7 +376,8 @@ fn tree_names(path: &Path) -> Vec<String> {
 enum Found {
     Blob(ObjectId),
     Tree(ObjectId),
-    Link,
+    /// A symbolic link, with the blob of its target.
+    Link(ObjectId),
     /// A submodule.
     Other,
     Missing,
@@ -415,13 +421,13 @@ impl Reader<'_> {
     }
 
     /// What `components` (names, top down) name below the tree `tree`. A link on the way is
-    /// [`Found::Link`]: never followed.
+    /// [`Found::Link`], not followed here.
     fn lookup(&self, tree: ObjectId, components: &[&str]) -> Result<Found, String> {
         let mut current = Found::Tree(tree);
         for name in components {
             let Found::Tree(id) = current else {
                 return Ok(match current {
-                    Found::Link => Found::Link,
+                    Found::Link(id) => Found::Link(id),
                     _ => Found::Missing,
                 });
             };
@@ -439,7 +445,7 @@ impl Reader<'_> {
                     EntryKind::Blob | EntryKind::BlobExecutable => {
                         Found::Blob(entry.oid.to_owned())
                     }
-                    EntryKind::Link => Found::Link,
+                    EntryKind::Link => Found::Link(entry.oid.to_owned()),
                     EntryKind::Commit => Found::Other,
                 },
             };
@@ -460,17 +466,16 @@ impl Reader<'_> {
         let cap = crate::policy::MAX_POLICY_FILE;
         let read = |path: &Path, id: ObjectId| -> Result<String, Error> {
             let bytes = self.blob(id, cap).map_err(Error::Read)?.map_err(|_| {
-                Error::Policy(policy_error(
+                Error::Policy(whole_file(
                     path,
                     &format!("the policy file is over the {cap} byte size limit; it was not read"),
                 ))
             })?;
-            String::from_utf8(bytes).map_err(|_| {
-                Error::Policy(policy_error(path, "the policy file is not valid UTF-8"))
-            })
+            String::from_utf8(bytes)
+                .map_err(|_| Error::Policy(whole_file(path, "the policy file is not valid UTF-8")))
         };
         let link = |path: &Path| {
-            Error::Policy(policy_error(
+            Error::Policy(whole_file(
                 path,
                 "the policy path is a symbolic link in a git revision; links are not followed \
                  when reading history, and it was not read",
@@ -488,12 +493,12 @@ impl Reader<'_> {
             match self.lookup(tree, &names).map_err(Error::Read)? {
                 Found::Missing | Found::Other if *optional => {}
                 Found::Missing | Found::Other => {
-                    return Err(Error::Policy(policy_error(
+                    return Err(Error::Policy(whole_file(
                         path,
                         "cannot read the policies: the revision has no such file or folder",
                     )))
                 }
-                Found::Link => return Err(link(path)),
+                Found::Link(_) => return Err(link(path)),
                 Found::Blob(id) => {
                     let text = read(path, id)?;
                     push(path.clone(), text);
@@ -615,9 +620,14 @@ fn list(
     decisions: &Decisions<'_>,
 ) -> Result<Vec<Kept>, String> {
     let mut kept = Vec::new();
-    let mut pending: Vec<(ObjectId, String, usize)> = vec![(root, String::new(), 0)];
+    // Each folder listed: its parent's index, its name and its tree, for a link to be resolved
+    // from the folder it sits in.
+    let mut folders: Vec<(usize, Vec<u8>, ObjectId)> = vec![(0, Vec::new(), root)];
+    let mut links = Links::new(reader);
+    let mut pending: Vec<(usize, String, usize)> = vec![(0, String::new(), 0)];
     let mut listed = 0usize;
-    while let Some((id, folder, depth)) = pending.pop() {
+    while let Some((index, folder, depth)) = pending.pop() {
+        let id = folders[index].2;
         let data = reader.tree(id)?;
         let tree = gix::objs::TreeRef::from_bytes(&data, id.kind())
             .map_err(|e| format!("a folder of the revision is not a valid git tree: {e}"))?;
@@ -651,23 +661,44 @@ fn list(
                 });
                 continue;
             }
+            let mut blob = None;
             let entry_kind = match entry.mode.kind() {
                 EntryKind::Tree => {
                     if crate::discover::is_skipped_dir(name) {
                         continue;
                     }
                     if depth + 1 < crate::discover::MAX_DEPTH {
-                        pending.push((entry.oid.to_owned(), rel_path, depth + 1));
+                        folders.push((index, name.to_vec(), entry.oid.to_owned()));
+                        pending.push((folders.len() - 1, rel_path, depth + 1));
                         continue;
                     }
                     ListedEntry::TooDeep
                 }
-                EntryKind::Blob | EntryKind::BlobExecutable => ListedEntry::File,
-                EntryKind::Link => ListedEntry::Symlink,
+                EntryKind::Blob | EntryKind::BlobExecutable => {
+                    blob = Some(entry.oid.to_owned());
+                    ListedEntry::File
+                }
+                // An excluded link is passed over unresolved, as the walk passes it.
+                EntryKind::Link if decisions.exclude.matches(&rel_path) => continue,
+                EntryKind::Link => {
+                    let mut at = Vec::new();
+                    let mut up = index;
+                    loop {
+                        let (parent, name, tree) = &folders[up];
+                        at.push((name.clone(), Some(*tree)));
+                        if up == 0 {
+                            break;
+                        }
+                        up = *parent;
+                    }
+                    at.reverse();
+                    let (target, file) = links.resolve(at, entry.oid.to_owned())?;
+                    blob = file;
+                    ListedEntry::Link(target)
+                }
                 EntryKind::Commit => ListedEntry::Submodule,
             };
             if let Some((kind, problem)) = decisions.entry(&rel_path, entry_kind) {
-                let blob = (entry_kind == ListedEntry::File).then(|| entry.oid.to_owned());
                 kept.push(Kept {
                     file: Discovered {
                         abs_path: PathBuf::from(&rel_path),
@@ -681,4 +712,149 @@ fn list(
         }
     }
     Ok(kept)
+}
+
+/// Resolves a revision's links inside its tree, as the system resolves a link on disk: each
+/// target relative to the folder of its link, `..` taking the folder the walk reached (not the
+/// text written), links met on the way followed. Nothing on disk is looked at: an absolute
+/// target, or one that climbs above the top of the tree, leads out of it and is not followed.
+struct Links<'a, 'r> {
+    reader: &'a Reader<'r>,
+    /// The entries of each tree a resolution looked in, by name.
+    trees: HashMap<ObjectId, HashMap<Vec<u8>, (EntryKind, ObjectId)>>,
+}
+
+/// Why a link leads nowhere, as a system error (whose words the walk reports for a link on disk).
+#[derive(Clone, Copy)]
+enum Nowhere {
+    Missing,
+    Loop,
+    NotAFolder,
+    TooLong,
+}
+
+impl Nowhere {
+    fn target(self) -> (LinkTarget, Option<ObjectId>) {
+        #[cfg(unix)]
+        let error = std::io::Error::from_raw_os_error(match self {
+            Nowhere::Missing => libc::ENOENT,
+            Nowhere::Loop => libc::ELOOP,
+            Nowhere::NotAFolder => libc::ENOTDIR,
+            Nowhere::TooLong => libc::ENAMETOOLONG,
+        });
+        #[cfg(not(unix))]
+        let error = std::io::Error::from(match self {
+            Nowhere::Missing => std::io::ErrorKind::NotFound,
+            Nowhere::Loop => std::io::ErrorKind::FilesystemLoop,
+            Nowhere::NotAFolder => std::io::ErrorKind::NotADirectory,
+            Nowhere::TooLong => std::io::ErrorKind::InvalidInput,
+        });
+        (LinkTarget::Unfollowable(error.to_string()), None)
+    }
+}
+
+impl<'a, 'r> Links<'a, 'r> {
+    fn new(reader: &'a Reader<'r>) -> Links<'a, 'r> {
+        Links {
+            reader,
+            trees: HashMap::new(),
+        }
+    }
+
+    /// The kind and object of the entry `name` of the tree `tree`.
+    fn entry(
+        &mut self,
+        tree: ObjectId,
+        name: &[u8],
+    ) -> Result<Option<(EntryKind, ObjectId)>, String> {
+        if !self.trees.contains_key(&tree) {
+            let data = self.reader.tree(tree)?;
+            let decoded = gix::objs::TreeRef::from_bytes(&data, tree.kind())
+                .map_err(|e| format!("a folder of the revision is not a valid git tree: {e}"))?;
+            let entries = decoded
+                .entries
+                .iter()
+                .map(|e| (e.filename.to_vec(), (e.mode.kind(), e.oid.to_owned())))
+                .collect();
+            self.trees.insert(tree, entries);
+        }
+        Ok(self
+            .trees
+            .get(&tree)
+            .and_then(|entries| entries.get(name))
+            .copied())
+    }
+
+    /// Where the link `link` leads from its folder `folder` (the folders from the top of the
+    /// tree, each named, the top's name empty), with the blob it leads to when it is a file.
+    /// A submodule met on the way is a folder with nothing in it (what a clone that did not
+    /// fetch it holds).
+    fn resolve(
+        &mut self,
+        folder: Vec<(Vec<u8>, Option<ObjectId>)>,
+        link: ObjectId,
+    ) -> Result<(LinkTarget, Option<ObjectId>), String> {
+        let mut at = folder.clone();
+        let mut names: VecDeque<Vec<u8>> = VecDeque::new();
+        let (mut hops, mut steps) = (0, 0);
+        let mut next = Some(link);
+        loop {
+            if let Some(link) = next.take() {
+                hops += 1;
+                if hops > MAX_LINK_HOPS {
+                    return Ok(Nowhere::Loop.target());
+                }
+                let Ok(target) = self.reader.blob(link, MAX_LINK_TARGET)? else {
+                    return Ok(Nowhere::TooLong.target());
+                };
+                if target.is_empty() {
+                    return Ok(Nowhere::Missing.target());
+                }
+                if target.starts_with(b"/") {
+                    return Ok((LinkTarget::Outside, None));
+                }
+                for name in target.split(|b| *b == b'/').rev() {
+                    names.push_front(name.to_vec());
+                }
+            }
+            let Some(name) = names.pop_front() else {
+                break;
+            };
+            steps += 1;
+            if steps > MAX_LINK_STEPS {
+                return Ok(Nowhere::Loop.target());
+            }
+            match name.as_slice() {
+                b"" | b"." => {}
+                b".." => {
+                    if at.len() <= 1 {
+                        return Ok((LinkTarget::Outside, None));
+                    }
+                    at.pop();
+                }
+                _ => {
+                    let Some((_, Some(tree))) = at.last() else {
+                        return Ok(Nowhere::Missing.target());
+                    };
+                    match self.entry(*tree, &name)? {
+                        None => return Ok(Nowhere::Missing.target()),
+                        Some((EntryKind::Tree, id)) => at.push((name, Some(id))),
+                        Some((EntryKind::Commit, _)) => at.push((name, None)),
+                        Some((EntryKind::Link, id)) => next = Some(id),
+                        // `file/`, `file/.` and `file/x` all use a file as a folder.
+                        Some((EntryKind::Blob | EntryKind::BlobExecutable, _))
+                            if !names.is_empty() =>
+                        {
+                            return Ok(Nowhere::NotAFolder.target())
+                        }
+                        Some((EntryKind::Blob | EntryKind::BlobExecutable, id)) => {
+                            return Ok((LinkTarget::File, Some(id)))
+                        }
+                    }
+                }
+            }
+        }
+        let encloses = at.len() <= folder.len() && at.iter().zip(&folder).all(|(a, f)| a.0 == f.0);
+        Ok((LinkTarget::Folder { encloses }, None))
+    }
 }
