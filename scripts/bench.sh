@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Times skilllint on generated corpora against the read floor (cat of every file) and, when it is
-# installed, against agnix (the fastest peer), side by side in one run.
+# Times skilllint on generated corpora against the read floor (cat of every file), ripgrep reading
+# the same files for a word none holds (`rg -c`, when rg is installed: the yardstick of a fast
+# parallel reader) and, when it is installed, agnix (the fastest peer), side by side in one run.
 #   scripts/bench.sh [COUNT...]        default: 1000 5000 20000
 #   AGNIX=/path/to/agnix RUNS=7 scripts/bench.sh 5000
 # agnix is not installed by this script: `python3 -m venv /tmp/agnix && /tmp/agnix/bin/pip install
@@ -11,6 +12,7 @@ counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(1000 5000 20000)
 runs=${RUNS:-7}
 agnix=${AGNIX:-$(command -v agnix || true)}
+rg=${RG:-$(command -v rg || true)}
 cargo build --release --quiet --example gen_corpus
 cargo build --release --quiet
 bin=target/release/skilllint
@@ -27,8 +29,8 @@ peak_mb() { # peak resident memory of one run of "$@", in MB
   { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null || true; } | tail -1 | awk '{printf "%.1f", $1 / 1024}'
 }
 
-printf '%-7s %-7s %-9s %-11s %-9s %-9s %-9s %-9s %-9s\n' \
-  skills files floor_s skilllint_s x_floor agnix_s x_faster sl_MB agnix_MB
+printf '%-7s %-7s %-9s %-9s %-11s %-9s %-9s %-9s %-9s %-9s %-9s\n' \
+  skills files floor_s rg_s skilllint_s x_floor x_rg agnix_s x_faster sl_MB agnix_MB
 for count in "${counts[@]}"; do
   corpus="$work/corpus-$count"
   target/release/examples/gen_corpus "$count" "$corpus" >/dev/null
@@ -42,13 +44,16 @@ for count in "${counts[@]}"; do
   [ -z "$agnix" ] || "$agnix" "$corpus" --format json --max-files 0 >/dev/null 2>&1 || true
   # The commands take turns run by run, so a machine that speeds up or slows down during the
   # benchmark affects them alike.
-  : > "$work/floor"; : > "$work/lint"; : > "$work/peer"
+  [ -z "$rg" ] || "$rg" -c zqxjkwvq "$corpus" >/dev/null 2>&1 || true
+  : > "$work/floor"; : > "$work/lint"; : > "$work/peer"; : > "$work/rg"
   for _ in $(seq "$runs"); do
     time_it sh -c "xargs cat < '$work/list'" >> "$work/floor"
+    [ -z "$rg" ] || time_it "$rg" -c zqxjkwvq "$corpus" >> "$work/rg"
     time_it "$bin" "$corpus" --format concise >> "$work/lint"
     [ -z "$agnix" ] || time_it "$agnix" "$corpus" --format json --max-files 0 >> "$work/peer"
   done
   floor=$(median < "$work/floor")
+  if [ -n "$rg" ]; then rg_s=$(median < "$work/rg"); else rg_s=nan; fi
   lint=$(median < "$work/lint")
   lint_mb=$(peak_mb "$bin" "$corpus" --format concise)
   if [ -n "$agnix" ]; then
@@ -58,7 +63,9 @@ for count in "${counts[@]}"; do
   else
     peer=nan; peer_mb=-; faster=nan
   fi
-  printf '%-7s %-7s %-9.3f %-11.3f %-9.2f %-9s %-9s %-9s %-9s\n' "$count" "$files" "$floor" "$lint" \
-    "$(echo "$lint / $floor" | bc -l)" "$(printf '%.3f' "$peer" 2>/dev/null || echo -)" \
+  printf '%-7s %-7s %-9.3f %-9s %-11.3f %-9.2f %-9s %-9s %-9s %-9s %-9s\n' "$count" "$files" "$floor" \
+    "$(printf '%.3f' "$rg_s" 2>/dev/null || echo -)" "$lint" "$(echo "$lint / $floor" | bc -l)" \
+    "$( [ "$rg_s" = nan ] && echo - || printf '%.2f' "$(echo "$lint / $rg_s" | bc -l)")" \
+    "$(printf '%.3f' "$peer" 2>/dev/null || echo -)" \
     "$(printf '%.1f' "$faster" 2>/dev/null || echo -)" "$lint_mb" "$peer_mb"
 done

@@ -27,17 +27,53 @@ pub fn is_unsafe_char(c: char) -> bool {
     }
 }
 
-/// Whether `text` may hold an unsafe character: a byte scan that every unsafe character's UTF-8
-/// form trips (C0 and DEL, 0xC2 leads C1, 0xD8 leads U+061C, 0xE2 leads U+2000–U+2FFF), so text
-/// without one is passed on after a single pass over its bytes.
-fn may_hold_unsafe(text: &str) -> bool {
-    text.bytes()
-        .any(|b| (b < 0x20 && b != b'\t') || matches!(b, 0x7f | 0xc2 | 0xd8 | 0xe2))
+/// The bytes every unsafe character's UTF-8 form starts with: C0 (tab excepted) and DEL, 0xC2
+/// (leads C1), 0xD8 (leads U+061C), 0xE2 (leads U+2000–U+2FFF). Line feed has its own entry, so a
+/// scan that keeps line feeds passes over them at the cost of one lookup.
+const LEADS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = LEAD;
+        b += 1;
+    }
+    table[b'\t' as usize] = 0;
+    table[b'\n' as usize] = LINE_FEED;
+    table[0x7f] = LEAD;
+    table[0xc2] = LEAD;
+    table[0xd8] = LEAD;
+    table[0xe2] = LEAD;
+    table
+};
+const LEAD: u8 = 1;
+const LINE_FEED: u8 = 2;
+
+/// The first unsafe character of `text` at or after byte `from`, with its offset; line feeds
+/// count unless `keep_line_feeds`. One table lookup a byte: only a lead byte decodes a character
+/// (text without any passes after a single pass over its bytes).
+fn next_unsafe(text: &str, from: usize, keep_line_feeds: bool) -> Option<(usize, char)> {
+    let skip = if keep_line_feeds { LINE_FEED } else { 0 };
+    let bytes = text.as_bytes();
+    let mut at = from;
+    while let Some(offset) = bytes
+        .get(at..)?
+        .iter()
+        .position(|b| LEADS[usize::from(*b)] & !skip != 0)
+    {
+        at += offset;
+        // A lead byte is ASCII or starts a character: `at` is a character boundary.
+        let c = text.get(at..)?.chars().next()?;
+        if is_unsafe_char(c) {
+            return Some((at, c));
+        }
+        at += c.len_utf8();
+    }
+    None
 }
 
 /// Whether `text` holds an unsafe character.
 fn holds_unsafe(text: &str) -> bool {
-    may_hold_unsafe(text) && text.chars().any(is_unsafe_char)
+    next_unsafe(text, 0, false).is_some()
 }
 
 fn push_escaped(out: &mut String, c: char) {
@@ -110,7 +146,17 @@ impl<'a> Snippet<'a> {
                 && *c != '\n'
                 && !(*c == '\r' && text.as_bytes().get(i + 1) == Some(&b'\n'))
         };
-        if !may_hold_unsafe(text) || !text.char_indices().any(|ic| unsafe_at(&ic)) {
+        // The first character to escape: one that is unsafe, but no line feed and no CR ending
+        // a line.
+        let mut from = 0;
+        let needs_escaping = loop {
+            match next_unsafe(text, from, true) {
+                Some((at, c)) if unsafe_at(&(at, c)) => break true,
+                Some((at, c)) => from = at + c.len_utf8(),
+                None => break false,
+            }
+        };
+        if !needs_escaping {
             return Snippet {
                 text: Cow::Borrowed(text),
                 shifts: Vec::new(),
@@ -245,7 +291,7 @@ fn decode_escape(after: &str) -> (Vec<u8>, usize) {
 /// separators written as `\uXXXX`, which serde_json leaves raw. JSON structure is ASCII, so these
 /// can only sit inside strings, where the escape means the same character.
 pub fn escape_json_text(json: String) -> String {
-    if !holds_unsafe(&json) {
+    if next_unsafe(&json, 0, true).is_none() {
         return json;
     }
     let mut out = String::with_capacity(json.len() + 16);
@@ -271,6 +317,36 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn the_byte_scan_finds_what_the_character_test_finds() {
+        let samples = [
+            "plain",
+            "tab\there",
+            "line\nfeed",
+            "crlf\r\nline",
+            "é ç ü ß €",
+            "\u{85} next line",
+            "\u{9f}",
+            "\u{a0} no-break space",
+            "\u{61b}\u{61c}\u{61d}",
+            "\u{200d}\u{200e}\u{200f}\u{2010}",
+            "\u{2027}\u{2028}\u{2029}\u{202a}\u{202e}\u{202f}",
+            "\u{2065}\u{2066}\u{2069}\u{206a}",
+            "\u{2192} arrow \u{2713} check",
+            "\u{1b}[31m",
+            "\u{7f}",
+            "\u{1f600} emoji",
+        ];
+        for sample in samples {
+            let by_char = sample.char_indices().find(|(_, c)| is_unsafe_char(*c));
+            assert_eq!(next_unsafe(sample, 0, false), by_char, "{sample:?}");
+            let no_feed = sample
+                .char_indices()
+                .find(|(_, c)| is_unsafe_char(*c) && *c != '\n');
+            assert_eq!(next_unsafe(sample, 0, true), no_feed, "{sample:?}");
+        }
+    }
 
     #[test]
     fn text_without_controls_is_borrowed() {

@@ -149,6 +149,16 @@ fn write_report(
     report: &str,
     inputs: &[skilllint::source::SourceFile],
 ) -> Result<(), WriteError> {
+    write_report_pieces(output, &[report], inputs)
+}
+
+/// [`write_report`] for a report made of pieces written in turn: a large report is never joined
+/// into one string first.
+fn write_report_pieces<S: AsRef<str>>(
+    output: Option<&std::path::Path>,
+    report: &[S],
+    inputs: &[skilllint::source::SourceFile],
+) -> Result<(), WriteError> {
     match output {
         Some(path) if fix::is_lint_input(path, inputs) => Err(WriteError {
             path: Some(path.to_path_buf()),
@@ -156,14 +166,18 @@ fn write_report(
                 "it is a file this run linted, and the report would replace it; nothing was written",
             ),
         }),
-        Some(path) => fix::write_report_file(path, report.as_bytes()).map_err(|error| WriteError {
-            path: Some(path.to_path_buf()),
-            error,
-        }),
+        Some(path) => {
+            let pieces: Vec<&[u8]> = report.iter().map(|p| p.as_ref().as_bytes()).collect();
+            fix::write_report_file(path, &pieces).map_err(|error| WriteError {
+                path: Some(path.to_path_buf()),
+                error,
+            })
+        }
         None => {
             let mut stdout = std::io::stdout().lock();
-            stdout
-                .write_all(report.as_bytes())
+            report
+                .iter()
+                .try_for_each(|piece| stdout.write_all(piece.as_ref().as_bytes()))
                 .and_then(|()| stdout.flush())
                 .map_err(|error| WriteError { path: None, error })
         }
@@ -954,7 +968,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 .map_or(stdin.text.as_str(), |(_, fixed)| fixed.as_str());
             let printed = print_to_stdout(fixed);
             let report = render_report(&args, format, &outcome, &cwd, options.catalog());
-            eprint!("{report}");
+            eprint!("{}", report.concat());
             std::mem::forget(outcome);
             return printed;
         }
@@ -1029,14 +1043,14 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     }
     let report = if args.statistics {
         let counts = render::statistics::count(&outcome.diagnostics, options.catalog());
-        match format {
+        vec![match format {
             Format::Json => render::statistics::json(&counts),
             _ => render::statistics::text(&counts),
-        }
+        }]
     } else {
         render_report(&args, format, &outcome, &cwd, options.catalog())
     };
-    if let Err(error) = write_report(args.output.as_deref(), &report, &outcome.repo.files) {
+    if let Err(error) = write_report_pieces(args.output.as_deref(), &report, &outcome.repo.files) {
         // A closed pipe (`skilllint . | head`) is not a failure of the lint.
         if error.error.kind() != std::io::ErrorKind::BrokenPipe {
             terminal::error(&error.describe("the report"));
@@ -1080,7 +1094,7 @@ fn render_report(
     outcome: &skilllint::LintOutcome,
     cwd: &Path,
     catalog: &Catalog,
-) -> String {
+) -> Vec<String> {
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = terminal::ColorEnv::from_env().decide(args.color, to_terminal);
     let shown = report::shown_paths_of_findings(outcome, cwd, format);
@@ -1091,7 +1105,17 @@ fn render_report(
         root: &outcome.root,
         catalog,
     };
-    render::render(format, &input, color)
+    // Drawing runs in parallel too: on as many threads as the lint when `--threads` says.
+    let draw = || render::render_pieces(format, &input, color);
+    match args.threads.and_then(|n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+            .ok()
+    }) {
+        Some(pool) => pool.install(draw),
+        None => draw(),
+    }
 }
 
 /// `--write-baseline FILE`: every finding of a run without the baseline, written to FILE with the

@@ -287,13 +287,14 @@ fn temp_file_in(folder: &Path, name: &OsStr) -> std::io::Result<tempfile::NamedT
 /// without `..` whose folder resolves outside the current folder is refused. An absolute path
 /// (`/dev/stdout`, `/tmp/out.sarif`) is the user's own choice and is written as named; a relative
 /// one with `..` is refused before the run ([`output_path_refused`]).
-pub fn write_report_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub fn write_report_file(path: &Path, pieces: &[&[u8]]) -> std::io::Result<()> {
     let stays_below_cwd = path.is_relative()
         && path
             .components()
             .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
     if !stays_below_cwd {
-        return std::fs::write(path, bytes);
+        let mut file = std::fs::File::create(path)?;
+        return pieces.iter().try_for_each(|piece| file.write_all(piece));
     }
     let real_folder = crate::source::folder_of(path).canonicalize()?;
     let cwd = std::env::current_dir()?.canonicalize()?;
@@ -313,7 +314,9 @@ pub fn write_report_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         .filter(|m| m.file_type().is_file())
         .map(|m| m.permissions());
     let mut temp = temp_file_in(&real_folder, name)?;
-    temp.write_all(bytes)?;
+    for piece in pieces {
+        temp.write_all(piece)?;
+    }
     match mode {
         Some(permissions) => temp.as_file().set_permissions(permissions)?,
         None => set_default_mode(temp.as_file())?,

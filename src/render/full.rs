@@ -9,6 +9,7 @@ use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
     NamedSource, SourceCode, SourceSpan, SpanContents,
 };
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -598,8 +599,48 @@ pub fn render(
     color: bool,
     width: usize,
 ) -> String {
+    render_pieces(sources, diagnostics, catalog, color, width).concat()
+}
+
+/// [`render`]'s text in pieces, one a batch of runs.
+pub fn render_pieces(
+    sources: Sources<'_>,
+    diagnostics: &[Diagnostic],
+    catalog: &Catalog,
+    color: bool,
+    width: usize,
+) -> Vec<String> {
     let handler = handler(color, width);
     let positions = super::Positions::new(sources, diagnostics);
+    // Findings are drawn in parallel, a run of findings in the same file at a time (each run
+    // escapes its file once), and kept in their order: the same bytes as one by one. A batch of
+    // runs is one piece, so the drawings are never held twice (as runs and as one text).
+    let runs: Vec<&[Diagnostic]> = diagnostics
+        .chunk_by(|a, b| a.primary.file == b.primary.file)
+        .collect();
+    runs.chunks(RUNS_PER_BATCH)
+        .map(|batch| {
+            let drawn: Vec<String> = batch
+                .par_iter()
+                .map(|run| draw_run(run, sources, &positions, catalog, &handler))
+                .collect();
+            drawn.concat()
+        })
+        .collect()
+}
+
+/// Runs of findings drawn at once: enough to keep every thread busy, few enough that their
+/// drawings are a small part of the report.
+const RUNS_PER_BATCH: usize = 256;
+
+/// The findings of one run (all with their primary label in the same file), drawn.
+fn draw_run(
+    run: &[Diagnostic],
+    sources: Sources<'_>,
+    positions: &super::Positions<'_>,
+    catalog: &Catalog,
+    handler: &GraphicalReportHandler,
+) -> String {
     // Snippets, messages and help quote the repository: everything miette prints is escaped
     // first, so no ESC, bidi override or line feed from a file reaches the terminal raw.
     let mut shown: HashMap<FileId, Shown<'_>> = HashMap::new();
@@ -613,7 +654,7 @@ pub fn render(
         )
     };
     let mut out = String::new();
-    for d in diagnostics {
+    for d in run {
         let mut labels =
             vec![shown_file(&mut shown, sources, d.primary.file).labeled(&d.primary, true)];
         let mut related = Vec::new();
@@ -660,13 +701,13 @@ pub fn render(
             labels,
             related: Vec::new(),
         };
-        if !draw(&handler, &mut out, &report) {
+        if !draw(handler, &mut out, &report) {
             out.push_str(&format!("{}: {message}\n", d.code));
         }
         // Locations in other files follow as their own snippets (miette would prefix them with
         // "Advice:", which reads as a second finding).
         for note in &related {
-            if !draw(&handler, &mut out, note) {
+            if !draw(handler, &mut out, note) {
                 out.push_str(&note.message);
                 out.push('\n');
             }

@@ -5,6 +5,7 @@ use super::Positions;
 use crate::catalog::Catalog;
 use crate::diagnostic::{Diagnostic, Label};
 use crate::source::Sources;
+use rayon::prelude::*;
 use serde::Serialize;
 
 #[derive(Serialize)]
@@ -114,75 +115,172 @@ fn json_label<'a>(
 }
 
 pub fn render(sources: Sources<'_>, diagnostics: &[Diagnostic], catalog: &Catalog) -> String {
+    render_pieces(sources, diagnostics, catalog).concat()
+}
+
+/// Diagnostics serialized at once, in parallel: a piece of the report.
+const ITEMS_PER_PIECE: usize = 512;
+
+/// [`render`]'s text in pieces, each a batch of items: serde_json's pretty form of the whole
+/// array, written item by item (an item's lines indented one level, the items joined by `,`),
+/// so that the report is never held whole.
+pub fn render_pieces(
+    sources: Sources<'_>,
+    diagnostics: &[Diagnostic],
+    catalog: &Catalog,
+) -> Vec<String> {
+    if diagnostics.is_empty() {
+        return vec!["[]\n".to_string()];
+    }
     let positions = Positions::new(sources, diagnostics);
-    let items: Vec<JsonDiagnostic<'_>> = diagnostics
-        .iter()
-        .map(|d| {
-            let meta = catalog.get(d.code);
-            let mut labels = vec![json_label(sources, &positions, &d.primary, true)];
-            labels.extend(
-                d.secondary
-                    .iter()
-                    .map(|l| json_label(sources, &positions, l, false)),
-            );
-            JsonDiagnostic {
-                code: d.code,
-                name: meta.map_or("", |m| m.name.as_str()),
-                category: meta.map_or("correctness", |m| m.category.as_str()),
-                severity: d.severity.as_str(),
-                message: &d.message,
-                path: &sources.file(d.primary.file).rel_path,
-                display_path: sources.path(d.primary.file),
-                start: position(&positions, &d.primary, false),
-                end: position(&positions, &d.primary, true),
-                labels,
-                help: d.help.as_deref(),
-                tool: d.tool.as_deref().map(|t| JsonTool {
-                    name: &t.name,
-                    effect: t.effect,
-                    capabilities: &t.capabilities,
-                    evidence: t
-                        .evidence
-                        .iter()
-                        .map(|e| JsonEvidence {
-                            claim: &e.claim,
-                            basis: e.basis,
-                            source: e.source,
-                            text: &e.text,
-                        })
-                        .collect(),
-                }),
-                fix: d.fix.as_ref().map(|fix| JsonFix {
-                    applicability: match fix.applicability {
-                        crate::diagnostic::Applicability::Safe => "safe",
-                        crate::diagnostic::Applicability::Unsafe => "unsafe",
-                    },
-                    description: &fix.description,
-                    edits: fix
-                        .edits
-                        .iter()
-                        .map(|e| {
-                            let l = Label {
-                                file: e.file,
-                                span: e.span,
-                                message: None,
-                            };
-                            JsonEdit {
-                                path: &sources.file(e.file).rel_path,
-                                display_path: sources.path(e.file),
-                                start: position(&positions, &l, false),
-                                end: position(&positions, &l, true),
-                                replacement: &e.replacement,
-                            }
-                        })
-                        .collect(),
-                }),
+    let batches = diagnostics.chunks(ITEMS_PER_PIECE);
+    let last = batches.len() - 1;
+    batches
+        .enumerate()
+        .map(|(index, batch)| {
+            let items: Vec<String> = batch
+                .par_iter()
+                .map(|d| {
+                    let item = serde_json::to_string_pretty(&item(sources, &positions, catalog, d))
+                        .unwrap_or_else(|_| "{}".to_string());
+                    super::sarif::indented(&item, "  ")
+                })
+                .collect();
+            let mut piece =
+                String::with_capacity(items.iter().map(|i| i.len() + 2).sum::<usize>() + 4);
+            piece.push_str(if index == 0 { "[\n" } else { ",\n" });
+            piece.push_str(&items.join(",\n"));
+            if index == last {
+                piece.push_str("\n]\n");
             }
+            // serde_json leaves C1 controls and bidi overrides raw: escaped, so that the report
+            // is safe to print to a terminal and to show in a viewer.
+            crate::escape::escape_json_text(piece)
         })
-        .collect();
-    let mut text = serde_json::to_string_pretty(&items).unwrap_or_else(|_| "[]".to_string());
-    text.push('\n');
-    // serde_json leaves C1 controls and bidi overrides raw: escaped, so that the report is
-    // safe to print to a terminal and to show in a viewer.
-    crate::escape::escape_json_text(text)
+        .collect()
+}
+
+fn item<'a>(
+    sources: Sources<'a>,
+    positions: &Positions<'_>,
+    catalog: &'a Catalog,
+    d: &'a Diagnostic,
+) -> JsonDiagnostic<'a> {
+    let meta = catalog.get(d.code);
+    let mut labels = vec![json_label(sources, positions, &d.primary, true)];
+    labels.extend(
+        d.secondary
+            .iter()
+            .map(|l| json_label(sources, positions, l, false)),
+    );
+    JsonDiagnostic {
+        code: d.code,
+        name: meta.map_or("", |m| m.name.as_str()),
+        category: meta.map_or("correctness", |m| m.category.as_str()),
+        severity: d.severity.as_str(),
+        message: &d.message,
+        path: &sources.file(d.primary.file).rel_path,
+        display_path: sources.path(d.primary.file),
+        start: position(positions, &d.primary, false),
+        end: position(positions, &d.primary, true),
+        labels,
+        help: d.help.as_deref(),
+        tool: d.tool.as_deref().map(|t| JsonTool {
+            name: &t.name,
+            effect: t.effect,
+            capabilities: &t.capabilities,
+            evidence: t
+                .evidence
+                .iter()
+                .map(|e| JsonEvidence {
+                    claim: &e.claim,
+                    basis: e.basis,
+                    source: e.source,
+                    text: &e.text,
+                })
+                .collect(),
+        }),
+        fix: d.fix.as_ref().map(|fix| JsonFix {
+            applicability: match fix.applicability {
+                crate::diagnostic::Applicability::Safe => "safe",
+                crate::diagnostic::Applicability::Unsafe => "unsafe",
+            },
+            description: &fix.description,
+            edits: fix
+                .edits
+                .iter()
+                .map(|e| {
+                    let l = Label {
+                        file: e.file,
+                        span: e.span,
+                        message: None,
+                    };
+                    JsonEdit {
+                        path: &sources.file(e.file).rel_path,
+                        display_path: sources.path(e.file),
+                        start: position(positions, &l, false),
+                        end: position(positions, &l, true),
+                        replacement: &e.replacement,
+                    }
+                })
+                .collect(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Severity;
+    use crate::source::{FileId, SourceFile, Span};
+
+    /// Files and findings enough for several pieces, with text that needs escaping.
+    pub(crate) fn many_findings() -> (Vec<SourceFile>, Vec<Diagnostic>) {
+        let file = |name: &str| SourceFile {
+            rel_path: name.to_string(),
+            abs_path: name.into(),
+            text: "first line\nsecond \u{202e} line \"quoted\"\n".repeat(4),
+        };
+        let files = vec![file("a/SKILL.md"), file("b/tools.json")];
+        let mut diagnostics: Vec<Diagnostic> = (0..ITEMS_PER_PIECE * 2 + 3)
+            .map(|i| {
+                let file = FileId((i % 2) as u32);
+                let at = i % 40;
+                Diagnostic::new(
+                    "SK001",
+                    Severity::Error,
+                    file,
+                    Span::new(at, at + 5),
+                    format!("finding {i}: \"quoted\" \u{202e}"),
+                )
+                .with_secondary(FileId(((i + 1) % 2) as u32), Span::new(11, 17), "see here")
+                .with_help("do this\nthen that")
+            })
+            .collect();
+        diagnostics.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+        (files, diagnostics)
+    }
+
+    #[test]
+    fn the_pieces_join_into_the_pretty_form_of_the_whole_array() {
+        let (files, diagnostics) = many_findings();
+        let sources = Sources::new(&files);
+        let catalog = crate::catalog::catalog();
+        let pieces = render_pieces(sources, &diagnostics, catalog);
+        assert!(pieces.len() > 2, "{} pieces", pieces.len());
+        let positions = Positions::new(sources, &diagnostics);
+        let whole: Vec<JsonDiagnostic<'_>> = diagnostics
+            .iter()
+            .map(|d| item(sources, &positions, catalog, d))
+            .collect();
+        let expected = serde_json::to_string_pretty(&whole).unwrap_or_default() + "\n";
+        assert_eq!(pieces.concat(), crate::escape::escape_json_text(expected));
+    }
+
+    #[test]
+    fn no_findings_is_an_empty_array() {
+        let sources = Sources::new(&[]);
+        let catalog = crate::catalog::catalog();
+        assert_eq!(render(sources, &[], catalog), "[]\n");
+    }
 }

@@ -31,6 +31,14 @@ pub struct Positions<'a> {
 
 impl<'a> Positions<'a> {
     pub fn new(sources: Sources<'a>, diagnostics: &[Diagnostic]) -> Self {
+        Self::of(sources, diagnostics)
+    }
+
+    /// For the files of the given diagnostics.
+    pub fn of<'d>(
+        sources: Sources<'a>,
+        diagnostics: impl IntoIterator<Item = &'d Diagnostic>,
+    ) -> Self {
         let mut indexes = HashMap::new();
         for d in diagnostics {
             for label in std::iter::once(&d.primary).chain(&d.secondary) {
@@ -209,6 +217,12 @@ pub struct Input<'a> {
 
 /// Renders a finished run. Suppressed findings appear only in SARIF (as suppressed results).
 pub fn render(format: Format, input: &Input<'_>, color: bool) -> String {
+    render_pieces(format, input, color).concat()
+}
+
+/// The report as pieces to write in turn (their concatenation is [`render`]'s text): the large
+/// formats draw them in parallel and never hold the whole report twice.
+pub fn render_pieces(format: Format, input: &Input<'_>, color: bool) -> Vec<String> {
     let Input {
         sources,
         diagnostics,
@@ -217,11 +231,18 @@ pub fn render(format: Format, input: &Input<'_>, color: bool) -> String {
         catalog,
     } = *input;
     match format {
-        Format::Full => full::render(sources, diagnostics, catalog, color, full::DEFAULT_WIDTH),
-        Format::Concise => concise::render_colored(sources, diagnostics, catalog, color),
-        Format::Json => json::render(sources, diagnostics, catalog),
-        Format::Github => github::render(sources, diagnostics),
-        Format::Sarif => sarif::render(sources, diagnostics, catalog, suppressed, root),
+        Format::Full => {
+            full::render_pieces(sources, diagnostics, catalog, color, full::DEFAULT_WIDTH)
+        }
+        Format::Concise => vec![concise::render_colored(
+            sources,
+            diagnostics,
+            catalog,
+            color,
+        )],
+        Format::Json => json::render_pieces(sources, diagnostics, catalog),
+        Format::Github => vec![github::render(sources, diagnostics)],
+        Format::Sarif => sarif::render_pieces(sources, diagnostics, catalog, suppressed, root),
     }
 }
 

@@ -7,6 +7,7 @@ use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::diagnostic::{Suppressed, SuppressedBy};
 use crate::source::FileId;
 use crate::source::Sources;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
@@ -446,6 +447,27 @@ pub fn render(
     suppressed: &[Suppressed],
     root: &Path,
 ) -> String {
+    render_pieces(sources, diagnostics, catalog, suppressed, root).concat()
+}
+
+/// Results serialized at once, in parallel: a piece of the log.
+const RESULTS_PER_PIECE: usize = 512;
+
+/// The indentation of a result in the pretty-printed log (log → runs → run → results → result),
+/// and the line the results array stands on when it is empty.
+const RESULT_INDENT: &str = "        ";
+const EMPTY_RESULTS: &str = "\n      \"results\": []";
+
+/// [`render`]'s text in pieces: the log up to its results array, the results a batch at a time
+/// (serialized in parallel, each indented as serde_json's pretty form of the whole log would
+/// indent it), and the rest of the log; so the log is never held whole.
+pub fn render_pieces(
+    sources: Sources<'_>,
+    diagnostics: &[Diagnostic],
+    catalog: &Catalog,
+    suppressed: &[Suppressed],
+    root: &Path,
+) -> Vec<String> {
     let cwd = std::env::current_dir().ok();
     let srcroot = source_root(root, cwd.as_deref());
     let prefix = srcroot.as_deref().and_then(|s| root_prefix(root, s));
@@ -457,7 +479,6 @@ pub fn render(
         .chain(suppressed.iter().map(|s| (&s.diagnostic, Some(s))))
         .collect();
     all.sort_by(|a, b| a.0.sort_key().cmp(&b.0.sort_key()));
-    let every: Vec<Diagnostic> = all.iter().map(|(d, _)| (*d).clone()).collect();
     let outside = sources
         .iter()
         .filter(|(_, file)| prefix.is_none() || !is_below_root(&file.rel_path))
@@ -465,32 +486,22 @@ pub fn render(
         .collect();
     let builder = Builder {
         sources,
-        positions: Positions::new(sources, &every),
+        positions: Positions::of(sources, all.iter().map(|(d, _)| *d)),
         prefix: prefix.unwrap_or_default(),
         outside,
     };
+    // Fingerprints in log order: identical findings (same rule, file and text) are told apart
+    // by their order.
     let mut seen: HashMap<u64, usize> = HashMap::new();
-    let mut results = Vec::with_capacity(diagnostics.len());
+    let mut fingerprints = Vec::with_capacity(all.len());
     let mut notifications = Vec::new();
-    for (d, silenced) in all {
-        let rule_index = catalog
-            .rules
-            .binary_search_by(|m| m.code.cmp(d.code))
-            .unwrap_or(0);
+    for (d, _) in &all {
         let path = sources.file(d.primary.file).rel_path.as_str();
         let flagged = crate::diagnostic::flagged_text(sources.text(d.primary.file), d.primary.span);
         let base = fnv1a(&[d.code, path, &flagged]);
-        // Identical findings (same rule, file and text) are told apart by their order.
         let occurrence = seen.entry(base).or_insert(0);
         *occurrence += 1;
-        let fingerprint = format!("{:016x}:{}", base, occurrence);
-        let primary = builder.location(&d.primary, None);
-        let related: Vec<Location> = d
-            .secondary
-            .iter()
-            .enumerate()
-            .map(|(i, label)| builder.location(label, Some(i + 1)))
-            .collect();
+        fingerprints.push(format!("{:016x}:{}", base, occurrence));
         if matches!(d.code, "SL001" | "SL900") {
             notifications.push(Notification {
                 level: "error",
@@ -501,16 +512,27 @@ pub fn render(
                 descriptor: Some(DescriptorReference { id: d.code }),
             });
         }
-        results.push(SarifResult {
+    }
+    let result = |(d, silenced): &(&Diagnostic, Option<&Suppressed>), fingerprint: &String| {
+        let rule_index = catalog
+            .rules
+            .binary_search_by(|m| m.code.cmp(d.code))
+            .unwrap_or(0);
+        SarifResult {
             rule_id: d.code,
             rule_index,
             level: level(d.severity),
             message: Message {
                 text: d.message.clone(),
             },
-            locations: vec![primary],
-            related_locations: related,
-            partial_fingerprints: BTreeMap::from([("skilllint/v1", fingerprint)]),
+            locations: vec![builder.location(&d.primary, None)],
+            related_locations: d
+                .secondary
+                .iter()
+                .enumerate()
+                .map(|(i, label)| builder.location(label, Some(i + 1)))
+                .collect(),
+            partial_fingerprints: BTreeMap::from([("skilllint/v1", fingerprint.clone())]),
             suppressions: silenced
                 .map(|s| SarifSuppression {
                     kind: match s.by {
@@ -525,8 +547,8 @@ pub fn render(
                 Some(SuppressedBy::Baseline) => "unchanged",
                 _ => "new",
             }),
-        });
-    }
+        }
+    };
     let mut original_uri_base_ids = BTreeMap::new();
     if let Some(uri) = srcroot.as_deref().map(root_uri) {
         original_uri_base_ids.insert(
@@ -554,11 +576,74 @@ pub fn render(
                 tool_configuration_notifications: Vec::new(),
             }],
             original_uri_base_ids,
-            results,
+            results: Vec::new(),
             column_kind: "unicodeCodePoints",
         }],
     };
-    to_text(&log)
+    let batches = all
+        .chunks(RESULTS_PER_PIECE)
+        .zip(fingerprints.chunks(RESULTS_PER_PIECE))
+        .map(|(batch, prints)| {
+            batch
+                .par_iter()
+                .zip(prints)
+                .map(|(entry, fingerprint)| {
+                    serde_json::to_string_pretty(&result(entry, fingerprint))
+                        .unwrap_or_else(|_| "{}".to_string())
+                })
+                .collect()
+        });
+    spliced(to_text(&log), batches)
+}
+
+/// The pieces of a log whose results array is empty in `text`, with the results (serialized
+/// pretty, a batch at a time) put in it, indented as in the pretty form of the whole log; `text`
+/// alone when there are none.
+fn spliced(text: String, batches: impl Iterator<Item = Vec<String>>) -> Vec<String> {
+    let Some(split) = text
+        .find(EMPTY_RESULTS)
+        .map(|at| at + EMPTY_RESULTS.len() - 1)
+    else {
+        return vec![text];
+    };
+    // `[` of the empty array ends the head; `]` begins the tail.
+    let (head, tail) = text.split_at(split);
+    let mut pieces = vec![format!("{head}\n")];
+    for batch in batches.filter(|batch| !batch.is_empty()) {
+        let items: Vec<String> = batch
+            .iter()
+            .map(|item| indented(item, RESULT_INDENT))
+            .collect();
+        let mut piece = if pieces.len() == 1 {
+            String::new()
+        } else {
+            ",\n".to_string()
+        };
+        piece.push_str(&items.join(",\n"));
+        // serde_json leaves C1 controls and bidi overrides raw; a SARIF viewer showing a message
+        // with a right-to-left override would reorder it for the reader (Trojan Source).
+        pieces.push(crate::escape::escape_json_text(piece));
+    }
+    if pieces.len() == 1 {
+        return vec![text];
+    }
+    pieces.push(format!("\n{}{tail}", &RESULT_INDENT[2..]));
+    pieces
+}
+
+/// `text` with every line indented by `indent` (serde_json's pretty text holds a line feed only
+/// between its own lines: one in a string is written `\n`).
+pub(super) fn indented(text: &str, indent: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8 + indent.len());
+    out.push_str(indent);
+    for (index, line) in text.split('\n').enumerate() {
+        if index > 0 {
+            out.push('\n');
+            out.push_str(indent);
+        }
+        out.push_str(line);
+    }
+    out
 }
 
 /// A SARIF log for a run that could not start (bad configuration, no such path): no results, the
@@ -613,6 +698,64 @@ mod tests {
         );
         assert_eq!(format!("{:016x}", fnv1a(&[""])), "af63bd4c8601b7df");
         assert_ne!(fnv1a(&["ab", "c"]), fnv1a(&["a", "bc"]));
+    }
+
+    /// A log of `results` for the splicing test: notifications and rules included, so the
+    /// results array sits where a real log has it.
+    fn log_of(catalog: &Catalog, results: Vec<SarifResult>) -> Log<'_> {
+        Log {
+            schema: SCHEMA,
+            version: "2.1.0",
+            runs: vec![Run {
+                tool: Tool {
+                    driver: driver(catalog),
+                },
+                invocations: vec![Invocation {
+                    execution_successful: true,
+                    working_directory: None,
+                    tool_execution_notifications: Vec::new(),
+                    tool_configuration_notifications: Vec::new(),
+                }],
+                original_uri_base_ids: BTreeMap::new(),
+                results,
+                column_kind: "unicodeCodePoints",
+            }],
+        }
+    }
+
+    fn result_of(i: usize) -> SarifResult {
+        SarifResult {
+            rule_id: "SK001",
+            rule_index: i % 3,
+            level: "error",
+            message: Message {
+                text: format!("finding {i}: \"quoted\"\nnext \u{202e} line"),
+            },
+            locations: Vec::new(),
+            related_locations: Vec::new(),
+            partial_fingerprints: BTreeMap::from([("skilllint/v1", format!("{i:016x}:1"))]),
+            suppressions: Vec::new(),
+            baseline_state: (i % 2 == 0).then_some("new"),
+        }
+    }
+
+    #[test]
+    fn spliced_results_read_as_the_pretty_form_of_the_whole_log() {
+        let catalog = crate::catalog::catalog();
+        let count = 7;
+        let expected = to_text(&log_of(catalog, (0..count).map(result_of).collect()));
+        let items: Vec<String> = (0..count)
+            .map(|i| serde_json::to_string_pretty(&result_of(i)).unwrap_or_default())
+            .collect();
+        // In batches of three, with an empty batch among them.
+        let mut batches: Vec<Vec<String>> = items.chunks(3).map(<[String]>::to_vec).collect();
+        batches.insert(1, Vec::new());
+        let pieces = spliced(to_text(&log_of(catalog, Vec::new())), batches.into_iter());
+        assert_eq!(pieces.len(), 5);
+        assert_eq!(pieces.concat(), expected);
+        // No results: the log as it is.
+        let empty = to_text(&log_of(catalog, Vec::new()));
+        assert_eq!(spliced(empty.clone(), std::iter::empty()), vec![empty]);
     }
 
     #[test]
