@@ -339,7 +339,21 @@ fn run_keeping(
     keep: bool,
 ) -> Result<(LintOutcome, Option<Kept>), LintError> {
     let read = read_files(options, root, threads)?;
-    let (mut outcome, kept) = analyse_keeping(
+    let stages = Stages {
+        keep,
+        also: |_: &crate::check::Unit<'_>| (),
+    };
+    analyse_read(options, enabled, read, &stages).map(|(outcome, kept, _)| (outcome, kept))
+}
+
+/// [`analyse`] over what the read stage left, with the named paths `exclude` matched.
+fn analyse_read<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
+    options: &LintOptions,
+    enabled: &Enabled,
+    read: ReadFiles,
+    stages: &Stages<F>,
+) -> Result<(LintOutcome, Option<Kept>, Vec<R>), LintError> {
+    let (mut outcome, kept, units) = analyse(
         options,
         enabled,
         read.files,
@@ -348,10 +362,10 @@ fn run_keeping(
         read.bundle,
         read.root,
         &read.base,
-        keep,
+        stages,
     )?;
     outcome.excluded_named = read.excluded_named;
-    Ok((outcome, kept))
+    Ok((outcome, kept, units))
 }
 
 /// What discovery and reading leave for the index: the files, their up-front parses, the read
@@ -878,18 +892,7 @@ pub(crate) fn lint_with_inventory(
     pool.install(|| {
         let read = read_from(options, files, threads)?;
         let read_problems = read.diagnostics.clone();
-        let (mut outcome, _, units) = analyse(
-            options,
-            &enabled,
-            read.files,
-            read.parsed,
-            read.diagnostics,
-            read.bundle,
-            read.root,
-            &read.base,
-            &stages,
-        )?;
-        outcome.excluded_named = read.excluded_named;
+        let (mut outcome, _, units) = analyse_read(options, &enabled, read, &stages)?;
         if let Some(baseline) = &options.baseline {
             apply_baseline(options, &enabled, &mut outcome, baseline);
         }

@@ -143,7 +143,7 @@ pub fn render_pieces(
                 .map(|d| {
                     let item = serde_json::to_string_pretty(&item(sources, &positions, catalog, d))
                         .unwrap_or_else(|_| "{}".to_string());
-                    super::sarif::indented(&item, "  ")
+                    super::indented(&item, "  ")
                 })
                 .collect();
             let mut piece =

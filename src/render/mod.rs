@@ -65,6 +65,21 @@ impl<'a> Positions<'a> {
     }
 }
 
+/// `text` with every line indented by `indent` (serde_json's pretty text holds a line feed only
+/// between its own lines: one in a string is written `\n`).
+pub(crate) fn indented(text: &str, indent: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 8 + indent.len());
+    out.push_str(indent);
+    for (index, line) in text.split('\n').enumerate() {
+        if index > 0 {
+            out.push('\n');
+            out.push_str(indent);
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 /// Counts shown in the summary line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {

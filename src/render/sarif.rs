@@ -559,27 +559,16 @@ pub fn render_pieces(
             },
         );
     }
-    let log = Log {
-        schema: SCHEMA,
-        version: "2.1.0",
-        runs: vec![Run {
-            tool: Tool {
-                driver: driver(catalog),
-            },
-            invocations: vec![Invocation {
-                execution_successful: true,
-                working_directory: cwd.as_deref().map(|cwd| ArtifactLocation {
-                    uri: root_uri(cwd),
-                    uri_base_id: None,
-                }),
-                tool_execution_notifications: notifications,
-                tool_configuration_notifications: Vec::new(),
-            }],
-            original_uri_base_ids,
-            results: Vec::new(),
-            column_kind: "unicodeCodePoints",
-        }],
+    let invocation = Invocation {
+        execution_successful: true,
+        working_directory: cwd.as_deref().map(|cwd| ArtifactLocation {
+            uri: root_uri(cwd),
+            uri_base_id: None,
+        }),
+        tool_execution_notifications: notifications,
+        tool_configuration_notifications: Vec::new(),
     };
+    let log = log(catalog, invocation, original_uri_base_ids, Vec::new());
     let batches = all
         .chunks(RESULTS_PER_PIECE)
         .zip(fingerprints.chunks(RESULTS_PER_PIECE))
@@ -612,7 +601,7 @@ fn spliced(text: String, batches: impl Iterator<Item = Vec<String>>) -> Vec<Stri
     for batch in batches.filter(|batch| !batch.is_empty()) {
         let items: Vec<String> = batch
             .iter()
-            .map(|item| indented(item, RESULT_INDENT))
+            .map(|item| super::indented(item, RESULT_INDENT))
             .collect();
         let mut piece = if pieces.len() == 1 {
             String::new()
@@ -631,50 +620,45 @@ fn spliced(text: String, batches: impl Iterator<Item = Vec<String>>) -> Vec<Stri
     pieces
 }
 
-/// `text` with every line indented by `indent` (serde_json's pretty text holds a line feed only
-/// between its own lines: one in a string is written `\n`).
-pub(super) fn indented(text: &str, indent: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8 + indent.len());
-    out.push_str(indent);
-    for (index, line) in text.split('\n').enumerate() {
-        if index > 0 {
-            out.push('\n');
-            out.push_str(indent);
-        }
-        out.push_str(line);
-    }
-    out
-}
-
 /// A SARIF log for a run that could not start (bad configuration, no such path): no results, the
 /// reason as a configuration notification, `executionSuccessful: false`.
 pub fn render_failure(catalog: &Catalog, message: &str) -> String {
-    let log = Log {
+    let invocation = Invocation {
+        execution_successful: false,
+        working_directory: None,
+        tool_execution_notifications: Vec::new(),
+        tool_configuration_notifications: vec![Notification {
+            level: "error",
+            message: Message {
+                text: message.to_string(),
+            },
+            locations: Vec::new(),
+            descriptor: None,
+        }],
+    };
+    to_text(&log(catalog, invocation, BTreeMap::new(), Vec::new()))
+}
+
+/// The log of one run of skilllint: its rules, its invocation, its results.
+fn log<'a>(
+    catalog: &'a Catalog,
+    invocation: Invocation,
+    original_uri_base_ids: BTreeMap<&'static str, ArtifactLocation>,
+    results: Vec<SarifResult>,
+) -> Log<'a> {
+    Log {
         schema: SCHEMA,
         version: "2.1.0",
         runs: vec![Run {
             tool: Tool {
                 driver: driver(catalog),
             },
-            invocations: vec![Invocation {
-                execution_successful: false,
-                working_directory: None,
-                tool_execution_notifications: Vec::new(),
-                tool_configuration_notifications: vec![Notification {
-                    level: "error",
-                    message: Message {
-                        text: message.to_string(),
-                    },
-                    locations: Vec::new(),
-                    descriptor: None,
-                }],
-            }],
-            original_uri_base_ids: BTreeMap::new(),
-            results: Vec::new(),
+            invocations: vec![invocation],
+            original_uri_base_ids,
+            results,
             column_kind: "unicodeCodePoints",
         }],
-    };
-    to_text(&log)
+    }
 }
 
 fn to_text(log: &Log<'_>) -> String {
@@ -700,27 +684,15 @@ mod tests {
         assert_ne!(fnv1a(&["ab", "c"]), fnv1a(&["a", "bc"]));
     }
 
-    /// A log of `results` for the splicing test: notifications and rules included, so the
-    /// results array sits where a real log has it.
+    /// A log of `results` for the splicing test, with an invocation as a real run has one.
     fn log_of(catalog: &Catalog, results: Vec<SarifResult>) -> Log<'_> {
-        Log {
-            schema: SCHEMA,
-            version: "2.1.0",
-            runs: vec![Run {
-                tool: Tool {
-                    driver: driver(catalog),
-                },
-                invocations: vec![Invocation {
-                    execution_successful: true,
-                    working_directory: None,
-                    tool_execution_notifications: Vec::new(),
-                    tool_configuration_notifications: Vec::new(),
-                }],
-                original_uri_base_ids: BTreeMap::new(),
-                results,
-                column_kind: "unicodeCodePoints",
-            }],
-        }
+        let invocation = Invocation {
+            execution_successful: true,
+            working_directory: None,
+            tool_execution_notifications: Vec::new(),
+            tool_configuration_notifications: Vec::new(),
+        };
+        log(catalog, invocation, BTreeMap::new(), results)
     }
 
     fn result_of(i: usize) -> SarifResult {
