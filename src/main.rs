@@ -159,6 +159,20 @@ fn write_report_pieces<S: AsRef<str>>(
     report: &[S],
     inputs: &[skilllint::source::SourceFile],
 ) -> Result<(), WriteError> {
+    write_report_with(output, inputs, |emit| {
+        report
+            .iter()
+            .try_for_each(|piece| emit(piece.as_ref().to_string()))
+    })
+}
+
+/// Opens `output` (standard output for `None`; never one of `inputs`, the files the run read),
+/// then lets `draw` hand it the report piece by piece, each written as soon as it is drawn.
+fn write_report_with(
+    output: Option<&std::path::Path>,
+    inputs: &[skilllint::source::SourceFile],
+    draw: impl FnOnce(&mut render::Emit<'_>) -> std::io::Result<()>,
+) -> Result<(), WriteError> {
     match output {
         Some(path) if fix::is_lint_input(path, inputs) => Err(WriteError {
             path: Some(path.to_path_buf()),
@@ -167,17 +181,17 @@ fn write_report_pieces<S: AsRef<str>>(
             ),
         }),
         Some(path) => {
-            let pieces: Vec<&[u8]> = report.iter().map(|p| p.as_ref().as_bytes()).collect();
-            fix::write_report_file(path, &pieces).map_err(|error| WriteError {
+            let failed = |error: std::io::Error| WriteError {
                 path: Some(path.to_path_buf()),
                 error,
-            })
+            };
+            let mut file = fix::ReportFile::create(path).map_err(failed)?;
+            draw(&mut |piece: String| file.write(piece.as_bytes())).map_err(failed)?;
+            file.finish().map_err(failed)
         }
         None => {
             let mut stdout = std::io::stdout().lock();
-            report
-                .iter()
-                .try_for_each(|piece| stdout.write_all(piece.as_ref().as_bytes()))
+            draw(&mut |piece: String| stdout.write_all(piece.as_bytes()))
                 .and_then(|()| stdout.flush())
                 .map_err(|error| WriteError { path: None, error })
         }
@@ -967,8 +981,20 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 .get(&stdin.path)
                 .map_or(stdin.text.as_str(), |(_, fixed)| fixed.as_str());
             let printed = print_to_stdout(fixed);
-            let report = render_report(&args, format, &outcome, &cwd, options.catalog());
-            eprint!("{}", report.concat());
+            let mut report = String::new();
+            // Gathering into a string cannot fail.
+            let _ = render_report(
+                &args,
+                format,
+                &outcome,
+                &cwd,
+                options.catalog(),
+                &mut |piece| {
+                    report.push_str(&piece);
+                    Ok(())
+                },
+            );
+            eprint!("{report}");
             std::mem::forget(outcome);
             return printed;
         }
@@ -1041,16 +1067,19 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     if args.show_fixes && fixes_shown.is_none() {
         fixes_shown = Some(report::fixes_available(&outcome, &cwd, options.catalog()));
     }
-    let report = if args.statistics {
+    let written = if args.statistics {
         let counts = render::statistics::count(&outcome.diagnostics, options.catalog());
-        vec![match format {
+        let report = match format {
             Format::Json => render::statistics::json(&counts),
             _ => render::statistics::text(&counts),
-        }]
+        };
+        write_report(args.output.as_deref(), &report, &outcome.repo.files)
     } else {
-        render_report(&args, format, &outcome, &cwd, options.catalog())
+        write_report_with(args.output.as_deref(), &outcome.repo.files, |emit| {
+            render_report(&args, format, &outcome, &cwd, options.catalog(), emit)
+        })
     };
-    if let Err(error) = write_report_pieces(args.output.as_deref(), &report, &outcome.repo.files) {
+    if let Err(error) = written {
         // A closed pipe (`skilllint . | head`) is not a failure of the lint.
         if error.error.kind() != std::io::ErrorKind::BrokenPipe {
             terminal::error(&error.describe("the report"));
@@ -1087,14 +1116,15 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
 }
 
 /// The findings in `format`, with paths as that format shows them and colour when standard
-/// output (not `-o`) is a terminal or the environment forces it.
+/// output (not `-o`) is a terminal or the environment forces it, handed to `emit` as drawn.
 fn render_report(
     args: &cli::LintArgs,
     format: Format,
     outcome: &skilllint::LintOutcome,
     cwd: &Path,
     catalog: &Catalog,
-) -> Vec<String> {
+    emit: &mut render::Emit<'_>,
+) -> std::io::Result<()> {
     let to_terminal = args.output.is_none() && std::io::stdout().is_terminal();
     let color = terminal::ColorEnv::from_env().decide(args.color, to_terminal);
     let shown = report::shown_paths_of_findings(outcome, cwd, format);
@@ -1105,17 +1135,15 @@ fn render_report(
         root: &outcome.root,
         catalog,
     };
-    // Drawing runs in parallel too: on as many threads as the lint when `--threads` says.
-    let draw = || render::render_pieces(format, &input, color);
-    match args.threads.and_then(|n| {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .ok()
-    }) {
-        Some(pool) => pool.install(draw),
-        None => draw(),
+    // Drawing runs in parallel too, on rayon's global pool (the lint has its own): on as many
+    // threads as the lint when `--threads` says. The first use fixes the pool's size, and the
+    // report is its first use.
+    if let Some(threads) = args.threads {
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build_global();
     }
+    render::render_into(format, &input, color, emit)
 }
 
 /// `--write-baseline FILE`: every finding of a run without the baseline, written to FILE with the

@@ -288,42 +288,91 @@ fn temp_file_in(folder: &Path, name: &OsStr) -> std::io::Result<tempfile::NamedT
 /// (`/dev/stdout`, `/tmp/out.sarif`) is the user's own choice and is written as named; a relative
 /// one with `..` is refused before the run ([`output_path_refused`]).
 pub fn write_report_file(path: &Path, pieces: &[&[u8]]) -> std::io::Result<()> {
-    let stays_below_cwd = path.is_relative()
-        && path
-            .components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-    if !stays_below_cwd {
-        let mut file = std::fs::File::create(path)?;
-        return pieces.iter().try_for_each(|piece| file.write_all(piece));
+    let mut file = ReportFile::create(path)?;
+    pieces.iter().try_for_each(|piece| file.write(piece))?;
+    file.finish()
+}
+
+/// The `-o` file being written, a piece at a time, by [`write_report_file`]'s rules: opened
+/// before the report is drawn, so that a large report goes to disk as it is drawn.
+pub struct ReportFile {
+    target: ReportTarget,
+}
+
+enum ReportTarget {
+    /// An absolute path, or one that leaves the current folder: the user's own choice, written as
+    /// named.
+    AsNamed(std::fs::File),
+    /// A temporary file beside `path`, renamed over it once complete; `mode` is the replaced
+    /// file's.
+    Renamed {
+        temp: tempfile::NamedTempFile,
+        path: PathBuf,
+        mode: Option<std::fs::Permissions>,
+    },
+}
+
+impl ReportFile {
+    /// Opens the report's file, or says why it may not be written.
+    pub fn create(path: &Path) -> std::io::Result<ReportFile> {
+        let stays_below_cwd = path.is_relative()
+            && path
+                .components()
+                .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+        if !stays_below_cwd {
+            return Ok(ReportFile {
+                target: ReportTarget::AsNamed(std::fs::File::create(path)?),
+            });
+        }
+        let real_folder = crate::source::folder_of(path).canonicalize()?;
+        let cwd = std::env::current_dir()?.canonicalize()?;
+        if !real_folder.starts_with(&cwd) {
+            return Err(std::io::Error::other(
+                "its folder is a symlink leading out of the current folder; nothing was written",
+            ));
+        }
+        let Some(name) = path.file_name() else {
+            return Err(std::io::Error::other("it names no file"));
+        };
+        let target = real_folder.join(name);
+        // An existing regular file keeps its mode; a new report is readable by all, as a plain
+        // `create` under the usual umask would make it.
+        let mode = std::fs::symlink_metadata(&target)
+            .ok()
+            .filter(|m| m.file_type().is_file())
+            .map(|m| m.permissions());
+        Ok(ReportFile {
+            target: ReportTarget::Renamed {
+                temp: temp_file_in(&real_folder, name)?,
+                path: target,
+                mode,
+            },
+        })
     }
-    let real_folder = crate::source::folder_of(path).canonicalize()?;
-    let cwd = std::env::current_dir()?.canonicalize()?;
-    if !real_folder.starts_with(&cwd) {
-        return Err(std::io::Error::other(
-            "its folder is a symlink leading out of the current folder; nothing was written",
-        ));
+
+    /// Appends a piece of the report.
+    pub fn write(&mut self, piece: &[u8]) -> std::io::Result<()> {
+        match &mut self.target {
+            ReportTarget::AsNamed(file) => file.write_all(piece),
+            ReportTarget::Renamed { temp, .. } => temp.write_all(piece),
+        }
     }
-    let Some(name) = path.file_name() else {
-        return Err(std::io::Error::other("it names no file"));
-    };
-    let target = real_folder.join(name);
-    // An existing regular file keeps its mode; a new report is readable by all, as a plain
-    // `create` under the usual umask would make it.
-    let mode = std::fs::symlink_metadata(&target)
-        .ok()
-        .filter(|m| m.file_type().is_file())
-        .map(|m| m.permissions());
-    let mut temp = temp_file_in(&real_folder, name)?;
-    for piece in pieces {
-        temp.write_all(piece)?;
+
+    /// Completes the report: a temporary file takes its mode, reaches the disk and is renamed
+    /// over the name. Dropped without this, the temporary file is removed and the name is left
+    /// as it was.
+    pub fn finish(self) -> std::io::Result<()> {
+        let ReportTarget::Renamed { temp, path, mode } = self.target else {
+            return Ok(());
+        };
+        match mode {
+            Some(permissions) => temp.as_file().set_permissions(permissions)?,
+            None => set_default_mode(temp.as_file())?,
+        }
+        temp.as_file().sync_all()?;
+        temp.persist(&path).map_err(|e| e.error)?;
+        Ok(())
     }
-    match mode {
-        Some(permissions) => temp.as_file().set_permissions(permissions)?,
-        None => set_default_mode(temp.as_file())?,
-    }
-    temp.as_file().sync_all()?;
-    temp.persist(&target).map_err(|e| e.error)?;
-    Ok(())
 }
 
 /// Why a file to write named on the command line (`-o`, `--write-baseline`) is refused before the

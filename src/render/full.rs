@@ -610,23 +610,33 @@ pub fn render_pieces(
     color: bool,
     width: usize,
 ) -> Vec<String> {
+    super::collect_pieces(|emit| render_into(sources, diagnostics, catalog, color, width, emit))
+}
+
+/// [`render`]'s text handed to `emit` a batch of runs at a time.
+pub fn render_into(
+    sources: Sources<'_>,
+    diagnostics: &[Diagnostic],
+    catalog: &Catalog,
+    color: bool,
+    width: usize,
+    emit: &mut super::Emit<'_>,
+) -> std::io::Result<()> {
     let handler = handler(color, width);
     let positions = super::Positions::new(sources, diagnostics);
     // Findings are drawn in parallel, a run of findings in the same file at a time (each run
     // escapes its file once), and kept in their order: the same bytes as one by one. A batch of
-    // runs is one piece, so the drawings are never held twice (as runs and as one text).
+    // runs is one piece, written before the next is drawn, so the drawings are never held whole.
     let runs: Vec<&[Diagnostic]> = diagnostics
         .chunk_by(|a, b| a.primary.file == b.primary.file)
         .collect();
-    runs.chunks(RUNS_PER_BATCH)
-        .map(|batch| {
-            let drawn: Vec<String> = batch
-                .par_iter()
-                .map(|run| draw_run(run, sources, &positions, catalog, &handler))
-                .collect();
-            drawn.concat()
-        })
-        .collect()
+    runs.chunks(RUNS_PER_BATCH).try_for_each(|batch| {
+        let drawn: Vec<String> = batch
+            .par_iter()
+            .map(|run| draw_run(run, sources, &positions, catalog, &handler))
+            .collect();
+        emit(drawn.concat())
+    })
 }
 
 /// Runs of findings drawn at once: enough to keep every thread busy, few enough that their

@@ -121,43 +121,49 @@ pub fn render(sources: Sources<'_>, diagnostics: &[Diagnostic], catalog: &Catalo
 /// Diagnostics serialized at once, in parallel: a piece of the report.
 const ITEMS_PER_PIECE: usize = 512;
 
-/// [`render`]'s text in pieces, each a batch of items: serde_json's pretty form of the whole
-/// array, written item by item (an item's lines indented one level, the items joined by `,`),
-/// so that the report is never held whole.
+/// [`render`]'s text in pieces, each a batch of items.
 pub fn render_pieces(
     sources: Sources<'_>,
     diagnostics: &[Diagnostic],
     catalog: &Catalog,
 ) -> Vec<String> {
+    super::collect_pieces(|emit| render_into(sources, diagnostics, catalog, emit))
+}
+
+/// [`render`]'s text handed to `emit` a batch of items at a time: serde_json's pretty form of
+/// the whole array, written item by item (an item's lines indented one level, the items joined
+/// by `,`), so that the report is never held whole.
+pub fn render_into(
+    sources: Sources<'_>,
+    diagnostics: &[Diagnostic],
+    catalog: &Catalog,
+    emit: &mut super::Emit<'_>,
+) -> std::io::Result<()> {
     if diagnostics.is_empty() {
-        return vec!["[]\n".to_string()];
+        return emit("[]\n".to_string());
     }
     let positions = Positions::new(sources, diagnostics);
     let batches = diagnostics.chunks(ITEMS_PER_PIECE);
     let last = batches.len() - 1;
-    batches
-        .enumerate()
-        .map(|(index, batch)| {
-            let items: Vec<String> = batch
-                .par_iter()
-                .map(|d| {
-                    let item = serde_json::to_string_pretty(&item(sources, &positions, catalog, d))
-                        .unwrap_or_else(|_| "{}".to_string());
-                    super::indented(&item, "  ")
-                })
-                .collect();
-            let mut piece =
-                String::with_capacity(items.iter().map(|i| i.len() + 2).sum::<usize>() + 4);
-            piece.push_str(if index == 0 { "[\n" } else { ",\n" });
-            piece.push_str(&items.join(",\n"));
-            if index == last {
-                piece.push_str("\n]\n");
-            }
-            // serde_json leaves C1 controls and bidi overrides raw: escaped, so that the report
-            // is safe to print to a terminal and to show in a viewer.
-            crate::escape::escape_json_text(piece)
-        })
-        .collect()
+    batches.enumerate().try_for_each(|(index, batch)| {
+        let items: Vec<String> = batch
+            .par_iter()
+            .map(|d| {
+                let item = serde_json::to_string_pretty(&item(sources, &positions, catalog, d))
+                    .unwrap_or_else(|_| "{}".to_string());
+                super::indented(&item, "  ")
+            })
+            .collect();
+        let mut piece = String::with_capacity(items.iter().map(|i| i.len() + 2).sum::<usize>() + 4);
+        piece.push_str(if index == 0 { "[\n" } else { ",\n" });
+        piece.push_str(&items.join(",\n"));
+        if index == last {
+            piece.push_str("\n]\n");
+        }
+        // serde_json leaves C1 controls and bidi overrides raw: escaped, so that the report is
+        // safe to print to a terminal and to show in a viewer.
+        emit(crate::escape::escape_json_text(piece))
+    })
 }
 
 fn item<'a>(
@@ -275,6 +281,27 @@ mod tests {
             .collect();
         let expected = serde_json::to_string_pretty(&whole).unwrap_or_default() + "\n";
         assert_eq!(pieces.concat(), crate::escape::escape_json_text(expected));
+    }
+
+    #[test]
+    fn drawing_stops_at_the_first_piece_the_writer_refuses() {
+        let (files, diagnostics) = many_findings();
+        let sources = Sources::new(&files);
+        let mut offered = 0;
+        let result = render_into(
+            sources,
+            &diagnostics,
+            crate::catalog::catalog(),
+            &mut |_piece| {
+                offered += 1;
+                Err(std::io::Error::from(std::io::ErrorKind::BrokenPipe))
+            },
+        );
+        assert_eq!(
+            result.map_err(|e| e.kind()),
+            Err(std::io::ErrorKind::BrokenPipe)
+        );
+        assert_eq!(offered, 1, "no batch is drawn after the writer failed");
     }
 
     #[test]

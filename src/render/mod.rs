@@ -235,9 +235,36 @@ pub fn render(format: Format, input: &Input<'_>, color: bool) -> String {
     render_pieces(format, input, color).concat()
 }
 
-/// The report as pieces to write in turn (their concatenation is [`render`]'s text): the large
-/// formats draw them in parallel and never hold the whole report twice.
+/// Where a report's pieces go as they are drawn: a writer, or a list.
+pub type Emit<'e> = dyn FnMut(String) -> std::io::Result<()> + 'e;
+
+/// The pieces `draw` emits, in a list.
+pub(crate) fn collect_pieces(
+    draw: impl FnOnce(&mut Emit<'_>) -> std::io::Result<()>,
+) -> Vec<String> {
+    let mut pieces = Vec::new();
+    // Pushing to a list cannot fail.
+    let _ = draw(&mut |piece| {
+        pieces.push(piece);
+        Ok(())
+    });
+    pieces
+}
+
+/// The report as pieces to write in turn (their concatenation is [`render`]'s text).
 pub fn render_pieces(format: Format, input: &Input<'_>, color: bool) -> Vec<String> {
+    collect_pieces(|emit| render_into(format, input, color, emit))
+}
+
+/// Draws the report and hands each piece to `emit` as soon as it is drawn: the large formats
+/// draw a batch of findings in parallel, emit it and drop it, so the report is never held whole.
+/// Stops at the first error of `emit` (a closed pipe, a full disk) and returns it.
+pub fn render_into(
+    format: Format,
+    input: &Input<'_>,
+    color: bool,
+    emit: &mut Emit<'_>,
+) -> std::io::Result<()> {
     let Input {
         sources,
         diagnostics,
@@ -246,18 +273,23 @@ pub fn render_pieces(format: Format, input: &Input<'_>, color: bool) -> Vec<Stri
         catalog,
     } = *input;
     match format {
-        Format::Full => {
-            full::render_pieces(sources, diagnostics, catalog, color, full::DEFAULT_WIDTH)
-        }
-        Format::Concise => vec![concise::render_colored(
+        Format::Full => full::render_into(
             sources,
             diagnostics,
             catalog,
             color,
-        )],
-        Format::Json => json::render_pieces(sources, diagnostics, catalog),
-        Format::Github => vec![github::render(sources, diagnostics)],
-        Format::Sarif => sarif::render_pieces(sources, diagnostics, catalog, suppressed, root),
+            full::DEFAULT_WIDTH,
+            emit,
+        ),
+        Format::Concise => emit(concise::render_colored(
+            sources,
+            diagnostics,
+            catalog,
+            color,
+        )),
+        Format::Json => json::render_into(sources, diagnostics, catalog, emit),
+        Format::Github => emit(github::render(sources, diagnostics)),
+        Format::Sarif => sarif::render_into(sources, diagnostics, catalog, suppressed, root, emit),
     }
 }
 

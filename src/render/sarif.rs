@@ -468,6 +468,18 @@ pub fn render_pieces(
     suppressed: &[Suppressed],
     root: &Path,
 ) -> Vec<String> {
+    super::collect_pieces(|emit| render_into(sources, diagnostics, catalog, suppressed, root, emit))
+}
+
+/// [`render_pieces`]'s pieces handed to `emit` as each is drawn.
+pub fn render_into(
+    sources: Sources<'_>,
+    diagnostics: &[Diagnostic],
+    catalog: &Catalog,
+    suppressed: &[Suppressed],
+    root: &Path,
+    emit: &mut super::Emit<'_>,
+) -> std::io::Result<()> {
     let cwd = std::env::current_dir().ok();
     let srcroot = source_root(root, cwd.as_deref());
     let prefix = srcroot.as_deref().and_then(|s| root_prefix(root, s));
@@ -582,42 +594,56 @@ pub fn render_pieces(
                 })
                 .collect()
         });
-    spliced(to_text(&log), batches)
+    spliced_into(to_text(&log), batches, emit)
 }
 
 /// The pieces of a log whose results array is empty in `text`, with the results (serialized
 /// pretty, a batch at a time) put in it, indented as in the pretty form of the whole log; `text`
 /// alone when there are none.
+#[cfg(test)]
 fn spliced(text: String, batches: impl Iterator<Item = Vec<String>>) -> Vec<String> {
+    super::collect_pieces(|emit| spliced_into(text, batches, emit))
+}
+
+/// [`spliced`]'s pieces handed to `emit` in turn, each batch drawn only once the one before it
+/// was emitted.
+fn spliced_into(
+    text: String,
+    batches: impl Iterator<Item = Vec<String>>,
+    emit: &mut super::Emit<'_>,
+) -> std::io::Result<()> {
     let Some(split) = text
         .find(EMPTY_RESULTS)
         .map(|at| at + EMPTY_RESULTS.len() - 1)
     else {
-        return vec![text];
+        return emit(text);
     };
-    // `[` of the empty array ends the head; `]` begins the tail.
+    // `[` of the empty array ends the head; `]` begins the tail. The head is emitted with the
+    // first batch: without results the log is `text` as it stands.
     let (head, tail) = text.split_at(split);
-    let mut pieces = vec![format!("{head}\n")];
+    let mut head = Some(format!("{head}\n"));
     for batch in batches.filter(|batch| !batch.is_empty()) {
         let items: Vec<String> = batch
             .iter()
             .map(|item| super::indented(item, RESULT_INDENT))
             .collect();
-        let mut piece = if pieces.len() == 1 {
+        let mut piece = if head.is_some() {
             String::new()
         } else {
             ",\n".to_string()
         };
         piece.push_str(&items.join(",\n"));
+        if let Some(head) = head.take() {
+            emit(head)?;
+        }
         // serde_json leaves C1 controls and bidi overrides raw; a SARIF viewer showing a message
         // with a right-to-left override would reorder it for the reader (Trojan Source).
-        pieces.push(crate::escape::escape_json_text(piece));
+        emit(crate::escape::escape_json_text(piece))?;
     }
-    if pieces.len() == 1 {
-        return vec![text];
+    if head.is_some() {
+        return emit(text);
     }
-    pieces.push(format!("\n{}{tail}", &RESULT_INDENT[2..]));
-    pieces
+    emit(format!("\n{}{tail}", &RESULT_INDENT[2..]))
 }
 
 /// A SARIF log for a run that could not start (bad configuration, no such path): no results, the
