@@ -475,6 +475,55 @@ fn draw(
 }
 
 /// How every report on a terminal is drawn: findings and configuration errors alike.
+/// The two handlers findings are drawn with: `wrapping` fills long messages to the width; `straight`
+/// prints them as they are, and is used only for a finding whose texts all fit with room to spare
+/// ([`fits_unwrapped`]), where filling would change nothing: the same bytes, without breaking every
+/// line into words by the Unicode line-breaking rules first.
+struct Handlers {
+    wrapping: GraphicalReportHandler,
+    straight: GraphicalReportHandler,
+    /// The longest line `straight` may print.
+    room: usize,
+}
+
+impl Handlers {
+    fn new(color: bool, width: usize) -> Handlers {
+        Handlers {
+            wrapping: handler(color, width),
+            straight: handler(color, width).with_wrap_lines(false),
+            // miette fills to two columns less than the width, after an indent of at most eight
+            // (`  help: `); two more for safety.
+            room: width.saturating_sub(12),
+        }
+    }
+
+    /// The handler for a report whose filled texts are `texts`.
+    fn for_texts<'a>(&self, texts: impl IntoIterator<Item = &'a str>) -> &GraphicalReportHandler {
+        if texts
+            .into_iter()
+            .all(|text| fits_unwrapped(text, self.room))
+        {
+            &self.straight
+        } else {
+            &self.wrapping
+        }
+    }
+}
+
+/// Whether filling `text` to `room` columns would leave it as it is: every line printable ASCII
+/// (a column a byte), non-empty, at most `room` long, with no space at either end (filling trims
+/// the end of a line, and an empty line is indented differently).
+fn fits_unwrapped(text: &str, room: usize) -> bool {
+    text.split('\n').all(|line| {
+        let bytes = line.as_bytes();
+        !bytes.is_empty()
+            && bytes.len() <= room
+            && bytes.iter().all(|b| (0x20..0x7f).contains(b))
+            && bytes.first() != Some(&b' ')
+            && bytes.last() != Some(&b' ')
+    })
+}
+
 fn handler(color: bool, width: usize) -> GraphicalReportHandler {
     let theme = if color {
         GraphicalTheme::unicode()
@@ -622,7 +671,7 @@ pub fn render_into(
     width: usize,
     emit: &mut super::Emit<'_>,
 ) -> std::io::Result<()> {
-    let handler = handler(color, width);
+    let handlers = Handlers::new(color, width);
     let positions = super::Positions::new(sources, diagnostics);
     // Findings are drawn in parallel, a run of findings in the same file at a time (each run
     // escapes its file once), and kept in their order: the same bytes as one by one. A batch of
@@ -633,7 +682,7 @@ pub fn render_into(
     runs.chunks(RUNS_PER_BATCH).try_for_each(|batch| {
         let drawn: Vec<String> = batch
             .par_iter()
-            .map(|run| draw_run(run, sources, &positions, catalog, &handler))
+            .map(|run| draw_run(run, sources, &positions, catalog, &handlers))
             .collect();
         emit(drawn.concat())
     })
@@ -649,7 +698,7 @@ fn draw_run(
     sources: Sources<'_>,
     positions: &super::Positions<'_>,
     catalog: &Catalog,
-    handler: &GraphicalReportHandler,
+    handlers: &Handlers,
 ) -> String {
     // Snippets, messages and help quote the repository: everything miette prints is escaped
     // first, so no ESC, bidi override or line feed from a file reaches the terminal raw.
@@ -711,13 +760,18 @@ fn draw_run(
             labels,
             related: Vec::new(),
         };
+        let handler = handlers.for_texts(
+            [Some(report.message.as_str()), report.help.as_deref()]
+                .into_iter()
+                .flatten(),
+        );
         if !draw(handler, &mut out, &report) {
             out.push_str(&format!("{}: {message}\n", d.code));
         }
         // Locations in other files follow as their own snippets (miette would prefix them with
         // "Advice:", which reads as a second finding).
         for note in &related {
-            if !draw(handler, &mut out, note) {
+            if !draw(handlers.for_texts([note.message.as_str()]), &mut out, note) {
                 out.push_str(&note.message);
                 out.push('\n');
             }
@@ -793,6 +847,59 @@ mod tests {
             .find(|&(_, c)| c != ' ')
             .map(|(i, _)| under[..i].chars().count());
         assert_eq!(pointer, column(lines[at], marker), "{marker} in\n{out}");
+    }
+
+    #[test]
+    fn a_finding_drawn_straight_reads_as_the_filled_one() {
+        let long = "word ".repeat(30);
+        let texts = [
+            "short message",
+            "first line\nsecond line",
+            "a `code` span, (parentheses) and a-hyphenated-word/with/slashes",
+            &"x".repeat(88),
+            &"x".repeat(89),
+            &"word ".repeat(19)[..94],
+            long.trim_end(),
+            "  leading spaces",
+            "trailing space ",
+            "two\n\nparagraphs",
+            "non-ASCII — dash",
+        ];
+        for color in [false, true] {
+            let handlers = Handlers::new(color, DEFAULT_WIDTH);
+            for message in texts {
+                for help in texts {
+                    let shown = Shown::new("line one\nline two\n");
+                    let label = LabeledSpan::new_primary_with_span(
+                        Some("here".to_string()),
+                        SourceSpan::new(0.into(), 4),
+                    );
+                    let (source, labels) = shown.snippet("f.md:1:1".to_string(), vec![label]);
+                    let report = Report {
+                        message: message.to_string(),
+                        code: Some("SK001 [name]".to_string()),
+                        severity: miette::Severity::Error,
+                        help: Some(help.to_string()),
+                        source,
+                        labels,
+                        related: Vec::new(),
+                    };
+                    let handler = handlers.for_texts([message, help]);
+                    let (mut chosen, mut filled) = (String::new(), String::new());
+                    assert!(draw(handler, &mut chosen, &report));
+                    assert!(draw(&handlers.wrapping, &mut filled, &report));
+                    assert_eq!(chosen, filled, "{message:?} / {help:?}");
+                }
+            }
+            assert!(std::ptr::eq(
+                handlers.for_texts(["short message", "first line\nsecond line"]),
+                &handlers.straight
+            ));
+            assert!(std::ptr::eq(
+                handlers.for_texts(["short message", long.trim_end()]),
+                &handlers.wrapping
+            ));
+        }
     }
 
     #[test]
