@@ -29,7 +29,7 @@ use crate::source::{FileId, Span};
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::Regex;
 use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// What a piece of text tells the model to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -685,72 +685,179 @@ fn compile(pattern: &str) -> Regex {
     Regex::new(pattern).unwrap_or_else(|e| panic!("a text-cue pattern does not compile: {e}"))
 }
 
+/// The verbs of sending, moving or running something, shared by the patterns of concealment.
+const VERBS_SEND: &str = r"send|upload|forward|copy|transmit|post|email|bcc|cc|attach|share|exfiltrate|leak|redirect|install|download|execute|include|append";
+
+/// The cue patterns, each compiled the first time a text needs it: most texts need a few, and
+/// two threads that need different ones compile them at once instead of one waiting for all.
 struct Patterns {
-    tag: Regex,
-    tag_description: Regex,
-    conceal_tell: Regex,
-    conceal_without: Regex,
-    conceal_hide: Regex,
-    conceal_let: Regex,
-    conceal_user: Regex,
-    conceal_silent: Regex,
-    override_ignore: Regex,
-    override_system: Regex,
-    override_yours: Regex,
-    override_now_strong: Regex,
-    override_now: Regex,
-    sensitive: Regex,
-    sensitive_weak: Regex,
-    transfer: Regex,
-    sink: Regex,
-    read: Regex,
-    network_command: Regex,
-    shadow_available: Regex,
-    shadow_all: Regex,
-    shadow_named: Regex,
-    shadow_tool_must: Regex,
-    directive: Regex,
-    steer_instead: Regex,
-    steer_phrase: Regex,
-    topic: Regex,
-    negation: Regex,
+    tag: LazyLock<Regex>,
+    tag_description: LazyLock<Regex>,
+    conceal_tell: LazyLock<Regex>,
+    conceal_without: LazyLock<Regex>,
+    conceal_hide: LazyLock<Regex>,
+    conceal_let: LazyLock<Regex>,
+    conceal_user: LazyLock<Regex>,
+    conceal_silent: LazyLock<Regex>,
+    override_ignore: LazyLock<Regex>,
+    override_system: LazyLock<Regex>,
+    override_yours: LazyLock<Regex>,
+    override_now_strong: LazyLock<Regex>,
+    override_now: LazyLock<Regex>,
+    sensitive: LazyLock<Regex>,
+    sensitive_weak: LazyLock<Regex>,
+    transfer: LazyLock<Regex>,
+    sink: LazyLock<Regex>,
+    read: LazyLock<Regex>,
+    network_command: LazyLock<Regex>,
+    shadow_available: LazyLock<Regex>,
+    shadow_all: LazyLock<Regex>,
+    shadow_named: LazyLock<Regex>,
+    shadow_tool_must: LazyLock<Regex>,
+    directive: LazyLock<Regex>,
+    steer_instead: LazyLock<Regex>,
+    steer_phrase: LazyLock<Regex>,
+    topic: LazyLock<Regex>,
+    negation: LazyLock<Regex>,
 }
 
+static PATTERNS: Patterns = Patterns {
+    tag: LazyLock::new(|| {
+        compile(
+            r"(?i)</?(?:important|system|system[_-]prompt)>|\[/?inst\]|<<sys>>|<\|(?:im_start|system)\|>",
+        )
+    }),
+    tag_description: LazyLock::new(|| compile(r"(?i)</?instructions>")),
+    conceal_tell: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?(?:tell|mention|inform|notify|alert|reveal|disclose|show|say|explain|report|admit|acknowledge)\b([^.;!?\n]{0,40}?)\b(?:to\s+)?(?:the|your)\s+users?\b([^.;!?\n]{0,30})",
+        )
+    }),
+    conceal_without: LazyLock::new(|| {
+        compile(
+            r"(?i)\bwithout\s+(?:(?:telling|informing|notifying|alerting|showing)\s+(?:the\s+|your\s+)?users?|letting\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice)|(?:the\s+|your\s+)?users?(?:'s)?\s+(?:knowing|knowledge|noticing|seeing|being\s+aware))\b",
+        )
+    }),
+    conceal_hide: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:hide|conceal|withhold|keep)\s+(?:this|that|it|these|them|everything|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+|your\s+)?users?\b",
+        )
+    }),
+    conceal_let: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:do\s+not|don'?t|never|must\s+not)\s+let\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice|find\s+out|learn)\b",
+        )
+    }),
+    conceal_user: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:the\s+|your\s+)?users?\s+(?:must|should|may)\s+(?:not|never)\s+(?:know|notice|find\s+out|learn|be\s+(?:told|informed|notified|made\s+aware))\b",
+        )
+    }),
+    conceal_silent: LazyLock::new(|| {
+        compile(&format!(
+            r"(?i)\b(?:silently|secretly|covertly|quietly)\s+(?:{VERBS_SEND})\b|\b(?:do\s+(?:this|it|so)|proceed|act)\s+(?:silently|secretly|covertly)\b"
+        ))
+    }),
+    override_ignore: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:(?:previous|prior|preceding|earlier|above|former|original|initial|pretrained|pre-trained)\b(?:\s+[\w-]+){0,2}?\s+(?:instructions?|prompts?|directions|directives|guidelines|rules|training|data|knowledge|context|messages|constraints)\b|(?:previous|prior|preceding|earlier|above)\s*(?:[.,;:!]|$|and\b))|\b(?:ignore|disregard)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:instructions|guidelines|rules)\s*(?:[.,;:!]|$|and\s+(?:instead|now|from|follow|do|output|print|reveal|tell|say|respond|answer)\b)",
+        )
+    }),
+    override_yours: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+)?(?:of\s+)?your\s+(?:own\s+)?(?:instructions|system\s+prompt|training|guidelines|programming|guardrails|rules|safety\s+(?:rules|guidelines|instructions))\b",
+        )
+    }),
+    override_system: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:disregard|ignore|override|bypass|forget)\s+(?:the\s+|your\s+|any\s+|all\s+)*(?:system\s+prompt|system\s+instructions|safety\s+(?:guidelines|rules|instructions|policies)|content\s+polic(?:y|ies))\b",
+        )
+    }),
+    override_now_strong: LazyLock::new(|| {
+        compile(
+            r"(?i)\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|dan\b|developer\s+mode|god\s+mode|free\s+(?:from|of)|no\s+longer\s+(?:bound|restricted|an?\s+(?:ai|assistant)))",
+        )
+    }),
+    override_now: LazyLock::new(|| {
+        compile(r"(?i)\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you\s+(?:are|will|must))\b")
+    }),
+    sensitive: LazyLock::new(|| {
+        compile(
+            r"(?i)~/\.ssh\b(?:/[\w.-]+)?|(?:^|[^\w])\.ssh/(?:id_[\w]+|authorized_keys)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s`'(/~])\.env(?:\.(?:local|production|prod|development|dev|staging|test))?(?:$|[^\w.-])|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\.aws/credentials\b|(?:^|[\s`'(/~])\.(?:npmrc|netrc|pypirc|git-credentials)\b|/etc/(?:passwd|shadow)\b|\.kube/config\b|\.docker/config\.json\b|\.gnupg\b|\bkeychain\b|\bwallet\.dat\b|\blogin\s+data\b|\b(?:chrome|firefox|browser|brave|edge|safari)(?:'s)?\s+(?:profiles?|cookies|saved\s+passwords|password\s+store)\b",
+        )
+    }),
+    sensitive_weak: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|your\s+|the\s+user'?s\s+)?(?:environment\s+variables?|api\s+keys?|secrets?|credentials?|tokens?|passwords?|private\s+keys?|ssh\s+keys?|cookies)\b|\b(?:your|the)\s+system\s+prompt\b|\b(?:entire|full|whole|complete)\s+(?:conversation|chat)(?:\s+history)?\b|\bchat\s+history\b",
+        )
+    }),
+    transfer: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:pass|send|include|put|paste|append|embed|add|upload|post|forward|attach|copy|insert|encode|provide|supply|submit|transmit|share|leak|exfiltrate|bcc|cc)\b",
+        )
+    }),
+    sink: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:parameter|param|argument|arg|field|sidenote|side_note|notes?|url|query(?:\s+string)?|webhook|endpoint|message|e-?mail|comment|gist|pastebin|request\s+body)s?\b|https?://",
+        )
+    }),
+    read: LazyLock::new(|| {
+        compile(r"(?i)\b(?:read|open|cat|load|access|collect|grab|extract|list|copy|dump)\b")
+    }),
+    network_command: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:curl|wget|nc|ncat|netcat|scp|invoke-webrequest|iwr|invoke-restmethod|irm)\b",
+        )
+    }),
+    shadow_available: LazyLock::new(|| {
+        compile(
+            r"(?i)\bwhen\s+this\s+tool\s+is\s+(?:available|present|installed|loaded|enabled|connected)\b",
+        )
+    }),
+    shadow_all: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:all|any|every|each)\s+other\s+(?:tools?|functions?|mcp\s+servers?|servers?)\b|\b(?:for|with|before|when\s+(?:using|calling|invoking))\s+(?:all|any|every|each)\s+(?:tools?|functions?|tool\s+calls?)\b",
+        )
+    }),
+    shadow_named: LazyLock::new(|| {
+        compile(
+            r"(?i)\bwhen\s+(?:using|calling|invoking|you\s+(?:use|call|invoke))\s+(?:the\s+)?`?([A-Za-z][\w.:-]*)`?(\s+tool)?",
+        )
+    }),
+    shadow_tool_must: LazyLock::new(|| {
+        compile(
+            r"(?i)\bthe\s+`?([A-Za-z][\w.:-]*)`?\s+tool\s+(?:must|should|has\s+to|needs\s+to|shall)\b",
+        )
+    }),
+    directive: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:always|never|must|should|make\s+sure|be\s+sure|ensure|instead|bcc|cc|add|include|change|replace|set|send)\b",
+        )
+    }),
+    steer_instead: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:use|call|prefer|choose|pick|select)\s+this\s+(?:tool|function)\s+(?:first\s+)?(?:(?:instead\s+of|rather\s+than|over|in\s+place\s+of)\s+(?:any\s+|all\s+|the\s+)?(?:other|built-?in|native|default|existing)\b|before\s+(?:any|all|every)\b|for\s+(?:all|any|every)\s+(?:tasks?|requests?|questions?|queries)\b)|\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:any|all|the)?\s*(?:other|built-?in|native|default)\s+(?:tools?|functions?)\b",
+        )
+    }),
+    steer_phrase: LazyLock::new(|| {
+        compile(
+            r"(?i)\bdo\s+not\s+use\s+(?:any\s+)?(?:other|another|built-?in|the\s+built-?in)\s+(?:tools?|functions?)\b|\bstrongly\s+consider\s+using\s+this\s+tool\b|\bthis\s+is\s+the\s+only\s+tool\s+(?:you\s+)?(?:should|may|can)\b",
+        )
+    }),
+    topic: LazyLock::new(|| {
+        compile(
+            r"(?i)inject|jailbreak|\battack|malicious|poison|exfiltrat|adversar|red[- ]team|\bthreat|vulnerab|payload|exploit|phishing|malware|backdoor|pentest|penetration\s+test|smuggl",
+        )
+    }),
+    negation: LazyLock::new(|| {
+        compile(
+            r"(?i)\b(?:never|not|no|don'?t|doesn'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|refuse|prevent|nor)\b",
+        )
+    }),
+};
+
 fn patterns() -> &'static Patterns {
-    static PATTERNS: OnceLock<Patterns> = OnceLock::new();
-    PATTERNS.get_or_init(|| {
-        let verbs_send = r"send|upload|forward|copy|transmit|post|email|bcc|cc|attach|share|exfiltrate|leak|redirect|install|download|execute|include|append";
-        Patterns {
-            tag: compile(r"(?i)</?(?:important|system|system[_-]prompt)>|\[/?inst\]|<<sys>>|<\|(?:im_start|system)\|>"),
-            tag_description: compile(r"(?i)</?instructions>"),
-            conceal_tell: compile(r"(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?(?:tell|mention|inform|notify|alert|reveal|disclose|show|say|explain|report|admit|acknowledge)\b([^.;!?\n]{0,40}?)\b(?:to\s+)?(?:the|your)\s+users?\b([^.;!?\n]{0,30})"),
-            conceal_without: compile(r"(?i)\bwithout\s+(?:(?:telling|informing|notifying|alerting|showing)\s+(?:the\s+|your\s+)?users?|letting\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice)|(?:the\s+|your\s+)?users?(?:'s)?\s+(?:knowing|knowledge|noticing|seeing|being\s+aware))\b"),
-            conceal_hide: compile(r"(?i)\b(?:hide|conceal|withhold|keep)\s+(?:this|that|it|these|them|everything|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+|your\s+)?users?\b"),
-            conceal_let: compile(r"(?i)\b(?:do\s+not|don'?t|never|must\s+not)\s+let\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice|find\s+out|learn)\b"),
-            conceal_user: compile(r"(?i)\b(?:the\s+|your\s+)?users?\s+(?:must|should|may)\s+(?:not|never)\s+(?:know|notice|find\s+out|learn|be\s+(?:told|informed|notified|made\s+aware))\b"),
-            conceal_silent: compile(&format!(r"(?i)\b(?:silently|secretly|covertly|quietly)\s+(?:{verbs_send})\b|\b(?:do\s+(?:this|it|so)|proceed|act)\s+(?:silently|secretly|covertly)\b")),
-            override_ignore: compile(r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:(?:previous|prior|preceding|earlier|above|former|original|initial|pretrained|pre-trained)\b(?:\s+[\w-]+){0,2}?\s+(?:instructions?|prompts?|directions|directives|guidelines|rules|training|data|knowledge|context|messages|constraints)\b|(?:previous|prior|preceding|earlier|above)\s*(?:[.,;:!]|$|and\b))|\b(?:ignore|disregard)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:instructions|guidelines|rules)\s*(?:[.,;:!]|$|and\s+(?:instead|now|from|follow|do|output|print|reveal|tell|say|respond|answer)\b)"),
-            override_yours: compile(r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+)?(?:of\s+)?your\s+(?:own\s+)?(?:instructions|system\s+prompt|training|guidelines|programming|guardrails|rules|safety\s+(?:rules|guidelines|instructions))\b"),
-            override_system: compile(r"(?i)\b(?:disregard|ignore|override|bypass|forget)\s+(?:the\s+|your\s+|any\s+|all\s+)*(?:system\s+prompt|system\s+instructions|safety\s+(?:guidelines|rules|instructions|policies)|content\s+polic(?:y|ies))\b"),
-            override_now_strong: compile(r"(?i)\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|dan\b|developer\s+mode|god\s+mode|free\s+(?:from|of)|no\s+longer\s+(?:bound|restricted|an?\s+(?:ai|assistant)))"),
-            override_now: compile(r"(?i)\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you\s+(?:are|will|must))\b"),
-            sensitive: compile(r"(?i)~/\.ssh\b(?:/[\w.-]+)?|(?:^|[^\w])\.ssh/(?:id_[\w]+|authorized_keys)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s`'(/~])\.env(?:\.(?:local|production|prod|development|dev|staging|test))?(?:$|[^\w.-])|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\.aws/credentials\b|(?:^|[\s`'(/~])\.(?:npmrc|netrc|pypirc|git-credentials)\b|/etc/(?:passwd|shadow)\b|\.kube/config\b|\.docker/config\.json\b|\.gnupg\b|\bkeychain\b|\bwallet\.dat\b|\blogin\s+data\b|\b(?:chrome|firefox|browser|brave|edge|safari)(?:'s)?\s+(?:profiles?|cookies|saved\s+passwords|password\s+store)\b"),
-            sensitive_weak: compile(r"(?i)\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|your\s+|the\s+user'?s\s+)?(?:environment\s+variables?|api\s+keys?|secrets?|credentials?|tokens?|passwords?|private\s+keys?|ssh\s+keys?|cookies)\b|\b(?:your|the)\s+system\s+prompt\b|\b(?:entire|full|whole|complete)\s+(?:conversation|chat)(?:\s+history)?\b|\bchat\s+history\b"),
-            transfer: compile(r"(?i)\b(?:pass|send|include|put|paste|append|embed|add|upload|post|forward|attach|copy|insert|encode|provide|supply|submit|transmit|share|leak|exfiltrate|bcc|cc)\b"),
-            sink: compile(r"(?i)\b(?:parameter|param|argument|arg|field|sidenote|side_note|notes?|url|query(?:\s+string)?|webhook|endpoint|message|e-?mail|comment|gist|pastebin|request\s+body)s?\b|https?://"),
-            read: compile(r"(?i)\b(?:read|open|cat|load|access|collect|grab|extract|list|copy|dump)\b"),
-            network_command: compile(r"(?i)\b(?:curl|wget|nc|ncat|netcat|scp|invoke-webrequest|iwr|invoke-restmethod|irm)\b"),
-            shadow_available: compile(r"(?i)\bwhen\s+this\s+tool\s+is\s+(?:available|present|installed|loaded|enabled|connected)\b"),
-            shadow_all: compile(r"(?i)\b(?:all|any|every|each)\s+other\s+(?:tools?|functions?|mcp\s+servers?|servers?)\b|\b(?:for|with|before|when\s+(?:using|calling|invoking))\s+(?:all|any|every|each)\s+(?:tools?|functions?|tool\s+calls?)\b"),
-            shadow_named: compile(r"(?i)\bwhen\s+(?:using|calling|invoking|you\s+(?:use|call|invoke))\s+(?:the\s+)?`?([A-Za-z][\w.:-]*)`?(\s+tool)?"),
-            shadow_tool_must: compile(r"(?i)\bthe\s+`?([A-Za-z][\w.:-]*)`?\s+tool\s+(?:must|should|has\s+to|needs\s+to|shall)\b"),
-            directive: compile(r"(?i)\b(?:always|never|must|should|make\s+sure|be\s+sure|ensure|instead|bcc|cc|add|include|change|replace|set|send)\b"),
-            steer_instead: compile(r"(?i)\b(?:use|call|prefer|choose|pick|select)\s+this\s+(?:tool|function)\s+(?:first\s+)?(?:(?:instead\s+of|rather\s+than|over|in\s+place\s+of)\s+(?:any\s+|all\s+|the\s+)?(?:other|built-?in|native|default|existing)\b|before\s+(?:any|all|every)\b|for\s+(?:all|any|every)\s+(?:tasks?|requests?|questions?|queries)\b)|\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:any|all|the)?\s*(?:other|built-?in|native|default)\s+(?:tools?|functions?)\b"),
-            steer_phrase: compile(r"(?i)\bdo\s+not\s+use\s+(?:any\s+)?(?:other|another|built-?in|the\s+built-?in)\s+(?:tools?|functions?)\b|\bstrongly\s+consider\s+using\s+this\s+tool\b|\bthis\s+is\s+the\s+only\s+tool\s+(?:you\s+)?(?:should|may|can)\b"),
-            topic: compile(r"(?i)inject|jailbreak|\battack|malicious|poison|exfiltrat|adversar|red[- ]team|\bthreat|vulnerab|payload|exploit|phishing|malware|backdoor|pentest|penetration\s+test|smuggl"),
-            negation: compile(r"(?i)\b(?:never|not|no|don'?t|doesn'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|refuse|prevent|nor)\b"),
-        }
-    })
+    &PATTERNS
 }
 
 /// Whether the clause before `at` in `text` negates what follows ("never … without telling").

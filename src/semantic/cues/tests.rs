@@ -90,3 +90,42 @@ fn every_pattern_compiles() {
     let _ = patterns();
     assert!(anchors().is_some() && caps_anchors().is_some());
 }
+
+#[test]
+fn every_cue_pattern_compiles() {
+    // Each compiles on first use: a pattern no other test reaches must not wait for a user's
+    // text to find out it does not.
+    let p = patterns();
+    for pattern in [
+        &p.tag,
+        &p.tag_description,
+        &p.conceal_tell,
+        &p.conceal_without,
+        &p.conceal_hide,
+        &p.conceal_let,
+        &p.conceal_user,
+        &p.conceal_silent,
+        &p.override_ignore,
+        &p.override_system,
+        &p.override_yours,
+        &p.override_now_strong,
+        &p.override_now,
+        &p.sensitive,
+        &p.sensitive_weak,
+        &p.transfer,
+        &p.sink,
+        &p.read,
+        &p.network_command,
+        &p.shadow_available,
+        &p.shadow_all,
+        &p.shadow_named,
+        &p.shadow_tool_must,
+        &p.directive,
+        &p.steer_instead,
+        &p.steer_phrase,
+        &p.topic,
+        &p.negation,
+    ] {
+        assert!(!std::sync::LazyLock::force(pattern).as_str().is_empty());
+    }
+}
