@@ -4,7 +4,8 @@
 //! [`crate::model::parse_file`], [`crate::index::build_units`], `check::run`, `triage::apply`);
 //! the engine owns the options, the thread pool and the order of the stages, and is the one
 //! module that sees the rules (through [`registry`]). A [`Session`] is a lint kept for edits (the
-//! language server's): it relints one changed file's unit, not the repository.
+//! language server's, and a diff's second revision): it relints the changed files' units, not
+//! the repository.
 
 use crate::catalog::{catalog, Catalog};
 use crate::check::run::{check_repo, check_unit, check_unit_and, UnitOutcome, UnitRun};
@@ -72,7 +73,7 @@ pub struct LintOptions {
     /// excluded file or folder that is named is linted all the same.
     pub force_exclude: bool,
     /// The baseline whose entries [`lint`] hides (`--baseline`, `[lint] baseline`); a
-    /// [`Session`] never applies one.
+    /// [`Session`] applies one only when made for a diff ([`Session::with_inventory`]).
     pub baseline: Option<std::sync::Arc<crate::triage::baseline::Baseline>>,
 }
 
@@ -1080,9 +1081,11 @@ fn conclude(
     triage::apply(diagnostics, repo, &policy, &suppressions, malformed)
 }
 
-/// A lint kept in memory between edits, for the language server: the repository and what each
-/// unit's check left behind. [`Session::replace_text`] gives one file a new text and lints again
-/// only what that can change, with the same result as a fresh run over the same texts.
+/// A lint kept in memory between edits, for the language server (and for a diff, whose second
+/// revision is the first with some texts changed): the repository and what each unit's check
+/// left behind. [`Session::replace_text`] gives one file a new text (and
+/// [`Session::replace_texts`] several) and lints again only what that can change, with the same
+/// result as a fresh run over the same texts.
 pub struct Session {
     options: LintOptions,
     enabled: Enabled,
@@ -1495,9 +1498,11 @@ mod tests {
         files
     }
 
-    #[test]
-    fn a_session_after_edits_finds_what_a_fresh_lint_of_the_same_texts_finds() {
-        let options = options(&["ALL"]);
+    /// A fixture's files as (relative path, text).
+    type Texts = Vec<(String, String)>;
+
+    /// Each rule's fixture folder, with the texts of its firing and its clean fixture.
+    fn rule_fixtures() -> Vec<(PathBuf, Texts, Texts)> {
         let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let mut rules: Vec<PathBuf> = std::fs::read_dir(&fixtures)
             .expect("fixtures")
@@ -1506,12 +1511,21 @@ mod tests {
             .filter(|p| p.is_dir())
             .collect();
         rules.sort();
+        rules
+            .into_iter()
+            .map(|rule| {
+                let fires = fixture_texts(&rule.join("fires"));
+                let clean = fixture_texts(&rule.join("clean"));
+                (rule, fires, clean)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_session_after_edits_finds_what_a_fresh_lint_of_the_same_texts_finds() {
+        let options = options(&["ALL"]);
         let mut relinted = 0;
-        for rule in rules {
-            let (fires, clean) = (
-                fixture_texts(&rule.join("fires")),
-                fixture_texts(&rule.join("clean")),
-            );
+        for (rule, fires, clean) in rule_fixtures() {
             // Each file of the firing fixture in turn becomes its clean version (or, without one,
             // loses its second half), then the next one on top, and so on.
             let mut current = fires.clone();
@@ -1558,6 +1572,44 @@ mod tests {
         }
         // The edits went through the incremental path, not only through fresh lints.
         assert!(relinted > 100, "{relinted} edits relinted in place");
+    }
+
+    #[test]
+    fn a_session_after_a_batch_of_edits_finds_what_a_fresh_lint_of_the_same_texts_finds() {
+        // Every file of each firing fixture that has a clean version takes it, all in one
+        // `replace_texts`: the units of several folders (and, with a contract among them, every
+        // unit) linted again, the repository-wide rules once.
+        let options = options(&["ALL"]);
+        let mut several = 0;
+        for (rule, fires, clean) in rule_fixtures() {
+            let edits: Vec<(String, String)> = clean
+                .iter()
+                .filter(|(path, text)| fires.iter().any(|(p, t)| p == path && t != text))
+                .cloned()
+                .collect();
+            let after: Vec<(String, String)> = fires
+                .iter()
+                .map(|(path, text)| match edits.iter().find(|(p, _)| p == path) {
+                    Some(edit) => edit.clone(),
+                    None => (path.clone(), text.clone()),
+                })
+                .collect();
+            let Ok(mut session) = Session::in_memory(&options, fires.clone()) else {
+                panic!("{} lints", rule.display());
+            };
+            let count = edits.len();
+            match session.replace_texts(edits) {
+                Replaced::Relinted => several += usize::from(count > 1),
+                Replaced::Unchanged | Replaced::NotInRun => {}
+                Replaced::NeedsFreshLint => continue,
+            }
+            let fresh = lint_in_memory(&options, after).expect("lints");
+            let kept = session.outcome();
+            assert_eq!(kept.diagnostics, fresh.diagnostics, "{}", rule.display());
+            assert_eq!(kept.suppressed, fresh.suppressed, "{}", rule.display());
+        }
+        // Batches of more than one file went through the incremental path.
+        assert!(several > 5, "{several} batches relinted in place");
     }
 
     #[test]
