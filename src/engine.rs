@@ -4,7 +4,8 @@
 //! [`crate::model::parse_file`], [`crate::index::build_units`], `check::run`, `triage::apply`);
 //! the engine owns the options, the thread pool and the order of the stages, and is the one
 //! module that sees the rules (through [`registry`]). A [`Session`] is a lint kept for edits (the
-//! language server's): it relints one changed file's unit, not the repository.
+//! language server's, and a diff's second revision): it relints the changed files' units, not
+//! the repository.
 
 use crate::catalog::{catalog, Catalog};
 use crate::check::run::{check_repo, check_unit, check_unit_and, UnitOutcome, UnitRun};
@@ -72,7 +73,7 @@ pub struct LintOptions {
     /// excluded file or folder that is named is linted all the same.
     pub force_exclude: bool,
     /// The baseline whose entries [`lint`] hides (`--baseline`, `[lint] baseline`); a
-    /// [`Session`] never applies one.
+    /// [`Session`] applies one only when made for a diff ([`Session::with_inventory`]).
     pub baseline: Option<std::sync::Arc<crate::triage::baseline::Baseline>>,
 }
 
@@ -535,18 +536,25 @@ pub(crate) trait Listing: Sync {
     ) -> Result<Vec<FoundFile>, String>;
 }
 
-/// The files of a listing, taken and read by the decisions `options` make.
-fn listed_files(options: &LintOptions, listing: &dyn Listing) -> Result<Vec<FoundFile>, LintError> {
+/// The decisions discovery makes of a listing's entries under `options`.
+pub(crate) fn listing_decisions(
+    options: &LintOptions,
+) -> Result<crate::discover::Decisions<'_>, LintError> {
     let globs = |relative_to_root: &[String], here: &[String]| {
         let all: Vec<String> = relative_to_root.iter().chain(here).cloned().collect();
         GlobFilter::rooted(&all).map_err(LintError::Selector)
     };
-    let decisions = crate::discover::Decisions {
+    Ok(crate::discover::Decisions {
         requirement_files: &options.requirement_files,
         exclude: globs(&options.exclude, &options.exclude_here)?,
         include: globs(&options.tool_include, &options.tool_include_here)?,
         max_file_size: options.max_file_size,
-    };
+    })
+}
+
+/// The files of a listing, taken and read by the decisions `options` make.
+fn listed_files(options: &LintOptions, listing: &dyn Listing) -> Result<Vec<FoundFile>, LintError> {
+    let decisions = listing_decisions(options)?;
     let mut found = listing.discover(&decisions).map_err(LintError::Listing)?;
     found.sort_by(|a, b| a.0.rel_path.cmp(&b.0.rel_path));
     found.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
@@ -879,6 +887,43 @@ pub(crate) fn lint_with_inventory(
     options: &LintOptions,
     files: Files<'_>,
 ) -> Result<(LintOutcome, crate::inventory::Inventory), LintError> {
+    let (run, _) = inventory_run(options, files, false)?;
+    let InventoryRun {
+        outcome,
+        rows,
+        read_problems,
+        ..
+    } = run;
+    let inventory =
+        crate::inventory::Inventory::new(&outcome.repo, rows, &read_problems, outcome.root.clone());
+    Ok((outcome, inventory))
+}
+
+/// One unit's part of the capability inventory: its tools' rows, and its tools files that did
+/// not parse.
+type UnitRows = (Vec<crate::inventory::Row>, Vec<crate::inventory::Unread>);
+
+/// A unit linted again by a [`Session`]: what its check left, and its rows when the session
+/// keeps an inventory.
+type Rechecked = (UnitOutcome, Option<UnitRows>);
+
+/// What [`inventory_run`] leaves: the lint's outcome (baseline applied), each unit's rows, the
+/// read problems the inventory lists, and what a [`Session`] is made of.
+struct InventoryRun {
+    outcome: LintOutcome,
+    rows: Vec<UnitRows>,
+    read_problems: Vec<Diagnostic>,
+    kept: Option<Kept>,
+    enabled: Enabled,
+}
+
+/// [`lint_with_inventory`]'s run, keeping (when `keep`) what a [`Session`] needs; with the
+/// thread pool it ran on.
+fn inventory_run(
+    options: &LintOptions,
+    files: Files<'_>,
+    keep: bool,
+) -> Result<(InventoryRun, rayon::ThreadPool), LintError> {
     let (enabled, pool) = match files {
         Files::Walk => prepare(options)?,
         // A listing has no paths on disk to check.
@@ -886,24 +931,25 @@ pub(crate) fn lint_with_inventory(
     };
     let threads = pool.current_num_threads();
     let stages = Stages {
-        keep: false,
+        keep,
         also: crate::inventory::unit_inventory,
     };
-    pool.install(|| {
+    let run = pool.install(|| {
         let read = read_from(options, files, threads)?;
         let read_problems = read.diagnostics.clone();
-        let (mut outcome, _, units) = analyse_read(options, &enabled, read, &stages)?;
+        let (mut outcome, kept, rows) = analyse_read(options, &enabled, read, &stages)?;
         if let Some(baseline) = &options.baseline {
             apply_baseline(options, &enabled, &mut outcome, baseline);
         }
-        let inventory = crate::inventory::Inventory::new(
-            &outcome.repo,
-            units,
-            &read_problems,
-            outcome.root.clone(),
-        );
-        Ok((outcome, inventory))
-    })
+        Ok::<_, LintError>(InventoryRun {
+            outcome,
+            rows,
+            read_problems,
+            kept,
+            enabled,
+        })
+    })?;
+    Ok((run, pool))
 }
 
 /// The registry's rules that are enabled, in catalog order.
@@ -1035,9 +1081,11 @@ fn conclude(
     triage::apply(diagnostics, repo, &policy, &suppressions, malformed)
 }
 
-/// A lint kept in memory between edits, for the language server: the repository and what each
-/// unit's check left behind. [`Session::replace_text`] gives one file a new text and lints again
-/// only what that can change, with the same result as a fresh run over the same texts.
+/// A lint kept in memory between edits, for the language server (and for a diff, whose second
+/// revision is the first with some texts changed): the repository and what each unit's check
+/// left behind. [`Session::replace_text`] gives one file a new text (and
+/// [`Session::replace_texts`] several) and lints again only what that can change, with the same
+/// result as a fresh run over the same texts.
 pub struct Session {
     options: LintOptions,
     enabled: Enabled,
@@ -1047,6 +1095,12 @@ pub struct Session {
     /// The unit each file belongs to, by file.
     unit_of: Vec<usize>,
     pool: rayon::ThreadPool,
+    /// Each unit's part of the capability inventory, kept beside its findings by a session made
+    /// for `skilllint diff` ([`Session::with_inventory`]), relinted with them.
+    rows: Option<Vec<UnitRows>>,
+    /// The options' baseline is applied after each relint (a diff side's, as
+    /// [`lint_with_inventory`] applies it; the language server's sessions never apply one).
+    with_baseline: bool,
 }
 
 /// What [`Session::replace_text`] did.
@@ -1085,6 +1139,46 @@ impl Session {
         Ok(Self::new(options, enabled, outcome, kept, pool))
     }
 
+    /// Lints and inventories as [`lint_with_inventory`] does (its baseline applied), keeping
+    /// what later edits need, each unit's inventory rows included: a diff builds its second side
+    /// from its first this way when only some texts differ.
+    pub(crate) fn with_inventory(
+        options: &LintOptions,
+        files: Files<'_>,
+    ) -> Result<Session, LintError> {
+        let (run, pool) = inventory_run(options, files, true)?;
+        let mut session = Self::new(options, run.enabled, run.outcome, run.kept, pool);
+        // The inventory's read problems are the kept ones: both are the read stage's findings.
+        debug_assert_eq!(session.kept.read_problems, run.read_problems);
+        session.rows = Some(run.rows);
+        session.with_baseline = true;
+        Ok(session)
+    }
+
+    /// The capability inventory of the session's files as they stand, when the session keeps
+    /// one ([`Session::with_inventory`]).
+    pub(crate) fn inventory(&self) -> Option<crate::inventory::Inventory> {
+        let rows = self.rows.as_ref()?;
+        Some(self.inventory_of(rows.clone()))
+    }
+
+    /// [`Session::inventory`] for the last time: the kept rows move into it (no copy of them at
+    /// the peak), and the session keeps no inventory after.
+    pub(crate) fn take_inventory(&mut self) -> Option<crate::inventory::Inventory> {
+        let rows = self.rows.take()?;
+        Some(self.inventory_of(rows))
+    }
+
+    fn inventory_of(&self, rows: Vec<UnitRows>) -> crate::inventory::Inventory {
+        let outcome = &self.outcome;
+        crate::inventory::Inventory::new(
+            &outcome.repo,
+            rows,
+            &self.kept.read_problems,
+            outcome.root.clone(),
+        )
+    }
+
     fn new(
         options: &LintOptions,
         enabled: Enabled,
@@ -1113,12 +1207,23 @@ impl Session {
             kept,
             unit_of,
             pool,
+            rows: None,
+            with_baseline: false,
         }
     }
 
     /// The repository and its findings as they stand.
     pub fn outcome(&self) -> &LintOutcome {
         &self.outcome
+    }
+
+    /// Whether the read stage found a problem (SL001) in `file`: its text is then one for
+    /// display, not the file's.
+    pub(crate) fn read_problem_in(&self, file: FileId) -> bool {
+        self.kept
+            .read_problems
+            .iter()
+            .any(|d| d.primary.file == file)
     }
 
     /// The options the session lints with.
@@ -1130,47 +1235,87 @@ impl Session {
     /// own unit (for a TOOL.md, DRIVER.md or SECRETS.md, which other folders read: every unit),
     /// then the repository-wide rules and triage over everything.
     pub fn replace_text(&mut self, rel_path: &str, text: String) -> Replaced {
+        self.replace_texts(vec![(rel_path.to_string(), text)])
+    }
+
+    /// [`Session::replace_text`] for several files at once: each changed file's unit is linted
+    /// again (every unit when one of them is a file other folders read), and the
+    /// repository-wide rules and triage run once, after all of them. When any one file is not
+    /// in the run or needs a fresh lint, nothing is changed and that is the answer.
+    pub fn replace_texts(&mut self, changes: Vec<(String, String)>) -> Replaced {
         let repo = &self.outcome.repo;
-        let Some(id) = repo.file_by_path(rel_path) else {
-            return Replaced::NotInRun;
-        };
-        if repo.text(id) == text {
+        let mut changed = Vec::with_capacity(changes.len());
+        for (rel_path, text) in changes {
+            let Some(id) = repo.file_by_path(&rel_path) else {
+                return Replaced::NotInRun;
+            };
+            if repo.text(id) == text {
+                continue;
+            }
+            let kind = repo.parsed(id).kind();
+            let had_problem =
+                matches!(repo.parsed(id), Parsed::Unreadable(_)) || self.read_problem_in(id);
+            if had_problem
+                || self.kept.policies_spent
+                || crate::discover::not_read_reason(kind, &text).is_some()
+            {
+                return Replaced::NeedsFreshLint;
+            }
+            changed.push((id, kind, text));
+        }
+        if changed.is_empty() {
             return Replaced::Unchanged;
         }
-        let kind = repo.parsed(id).kind();
-        let had_problem = matches!(repo.parsed(id), Parsed::Unreadable(_))
-            || self.kept.read_problems.iter().any(|d| d.primary.file == id);
-        if had_problem
-            || self.kept.policies_spent
-            || crate::discover::not_read_reason(kind, &text).is_some()
-        {
-            return Replaced::NeedsFreshLint;
-        }
         let repo = &mut self.outcome.repo;
-        let index = id.0 as usize;
-        repo.files[index].text = text;
-        let everywhere = kind.parsed_up_front();
-        if everywhere {
-            repo.parsed[index] =
-                parse_up_front(kind, &repo.files[index], repo.reference_root.as_deref());
-            repo.contracts = ContractIndex::build(&repo.parsed);
+        let mut everywhere = false;
+        let mut units = Vec::with_capacity(changed.len());
+        for (id, kind, text) in changed {
+            let index = id.0 as usize;
+            repo.files[index].text = text;
+            if kind.parsed_up_front() {
+                everywhere = true;
+                repo.parsed[index] =
+                    parse_up_front(kind, &repo.files[index], repo.reference_root.as_deref());
+            }
+            units.extend(self.unit_of.get(index).copied());
         }
+        if everywhere {
+            repo.contracts = ContractIndex::build(&repo.parsed);
+            units = (0..repo.units.len()).collect();
+        }
+        units.sort_unstable();
+        units.dedup();
         let repo = &self.outcome.repo;
         let (rules, options) = (&self.rules, &self.options);
-        let (enabled, kept, pool) = (&self.enabled, &mut self.kept, &self.pool);
-        let unit = self.unit_of.get(index).copied();
+        let (enabled, kept, rows) = (&self.enabled, &mut self.kept, &mut self.rows);
+        let keeps_rows = rows.is_some();
         let ((), spent) = with_unit_run(options, enabled, repo, rules, |run| {
-            if everywhere {
-                kept.units = pool.install(|| {
-                    repo.units
-                        .par_iter()
-                        .map(|files| check_unit(repo, files, run))
-                        .collect()
-                });
-            } else if let Some(unit) = unit {
-                if let (Some(files), Some(slot)) = (repo.units.get(unit), kept.units.get_mut(unit))
-                {
-                    *slot = check_unit(repo, files, run);
+            // Each unit again, with its inventory rows when the session keeps them.
+            let check = |unit: usize| {
+                let files = repo.units.get(unit)?;
+                Some(match keeps_rows {
+                    true => {
+                        let (outcome, rows) =
+                            check_unit_and(repo, files, run, crate::inventory::unit_inventory);
+                        (outcome, Some(rows))
+                    }
+                    false => (check_unit(repo, files, run), None),
+                })
+            };
+            let checked: Vec<(usize, Option<Rechecked>)> = self
+                .pool
+                .install(|| units.par_iter().map(|unit| (*unit, check(*unit))).collect());
+            for (unit, result) in checked {
+                let Some((outcome, unit_rows)) = result else {
+                    continue;
+                };
+                if let Some(slot) = kept.units.get_mut(unit) {
+                    *slot = outcome;
+                }
+                if let (Some(rows), Some(unit_rows)) = (rows.as_mut(), unit_rows) {
+                    if let Some(slot) = rows.get_mut(unit) {
+                        *slot = unit_rows;
+                    }
                 }
             }
         });
@@ -1191,6 +1336,9 @@ impl Session {
         });
         self.outcome.diagnostics = diagnostics;
         self.outcome.suppressed = suppressed;
+        if let (true, Some(baseline)) = (self.with_baseline, &self.options.baseline) {
+            apply_baseline(&self.options, &self.enabled, &mut self.outcome, baseline);
+        }
         Replaced::Relinted
     }
 }
@@ -1350,9 +1498,11 @@ mod tests {
         files
     }
 
-    #[test]
-    fn a_session_after_edits_finds_what_a_fresh_lint_of_the_same_texts_finds() {
-        let options = options(&["ALL"]);
+    /// A fixture's files as (relative path, text).
+    type Texts = Vec<(String, String)>;
+
+    /// Each rule's fixture folder, with the texts of its firing and its clean fixture.
+    fn rule_fixtures() -> Vec<(PathBuf, Texts, Texts)> {
         let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
         let mut rules: Vec<PathBuf> = std::fs::read_dir(&fixtures)
             .expect("fixtures")
@@ -1361,12 +1511,21 @@ mod tests {
             .filter(|p| p.is_dir())
             .collect();
         rules.sort();
+        rules
+            .into_iter()
+            .map(|rule| {
+                let fires = fixture_texts(&rule.join("fires"));
+                let clean = fixture_texts(&rule.join("clean"));
+                (rule, fires, clean)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_session_after_edits_finds_what_a_fresh_lint_of_the_same_texts_finds() {
+        let options = options(&["ALL"]);
         let mut relinted = 0;
-        for rule in rules {
-            let (fires, clean) = (
-                fixture_texts(&rule.join("fires")),
-                fixture_texts(&rule.join("clean")),
-            );
+        for (rule, fires, clean) in rule_fixtures() {
             // Each file of the firing fixture in turn becomes its clean version (or, without one,
             // loses its second half), then the next one on top, and so on.
             let mut current = fires.clone();
@@ -1413,6 +1572,44 @@ mod tests {
         }
         // The edits went through the incremental path, not only through fresh lints.
         assert!(relinted > 100, "{relinted} edits relinted in place");
+    }
+
+    #[test]
+    fn a_session_after_a_batch_of_edits_finds_what_a_fresh_lint_of_the_same_texts_finds() {
+        // Every file of each firing fixture that has a clean version takes it, all in one
+        // `replace_texts`: the units of several folders (and, with a contract among them, every
+        // unit) linted again, the repository-wide rules once.
+        let options = options(&["ALL"]);
+        let mut several = 0;
+        for (rule, fires, clean) in rule_fixtures() {
+            let edits: Vec<(String, String)> = clean
+                .iter()
+                .filter(|(path, text)| fires.iter().any(|(p, t)| p == path && t != text))
+                .cloned()
+                .collect();
+            let after: Vec<(String, String)> = fires
+                .iter()
+                .map(|(path, text)| match edits.iter().find(|(p, _)| p == path) {
+                    Some(edit) => edit.clone(),
+                    None => (path.clone(), text.clone()),
+                })
+                .collect();
+            let Ok(mut session) = Session::in_memory(&options, fires.clone()) else {
+                panic!("{} lints", rule.display());
+            };
+            let count = edits.len();
+            match session.replace_texts(edits) {
+                Replaced::Relinted => several += usize::from(count > 1),
+                Replaced::Unchanged | Replaced::NotInRun => {}
+                Replaced::NeedsFreshLint => continue,
+            }
+            let fresh = lint_in_memory(&options, after).expect("lints");
+            let kept = session.outcome();
+            assert_eq!(kept.diagnostics, fresh.diagnostics, "{}", rule.display());
+            assert_eq!(kept.suppressed, fresh.suppressed, "{}", rule.display());
+        }
+        // Batches of more than one file went through the incremental path.
+        assert!(several > 5, "{several} batches relinted in place");
     }
 
     #[test]

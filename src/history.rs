@@ -18,9 +18,9 @@
 
 use crate::config::{ConfigError, CONFIG_NAMES};
 use crate::discover::{Decisions, Discovered, LinkTarget, ListedEntry};
-use crate::engine::{Files, FoundFile, LintOptions, Listing};
+use crate::engine::{Files, FoundFile, LintOptions, Listing, Replaced, Session};
 use crate::escape::{escape_text, path_form};
-use crate::inventory::side::SideConfig;
+use crate::inventory::side::{Side, SideConfig};
 use crate::read::ReadProblem;
 use gix::bstr::ByteSlice;
 use gix::objs::tree::EntryKind;
@@ -188,20 +188,131 @@ impl Repository {
         revision: &Revision,
         isolated: bool,
         threads: Option<usize>,
-    ) -> Result<crate::inventory::side::Side, Error> {
+    ) -> Result<Side, Error> {
         let (options, config) = self.options(revision, isolated, threads)?;
         let listing = self.listing(revision);
-        let mut side = crate::inventory::side::build(&options, config, Files::Listed(&listing))
+        let side = crate::inventory::side::build(&options, config, Files::Listed(&listing))
             .map_err(|e| Error::Read(e.to_string()))?;
-        // A policy file is named `REV:path` in messages; as a fact to compare it is its path in
-        // the tree, which the other side may share.
-        let prefix = format!("{}:", revision.name);
-        for file in side.settings.policy_rules.values_mut() {
-            if let Some(path) = file.strip_prefix(&prefix) {
-                *file = path.to_string();
+        Ok(in_tree_policy_paths(side, revision))
+    }
+
+    /// Both sides of a diff between two revisions, the second made from the first's kept lint
+    /// where that gives what a fresh lint of it would: the same effective options (and no
+    /// policies, whose files are named by revision), the same entries taken with the same
+    /// decisions, only some blobs different. Then only the changed files are read, and only the
+    /// units they can change linted and inventoried again. A side left `None` is for
+    /// [`Repository::side`] to lint afresh; so is every side an error stopped, which the fresh
+    /// path meets and reports again in its own order.
+    pub fn sides(
+        &self,
+        base: &Revision,
+        head: &Revision,
+        isolated: bool,
+        threads: Option<usize>,
+    ) -> (Option<Side>, Option<Side>) {
+        let (Ok((options, config)), Ok((head_options, head_config))) = (
+            self.options(base, isolated, threads),
+            self.options(head, isolated, threads),
+        ) else {
+            return (None, None);
+        };
+        if !same_lint(&options, &head_options) {
+            return (None, None);
+        }
+        let Ok(decisions) = crate::engine::listing_decisions(&options) else {
+            return (None, None);
+        };
+        let reader = Reader { repo: &self.repo };
+        let (Ok(mut old), Ok(mut new)) = (
+            list(&reader, base.tree, &decisions),
+            list(&reader, head.tree, &decisions),
+        ) else {
+            return (None, None);
+        };
+        // In the order the run sorts them (stably, as it does), so equal listings compare equal.
+        old.sort_by(|a, b| a.file.rel_path.cmp(&b.file.rel_path));
+        new.sort_by(|a, b| a.file.rel_path.cmp(&b.file.rel_path));
+        let Some(changed) = changed_blobs(&old, &new) else {
+            return (None, None);
+        };
+        drop(new);
+        // Side 2 reads only the changed blobs: no text of this side is kept for it.
+        self.texts_kept.set(true);
+        let listing = Prelisted {
+            listing: TreeListing {
+                repo: self.repo.clone().into_sync(),
+                tree: base.tree,
+                texts: &self.texts,
+                keep_texts: false,
+            },
+            kept: old,
+        };
+        let Ok(mut session) = Session::with_inventory(&options, Files::Listed(&listing)) else {
+            return (None, None);
+        };
+        let Some(first) = session
+            .inventory()
+            .and_then(|inventory| side_of(&options, config, &session, inventory))
+        else {
+            return (None, None);
+        };
+        let first = in_tree_policy_paths(first, base);
+        let max = decisions.max_file_size;
+        let texts: Result<Vec<(String, String)>, ()> = changed
+            .iter()
+            .map(
+                |(rel_path, id)| match listing.listing.text(&reader, *id, max) {
+                    Ok(Ok(text)) => Ok((rel_path.clone(), text)),
+                    // A read problem (or an object that cannot be read) is for a fresh lint.
+                    _ => Err(()),
+                },
+            )
+            .collect();
+        let replaced = match texts {
+            Ok(texts) => session.replace_texts(texts),
+            Err(()) => Replaced::NeedsFreshLint,
+        };
+        if !matches!(replaced, Replaced::Relinted | Replaced::Unchanged) {
+            self.keep_unchanged_texts(&listing.kept, &changed, &session);
+            return (Some(first), None);
+        }
+        let second = session
+            .take_inventory()
+            .and_then(|inventory| side_of(&head_options, head_config, &session, inventory));
+        let second = second.map(|side| in_tree_policy_paths(side, head));
+        (Some(first), second)
+    }
+
+    /// Before the second side is linted afresh: the texts of the first side's blobs it shares,
+    /// taken from the kept lint, so they are not inflated again.
+    fn keep_unchanged_texts(
+        &self,
+        old: &[Kept],
+        changed: &[(String, ObjectId)],
+        session: &Session,
+    ) {
+        let repo = &session.outcome().repo;
+        let changed: std::collections::HashSet<&str> =
+            changed.iter().map(|(path, _)| path.as_str()).collect();
+        let mut texts = self.texts.lock().unwrap_or_else(|e| e.into_inner());
+        for entry in old {
+            let (Some(id), None) = (entry.blob, &entry.file.problem) else {
+                continue;
+            };
+            let rel = &entry.file.rel_path;
+            if changed.contains(rel.as_str()) {
+                continue;
+            }
+            // Only a file read whole: one with a read problem holds a text for display.
+            let Some(file) = repo.file_by_path(rel) else {
+                continue;
+            };
+            let read_whole = !matches!(repo.parsed(file), crate::model::Parsed::Unreadable(_))
+                && !session.read_problem_in(file);
+            if read_whole {
+                texts.insert(id, repo.text(file).to_string());
             }
         }
-        Ok(side)
     }
 
     /// The files of `revision` as discovery takes them.
@@ -355,6 +466,68 @@ impl Repository {
             crate::inventory::side::baseline_entries(&entries),
         )))
     }
+}
+
+/// Whether two sides' options make the same lint. Compared as their whole debug form, so that
+/// any option (today's or one added later) that differs sends the diff down the fresh path;
+/// and never with policies, whose files a revision names by its own name.
+fn same_lint(a: &LintOptions, b: &LintOptions) -> bool {
+    a.policies.is_none() && b.policies.is_none() && format!("{a:?}") == format!("{b:?}")
+}
+
+/// The files of the second side whose blob differs from the first's, with its blob, when the
+/// two listings (sorted by path) take the same entries with the same decisions; `None` when
+/// they do not (a file added, removed or renamed, a kind or a problem changed, a path listed
+/// twice), or when a changed entry has no blob to read.
+fn changed_blobs(old: &[Kept], new: &[Kept]) -> Option<Vec<(String, ObjectId)>> {
+    if old.len() != new.len() {
+        return None;
+    }
+    // A path listed twice is deduplicated by the run; which entry wins is not worth following.
+    if old
+        .windows(2)
+        .any(|w| w[0].file.rel_path == w[1].file.rel_path)
+    {
+        return None;
+    }
+    let mut changed = Vec::new();
+    for (a, b) in old.iter().zip(new) {
+        if a.file != b.file {
+            return None;
+        }
+        // An entry not read is reported from its decisions alone, whatever its blob.
+        if a.blob == b.blob || a.file.problem.is_some() {
+            continue;
+        }
+        match (a.blob, b.blob) {
+            (Some(_), Some(id)) => changed.push((b.file.rel_path.clone(), id)),
+            _ => return None,
+        }
+    }
+    Some(changed)
+}
+
+/// The side of the session's files as they stand and their `inventory`, `None` when it cannot
+/// be made (the fresh path reports why).
+fn side_of(
+    options: &LintOptions,
+    config: SideConfig,
+    session: &Session,
+    inventory: crate::inventory::Inventory,
+) -> Option<Side> {
+    crate::inventory::side::side_of(options, config, session.outcome(), inventory).ok()
+}
+
+/// A policy file is named `REV:path` in messages; as a fact to compare it is its path in the
+/// tree, which the other side may share.
+fn in_tree_policy_paths(mut side: Side, revision: &Revision) -> Side {
+    let prefix = format!("{}:", revision.name);
+    for file in side.settings.policy_rules.values_mut() {
+        if let Some(path) = file.strip_prefix(&prefix) {
+            *file = path.to_string();
+        }
+    }
+    side
 }
 
 fn whole_file(path: &Path, message: &str) -> ConfigError {
@@ -582,6 +755,7 @@ impl TreeListing<'_> {
 }
 
 /// A file of the listing to read, or one not read with why.
+#[derive(Clone)]
 struct Kept {
     file: Discovered,
     blob: Option<ObjectId>,
@@ -589,27 +763,66 @@ struct Kept {
 
 impl Listing for TreeListing<'_> {
     fn discover(&self, decisions: &Decisions<'_>) -> Result<Vec<FoundFile>, String> {
-        use rayon::prelude::*;
         let local = self.repo.to_thread_local();
         let kept = list(&Reader { repo: &local }, self.tree, decisions)?;
+        self.read(kept, decisions)
+    }
+}
+
+/// A revision's entries listed beforehand (the diff compared them with the other side's), read
+/// as its [`TreeListing`] reads them.
+struct Prelisted<'a> {
+    listing: TreeListing<'a>,
+    kept: Vec<Kept>,
+}
+
+impl Listing for Prelisted<'_> {
+    fn discover(&self, decisions: &Decisions<'_>) -> Result<Vec<FoundFile>, String> {
+        self.listing.read(self.kept.clone(), decisions)
+    }
+}
+
+impl TreeListing<'_> {
+    /// The texts of the entries `kept`, or why each is not read.
+    fn read(&self, kept: Vec<Kept>, decisions: &Decisions<'_>) -> Result<Vec<FoundFile>, String> {
+        use rayon::prelude::*;
         // Inflating the blobs is most of a revision's read: spread over the run's threads, each
-        // with its own handle on the repository.
+        // with its own handle on the repository, made once per thread (not per piece of work,
+        // as `map_init` would) so that its cache of delta bases serves every blob it reads.
+        let handles: Vec<Mutex<gix::Repository>> = (0..rayon::current_num_threads().max(1))
+            .map(|_| Mutex::new(with_delta_cache(self.repo.to_thread_local())))
+            .collect();
         kept.into_par_iter()
             .with_max_len(64)
-            .map_init(
-                || self.repo.to_thread_local(),
-                |repo, Kept { file, blob }| {
-                    let reader = Reader { repo };
-                    let max = decisions.max_file_size;
-                    let read = match (blob, &file.problem) {
-                        (Some(id), None) => self.text(&reader, id, max)?,
-                        _ => Err(crate::read::not_followed(&file)),
-                    };
-                    Ok((file, read))
-                },
-            )
+            .map(|Kept { file, blob }| {
+                let slot = rayon::current_thread_index().unwrap_or(0) % handles.len();
+                // Only this thread takes its handle: the lock is never waited on.
+                let repo = handles[slot].lock().unwrap_or_else(|e| e.into_inner());
+                let reader = Reader { repo: &repo };
+                let max = decisions.max_file_size;
+                let read = match (blob, &file.problem) {
+                    (Some(id), None) => self.text(&reader, id, max)?,
+                    _ => Err(crate::read::not_followed(&file)),
+                };
+                Ok((file, read))
+            })
             .collect()
     }
+}
+
+/// The bytes of decoded pack entries each thread keeps: the files of a skills repository are
+/// alike, so packs store most as deltas against a few bases, which without a cache are
+/// inflated again for every file built on them.
+const DELTA_CACHE_BYTES: usize = 16 * 1024 * 1024;
+
+/// `repo` with a cache of the delta bases it decodes (gix sets none unless told).
+fn with_delta_cache(mut repo: gix::Repository) -> gix::Repository {
+    repo.objects.set_pack_cache(|| {
+        Box::new(gix::odb::pack::cache::lru::MemoryCappedHashmap::new(
+            DELTA_CACHE_BYTES,
+        ))
+    });
+    repo
 }
 
 /// Every entry of the tree `root` that discovery takes, bounded in entries and depth. Folders

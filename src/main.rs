@@ -442,9 +442,17 @@ fn run_diff(args: &cli::DiffArgs) -> ExitCode {
         }
         (DiffSide::Folder(old.clone()), DiffSide::Folder(new.clone()))
     };
+    // Two revisions that share their configuration: the second side is made from the first's
+    // lint where only some files changed; whatever that cannot do is linted afresh below.
+    let (old_built, new_built) = match (&old, &new) {
+        (DiffSide::Revision(history, base), DiffSide::Revision(_, head)) => {
+            history.sides(base, head, args.isolated, args.threads)
+        }
+        _ => (None, None),
+    };
     let (Some(old_side), Some(new_side)) = (
-        load_side(&old, args.isolated, args.threads),
-        load_side(&new, args.isolated, args.threads),
+        old_built.or_else(|| load_side(&old, args.isolated, args.threads)),
+        new_built.or_else(|| load_side(&new, args.isolated, args.threads)),
     ) else {
         return ExitCode::from(EXIT_USAGE);
     };

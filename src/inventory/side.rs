@@ -179,6 +179,17 @@ pub(crate) fn build(
     files: Files<'_>,
 ) -> Result<Side, LintError> {
     let (outcome, inventory) = lint_with_inventory(options, files)?;
+    side_of(options, config, &outcome, inventory)
+}
+
+/// The side of a lint's outcome and its inventory, made with `options`: its facts, owned, so
+/// the run they came from can be dropped or changed into another side.
+pub(crate) fn side_of(
+    options: &LintOptions,
+    config: SideConfig,
+    outcome: &crate::engine::LintOutcome,
+    inventory: Inventory,
+) -> Result<Side, LintError> {
     let sources = outcome.sources();
     let mut indexes: Vec<(u32, LineIndex<'_>)> = Vec::new();
     let mut owned = |d: &crate::diagnostic::Diagnostic| {
