@@ -735,6 +735,17 @@ impl TreeListing<'_> {
         id: ObjectId,
         max: u64,
     ) -> Result<Result<String, ReadProblem>, String> {
+        self.text_keeping(reader, id, max, self.keep_texts)
+    }
+
+    /// [`TreeListing::text`], keeping the text for the next reader of the same blob when `keep`.
+    fn text_keeping(
+        &self,
+        reader: &Reader<'_>,
+        id: ObjectId,
+        max: u64,
+        keep: bool,
+    ) -> Result<Result<String, ReadProblem>, String> {
         let lock = || self.texts.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(text) = lock().get(&id) {
             return Ok(if text.len() as u64 > max {
@@ -747,7 +758,7 @@ impl TreeListing<'_> {
             Ok(bytes) => crate::read::text_of_bytes(bytes),
             Err(size) => Err(crate::read::too_large(Some(size), max)),
         };
-        if let (true, Ok(text)) = (self.keep_texts, &text) {
+        if let (true, Ok(text)) = (keep, &text) {
             lock().insert(id, text.clone());
         }
         Ok(text)
@@ -792,6 +803,14 @@ impl TreeListing<'_> {
         let handles: Vec<Mutex<gix::Repository>> = (0..rayon::current_num_threads().max(1))
             .map(|_| Mutex::new(with_delta_cache(self.repo.to_thread_local())))
             .collect();
+        // A blob several files share (a template's requirement.yaml, a LICENSE) is inflated
+        // once: its text is kept for the others, while a blob read once is not kept.
+        let mut uses: HashMap<ObjectId, u32> = HashMap::new();
+        for entry in &kept {
+            if let (Some(id), None) = (entry.blob, &entry.file.problem) {
+                *uses.entry(id).or_default() += 1;
+            }
+        }
         kept.into_par_iter()
             .with_max_len(64)
             .map(|Kept { file, blob }| {
@@ -801,7 +820,10 @@ impl TreeListing<'_> {
                 let reader = Reader { repo: &repo };
                 let max = decisions.max_file_size;
                 let read = match (blob, &file.problem) {
-                    (Some(id), None) => self.text(&reader, id, max)?,
+                    (Some(id), None) => {
+                        let shared = uses.get(&id).is_some_and(|n| *n > 1);
+                        self.text_keeping(&reader, id, max, self.keep_texts || shared)?
+                    }
                     _ => Err(crate::read::not_followed(&file)),
                 };
                 Ok((file, read))
