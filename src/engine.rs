@@ -1293,13 +1293,12 @@ impl Session {
             // Each unit again, with its inventory rows when the session keeps them.
             let check = |unit: usize| {
                 let files = repo.units.get(unit)?;
-                Some(match keeps_rows {
-                    true => {
-                        let (outcome, rows) =
-                            check_unit_and(repo, files, run, crate::inventory::unit_inventory);
-                        (outcome, Some(rows))
-                    }
-                    false => (check_unit(repo, files, run), None),
+                Some(if keeps_rows {
+                    let (outcome, rows) =
+                        check_unit_and(repo, files, run, crate::inventory::unit_inventory);
+                    (outcome, Some(rows))
+                } else {
+                    (check_unit(repo, files, run), None)
                 })
             };
             let checked: Vec<(usize, Option<Rechecked>)> = self

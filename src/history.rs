@@ -261,7 +261,7 @@ impl Repository {
         let texts: Result<Vec<(String, String)>, ()> = changed
             .iter()
             .map(
-                |(rel_path, id)| match listing.listing.text(&reader, *id, max) {
+                |(rel_path, id)| match listing.listing.text(&reader, *id, max, false) {
                     Ok(Ok(text)) => Ok((rel_path.clone(), text)),
                     // A read problem (or an object that cannot be read) is for a fresh lint.
                     _ => Err(()),
@@ -728,18 +728,9 @@ struct TreeListing<'a> {
 }
 
 impl TreeListing<'_> {
-    /// The text of the blob `id`, or why it is not read.
+    /// The text of the blob `id`, or why it is not read; kept for the next reader of the same
+    /// blob when `keep`.
     fn text(
-        &self,
-        reader: &Reader<'_>,
-        id: ObjectId,
-        max: u64,
-    ) -> Result<Result<String, ReadProblem>, String> {
-        self.text_keeping(reader, id, max, self.keep_texts)
-    }
-
-    /// [`TreeListing::text`], keeping the text for the next reader of the same blob when `keep`.
-    fn text_keeping(
         &self,
         reader: &Reader<'_>,
         id: ObjectId,
@@ -822,7 +813,7 @@ impl TreeListing<'_> {
                 let read = match (blob, &file.problem) {
                     (Some(id), None) => {
                         let shared = uses.get(&id).is_some_and(|n| *n > 1);
-                        self.text_keeping(&reader, id, max, self.keep_texts || shared)?
+                        self.text(&reader, id, max, self.keep_texts || shared)?
                     }
                     _ => Err(crate::read::not_followed(&file)),
                 };

@@ -149,21 +149,7 @@ fn write_report(
     report: &str,
     inputs: &[skilllint::source::SourceFile],
 ) -> Result<(), WriteError> {
-    write_report_pieces(output, &[report], inputs)
-}
-
-/// [`write_report`] for a report made of pieces written in turn: a large report is never joined
-/// into one string first.
-fn write_report_pieces<S: AsRef<str>>(
-    output: Option<&std::path::Path>,
-    report: &[S],
-    inputs: &[skilllint::source::SourceFile],
-) -> Result<(), WriteError> {
-    write_report_with(output, inputs, |emit| {
-        report
-            .iter()
-            .try_for_each(|piece| emit(piece.as_ref().to_string()))
-    })
+    write_report_with(output, inputs, |emit| emit(report))
 }
 
 /// Opens `output` (standard output for `None`; never one of `inputs`, the files the run read),
@@ -186,12 +172,12 @@ fn write_report_with(
                 error,
             };
             let mut file = fix::ReportFile::create(path).map_err(failed)?;
-            draw(&mut |piece: String| file.write(piece.as_bytes())).map_err(failed)?;
+            draw(&mut |piece: &str| file.write(piece.as_bytes())).map_err(failed)?;
             file.finish().map_err(failed)
         }
         None => {
             let mut stdout = std::io::stdout().lock();
-            draw(&mut |piece: String| stdout.write_all(piece.as_bytes()))
+            draw(&mut |piece: &str| stdout.write_all(piece.as_bytes()))
                 .and_then(|()| stdout.flush())
                 .map_err(|error| WriteError { path: None, error })
         }
@@ -998,7 +984,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
                 &cwd,
                 options.catalog(),
                 &mut |piece| {
-                    report.push_str(&piece);
+                    report.push_str(piece);
                     Ok(())
                 },
             );

@@ -16,7 +16,7 @@
 //!   without a symlinked folder, and never replaces an existing file.
 //!
 //! One file that cannot be written does not stop the others: [`apply`] reports each file. The
-//! `-o` report goes through the same temporary-file-and-rename route ([`write_report_file`]).
+//! `-o` report goes through the same temporary-file-and-rename route ([`ReportFile`]).
 
 use super::FixRun;
 use std::collections::BTreeMap;
@@ -280,21 +280,14 @@ fn temp_file_in(folder: &Path, name: &OsStr) -> std::io::Result<tempfile::NamedT
         .tempfile_in(folder)
 }
 
-/// Writes the `-o` file. CI runs `-o skilllint.sarif` inside a checkout the pull request wrote, so
-/// a link planted at that name, or a planted folder link on the way to it, must not send the
-/// report outside: the report goes to a new temporary file in the real folder and is renamed
-/// over the name (replacing a link there instead of writing through it), and a relative path
-/// without `..` whose folder resolves outside the current folder is refused. An absolute path
+/// The `-o` file, written a piece at a time: opened before the report is drawn, so that a large
+/// report goes to disk as it is drawn. CI runs `-o skilllint.sarif` inside a checkout the pull
+/// request wrote, so a link planted at that name, or a planted folder link on the way to it, must
+/// not send the report outside: the report goes to a new temporary file in the real folder and is
+/// renamed over the name (replacing a link there instead of writing through it), and a relative
+/// path without `..` whose folder resolves outside the current folder is refused. An absolute path
 /// (`/dev/stdout`, `/tmp/out.sarif`) is the user's own choice and is written as named; a relative
 /// one with `..` is refused before the run ([`output_path_refused`]).
-pub fn write_report_file(path: &Path, pieces: &[&[u8]]) -> std::io::Result<()> {
-    let mut file = ReportFile::create(path)?;
-    pieces.iter().try_for_each(|piece| file.write(piece))?;
-    file.finish()
-}
-
-/// The `-o` file being written, a piece at a time, by [`write_report_file`]'s rules: opened
-/// before the report is drawn, so that a large report goes to disk as it is drawn.
 pub struct ReportFile {
     target: ReportTarget,
 }

@@ -648,18 +648,7 @@ pub fn render(
     color: bool,
     width: usize,
 ) -> String {
-    render_pieces(sources, diagnostics, catalog, color, width).concat()
-}
-
-/// [`render`]'s text in pieces, one a batch of runs.
-pub fn render_pieces(
-    sources: Sources<'_>,
-    diagnostics: &[Diagnostic],
-    catalog: &Catalog,
-    color: bool,
-    width: usize,
-) -> Vec<String> {
-    super::collect_pieces(|emit| render_into(sources, diagnostics, catalog, color, width, emit))
+    super::collect_text(|emit| render_into(sources, diagnostics, catalog, color, width, emit))
 }
 
 /// [`render`]'s text handed to `emit` a batch of runs at a time.
@@ -684,7 +673,7 @@ pub fn render_into(
             .par_iter()
             .map(|run| draw_run(run, sources, &positions, catalog, &handlers))
             .collect();
-        emit(drawn.concat())
+        emit(&drawn.concat())
     })
 }
 

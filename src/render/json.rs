@@ -115,20 +115,11 @@ fn json_label<'a>(
 }
 
 pub fn render(sources: Sources<'_>, diagnostics: &[Diagnostic], catalog: &Catalog) -> String {
-    render_pieces(sources, diagnostics, catalog).concat()
+    super::collect_text(|emit| render_into(sources, diagnostics, catalog, emit))
 }
 
 /// Diagnostics serialized at once, in parallel: a piece of the report.
 const ITEMS_PER_PIECE: usize = 512;
-
-/// [`render`]'s text in pieces, each a batch of items.
-pub fn render_pieces(
-    sources: Sources<'_>,
-    diagnostics: &[Diagnostic],
-    catalog: &Catalog,
-) -> Vec<String> {
-    super::collect_pieces(|emit| render_into(sources, diagnostics, catalog, emit))
-}
 
 /// [`render`]'s text handed to `emit` a batch of items at a time: serde_json's pretty form of
 /// the whole array, written item by item (an item's lines indented one level, the items joined
@@ -140,7 +131,7 @@ pub fn render_into(
     emit: &mut super::Emit<'_>,
 ) -> std::io::Result<()> {
     if diagnostics.is_empty() {
-        return emit("[]\n".to_string());
+        return emit("[]\n");
     }
     let positions = Positions::new(sources, diagnostics);
     let batches = diagnostics.chunks(ITEMS_PER_PIECE);
@@ -149,20 +140,18 @@ pub fn render_into(
         let items: Vec<String> = batch
             .par_iter()
             .map(|d| {
-                let item = serde_json::to_string_pretty(&item(sources, &positions, catalog, d))
-                    .unwrap_or_else(|_| "{}".to_string());
-                super::indented(&item, "  ")
+                serde_json::to_string_pretty(&item(sources, &positions, catalog, d))
+                    .unwrap_or_else(|_| "{}".to_string())
             })
             .collect();
-        let mut piece = String::with_capacity(items.iter().map(|i| i.len() + 2).sum::<usize>() + 4);
-        piece.push_str(if index == 0 { "[\n" } else { ",\n" });
-        piece.push_str(&items.join(",\n"));
+        let lead = if index == 0 { "[\n" } else { ",\n" };
+        let mut piece = super::json_elements(lead, &items, "  ");
         if index == last {
             piece.push_str("\n]\n");
         }
         // serde_json leaves C1 controls and bidi overrides raw: escaped, so that the report is
         // safe to print to a terminal and to show in a viewer.
-        emit(crate::escape::escape_json_text(piece))
+        emit(&crate::escape::escape_json_text(piece))
     })
 }
 
@@ -272,7 +261,8 @@ mod tests {
         let (files, diagnostics) = many_findings();
         let sources = Sources::new(&files);
         let catalog = crate::catalog::catalog();
-        let pieces = render_pieces(sources, &diagnostics, catalog);
+        let pieces =
+            super::super::collect_pieces(|emit| render_into(sources, &diagnostics, catalog, emit));
         assert!(pieces.len() > 2, "{} pieces", pieces.len());
         let positions = Positions::new(sources, &diagnostics);
         let whole: Vec<JsonDiagnostic<'_>> = diagnostics

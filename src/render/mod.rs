@@ -65,17 +65,26 @@ impl<'a> Positions<'a> {
     }
 }
 
-/// `text` with every line indented by `indent` (serde_json's pretty text holds a line feed only
-/// between its own lines: one in a string is written `\n`).
-pub(crate) fn indented(text: &str, indent: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8 + indent.len());
-    out.push_str(indent);
-    for (index, line) in text.split('\n').enumerate() {
+/// A batch of the elements of a pretty-printed JSON array, after `lead`: each of `items`
+/// (serde_json's pretty text of one element) with every line indented by `indent`, `,\n`
+/// between them. serde_json's pretty text holds a line feed only between its own lines: one in a
+/// string is written `\n`.
+pub(crate) fn json_elements(lead: &str, items: &[String], indent: &str) -> String {
+    let size: usize = items.iter().map(|i| i.len() + i.len() / 8 + 2).sum();
+    let mut out = String::with_capacity(lead.len() + size + indent.len());
+    out.push_str(lead);
+    for (index, item) in items.iter().enumerate() {
         if index > 0 {
-            out.push('\n');
-            out.push_str(indent);
+            out.push_str(",\n");
         }
-        out.push_str(line);
+        out.push_str(indent);
+        for (row, line) in item.split('\n').enumerate() {
+            if row > 0 {
+                out.push('\n');
+                out.push_str(indent);
+            }
+            out.push_str(line);
+        }
     }
     out
 }
@@ -232,28 +241,34 @@ pub struct Input<'a> {
 
 /// Renders a finished run. Suppressed findings appear only in SARIF (as suppressed results).
 pub fn render(format: Format, input: &Input<'_>, color: bool) -> String {
-    render_pieces(format, input, color).concat()
+    collect_text(|emit| render_into(format, input, color, emit))
 }
 
 /// Where a report's pieces go as they are drawn: a writer, or a list.
-pub type Emit<'e> = dyn FnMut(String) -> std::io::Result<()> + 'e;
+pub type Emit<'e> = dyn FnMut(&str) -> std::io::Result<()> + 'e;
+
+/// The text `draw` emits, whole.
+pub(crate) fn collect_text(draw: impl FnOnce(&mut Emit<'_>) -> std::io::Result<()>) -> String {
+    let mut text = String::new();
+    // Appending to a string cannot fail.
+    let _ = draw(&mut |piece| {
+        text.push_str(piece);
+        Ok(())
+    });
+    text
+}
 
 /// The pieces `draw` emits, in a list.
+#[cfg(test)]
 pub(crate) fn collect_pieces(
     draw: impl FnOnce(&mut Emit<'_>) -> std::io::Result<()>,
 ) -> Vec<String> {
     let mut pieces = Vec::new();
-    // Pushing to a list cannot fail.
     let _ = draw(&mut |piece| {
-        pieces.push(piece);
+        pieces.push(piece.to_string());
         Ok(())
     });
     pieces
-}
-
-/// The report as pieces to write in turn (their concatenation is [`render`]'s text).
-pub fn render_pieces(format: Format, input: &Input<'_>, color: bool) -> Vec<String> {
-    collect_pieces(|emit| render_into(format, input, color, emit))
 }
 
 /// Draws the report and hands each piece to `emit` as soon as it is drawn: the large formats
@@ -281,14 +296,14 @@ pub fn render_into(
             full::DEFAULT_WIDTH,
             emit,
         ),
-        Format::Concise => emit(concise::render_colored(
+        Format::Concise => emit(&concise::render_colored(
             sources,
             diagnostics,
             catalog,
             color,
         )),
         Format::Json => json::render_into(sources, diagnostics, catalog, emit),
-        Format::Github => emit(github::render(sources, diagnostics)),
+        Format::Github => emit(&github::render(sources, diagnostics)),
         Format::Sarif => sarif::render_into(sources, diagnostics, catalog, suppressed, root, emit),
     }
 }

@@ -447,7 +447,7 @@ pub fn render(
     suppressed: &[Suppressed],
     root: &Path,
 ) -> String {
-    render_pieces(sources, diagnostics, catalog, suppressed, root).concat()
+    super::collect_text(|emit| render_into(sources, diagnostics, catalog, suppressed, root, emit))
 }
 
 /// Results serialized at once, in parallel: a piece of the log.
@@ -458,20 +458,10 @@ const RESULTS_PER_PIECE: usize = 512;
 const RESULT_INDENT: &str = "        ";
 const EMPTY_RESULTS: &str = "\n      \"results\": []";
 
-/// [`render`]'s text in pieces: the log up to its results array, the results a batch at a time
-/// (serialized in parallel, each indented as serde_json's pretty form of the whole log would
-/// indent it), and the rest of the log; so the log is never held whole.
-pub fn render_pieces(
-    sources: Sources<'_>,
-    diagnostics: &[Diagnostic],
-    catalog: &Catalog,
-    suppressed: &[Suppressed],
-    root: &Path,
-) -> Vec<String> {
-    super::collect_pieces(|emit| render_into(sources, diagnostics, catalog, suppressed, root, emit))
-}
-
-/// [`render_pieces`]'s pieces handed to `emit` as each is drawn.
+/// [`render`]'s text handed to `emit` in pieces as each is drawn: the log up to its results
+/// array, the results a batch at a time (serialized in parallel, each indented as serde_json's
+/// pretty form of the whole log would indent it), and the rest of the log; so the log is never
+/// held whole.
 pub fn render_into(
     sources: Sources<'_>,
     diagnostics: &[Diagnostic],
@@ -513,7 +503,7 @@ pub fn render_into(
         let base = fnv1a(&[d.code, path, &flagged]);
         let occurrence = seen.entry(base).or_insert(0);
         *occurrence += 1;
-        fingerprints.push(format!("{:016x}:{}", base, occurrence));
+        fingerprints.push((base, *occurrence));
         if matches!(d.code, "SL001" | "SL900") {
             notifications.push(Notification {
                 level: "error",
@@ -525,7 +515,8 @@ pub fn render_into(
             });
         }
     }
-    let result = |(d, silenced): &(&Diagnostic, Option<&Suppressed>), fingerprint: &String| {
+    let result = |(d, silenced): &(&Diagnostic, Option<&Suppressed>),
+                  (base, occurrence): &(u64, usize)| {
         let rule_index = catalog
             .rules
             .binary_search_by(|m| m.code.cmp(d.code))
@@ -544,7 +535,10 @@ pub fn render_into(
                 .enumerate()
                 .map(|(i, label)| builder.location(label, Some(i + 1)))
                 .collect(),
-            partial_fingerprints: BTreeMap::from([("skilllint/v1", fingerprint.clone())]),
+            partial_fingerprints: BTreeMap::from([(
+                "skilllint/v1",
+                format!("{base:016x}:{occurrence}"),
+            )]),
             suppressions: silenced
                 .map(|s| SarifSuppression {
                     kind: match s.by {
@@ -616,34 +610,26 @@ fn spliced_into(
         .find(EMPTY_RESULTS)
         .map(|at| at + EMPTY_RESULTS.len() - 1)
     else {
-        return emit(text);
+        return emit(&text);
     };
     // `[` of the empty array ends the head; `]` begins the tail. The head is emitted with the
     // first batch: without results the log is `text` as it stands.
     let (head, tail) = text.split_at(split);
     let mut head = Some(format!("{head}\n"));
     for batch in batches.filter(|batch| !batch.is_empty()) {
-        let items: Vec<String> = batch
-            .iter()
-            .map(|item| super::indented(item, RESULT_INDENT))
-            .collect();
-        let mut piece = if head.is_some() {
-            String::new()
-        } else {
-            ",\n".to_string()
-        };
-        piece.push_str(&items.join(",\n"));
+        let lead = if head.is_some() { "" } else { ",\n" };
+        let piece = super::json_elements(lead, &batch, RESULT_INDENT);
         if let Some(head) = head.take() {
-            emit(head)?;
+            emit(&head)?;
         }
         // serde_json leaves C1 controls and bidi overrides raw; a SARIF viewer showing a message
         // with a right-to-left override would reorder it for the reader (Trojan Source).
-        emit(crate::escape::escape_json_text(piece))?;
+        emit(&crate::escape::escape_json_text(piece))?;
     }
     if head.is_some() {
-        return emit(text);
+        return emit(&text);
     }
-    emit(format!("\n{}{tail}", &RESULT_INDENT[2..]))
+    emit(&format!("\n{}{tail}", &RESULT_INDENT[2..]))
 }
 
 /// A SARIF log for a run that could not start (bad configuration, no such path): no results, the
