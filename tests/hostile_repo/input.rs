@@ -296,7 +296,7 @@ fn a_link_through_a_symlink_to_a_folder_outside_leaves_the_skill_folder() {
     let root = dir.path();
     let skill = CLEAN_SKILL.replace("name: real", "name: docs").replace(
         "report the forecast.",
-        "report the forecast as [the guide](shared/guide.md) says.",
+        "report the forecast as [the guide](shared/guide.md) says, in [the format](shared/format.md) of [the notes](shared/notes.md).",
     );
     common::write(root, "docs/SKILL.md", skill.as_bytes());
     std::os::unix::fs::symlink(outside.path(), root.join("docs/shared")).expect("folder link");
@@ -304,11 +304,15 @@ fn a_link_through_a_symlink_to_a_folder_outside_leaves_the_skill_folder() {
     let stdout = common::stdout(&output);
     // Not SK011: nothing outside the lint root is looked at, so whether it exists is not known.
     assert!(lines_with(&stdout, "SK011").is_empty(), "{stdout}");
+    // One finding for the symlink, on its first link, however many links lead through it.
     let sk017 = lines_with(&stdout, "SK017");
     assert_eq!(sk017.len(), 1, "{stdout}");
     assert!(sk017[0].starts_with("docs/SKILL.md:"), "{stdout}");
     assert!(
-        sk017[0].contains("leads outside the skill folder through a symlink"),
+        sk017[0].contains(
+            "link to `shared/guide.md` leads outside the skill folder through a symlink, \
+             as do 2 more links of this file"
+        ),
         "{stdout}"
     );
     // The link itself is not walked (nothing outside is linted).

@@ -19,9 +19,9 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
         .plugins
         .plugin_of(unit.dir())
         .map(|(root, _)| root);
-    for reference in &skill.broken_references {
+    let leaving = skill.broken_references.iter().filter_map(|reference| {
         let ReferenceProblem::Outside(outside) = &reference.problem else {
-            continue;
+            return None;
         };
         if let (Outside::Existing { target, .. }, Some(root)) = (outside, plugin_root) {
             let inside = root.is_empty()
@@ -29,12 +29,40 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
                     .strip_prefix(root)
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
             if inside {
-                continue;
+                return None;
             }
         }
+        Some((reference, outside))
+    });
+    // A symlinked folder is one problem however many links lead through it (a skill linking
+    // fifty pages of a symlinked `references/` would otherwise get fifty findings): the first
+    // link through each symlink is reported, with the count of the others.
+    let mut through: Vec<(&str, usize)> = Vec::new();
+    let mut kept = Vec::new();
+    for (reference, outside) in leaving {
+        match symlink_of(outside) {
+            Some(symlink) => match through.iter_mut().find(|(s, _)| *s == symlink) {
+                Some((_, more)) => *more += 1,
+                None => {
+                    through.push((symlink, 0));
+                    kept.push((reference, outside));
+                }
+            },
+            None => kept.push((reference, outside)),
+        }
+    }
+    for (reference, outside) in kept {
+        let more = symlink_of(outside)
+            .and_then(|symlink| through.iter().find(|(s, _)| *s == symlink))
+            .map_or(0, |(_, more)| *more);
+        let also = match more {
+            0 => String::new(),
+            1 => ", as does 1 more link of this file".to_string(),
+            n => format!(", as do {n} more links of this file"),
+        };
         let destination = &reference.destination;
         let leads_out = format!("link to `{destination}` leads outside the skill folder");
-        let through_symlink = format!("{leads_out} through a symlink");
+        let through_symlink = format!("{leads_out} through a symlink{also}");
         let (message, label) = match outside {
             Outside::Existing { symlink: None, .. } => (
                 leads_out,
@@ -70,5 +98,19 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
         sink.report(file, reference.span, message)
             .label(label)
             .help(help);
+    }
+}
+
+/// The symlink in the skill folder a link leaves through, if it leaves through one.
+fn symlink_of(outside: &Outside) -> Option<&str> {
+    match outside {
+        Outside::Existing {
+            symlink: Some(symlink),
+            ..
+        }
+        | Outside::BeyondLintRoot {
+            symlink: Some(symlink),
+        } => Some(symlink),
+        _ => None,
     }
 }
