@@ -860,6 +860,54 @@ fn patterns() -> &'static Patterns {
     &PATTERNS
 }
 
+/// Whether a chat-template marker (`[INST]`, `<<SYS>>`, `<|im_start|>`, `<|system|>`) is named
+/// rather than used: followed by punctuation or a conjunction ("the delimiters (<|im_start|> and
+/// <|im_end|>)"), it opens no turn. A marker followed by a role or words is used, and so is every
+/// XML-like tag (`<IMPORTANT>`), whatever follows it.
+fn chat_marker_named(marker: &str, after: &str) -> bool {
+    let chat = marker.starts_with('[') || marker.starts_with("<<") || marker.starts_with("<|");
+    if !chat {
+        return false;
+    }
+    let next = after.trim_start_matches([' ', '\t']);
+    if next.starts_with([',', ')', '.', ';', '/']) {
+        return true;
+    }
+    let word: String = next
+        .chars()
+        .take_while(char::is_ascii_alphabetic)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    matches!(word.as_str(), "and" | "or")
+}
+
+/// Whether the secret at `at` is where the sentence writes something, not what it sends: the
+/// words before it, past articles, possessives and quoting, end in "to", "into", "onto" or
+/// "belong(s)" ("paste the key into your `.env`", "writes them where they belong (`.env`)").
+/// "in" is left out: "the key in ~/.ssh/id_rsa" names what is read.
+fn written_into(text: &str, at: usize) -> bool {
+    let from = at.saturating_sub(60);
+    let from = (from..=at)
+        .find(|i| text.is_char_boundary(*i))
+        .unwrap_or(at);
+    let mut before = &text[from..at];
+    loop {
+        before = before.trim_end_matches([' ', '\t', '`', '\'', '"', '(', '~', '/']);
+        let start = before
+            .char_indices()
+            .rev()
+            .find(|(_, c)| !c.is_ascii_alphanumeric() && *c != '\'')
+            .map_or(0, |(i, c)| i + c.len_utf8());
+        let word = before[start..].to_ascii_lowercase();
+        match word.as_str() {
+            "the" | "a" | "your" | "their" | "its" | "our" | "my" | "local" | "project's"
+            | "repository's" | "repo's" | "user's" => before = &before[..start],
+            "to" | "into" | "onto" | "belong" | "belongs" => return true,
+            _ => return false,
+        }
+    }
+}
+
 /// Whether the clause before `at` in `text` negates what follows ("never … without telling").
 fn negated(text: &str, at: usize) -> bool {
     let from = at.saturating_sub(100);
@@ -1102,7 +1150,9 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
             found.push((start + s, start + e, cue, base_channel));
         };
         for m in p.tag.find_iter(if mask & TAG != 0 { window } else { "" }) {
-            push(m.start(), m.end(), Cue::HiddenTag, &mut found);
+            if !chat_marker_named(m.as_str(), &window[m.end()..]) {
+                push(m.start(), m.end(), Cue::HiddenTag, &mut found);
+            }
         }
         let in_comment = has_comment && region_at(regions(), hit) == Some(Region::Comment);
         if description || in_comment {
@@ -1186,11 +1236,15 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
                 }
             }
         }
+        // A secret the sentence writes into ("paste the token into `.env`") is where the data
+        // goes, not what leaves: the first one that is not is the cue.
         let sensitive = (mask & EXFIL != 0)
             .then(|| {
+                let leaving = |m: &regex::Match<'_>| !written_into(window, m.start());
                 p.sensitive
-                    .find(window)
-                    .or_else(|| p.sensitive_weak.find(window))
+                    .find_iter(window)
+                    .find(leaving)
+                    .or_else(|| p.sensitive_weak.find_iter(window).find(leaving))
             })
             .flatten();
         if let Some(m) = sensitive {
