@@ -982,13 +982,15 @@ pub(crate) fn with_skill_siblings(paths: &[PathBuf], requirement_files: &[String
     for path in paths {
         out.push(path.clone());
         // Only a file skilllint reads needs its folder's context; anything else named is reported
-        // on its own.
+        // on its own. So is a slash command or subagent: each is whole in its file, and its
+        // siblings are other commands or agents, not context (a pre-commit run naming one
+        // changed agent would otherwise report the thirty others in its folder).
         let read = || {
             crate::discover::classify(
                 &crate::discover::relative_path(Path::new("."), path),
                 requirement_files,
             )
-            .is_some()
+            .is_some_and(|kind| !matches!(kind, FileKind::Command | FileKind::Agent))
         };
         if path.is_file() && read() {
             let dir = crate::source::folder_of(path);

@@ -382,3 +382,40 @@ fn opaque_files_are_reported_only_in_skill_folders_and_only_when_unnamed() {
         ["the skill folder holds `data/stray.zip`, an archive that nothing in the skill names"]
     );
 }
+
+#[test]
+fn a_named_agent_or_command_is_linted_without_its_siblings() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    // Agents and commands whose frontmatter does not parse (AG001): each is its own file.
+    for rel in [
+        "kit/agents/scribe.md",
+        "kit/agents/editor.md",
+        "kit/commands/ship.md",
+        "kit/commands/undo.md",
+    ] {
+        write(root, rel, "---\ndescription: Writes: notes\n---\n\nBody.\n");
+    }
+    let named = |rel: &str| {
+        let options = LintOptions {
+            paths: vec![root.join(rel)],
+            ..options(root)
+        };
+        let outcome = lint(&options).expect("lints");
+        let mut files: Vec<String> = outcome
+            .diagnostics
+            .iter()
+            .map(|d| outcome.repo.file_name(d.primary.file).to_string())
+            .collect();
+        files.dedup();
+        files
+    };
+    // A pre-commit run naming one changed agent reports that agent, not the others beside it.
+    assert_eq!(named("kit/agents/scribe.md"), ["scribe.md"]);
+    assert_eq!(named("kit/commands/undo.md"), ["undo.md"]);
+    // The plugin folder, named, still reports every file in it.
+    assert_eq!(
+        named("kit"),
+        ["editor.md", "scribe.md", "ship.md", "undo.md"]
+    );
+}
