@@ -58,13 +58,53 @@ pub(crate) fn is_skipped_dir(name: &[u8]) -> bool {
 
 /// The kind a file met at `rel_path` is read as: by its name, else as a tool list when
 /// `[tools] include` matches it. The walk, the tracked files and a listing decide alike.
+/// What decides a walked file's kind from its path: the requirement file names, the
+/// `[tools] include` globs, and the lint root's own name when it gives kinds
+/// ([`kind_context`]).
+struct Kinds<'a> {
+    requirement_files: &'a [String],
+    include: &'a GlobFilter,
+    context: Option<&'a str>,
+}
+
+impl Kinds<'_> {
+    fn of(&self, rel_path: &str) -> Option<FileKind> {
+        found_kind(rel_path, self.requirement_files, self.include, self.context)
+    }
+}
+
 fn found_kind(
     rel_path: &str,
     requirement_files: &[String],
     include: &GlobFilter,
+    context: Option<&str>,
 ) -> Option<FileKind> {
-    classify(rel_path, requirement_files)
-        .or_else(|| include.matches(rel_path).then_some(BY_CONTENT))
+    let kind = match context {
+        Some(folder) => classify(&format!("{folder}/{rel_path}"), requirement_files),
+        None => classify(rel_path, requirement_files),
+    };
+    kind.or_else(|| include.matches(rel_path).then_some(BY_CONTENT))
+}
+
+/// Folders whose name gives the files below them their kind: subagents, slash commands, tool
+/// contracts and drivers, MCP tool snapshots.
+const KIND_FOLDERS: [&str; 6] = [
+    "agents",
+    "commands",
+    ".tools",
+    ".drivers",
+    ".cli",
+    "__toolsnaps__",
+];
+
+/// The lint root's own name, when it is one of [`KIND_FOLDERS`] inside a repository (not the
+/// repository's top, which holds `.git`): its files are classified as a run from the folder
+/// above would classify them, so `skilllint .claude/agents` reads the agents there. The paths
+/// reported stay relative to the root.
+fn kind_context(canonical_root: &Path) -> Option<&str> {
+    let name = canonical_root.file_name()?.to_str()?;
+    let repository_top = std::fs::symlink_metadata(canonical_root.join(".git")).is_ok();
+    (KIND_FOLDERS.contains(&name) && !repository_top).then_some(name)
 }
 
 /// What an entry of a listing that is not a folder on disk (a git revision's tree) is.
@@ -116,7 +156,7 @@ impl Decisions<'_> {
         if self.exclude.matches(rel_path) {
             return None;
         }
-        let kind = || found_kind(rel_path, self.requirement_files, &self.include);
+        let kind = || found_kind(rel_path, self.requirement_files, &self.include, None);
         match entry {
             ListedEntry::File | ListedEntry::Link(LinkTarget::File) => {
                 kind().map(|kind| (kind, None))
@@ -330,6 +370,11 @@ pub fn discover<T: Send + Sync>(
     load: impl Fn(&Discovered) -> T + Sync,
 ) -> (Vec<(Discovered, T)>, Vec<Candidate>) {
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let kinds = Kinds {
+        requirement_files,
+        include,
+        context: kind_context(&canonical_root),
+    };
     let found: Mutex<Vec<(Discovered, T)>> = Mutex::new(Vec::new());
     // Archives and native executables the walk passes (SK022 keeps those in skill folders).
     let opaque: Mutex<Vec<Candidate>> = Mutex::new(Vec::new());
@@ -414,6 +459,7 @@ pub fn discover<T: Send + Sync>(
         let canonical_root = &canonical_root;
         let push = &push;
         let opaque = &opaque;
+        let kinds = &kinds;
         builder.build_parallel().run(|| {
             Box::new(move |entry| {
                 let entry = match entry {
@@ -450,18 +496,14 @@ pub fn discover<T: Send + Sync>(
                     return WalkState::Continue;
                 }
                 if file_type.is_symlink() {
-                    if let Some((kind, problem)) = resolve_symlink(
-                        entry.path(),
-                        &rel_path,
-                        canonical_root,
-                        requirement_files,
-                        include,
-                    ) {
+                    if let Some((kind, problem)) =
+                        resolve_symlink(entry.path(), &rel_path, canonical_root, kinds)
+                    {
                         push(rel_path, entry.into_path(), kind, problem);
                     }
                     return WalkState::Continue;
                 }
-                let Some(kind) = found_kind(&rel_path, requirement_files, include) else {
+                let Some(kind) = kinds.of(&rel_path) else {
                     if file_type.is_file() {
                         if let Some(candidate) = opaque_candidate(rel_path, &entry) {
                             let mut guard = opaque.lock().unwrap_or_else(|e| e.into_inner());
@@ -492,15 +534,9 @@ pub fn discover<T: Send + Sync>(
             .filter(|(path, _)| !seen.contains(path.as_path()))
             .collect();
         for (path, dir_len) in hidden {
-            if let Some((rel_path, kind, problem)) = tracked_entry(
-                root,
-                &path,
-                dir_len,
-                &canonical_root,
-                requirement_files,
-                exclude,
-                include,
-            ) {
+            if let Some((rel_path, kind, problem)) =
+                tracked_entry(root, &path, dir_len, &canonical_root, exclude, &kinds)
+            {
                 let file = Discovered {
                     rel_path,
                     abs_path: path,
@@ -628,9 +664,8 @@ fn tracked_entry(
     path: &Path,
     dir_len: usize,
     canonical_root: &Path,
-    requirement_files: &[String],
     exclude: &GlobFilter,
-    include: &GlobFilter,
+    kinds: &Kinds<'_>,
 ) -> Option<(String, FileKind, Option<String>)> {
     let rel_path = relative_path(root, path);
     if exclude.matches(&rel_path) {
@@ -648,11 +683,10 @@ fn tracked_entry(
     }
     let file_type = std::fs::symlink_metadata(path).ok()?.file_type();
     if file_type.is_symlink() {
-        let (kind, problem) =
-            resolve_symlink(path, &rel_path, canonical_root, requirement_files, include)?;
+        let (kind, problem) = resolve_symlink(path, &rel_path, canonical_root, kinds)?;
         return Some((rel_path, kind, problem));
     }
-    let kind = found_kind(&rel_path, requirement_files, include)?;
+    let kind = kinds.of(&rel_path)?;
     let problem = (!file_type.is_file()).then(|| not_regular(file_type));
     Some((rel_path, kind, problem))
 }
@@ -921,10 +955,9 @@ fn resolve_symlink(
     path: &Path,
     rel_path: &str,
     canonical_root: &Path,
-    requirement_files: &[String],
-    include: &GlobFilter,
+    kinds: &Kinds<'_>,
 ) -> Option<(FileKind, Option<String>)> {
-    let kind = found_kind(rel_path, requirement_files, include);
+    let kind = kinds.of(rel_path);
     let target = match std::fs::metadata(path) {
         Ok(target) => target,
         // A dangling link is reported only under a name we read: `build -> out/` in a fresh

@@ -418,4 +418,27 @@ fn a_named_agent_or_command_is_linted_without_its_siblings() {
         named("kit"),
         ["editor.md", "scribe.md", "ship.md", "undo.md"]
     );
+    // So does the agents or commands folder itself: its name gives its files their kind.
+    assert_eq!(named("kit/agents"), ["editor.md", "scribe.md"]);
+    assert_eq!(named("kit/commands"), ["ship.md", "undo.md"]);
+}
+
+#[test]
+fn a_repository_named_agents_is_not_a_folder_of_agents() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A repository whose own folder is called `agents`: its top holds `.git`, and its Markdown
+    // is not read as subagents when it is linted by name.
+    let root = dir.path().join("agents");
+    write(&root, ".git/HEAD", "ref: refs/heads/main\n");
+    write(
+        &root,
+        "GUIDE.md",
+        "---\ndescription: Writes: notes\n---\n\nBody.\n",
+    );
+    let options = LintOptions {
+        paths: vec![root.clone()],
+        ..options(&root)
+    };
+    let outcome = lint(&options).expect("lints");
+    assert!(outcome.repo.files.is_empty(), "{:?}", outcome.repo.files);
 }
