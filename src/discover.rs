@@ -56,11 +56,9 @@ pub(crate) fn is_skipped_dir(name: &[u8]) -> bool {
     SKIPPED_DIRS.iter().any(|d| name == d.as_bytes())
 }
 
-/// The kind a file met at `rel_path` is read as: by its name, else as a tool list when
+/// What decides the kind a file met at `rel_path` is read as: by its name (with the lint root's
+/// own name in front when it gives kinds, [`kind_context`]), else as a tool list when
 /// `[tools] include` matches it. The walk, the tracked files and a listing decide alike.
-/// What decides a walked file's kind from its path: the requirement file names, the
-/// `[tools] include` globs, and the lint root's own name when it gives kinds
-/// ([`kind_context`]).
 struct Kinds<'a> {
     requirement_files: &'a [String],
     include: &'a GlobFilter,
@@ -69,21 +67,12 @@ struct Kinds<'a> {
 
 impl Kinds<'_> {
     fn of(&self, rel_path: &str) -> Option<FileKind> {
-        found_kind(rel_path, self.requirement_files, self.include, self.context)
+        let kind = match self.context {
+            Some(folder) => classify(&format!("{folder}/{rel_path}"), self.requirement_files),
+            None => classify(rel_path, self.requirement_files),
+        };
+        kind.or_else(|| self.include.matches(rel_path).then_some(BY_CONTENT))
     }
-}
-
-fn found_kind(
-    rel_path: &str,
-    requirement_files: &[String],
-    include: &GlobFilter,
-    context: Option<&str>,
-) -> Option<FileKind> {
-    let kind = match context {
-        Some(folder) => classify(&format!("{folder}/{rel_path}"), requirement_files),
-        None => classify(rel_path, requirement_files),
-    };
-    kind.or_else(|| include.matches(rel_path).then_some(BY_CONTENT))
 }
 
 /// Folders whose name gives the files below them their kind: subagents, slash commands, tool
@@ -156,7 +145,12 @@ impl Decisions<'_> {
         if self.exclude.matches(rel_path) {
             return None;
         }
-        let kind = || found_kind(rel_path, self.requirement_files, &self.include, None);
+        let kinds = Kinds {
+            requirement_files: self.requirement_files,
+            include: &self.include,
+            context: None,
+        };
+        let kind = || kinds.of(rel_path);
         match entry {
             ListedEntry::File | ListedEntry::Link(LinkTarget::File) => {
                 kind().map(|kind| (kind, None))

@@ -1000,6 +1000,13 @@ fn a_hostile_repository_runs_nothing_and_its_git_folder_is_left_as_it_was() {
 }
 
 impl Scratch {
+    /// Writes the file `rel` of the fixture folder `fixture` at `rel` in the folder `into`.
+    fn take_fixture_file(&self, into: &str, fixture: &str, rel: &str) {
+        let text = std::fs::read_to_string(fixtures().join(fixture).join(rel))
+            .unwrap_or_else(|e| panic!("{fixture}/{rel}: {e}"));
+        self.write(&format!("{into}/{rel}"), &text);
+    }
+
     /// Runs git with `input` on its standard input; its output, trimmed.
     fn git_with_input(&self, cwd: &str, args: &[&str], input: &str) -> String {
         use std::io::Write;
@@ -1210,13 +1217,10 @@ fn a_contract_changed_alone_changes_the_findings_of_the_folders_that_read_it() {
     let s = Scratch::new();
     s.repo_from("r", "XC003/fires");
     let contract = ".tools/create-event/TOOL.md";
-    let text = |fixture: &str| {
-        std::fs::read_to_string(fixtures().join(fixture).join(contract)).expect("the contract")
-    };
     copy_tree(&fixtures().join("XC003/fires"), &s.path("old"));
     copy_tree(&fixtures().join("XC003/fires"), &s.path("new"));
-    s.write(&format!("new/{contract}"), &text("XC003/clean"));
-    s.write(&format!("r/{contract}"), &text("XC003/clean"));
+    s.take_fixture_file("new", "XC003/clean", contract);
+    s.take_fixture_file("r", "XC003/clean", contract);
     s.commit("r", "contract made idempotent");
     let (revisions, folders) = revision_and_folder_reports(&s, "old", "new");
     assert_eq!(revisions, folders);
@@ -1226,7 +1230,7 @@ fn a_contract_changed_alone_changes_the_findings_of_the_folders_that_read_it() {
     );
 
     // And back: the finding is new again in the folder nobody edited.
-    s.write(&format!("r/{contract}"), &text("XC003/fires"));
+    s.take_fixture_file("r", "XC003/fires", contract);
     s.commit("r", "contract not idempotent again");
     let (revisions, folders) = revision_and_folder_reports(&s, "new", "old");
     assert_eq!(revisions, folders);
@@ -1275,10 +1279,7 @@ fn a_second_revision_made_from_the_first_is_the_side_a_fresh_lint_makes() {
     s.commit("r", "again");
     sides_as_fresh(&s, "both");
     // Only a contract other folders read: XC003 fixed in calendar/tools.json.
-    let contract = ".tools/create-event/TOOL.md";
-    let clean = std::fs::read_to_string(fixtures().join("XC003/clean").join(contract))
-        .expect("the contract");
-    s.write(&format!("r/{contract}"), &clean);
+    s.take_fixture_file("r", "XC003/clean", ".tools/create-event/TOOL.md");
     s.commit("r", "contract");
     assert!(sides_as_fresh(&s, "both").contains("XC003"));
     // Several files in several folders, a skill among them.
@@ -1311,10 +1312,7 @@ fn a_file_added_or_removed_or_another_configuration_lints_the_second_revision_af
     s.commit("r", "configured otherwise");
     sides_as_fresh(&s, "neither");
     // The same configuration on both sides, a changed file: made from the first.
-    let manifest = "servers/github/github.tools.json";
-    let clean = std::fs::read_to_string(fixtures().join("XC003/clean").join(manifest))
-        .expect("the manifest");
-    s.write(&format!("r/{manifest}"), &clean);
+    s.take_fixture_file("r", "XC003/clean", "servers/github/github.tools.json");
     s.commit("r", "clean");
     sides_as_fresh(&s, "both");
 }

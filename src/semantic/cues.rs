@@ -688,6 +688,13 @@ fn compile(pattern: &str) -> Regex {
 /// The verbs of sending, moving or running something, shared by the patterns of concealment.
 const VERBS_SEND: &str = r"send|upload|forward|copy|transmit|post|email|bcc|cc|attach|share|exfiltrate|leak|redirect|install|download|execute|include|append";
 
+/// A cue pattern, compiled the first time a text needs it.
+macro_rules! pattern {
+    ($pattern:expr $(,)?) => {
+        LazyLock::new(|| compile($pattern))
+    };
+}
+
 /// The cue patterns, each compiled the first time a text needs it: most texts need a few, and
 /// two threads that need different ones compile them at once instead of one waiting for all.
 struct Patterns {
@@ -722,138 +729,86 @@ struct Patterns {
 }
 
 static PATTERNS: Patterns = Patterns {
-    tag: LazyLock::new(|| {
-        compile(
-            r"(?i)</?(?:important|system|system[_-]prompt)>|\[/?inst\]|<<sys>>|<\|(?:im_start|system)\|>",
-        )
-    }),
-    tag_description: LazyLock::new(|| compile(r"(?i)</?instructions>")),
-    conceal_tell: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?(?:tell|mention|inform|notify|alert|reveal|disclose|show|say|explain|report|admit|acknowledge)\b([^.;!?\n]{0,40}?)\b(?:to\s+)?(?:the|your)\s+users?\b([^.;!?\n]{0,30})",
-        )
-    }),
-    conceal_without: LazyLock::new(|| {
-        compile(
-            r"(?i)\bwithout\s+(?:(?:telling|informing|notifying|alerting|showing)\s+(?:the\s+|your\s+)?users?|letting\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice)|(?:the\s+|your\s+)?users?(?:'s)?\s+(?:knowing|knowledge|noticing|seeing|being\s+aware))\b",
-        )
-    }),
-    conceal_hide: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:hide|conceal|withhold|keep)\s+(?:this|that|it|these|them|everything|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+|your\s+)?users?\b",
-        )
-    }),
-    conceal_let: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:do\s+not|don'?t|never|must\s+not)\s+let\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice|find\s+out|learn)\b",
-        )
-    }),
-    conceal_user: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:the\s+|your\s+)?users?\s+(?:must|should|may)\s+(?:not|never)\s+(?:know|notice|find\s+out|learn|be\s+(?:told|informed|notified|made\s+aware))\b",
-        )
-    }),
-    conceal_silent: LazyLock::new(|| {
-        compile(&format!(
-            r"(?i)\b(?:silently|secretly|covertly|quietly)\s+(?:{VERBS_SEND})\b|\b(?:do\s+(?:this|it|so)|proceed|act)\s+(?:silently|secretly|covertly)\b"
-        ))
-    }),
-    override_ignore: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:(?:previous|prior|preceding|earlier|above|former|original|initial|pretrained|pre-trained)\b(?:\s+[\w-]+){0,2}?\s+(?:instructions?|prompts?|directions|directives|guidelines|rules|training|data|knowledge|context|messages|constraints)\b|(?:previous|prior|preceding|earlier|above)\s*(?:[.,;:!]|$|and\b))|\b(?:ignore|disregard)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:instructions|guidelines|rules)\s*(?:[.,;:!]|$|and\s+(?:instead|now|from|follow|do|output|print|reveal|tell|say|respond|answer)\b)",
-        )
-    }),
-    override_yours: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+)?(?:of\s+)?your\s+(?:own\s+)?(?:instructions|system\s+prompt|training|guidelines|programming|guardrails|rules|safety\s+(?:rules|guidelines|instructions))\b",
-        )
-    }),
-    override_system: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:disregard|ignore|override|bypass|forget)\s+(?:the\s+|your\s+|any\s+|all\s+)*(?:system\s+prompt|system\s+instructions|safety\s+(?:guidelines|rules|instructions|policies)|content\s+polic(?:y|ies))\b",
-        )
-    }),
-    override_now_strong: LazyLock::new(|| {
-        compile(
-            r"(?i)\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|dan\b|developer\s+mode|god\s+mode|free\s+(?:from|of)|no\s+longer\s+(?:bound|restricted|an?\s+(?:ai|assistant)))",
-        )
-    }),
-    override_now: LazyLock::new(|| {
-        compile(r"(?i)\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you\s+(?:are|will|must))\b")
-    }),
-    sensitive: LazyLock::new(|| {
-        compile(
-            r"(?i)~/\.ssh\b(?:/[\w.-]+)?|(?:^|[^\w])\.ssh/(?:id_[\w]+|authorized_keys)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s`'(/~])\.env(?:\.(?:local|production|prod|development|dev|staging|test))?(?:$|[^\w.-])|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\.aws/credentials\b|(?:^|[\s`'(/~])\.(?:npmrc|netrc|pypirc|git-credentials)\b|/etc/(?:passwd|shadow)\b|\.kube/config\b|\.docker/config\.json\b|\.gnupg\b|\bkeychain\b|\bwallet\.dat\b|\blogin\s+data\b|\b(?:chrome|firefox|browser|brave|edge|safari)(?:'s)?\s+(?:profiles?|cookies|saved\s+passwords|password\s+store)\b",
-        )
-    }),
-    sensitive_weak: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|your\s+|the\s+user'?s\s+)?(?:environment\s+variables?|api\s+keys?|secrets?|credentials?|tokens?|passwords?|private\s+keys?|ssh\s+keys?|cookies)\b|\b(?:your|the)\s+system\s+prompt\b|\b(?:entire|full|whole|complete)\s+(?:conversation|chat)(?:\s+history)?\b|\bchat\s+history\b",
-        )
-    }),
-    transfer: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:pass|send|include|put|paste|append|embed|add|upload|post|forward|attach|copy|insert|encode|provide|supply|submit|transmit|share|leak|exfiltrate|bcc|cc)\b",
-        )
-    }),
-    sink: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:parameter|param|argument|arg|field|sidenote|side_note|notes?|url|query(?:\s+string)?|webhook|endpoint|message|e-?mail|comment|gist|pastebin|request\s+body)s?\b|https?://",
-        )
-    }),
-    read: LazyLock::new(|| {
-        compile(r"(?i)\b(?:read|open|cat|load|access|collect|grab|extract|list|copy|dump)\b")
-    }),
-    network_command: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:curl|wget|nc|ncat|netcat|scp|invoke-webrequest|iwr|invoke-restmethod|irm)\b",
-        )
-    }),
-    shadow_available: LazyLock::new(|| {
-        compile(
-            r"(?i)\bwhen\s+this\s+tool\s+is\s+(?:available|present|installed|loaded|enabled|connected)\b",
-        )
-    }),
-    shadow_all: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:all|any|every|each)\s+other\s+(?:tools?|functions?|mcp\s+servers?|servers?)\b|\b(?:for|with|before|when\s+(?:using|calling|invoking))\s+(?:all|any|every|each)\s+(?:tools?|functions?|tool\s+calls?)\b",
-        )
-    }),
-    shadow_named: LazyLock::new(|| {
-        compile(
-            r"(?i)\bwhen\s+(?:using|calling|invoking|you\s+(?:use|call|invoke))\s+(?:the\s+)?`?([A-Za-z][\w.:-]*)`?(\s+tool)?",
-        )
-    }),
-    shadow_tool_must: LazyLock::new(|| {
-        compile(
-            r"(?i)\bthe\s+`?([A-Za-z][\w.:-]*)`?\s+tool\s+(?:must|should|has\s+to|needs\s+to|shall)\b",
-        )
-    }),
-    directive: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:always|never|must|should|make\s+sure|be\s+sure|ensure|instead|bcc|cc|add|include|change|replace|set|send)\b",
-        )
-    }),
-    steer_instead: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:use|call|prefer|choose|pick|select)\s+this\s+(?:tool|function)\s+(?:first\s+)?(?:(?:instead\s+of|rather\s+than|over|in\s+place\s+of)\s+(?:any\s+|all\s+|the\s+)?(?:other|built-?in|native|default|existing)\b|before\s+(?:any|all|every)\b|for\s+(?:all|any|every)\s+(?:tasks?|requests?|questions?|queries)\b)|\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:any|all|the)?\s*(?:other|built-?in|native|default)\s+(?:tools?|functions?)\b",
-        )
-    }),
-    steer_phrase: LazyLock::new(|| {
-        compile(
-            r"(?i)\bdo\s+not\s+use\s+(?:any\s+)?(?:other|another|built-?in|the\s+built-?in)\s+(?:tools?|functions?)\b|\bstrongly\s+consider\s+using\s+this\s+tool\b|\bthis\s+is\s+the\s+only\s+tool\s+(?:you\s+)?(?:should|may|can)\b",
-        )
-    }),
-    topic: LazyLock::new(|| {
-        compile(
-            r"(?i)inject|jailbreak|\battack|malicious|poison|exfiltrat|adversar|red[- ]team|\bthreat|vulnerab|payload|exploit|phishing|malware|backdoor|pentest|penetration\s+test|smuggl",
-        )
-    }),
-    negation: LazyLock::new(|| {
-        compile(
-            r"(?i)\b(?:never|not|no|don'?t|doesn'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|refuse|prevent|nor)\b",
-        )
-    }),
+    tag: pattern!(
+        r"(?i)</?(?:important|system|system[_-]prompt)>|\[/?inst\]|<<sys>>|<\|(?:im_start|system)\|>",
+    ),
+    tag_description: pattern!(r"(?i)</?instructions>"),
+    conceal_tell: pattern!(
+        r"(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?(?:tell|mention|inform|notify|alert|reveal|disclose|show|say|explain|report|admit|acknowledge)\b([^.;!?\n]{0,40}?)\b(?:to\s+)?(?:the|your)\s+users?\b([^.;!?\n]{0,30})",
+    ),
+    conceal_without: pattern!(
+        r"(?i)\bwithout\s+(?:(?:telling|informing|notifying|alerting|showing)\s+(?:the\s+|your\s+)?users?|letting\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice)|(?:the\s+|your\s+)?users?(?:'s)?\s+(?:knowing|knowledge|noticing|seeing|being\s+aware))\b",
+    ),
+    conceal_hide: pattern!(
+        r"(?i)\b(?:hide|conceal|withhold|keep)\s+(?:this|that|it|these|them|everything|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+|your\s+)?users?\b",
+    ),
+    conceal_let: pattern!(
+        r"(?i)\b(?:do\s+not|don'?t|never|must\s+not)\s+let\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice|find\s+out|learn)\b",
+    ),
+    conceal_user: pattern!(
+        r"(?i)\b(?:the\s+|your\s+)?users?\s+(?:must|should|may)\s+(?:not|never)\s+(?:know|notice|find\s+out|learn|be\s+(?:told|informed|notified|made\s+aware))\b",
+    ),
+    conceal_silent: pattern!(&format!(
+        r"(?i)\b(?:silently|secretly|covertly|quietly)\s+(?:{VERBS_SEND})\b|\b(?:do\s+(?:this|it|so)|proceed|act)\s+(?:silently|secretly|covertly)\b"
+    )),
+    override_ignore: pattern!(
+        r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:(?:previous|prior|preceding|earlier|above|former|original|initial|pretrained|pre-trained)\b(?:\s+[\w-]+){0,2}?\s+(?:instructions?|prompts?|directions|directives|guidelines|rules|training|data|knowledge|context|messages|constraints)\b|(?:previous|prior|preceding|earlier|above)\s*(?:[.,;:!]|$|and\b))|\b(?:ignore|disregard)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:instructions|guidelines|rules)\s*(?:[.,;:!]|$|and\s+(?:instead|now|from|follow|do|output|print|reveal|tell|say|respond|answer)\b)",
+    ),
+    override_yours: pattern!(
+        r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+)?(?:of\s+)?your\s+(?:own\s+)?(?:instructions|system\s+prompt|training|guidelines|programming|guardrails|rules|safety\s+(?:rules|guidelines|instructions))\b",
+    ),
+    override_system: pattern!(
+        r"(?i)\b(?:disregard|ignore|override|bypass|forget)\s+(?:the\s+|your\s+|any\s+|all\s+)*(?:system\s+prompt|system\s+instructions|safety\s+(?:guidelines|rules|instructions|policies)|content\s+polic(?:y|ies))\b",
+    ),
+    override_now_strong: pattern!(
+        r"(?i)\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|dan\b|developer\s+mode|god\s+mode|free\s+(?:from|of)|no\s+longer\s+(?:bound|restricted|an?\s+(?:ai|assistant)))",
+    ),
+    override_now: pattern!(
+        r"(?i)\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you\s+(?:are|will|must))\b"
+    ),
+    sensitive: pattern!(
+        r"(?i)~/\.ssh\b(?:/[\w.-]+)?|(?:^|[^\w])\.ssh/(?:id_[\w]+|authorized_keys)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s`'(/~])\.env(?:\.(?:local|production|prod|development|dev|staging|test))?(?:$|[^\w.-])|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\.aws/credentials\b|(?:^|[\s`'(/~])\.(?:npmrc|netrc|pypirc|git-credentials)\b|/etc/(?:passwd|shadow)\b|\.kube/config\b|\.docker/config\.json\b|\.gnupg\b|\bkeychain\b|\bwallet\.dat\b|\blogin\s+data\b|\b(?:chrome|firefox|browser|brave|edge|safari)(?:'s)?\s+(?:profiles?|cookies|saved\s+passwords|password\s+store)\b",
+    ),
+    sensitive_weak: pattern!(
+        r"(?i)\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|your\s+|the\s+user'?s\s+)?(?:environment\s+variables?|api\s+keys?|secrets?|credentials?|tokens?|passwords?|private\s+keys?|ssh\s+keys?|cookies)\b|\b(?:your|the)\s+system\s+prompt\b|\b(?:entire|full|whole|complete)\s+(?:conversation|chat)(?:\s+history)?\b|\bchat\s+history\b",
+    ),
+    transfer: pattern!(
+        r"(?i)\b(?:pass|send|include|put|paste|append|embed|add|upload|post|forward|attach|copy|insert|encode|provide|supply|submit|transmit|share|leak|exfiltrate|bcc|cc)\b",
+    ),
+    sink: pattern!(
+        r"(?i)\b(?:parameter|param|argument|arg|field|sidenote|side_note|notes?|url|query(?:\s+string)?|webhook|endpoint|message|e-?mail|comment|gist|pastebin|request\s+body)s?\b|https?://",
+    ),
+    read: pattern!(r"(?i)\b(?:read|open|cat|load|access|collect|grab|extract|list|copy|dump)\b"),
+    network_command: pattern!(
+        r"(?i)\b(?:curl|wget|nc|ncat|netcat|scp|invoke-webrequest|iwr|invoke-restmethod|irm)\b",
+    ),
+    shadow_available: pattern!(
+        r"(?i)\bwhen\s+this\s+tool\s+is\s+(?:available|present|installed|loaded|enabled|connected)\b",
+    ),
+    shadow_all: pattern!(
+        r"(?i)\b(?:all|any|every|each)\s+other\s+(?:tools?|functions?|mcp\s+servers?|servers?)\b|\b(?:for|with|before|when\s+(?:using|calling|invoking))\s+(?:all|any|every|each)\s+(?:tools?|functions?|tool\s+calls?)\b",
+    ),
+    shadow_named: pattern!(
+        r"(?i)\bwhen\s+(?:using|calling|invoking|you\s+(?:use|call|invoke))\s+(?:the\s+)?`?([A-Za-z][\w.:-]*)`?(\s+tool)?",
+    ),
+    shadow_tool_must: pattern!(
+        r"(?i)\bthe\s+`?([A-Za-z][\w.:-]*)`?\s+tool\s+(?:must|should|has\s+to|needs\s+to|shall)\b",
+    ),
+    directive: pattern!(
+        r"(?i)\b(?:always|never|must|should|make\s+sure|be\s+sure|ensure|instead|bcc|cc|add|include|change|replace|set|send)\b",
+    ),
+    steer_instead: pattern!(
+        r"(?i)\b(?:use|call|prefer|choose|pick|select)\s+this\s+(?:tool|function)\s+(?:first\s+)?(?:(?:instead\s+of|rather\s+than|over|in\s+place\s+of)\s+(?:any\s+|all\s+|the\s+)?(?:other|built-?in|native|default|existing)\b|before\s+(?:any|all|every)\b|for\s+(?:all|any|every)\s+(?:tasks?|requests?|questions?|queries)\b)|\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:any|all|the)?\s*(?:other|built-?in|native|default)\s+(?:tools?|functions?)\b",
+    ),
+    steer_phrase: pattern!(
+        r"(?i)\bdo\s+not\s+use\s+(?:any\s+)?(?:other|another|built-?in|the\s+built-?in)\s+(?:tools?|functions?)\b|\bstrongly\s+consider\s+using\s+this\s+tool\b|\bthis\s+is\s+the\s+only\s+tool\s+(?:you\s+)?(?:should|may|can)\b",
+    ),
+    topic: pattern!(
+        r"(?i)inject|jailbreak|\battack|malicious|poison|exfiltrat|adversar|red[- ]team|\bthreat|vulnerab|payload|exploit|phishing|malware|backdoor|pentest|penetration\s+test|smuggl",
+    ),
+    negation: pattern!(
+        r"(?i)\b(?:never|not|no|don'?t|doesn'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|refuse|prevent|nor)\b",
+    ),
 };
 
 fn patterns() -> &'static Patterns {
@@ -873,12 +828,11 @@ fn chat_marker_named(marker: &str, after: &str) -> bool {
     if next.starts_with([',', ')', '.', ';', '/']) {
         return true;
     }
-    let word: String = next
-        .chars()
-        .take_while(char::is_ascii_alphabetic)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    matches!(word.as_str(), "and" | "or")
+    let word = next
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or_default();
+    ["and", "or"].iter().any(|w| word.eq_ignore_ascii_case(w))
 }
 
 /// Whether the secret at `at` is where the sentence writes something, not what it sends: the
@@ -886,11 +840,7 @@ fn chat_marker_named(marker: &str, after: &str) -> bool {
 /// "belong(s)" ("paste the key into your `.env`", "writes them where they belong (`.env`)").
 /// "in" is left out: "the key in ~/.ssh/id_rsa" names what is read.
 fn written_into(text: &str, at: usize) -> bool {
-    let from = at.saturating_sub(60);
-    let from = (from..=at)
-        .find(|i| text.is_char_boundary(*i))
-        .unwrap_or(at);
-    let mut before = &text[from..at];
+    let mut before = look_back(text, at, 60);
     loop {
         before = before.trim_end_matches([' ', '\t', '`', '\'', '"', '(', '~', '/']);
         let start = before
@@ -898,23 +848,43 @@ fn written_into(text: &str, at: usize) -> bool {
             .rev()
             .find(|(_, c)| !c.is_ascii_alphanumeric() && *c != '\'')
             .map_or(0, |(i, c)| i + c.len_utf8());
-        let word = before[start..].to_ascii_lowercase();
-        match word.as_str() {
-            "the" | "a" | "your" | "their" | "its" | "our" | "my" | "local" | "project's"
-            | "repository's" | "repo's" | "user's" => before = &before[..start],
-            "to" | "into" | "onto" | "belong" | "belongs" => return true,
-            _ => return false,
+        let word = &before[start..];
+        let is = |words: &[&str]| words.iter().any(|w| word.eq_ignore_ascii_case(w));
+        if is(&["to", "into", "onto", "belong", "belongs"]) {
+            return true;
         }
+        if !is(&[
+            "the",
+            "a",
+            "your",
+            "their",
+            "its",
+            "our",
+            "my",
+            "local",
+            "project's",
+            "repository's",
+            "repo's",
+            "user's",
+        ]) {
+            return false;
+        }
+        before = &before[..start];
     }
+}
+
+/// Up to `bytes` bytes of `text` before `at`, starting on a character boundary: the words a
+/// check weighs before a match, read in bounded time however long the text.
+fn look_back(text: &str, at: usize, bytes: usize) -> &str {
+    let from = (at.saturating_sub(bytes)..=at)
+        .find(|i| text.is_char_boundary(*i))
+        .unwrap_or(at);
+    text.get(from..at).unwrap_or_default()
 }
 
 /// Whether the clause before `at` in `text` negates what follows ("never … without telling").
 fn negated(text: &str, at: usize) -> bool {
-    let from = at.saturating_sub(100);
-    let from = (from..=at)
-        .find(|i| text.is_char_boundary(*i))
-        .unwrap_or(at);
-    let before = &text[from..at];
+    let before = look_back(text, at, 100);
     let clause = before
         .rfind(['.', ';', '!', '?', '\n', ':', '('])
         .map_or(before, |i| &before[i + 1..]);
@@ -951,11 +921,7 @@ fn imperative_before(text: &str, at: usize) -> bool {
         "access", "save", "store", "log", "record", "act", "submit", "put", "paste", "embed",
         "insert", "bcc", "cc", "move", "push", "commit", "transfer", "export", "sync",
     ];
-    let from = at.saturating_sub(160);
-    let from = (from..=at)
-        .find(|i| text.is_char_boundary(*i))
-        .unwrap_or(at);
-    let before = &text[from..at];
+    let before = look_back(text, at, 160);
     let clause = before
         .rfind(['.', ';', '!', '?', '\n', ':', '(', ','])
         .map_or(before, |i| &before[i + 1..]);
@@ -1388,10 +1354,7 @@ fn user_thing(after: &str) -> bool {
 
 /// Whether the words before byte `at` end with "to" (at most a few bytes are read).
 fn infinitive(text: &str, at: usize) -> bool {
-    let from = (at.saturating_sub(12)..=at)
-        .find(|i| text.is_char_boundary(*i))
-        .unwrap_or(at);
-    let tail = text[from..at].trim_end();
+    let tail = look_back(text, at, 12).trim_end();
     tail.len() >= 2
         && tail[tail.len() - 2..].eq_ignore_ascii_case("to")
         && tail[..tail.len() - 2].ends_with(|c: char| !c.is_alphanumeric())
@@ -1401,10 +1364,7 @@ fn infinitive(text: &str, at: usize) -> bool {
 fn quoted_in_description(line: &str, at: usize) -> bool {
     // A quotation is short: 300 bytes back are enough, and keep many cues on one line linear.
     let at = at.min(line.len());
-    let from = (at.saturating_sub(300)..=at)
-        .find(|i| line.is_char_boundary(*i))
-        .unwrap_or(at);
-    let before = &line[from..at];
+    let before = look_back(line, at, 300);
     let odd = |c: char| before.matches(c).count() % 2 == 1;
     odd('"')
         || odd('`')

@@ -2,7 +2,8 @@
 //! folder.
 
 use crate::check::{Sink, Unit};
-use crate::model::skill::{Outside, ReferenceProblem};
+use crate::model::skill::{BrokenReference, Outside, ReferenceProblem};
+use std::collections::HashMap;
 
 const MACHINE_PATH_HELP: &str = "the path exists only on one machine: copy the file into the skill folder (e.g. under `references/`) and link to it with a relative path, or link to it by URL";
 
@@ -19,42 +20,43 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
         .plugins
         .plugin_of(unit.dir())
         .map(|(root, _)| root);
-    let leaving = skill.broken_references.iter().filter_map(|reference| {
-        let ReferenceProblem::Outside(outside) = &reference.problem else {
-            return None;
-        };
-        if let (Outside::Existing { target, .. }, Some(root)) = (outside, plugin_root) {
-            let inside = root.is_empty()
-                || target
-                    .strip_prefix(root)
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
-            if inside {
+    let leaving: Vec<(&BrokenReference, &Outside)> = skill
+        .broken_references
+        .iter()
+        .filter_map(|reference| {
+            let ReferenceProblem::Outside(outside) = &reference.problem else {
                 return None;
+            };
+            if let (Outside::Existing { target, .. }, Some(root)) = (outside, plugin_root) {
+                let inside = root.is_empty()
+                    || target
+                        .strip_prefix(root)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+                if inside {
+                    return None;
+                }
             }
-        }
-        Some((reference, outside))
-    });
+            Some((reference, outside))
+        })
+        .collect();
     // A symlinked folder is one problem however many links lead through it (a skill linking
     // fifty pages of a symlinked `references/` would otherwise get fifty findings): the first
     // link through each symlink is reported, with the count of the others.
-    let mut through: Vec<(&str, usize)> = Vec::new();
-    let mut kept = Vec::new();
-    for (reference, outside) in leaving {
-        match symlink_of(outside) {
-            Some(symlink) => match through.iter_mut().find(|(s, _)| *s == symlink) {
-                Some((_, more)) => *more += 1,
-                None => {
-                    through.push((symlink, 0));
-                    kept.push((reference, outside));
-                }
-            },
-            None => kept.push((reference, outside)),
+    let mut through: HashMap<&str, usize> = HashMap::new();
+    for (_, outside) in &leaving {
+        if let Some(symlink) = symlink_of(outside) {
+            *through.entry(symlink).or_default() += 1;
         }
     }
-    for (reference, outside) in kept {
-        let more = symlink_of(outside)
-            .and_then(|symlink| through.iter().find(|(s, _)| *s == symlink))
-            .map_or(0, |(_, more)| *more);
+    for (reference, outside) in leaving {
+        let more = match symlink_of(outside) {
+            // Taken out when reported: a later link through the same symlink finds none.
+            Some(symlink) => match through.remove(symlink) {
+                Some(links) => links - 1,
+                None => continue,
+            },
+            None => 0,
+        };
         let also = match more {
             0 => String::new(),
             1 => ", as does 1 more link of this file".to_string(),
