@@ -520,7 +520,24 @@ fn validate(
                 "`baseline` names a file, relative to this configuration".to_string(),
             ));
         }
-        config.baseline = Some(config.base.join(baseline.get_ref()));
+        // The configuration is the repository's: its baseline is a file of the repository, named
+        // below the configuration's folder. `--add-noqa` creates and rewrites it, so a path that
+        // climbs out or starts at the root would let a pull request choose a file to write
+        // anywhere. (`--baseline FILE` on the command line names any file.)
+        let named = Path::new(baseline.get_ref());
+        let below = named.components().all(|c| {
+            matches!(
+                c,
+                std::path::Component::Normal(_) | std::path::Component::CurDir
+            )
+        });
+        if !below {
+            return Err(error(
+                Some(baseline.span()),
+                "an absolute path or one with `..` leads outside the configuration's folder: `baseline` names a file below it (name any other file with --baseline FILE)".to_string(),
+            ));
+        }
+        config.baseline = Some(config.base.join(named));
     }
     for (rule, level) in &lint.severity {
         let Some(found) = catalog.find(rule.get_ref()) else {

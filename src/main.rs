@@ -184,6 +184,29 @@ fn write_report_with(
     }
 }
 
+/// Writes `text` to `path`, a file the repository named (its configuration's baseline), only
+/// inside `root` and never over one of `inputs`: checked again right before the write, and
+/// written to a temporary file renamed over the real target ([`fix::ReportFile::create_confined`]).
+fn write_confined(
+    path: &Path,
+    root: &Path,
+    text: &str,
+    inputs: &[skilllint::source::SourceFile],
+) -> Result<(), WriteError> {
+    let failed = |error: std::io::Error| WriteError {
+        path: Some(path.to_path_buf()),
+        error,
+    };
+    if fix::is_lint_input(path, inputs) {
+        return Err(failed(std::io::Error::other(
+            "it is a file this run linted, and the baseline would replace it; nothing was written",
+        )));
+    }
+    let mut file = fix::ReportFile::create_confined(path, root).map_err(failed)?;
+    file.write(text.as_bytes()).map_err(failed)?;
+    file.finish().map_err(failed)
+}
+
 /// Prints `text` on standard output. A reader that stops early (`skilllint rules | head`) is not
 /// a failure; `print!` would panic on the closed pipe.
 fn print_to_stdout(text: &str) -> ExitCode {
@@ -697,25 +720,46 @@ fn load_config(
     Ok((config, policies))
 }
 
+/// The run's baseline file, and where it may be written.
+struct BaselineFile {
+    path: PathBuf,
+    /// For the configuration's baseline, the canonical folder of the configuration: the file is
+    /// the repository's, read and written only inside it. `None` for `--baseline FILE`, the
+    /// user's own choice, written as `-o` is.
+    confined_to: Option<PathBuf>,
+}
+
 /// Where the run's baseline file is: `--baseline FILE`, else the configuration's `baseline`.
 /// The configuration is the repository's: the file it names must be inside the configuration's
-/// folder (a link out is refused), where `--baseline` may name any file.
-fn baseline_path(args: &cli::LintArgs, config: &Config) -> Result<Option<PathBuf>, String> {
+/// folder, its folder and a link at its name resolving there (a link out, or a link to nothing,
+/// is refused: `--add-noqa` would create the file wherever it points), where `--baseline` may
+/// name any file. The configuration itself refused an absolute path or one with `..`.
+fn baseline_path(args: &cli::LintArgs, config: &Config) -> Result<Option<BaselineFile>, String> {
     if let Some(path) = &args.baseline {
-        return Ok(Some(path.clone()));
+        return Ok(Some(BaselineFile {
+            path: path.clone(),
+            confined_to: None,
+        }));
     }
     let Some(path) = &config.baseline else {
         return Ok(None);
     };
-    if let (Ok(target), Ok(folder)) = (path.canonicalize(), config.base.canonicalize()) {
-        if !target.starts_with(&folder) {
-            return Err(format!(
-                "the configuration's baseline {} leads outside the configuration's folder; it was not read (name it with --baseline to use it)",
-                display_path(path)
-            ));
-        }
-    }
-    Ok(Some(path.clone()))
+    let refused = |why: &str| {
+        format!(
+            "the configuration's baseline {} {why}; it was not read (name it with --baseline to use it)",
+            display_path(path)
+        )
+    };
+    let folder = config.base.canonicalize().map_err(|error| {
+        refused(&format!(
+            "cannot be checked: the configuration's folder cannot be resolved ({error})"
+        ))
+    })?;
+    fix::confined_target(path, &folder).map_err(refused)?;
+    Ok(Some(BaselineFile {
+        path: path.clone(),
+        confined_to: Some(folder),
+    }))
 }
 
 /// The text read from standard input for `-`, bounded by the size cap.
@@ -873,7 +917,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     // one only for its notes.
     let baseline = match (&args.write_baseline, &baseline_file) {
         (Some(path), _) => Some(path.clone()),
-        (None, path) => path.clone(),
+        (None, file) => file.as_ref().map(|file| file.path.clone()),
     };
     let loaded_baseline = match &baseline {
         Some(path) if !path.exists() && (args.add_noqa || args.write_baseline.is_some()) => {
@@ -937,11 +981,21 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         let Some(old) = loaded_baseline.as_deref() else {
             return ExitCode::from(EXIT_USAGE);
         };
-        return write_baseline(&options, path, old, &cwd, &baseline_file, &args)
-            .unwrap_or_else(fail);
+        let configured = baseline_file.as_ref().map(|file| file.path.clone());
+        return write_baseline(&options, path, old, &cwd, &configured, &args).unwrap_or_else(fail);
     }
     if args.add_noqa {
-        return add_noqa(&options, loaded_baseline.as_deref(), &cwd, &args).unwrap_or_else(fail);
+        let confined_to = baseline_file
+            .as_ref()
+            .and_then(|file| file.confined_to.as_deref());
+        return add_noqa(
+            &options,
+            loaded_baseline.as_deref(),
+            confined_to,
+            &cwd,
+            &args,
+        )
+        .unwrap_or_else(fail);
     }
     let mut fixed_line = None;
     let mut fixes_shown = None;
@@ -1180,10 +1234,12 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// `--add-noqa`: a comment for every finding that can take one; the others go to the baseline
-/// when the run has one (`--baseline FILE`, `[lint] baseline`).
+/// when the run has one (`--baseline FILE`, `[lint] baseline`). The configuration's baseline is
+/// written only inside `confined_to`, the configuration's folder.
 fn add_noqa(
     options: &LintOptions,
     baseline: Option<&skilllint::triage::baseline::Baseline>,
+    confined_to: Option<&Path>,
     cwd: &Path,
     args: &cli::LintArgs,
 ) -> Result<ExitCode, skilllint::LintError> {
@@ -1235,7 +1291,11 @@ fn add_noqa(
         Some(baseline) if new_left > 0 || !baseline.entries.is_empty() => {
             let (text, written) =
                 skilllint::triage::baseline::write(&left, after.sources(), baseline, cwd);
-            if let Err(error) = write_report(Some(&baseline.path), &text, &after.repo.files) {
+            let saved = match confined_to {
+                Some(root) => write_confined(&baseline.path, root, &text, &after.repo.files),
+                None => write_report(Some(&baseline.path), &text, &after.repo.files),
+            };
+            if let Err(error) = saved {
                 terminal::error(&error.describe("the baseline"));
                 return Ok(ExitCode::from(EXIT_USAGE));
             }

@@ -20,8 +20,8 @@ mod output;
 mod write;
 pub use output::{diff, diff_summary, unified_diff};
 pub use write::{
-    apply, is_lint_input, output_path_refused, rename_fixed, write_fixed, Applied, NotFixed,
-    ReportFile, WriteScope,
+    apply, confined_target, is_lint_input, output_path_refused, rename_fixed, write_fixed, Applied,
+    NotFixed, ReportFile, WriteScope,
 };
 
 /// Passes of "lint, apply what fixes allow, lint again" before giving up on convergence.

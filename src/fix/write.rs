@@ -343,6 +343,30 @@ impl ReportFile {
         })
     }
 
+    /// Opens `path` for writing as a file of the repository confined to `root` (canonical): the
+    /// configuration's baseline, which `--add-noqa` creates or rewrites. Its real folder must be
+    /// inside `root` and a link at its name must resolve inside `root` ([`confined_target`],
+    /// checked again here, right before the write); the text goes to a new temporary file in that
+    /// real folder and is renamed over the real target, as `--fix` writes.
+    pub fn create_confined(path: &Path, root: &Path) -> std::io::Result<ReportFile> {
+        let target = confined_target(path, root).map_err(std::io::Error::other)?;
+        let folder = crate::source::folder_of(&target);
+        let Some(name) = target.file_name() else {
+            return Err(std::io::Error::other("it names no file"));
+        };
+        let mode = std::fs::symlink_metadata(&target)
+            .ok()
+            .filter(|m| m.file_type().is_file())
+            .map(|m| m.permissions());
+        Ok(ReportFile {
+            target: ReportTarget::Renamed {
+                temp: temp_file_in(folder, name)?,
+                path: target.clone(),
+                mode,
+            },
+        })
+    }
+
     /// Appends a piece of the report.
     pub fn write(&mut self, piece: &[u8]) -> std::io::Result<()> {
         match &mut self.target {
@@ -365,6 +389,37 @@ impl ReportFile {
         temp.as_file().sync_all()?;
         temp.persist(&path).map_err(|e| e.error)?;
         Ok(())
+    }
+}
+
+/// Where the file `path`, which a repository names (its configuration's baseline), really is,
+/// when it is confined to `root` (canonical): its folder resolves inside `root`, and a symlink at
+/// its name resolves to a file inside `root`. A link that leads nowhere is refused too: creating
+/// the file through it would create the file wherever the link points. A missing folder is not
+/// refused here (the read then says the file does not exist, and a write fails); nothing is
+/// created. Returns the real path (the link's target for a link), or why it is refused.
+pub fn confined_target(path: &Path, root: &Path) -> Result<PathBuf, &'static str> {
+    let Some(name) = path.file_name() else {
+        return Err("names no file");
+    };
+    let folder = match crate::source::folder_of(path).canonicalize() {
+        Ok(folder) => folder,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(path.to_path_buf()),
+        Err(_) => return Err("is in a folder that cannot be resolved"),
+    };
+    if !folder.starts_with(root) {
+        return Err("is in a folder that leads outside the configuration's folder (a symlink)");
+    }
+    let target = folder.join(name);
+    match std::fs::symlink_metadata(&target) {
+        Ok(metadata) if metadata.file_type().is_symlink() => match target.canonicalize() {
+            Ok(resolved) if resolved.starts_with(root) => Ok(resolved),
+            Ok(_) => Err("leads outside the configuration's folder"),
+            Err(_) => Err(
+                "is a symlink that leads to no file (a file created through it would be created wherever it points)",
+            ),
+        },
+        _ => Ok(target),
     }
 }
 
