@@ -2,7 +2,8 @@
 # Lints one file of each pathological shape (many repeated constructs: tools, findings, headings,
 # links, keys, items, one long line...) at 1 MB and 4 MB, and prints wall time and peak memory.
 # Every run should stay under 1 s and 200 MB, and the 4 MB time near 4x the 1 MB one (linear).
-# The policy-* shapes add a repository policy (.skilllint/policies) that is slow on the data.
+# The policy-* shapes add a repository policy (.skilllint/policies) that is slow on the data; the
+# baseline shape a skilllint.toml naming a large baseline.
 #   scripts/stress.sh [SHAPE...]        FORMAT=full SIZES="1000000 4000000" scripts/stress.sh
 # Needs python3 (to generate the inputs); uses /usr/bin/time for peak memory when present.
 set -euo pipefail
@@ -114,6 +115,15 @@ elif shape == "tools-pretty-many":  # many small tools, pretty-printed, and a sk
     w("s/tools.json", json.dumps([{"name": "tool_%d" % i, "type": "read", "description": "Reads %d." % i}
                                   for i in range(size // 90)], indent=2))
     w("s/SKILL.md", FM + "# S\n\nText.\n")
+elif shape == "baseline":           # a baseline of many entries for one rule and file, none matching,
+    # against a file at the finding cap (issue 37 #6: matching was entries x findings)
+    w("s/tools.json", "[\n" + ",\n".join('{"name": "tool_%d", "description": "Deletes record %d."}' % (i, i)
+                                          for i in range(1100)) + "\n]\n")
+    w("skilllint.toml", '[lint]\nbaseline = "baseline.json"\n')
+    entry = ('    {"rule": "SC016", "path": "s/tools.json", "fingerprint": "%016x", '
+             '"message": "destructive tool `old_%d` has no confirmation or preview parameter"}')
+    n = max(1, size // 170)  # an entry is 160 to 170 bytes
+    w("baseline.json", '{"version": 1, "entries": [\n' + ",\n".join(entry % (i, i) for i in range(n)) + "\n]}\n")
 elif shape.startswith("policy-"):     # a repository policy and the data it is slow on
     def policy(assertion, message="m", on="tool"):
         w(".skilllint/policies/p.yaml", "rules:\n  - code: ORG001\n    name: slow\n    severity: warning\n"
@@ -149,7 +159,7 @@ shapes=("$@")
   phantom-tools requirement headings links links-one-line long-line nesting refs suppressions \
   properties enum frontmatter-keys tool-md-inputs tool-md-examples driver secrets hidden-unicode \
   credentials duplicate-tools yaml-aliases schema-pattern-match schema-patterns \
-  tools-pretty-many policy-in policy-per-tool policy-regex policy-message policy-concat)
+  tools-pretty-many baseline policy-in policy-per-tool policy-regex policy-message policy-concat)
 printf '%-18s %9s %8s %8s %9s\n' shape bytes wall_s peak_MB findings
 for shape in "${shapes[@]}"; do
   for size in $sizes; do

@@ -118,6 +118,19 @@ pub struct Diagnostic {
     pub fix: Option<Fix>,
     /// For a finding about a tool, what the effect model knows of it (`--format json` lists it).
     pub tool: Option<Box<ToolFacts>>,
+    /// For the finding that counts what a rule left out of a file past the per-file cap, the
+    /// findings it stands for: what a baseline entry for it must agree with.
+    pub left_out: Option<Box<LeftOut>>,
+}
+
+/// The findings one count finding stands for ("N more findings of this rule in this file not
+/// reported"): each one's span and a [`stable_hash`] of its message. Kept so that a baseline
+/// entry for the count is tied to the findings it accepted, not to their number: a new finding
+/// that falls past the cap changes them, and the count is reported again (a baseline entry never
+/// hides a finding that was not there when it was written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftOut {
+    pub findings: Vec<(Span, u64)>,
 }
 
 /// A tool's effect, capabilities and evidence, as a finding about the tool carries them.
@@ -166,6 +179,7 @@ impl Diagnostic {
             help: None,
             fix: None,
             tool: None,
+            left_out: None,
         }
     }
 

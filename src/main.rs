@@ -1262,9 +1262,20 @@ fn add_noqa(
         ));
     }
     let left = fix::noqa::for_the_baseline(&after);
+    // The suppressed findings in order, each of `left` looked up among those with its sort key
+    // (a scan of all of them per finding was quadratic under a large baseline).
+    let mut suppressed: Vec<&skilllint::diagnostic::Diagnostic> =
+        after.suppressed.iter().map(|s| &s.diagnostic).collect();
+    suppressed.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     let new_left = left
         .iter()
-        .filter(|d| !after.suppressed.iter().any(|s| &s.diagnostic == **d))
+        .filter(|d| {
+            let from = suppressed.partition_point(|s| s.sort_key() < d.sort_key());
+            !suppressed[from..]
+                .iter()
+                .take_while(|s| s.sort_key() == d.sort_key())
+                .any(|s| s == *d)
+        })
         .count();
     let mut lines = vec![format!(
         "Added {} suppression {} for {} {} in {} {}.",

@@ -6,7 +6,7 @@
 //! other. It knows only the catalog's `RuleMeta` and diagnostics.
 
 use crate::catalog::RuleMeta;
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::{stable_hash, Diagnostic, LeftOut, Severity};
 use crate::source::{FileId, Span};
 use std::collections::HashMap;
 
@@ -22,9 +22,9 @@ pub const MAX_FINDINGS_PER_FILE: usize = 1000;
 #[derive(Default)]
 struct FileFindings {
     kept: Vec<Diagnostic>,
-    /// How many were left out, and the first of them by position.
-    dropped: usize,
-    first_dropped: Option<Span>,
+    /// The findings left out: each one's span and a hash of its message (see [`LeftOut`]), a
+    /// few bytes each instead of a whole finding.
+    dropped: Vec<(Span, u64)>,
 }
 
 impl FileFindings {
@@ -36,14 +36,8 @@ impl FileFindings {
         }
         self.kept.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
         for left_out in self.kept.drain(MAX_FINDINGS_PER_FILE..) {
-            self.dropped += 1;
-            let span = left_out.primary.span;
-            if self
-                .first_dropped
-                .is_none_or(|first| (span.start, span.end) < (first.start, first.end))
-            {
-                self.first_dropped = Some(span);
-            }
+            self.dropped
+                .push((left_out.primary.span, stable_hash(&[&left_out.message])));
         }
     }
 }
@@ -130,27 +124,35 @@ impl Sink {
         for (file, mut findings) in self.files {
             findings.keep_first();
             diagnostics.append(&mut findings.kept);
-            let (more, Some(first)) = (findings.dropped, findings.first_dropped) else {
+            let more = findings.dropped.len();
+            let Some(first) = findings
+                .dropped
+                .iter()
+                .map(|(span, _)| *span)
+                .min_by_key(|span| (span.start, span.end))
+            else {
                 continue;
             };
             let noun = if more == 1 { "finding" } else { "findings" };
-            diagnostics.push(
-                Diagnostic::new(
-                    self.code,
-                    self.severity,
-                    file,
-                    first,
-                    format!(
-                        "{more} more {noun} of this rule in this file not reported: a rule \
-                         reports at most {MAX_FINDINGS_PER_FILE} per file"
-                    ),
-                )
-                .with_label("the first one not reported")
-                .with_help(
-                    "fix the findings reported here and lint again to see the rest; a file \
-                     with this many findings of one rule is usually generated or hostile",
+            let mut count = Diagnostic::new(
+                self.code,
+                self.severity,
+                file,
+                first,
+                format!(
+                    "{more} more {noun} of this rule in this file not reported: a rule \
+                     reports at most {MAX_FINDINGS_PER_FILE} per file"
                 ),
+            )
+            .with_label("the first one not reported")
+            .with_help(
+                "fix the findings reported here and lint again to see the rest; a file \
+                     with this many findings of one rule is usually generated or hostile",
             );
+            count.left_out = Some(Box::new(LeftOut {
+                findings: findings.dropped,
+            }));
+            diagnostics.push(count);
         }
         diagnostics
     }

@@ -16,7 +16,7 @@
 use crate::catalog::Catalog;
 use crate::config::ConfigError;
 use crate::diagnostic::{
-    flagged_text, stable_hash, Diagnostic, Severity, Suppressed, SuppressedBy,
+    flagged_text, stable_hash, Diagnostic, LeftOut, Severity, Suppressed, SuppressedBy,
 };
 use crate::parse::json::parse_json_document;
 use crate::parse::node::{Node, Value};
@@ -200,6 +200,16 @@ impl Baseline {
                 e.utf8_error().valid_up_to()
             ))
         })?;
+        Baseline::from_text(path, cwd, text, catalog)
+    }
+
+    /// The baseline whose file at `path` holds `text` (nothing is read from disk).
+    pub fn from_text(
+        path: &Path,
+        cwd: &Path,
+        text: String,
+        catalog: &Catalog,
+    ) -> Result<Baseline, ConfigError> {
         let entries = parse_entries(&text, path, catalog)?;
         Ok(Baseline {
             path: path.to_path_buf(),
@@ -402,6 +412,10 @@ struct Key<'a> {
     path: String,
     fingerprint: String,
     message: &'a str,
+    /// A count of findings left out past the per-file cap: its fingerprint stands for those
+    /// findings ([`left_out_fingerprint`]), and it matches an entry by that alone, never by its
+    /// message (which says only how many).
+    counts_left_out: bool,
 }
 
 fn key<'a>(
@@ -415,12 +429,46 @@ fn key<'a>(
         .entry(d.primary.file)
         .or_insert_with(|| baseline.entry_path(cwd, sources.file(d.primary.file)))
         .clone();
+    let text = sources.text(d.primary.file);
+    let fingerprint = match &d.left_out {
+        Some(left_out) => left_out_fingerprint(d.code, text, left_out),
+        None => fingerprint(d.code, text, d.primary.span),
+    };
     Key {
         rule: d.code,
         path,
-        fingerprint: fingerprint(d.code, sources.text(d.primary.file), d.primary.span),
+        fingerprint,
         message: &d.message,
+        counts_left_out: d.left_out.is_some(),
     }
+}
+
+/// How much of each left-out finding's flagged text [`left_out_fingerprint`] reads: a hostile
+/// rule run can leave out hundreds of thousands of findings whose spans overlap, and reading
+/// each whole would cost their lengths' sum.
+const LEFT_OUT_TEXT_BYTES: usize = 256;
+
+/// The fingerprint of a count of left-out findings: a hash of the findings it stands for, each
+/// by its flagged text (whitespace folded, at most [`LEFT_OUT_TEXT_BYTES`] of it) and message,
+/// taken as a set (in no order, so lines added above move nothing). One finding more, fewer or
+/// different past the cap makes another fingerprint: an entry for the count hides exactly the
+/// findings that were there when it was written.
+fn left_out_fingerprint(code: &str, text: &str, left_out: &LeftOut) -> String {
+    let mut each: Vec<u64> = left_out
+        .findings
+        .iter()
+        .map(|(span, message)| {
+            let end = span.end.min(span.start.saturating_add(LEFT_OUT_TEXT_BYTES));
+            let flagged = flagged_text(text, Span::new(span.start, end.max(span.start)));
+            stable_hash(&[&flagged, &format!("{message:016x}")])
+        })
+        .collect();
+    each.sort_unstable();
+    let mut all = String::with_capacity(each.len() * 16);
+    for hash in each {
+        all.push_str(&format!("{hash:016x}"));
+    }
+    format!("{:016x}", stable_hash(&[code, "left out", &all]))
 }
 
 /// `text` with each run of digits written as `#`.
@@ -441,70 +489,123 @@ fn without_numbers(text: &str) -> String {
     out
 }
 
-/// Whether a finding may take an entry, in one pass of [`match_entries`].
-type Pass = dyn Fn(&Key<'_>, &Entry) -> bool;
-
 /// The entry each finding matches, each entry used at most once. Within one rule and file, a
 /// finding takes an entry with its fingerprint and message, then one with its fingerprint (the
 /// message was reworded), then one with its message (the flagged text was edited), then one with
 /// its message but for the numbers in it (a count that moved): moved lines change none of these
-/// for a finding about a line, and a new finding differs in both its text and its message.
+/// for a finding about a line, and a new finding differs in both its text and its message. A
+/// count of left-out findings matches by its fingerprint alone.
 fn match_entries(keys: &[Key<'_>], entries: &[Entry]) -> Vec<Option<usize>> {
-    let mut by_place: HashMap<(&str, &str), Vec<usize>> = HashMap::new();
-    for (index, entry) in entries.iter().enumerate() {
-        by_place
-            .entry((entry.rule.as_str(), entry.path.as_str()))
-            .or_default()
-            .push(index);
-    }
+    match_entries_counting(keys, entries, &mut 0)
+}
+
+/// [`match_entries`], adding to `steps` the entries it looks at. Each pass files the entries by
+/// what that pass compares (an entry in one list per pass), and a finding takes the first unused
+/// entry of its list: the same entry a search of the rule and file's entries in order would
+/// find, in time linear in the entries and findings (a search per finding was their product: a
+/// 4 MB baseline against a file of a thousand findings ran for minutes).
+fn match_entries_counting(
+    keys: &[Key<'_>],
+    entries: &[Entry],
+    steps: &mut usize,
+) -> Vec<Option<usize>> {
     let mut used = vec![false; entries.len()];
     let mut matched = vec![None; keys.len()];
-    let passes: [&Pass; 4] = [
-        &|k, e| {
-            e.fingerprint.as_deref() == Some(k.fingerprint.as_str())
-                && e.message.as_deref() == Some(k.message)
-        },
-        &|k, e| e.fingerprint.as_deref() == Some(k.fingerprint.as_str()),
-        &|k, e| e.message.as_deref() == Some(k.message),
-        // A measure of the file (`skill body is 679 lines`) changes with every line added: the
-        // same message but for its numbers is the same finding.
-        &|k, e| {
-            e.message
-                .as_deref()
-                .is_some_and(|m| without_numbers(m) == without_numbers(k.message))
-        },
-    ];
-    for pass in passes {
-        for (finding, key) in keys.iter().enumerate() {
-            if matched[finding].is_some() {
-                continue;
-            }
-            let Some(candidates) = by_place.get(&(key.rule, key.path.as_str())) else {
-                continue;
-            };
-            if let Some(&index) = candidates
-                .iter()
-                .find(|&&index| !used[index] && pass(key, &entries[index]))
-            {
-                used[index] = true;
-                matched[finding] = Some(index);
-            }
-        }
-    }
+    // Pass 1: fingerprint and message.
+    take_pass(
+        keys,
+        entries,
+        (&mut used, &mut matched, steps),
+        |e| Some((e.fingerprint.as_deref()?, e.message.as_deref()?)),
+        |k| Some((k.fingerprint.as_str(), k.message)),
+    );
+    // Pass 2: fingerprint (the message was reworded).
+    take_pass(
+        keys,
+        entries,
+        (&mut used, &mut matched, steps),
+        |e| e.fingerprint.as_deref(),
+        |k| Some(k.fingerprint.as_str()),
+    );
+    // Pass 3: message (the flagged text was edited).
+    take_pass(
+        keys,
+        entries,
+        (&mut used, &mut matched, steps),
+        |e| e.message.as_deref(),
+        |k| (!k.counts_left_out).then_some(k.message),
+    );
+    // Pass 4: a measure of the file (`skill body is 679 lines`) changes with every line added:
+    // the same message but for its numbers is the same finding.
+    take_pass(
+        keys,
+        entries,
+        (&mut used, &mut matched, steps),
+        |e| e.message.as_deref().map(without_numbers),
+        |k| (!k.counts_left_out).then(|| without_numbers(k.message)),
+    );
     matched
 }
 
+/// One pass of [`match_entries_counting`]: each finding not yet matched takes the first unused
+/// entry of its rule and file whose `entry_key` is its `finding_key` (`None`: the pass does not
+/// apply). `state` is the entries used, the findings matched and the steps counted.
+fn take_pass<'a, K: std::hash::Hash + Eq>(
+    keys: &'a [Key<'a>],
+    entries: &'a [Entry],
+    state: (&mut [bool], &mut [Option<usize>], &mut usize),
+    entry_key: impl Fn(&'a Entry) -> Option<K>,
+    finding_key: impl Fn(&'a Key<'a>) -> Option<K>,
+) {
+    let (used, matched, steps) = state;
+    if matched.iter().all(Option::is_some) {
+        return;
+    }
+    // Each list in entry order, with how far its used entries at the front reach.
+    let mut lists: HashMap<(&str, &str, K), (usize, Vec<usize>)> = HashMap::new();
+    for (index, entry) in entries.iter().enumerate() {
+        if used[index] {
+            continue;
+        }
+        *steps += 1;
+        if let Some(compared) = entry_key(entry) {
+            lists
+                .entry((entry.rule.as_str(), entry.path.as_str(), compared))
+                .or_default()
+                .1
+                .push(index);
+        }
+    }
+    for (finding, key) in keys.iter().enumerate() {
+        if matched[finding].is_some() {
+            continue;
+        }
+        let Some(compared) = finding_key(key) else {
+            continue;
+        };
+        let Some((next, list)) = lists.get_mut(&(key.rule, key.path.as_str(), compared)) else {
+            continue;
+        };
+        if let Some(&index) = list.get(*next) {
+            *steps += 1;
+            *next += 1;
+            used[index] = true;
+            matched[finding] = Some(index);
+        }
+    }
+}
+
 /// What the run knows that decides whether an unmatched entry is stale.
-pub(crate) struct Scope<'a> {
+pub struct Scope<'a> {
     /// Whether the rule ran and reports in the file (`None`: the file is not in the run).
-    pub(crate) reports: &'a dyn Fn(&str, Option<FileId>) -> bool,
-    pub(crate) catalog: &'a Catalog,
-    pub(crate) severity: &'a BTreeMap<&'static str, Severity>,
+    pub reports: &'a dyn Fn(&str, Option<FileId>) -> bool,
+    pub catalog: &'a Catalog,
+    pub severity: &'a BTreeMap<&'static str, Severity>,
 }
 
 /// Hides the findings the baseline accepts. Returns the findings kept (with SL020 and SL021
 /// appended, in the baseline file `FileId(files.len())`), the hidden ones, and the counts.
-pub(crate) fn apply(
+pub fn apply(
     diagnostics: Vec<Diagnostic>,
     files: &[SourceFile],
     baseline: &Baseline,
@@ -856,7 +957,172 @@ mod tests {
             path: "a/tools.json".to_string(),
             fingerprint: fingerprint.to_string(),
             message,
+            counts_left_out: false,
         }
+    }
+
+    /// The matching as it was written first: for each finding, a search of its rule and file's
+    /// entries in order, pass by pass. What [`match_entries`] must still decide.
+    fn match_by_search(keys: &[Key<'_>], entries: &[Entry]) -> Vec<Option<usize>> {
+        let passes: [&dyn Fn(&Key<'_>, &Entry) -> bool; 4] = [
+            &|k, e| {
+                e.fingerprint.as_deref() == Some(k.fingerprint.as_str())
+                    && e.message.as_deref() == Some(k.message)
+            },
+            &|k, e| e.fingerprint.as_deref() == Some(k.fingerprint.as_str()),
+            &|k, e| !k.counts_left_out && e.message.as_deref() == Some(k.message),
+            &|k, e| {
+                !k.counts_left_out
+                    && e.message
+                        .as_deref()
+                        .is_some_and(|m| without_numbers(m) == without_numbers(k.message))
+            },
+        ];
+        let mut used = vec![false; entries.len()];
+        let mut matched = vec![None; keys.len()];
+        for pass in passes {
+            for (finding, key) in keys.iter().enumerate() {
+                if matched[finding].is_some() {
+                    continue;
+                }
+                let found = (0..entries.len()).find(|&index| {
+                    !used[index]
+                        && entries[index].rule == key.rule
+                        && entries[index].path == key.path
+                        && pass(key, &entries[index])
+                });
+                if let Some(index) = found {
+                    used[index] = true;
+                    matched[finding] = Some(index);
+                }
+            }
+        }
+        matched
+    }
+
+    #[test]
+    fn matching_decides_as_a_search_would_in_linear_steps() {
+        // A mix where every pass has work: few fingerprints and messages, so findings compete
+        // for the same entries, some entries lack a fingerprint or a message, two files.
+        let mut seed: u64 = 7;
+        let mut next = |below: u64| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) % below
+        };
+        let messages: Vec<String> = (0..8)
+            .map(|i| format!("tool `t{}` is {} lines", i % 3, i))
+            .collect();
+        let mut entries = Vec::new();
+        for _ in 0..400 {
+            let fingerprint = format!("f{}", next(6));
+            let message = messages[next(8) as usize].clone();
+            let path = if next(4) == 0 {
+                "b/tools.json"
+            } else {
+                "a/tools.json"
+            };
+            entries.push(match next(5) {
+                0 => entry("TJ003", path, Some(&fingerprint), None),
+                1 => entry("TJ003", path, None, Some(&message)),
+                _ => entry("TJ003", path, Some(&fingerprint), Some(&message)),
+            });
+        }
+        let fingerprints: Vec<String> = (0..500).map(|_| format!("f{}", next(7))).collect();
+        let picked: Vec<usize> = (0..500).map(|_| next(8) as usize).collect();
+        let mut keys: Vec<Key<'_>> = fingerprints
+            .iter()
+            .zip(&picked)
+            .map(|(fingerprint, &m)| finding("TJ003", fingerprint, &messages[m]))
+            .collect();
+        for key in keys.iter_mut().step_by(9) {
+            key.counts_left_out = true;
+        }
+        assert_eq!(
+            match_entries(&keys, &entries),
+            match_by_search(&keys, &entries)
+        );
+
+        // A large baseline of one rule and file against a file at the finding cap, nothing
+        // matching: every pass looks at each entry and each finding once, where a search per
+        // finding looked at their product (1,001 × 20,000 per pass).
+        let many: Vec<Entry> = (0..20_000)
+            .map(|i| {
+                entry(
+                    "TJ003",
+                    "a/tools.json",
+                    Some(&format!("e{i}")),
+                    Some(&format!("old tool `x{i}`")),
+                )
+            })
+            .collect();
+        let names: Vec<(String, String)> = (0..1001)
+            .map(|i| (format!("k{i}"), format!("new tool `y{i}`")))
+            .collect();
+        let keys: Vec<Key<'_>> = names
+            .iter()
+            .map(|(fingerprint, message)| finding("TJ003", fingerprint, message))
+            .collect();
+        let mut steps = 0;
+        let matched = match_entries_counting(&keys, &many, &mut steps);
+        assert!(matched.iter().all(Option::is_none));
+        assert!(
+            steps <= 4 * (many.len() + keys.len()),
+            "{steps} steps for {} entries and {} findings",
+            many.len(),
+            keys.len()
+        );
+    }
+
+    #[test]
+    fn a_count_of_left_out_findings_is_fingerprinted_by_the_findings_it_stands_for() {
+        let code = "SC016";
+        let text = "aa bb cc dd";
+        let span = |start: usize| Span::new(start, start + 2);
+        let left_out = |findings: &[(Span, u64)]| LeftOut {
+            findings: findings.to_vec(),
+        };
+        let three = left_out(&[(span(0), 1), (span(3), 2), (span(6), 3)]);
+        let reordered = left_out(&[(span(6), 3), (span(0), 1), (span(3), 2)]);
+        assert_eq!(
+            left_out_fingerprint(code, text, &three),
+            left_out_fingerprint(code, text, &reordered)
+        );
+        // The same findings on moved lines.
+        let moved_text = "\n\naa bb cc dd";
+        let moved = left_out(&[(span(2), 1), (span(5), 2), (span(8), 3)]);
+        assert_eq!(
+            left_out_fingerprint(code, text, &three),
+            left_out_fingerprint(code, moved_text, &moved)
+        );
+        // One more, one fewer, one changed (its text or its message): another fingerprint.
+        let four = left_out(&[(span(0), 1), (span(3), 2), (span(6), 3), (span(9), 4)]);
+        let two = left_out(&[(span(0), 1), (span(3), 2)]);
+        let swapped = left_out(&[(span(0), 1), (span(3), 2), (span(9), 3)]);
+        let reworded = left_out(&[(span(0), 1), (span(3), 2), (span(6), 9)]);
+        for other in [four, two, swapped, reworded] {
+            assert_ne!(
+                left_out_fingerprint(code, text, &three),
+                left_out_fingerprint(code, text, &other),
+                "{other:?}"
+            );
+        }
+        // A count matches an entry by that fingerprint alone: the message, which says only how
+        // many, never pairs it with an entry for other findings.
+        let entries = [entry(
+            code,
+            "a/tools.json",
+            Some("digest-then"),
+            Some("100 more findings of this rule in this file not reported"),
+        )];
+        let mut count = finding(
+            code,
+            "digest-now",
+            "101 more findings of this rule in this file not reported",
+        );
+        count.counts_left_out = true;
+        assert_eq!(match_entries(&[count], &entries), [None]);
     }
 
     #[test]

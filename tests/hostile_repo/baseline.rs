@@ -155,3 +155,75 @@ fn add_noqa_writes_a_configured_baseline_inside_the_repository_through_a_link_th
         stdout(&output)
     );
 }
+
+/// A tools.json of `count` tools that delete, each ungated (an SC016 finding apiece), and then
+/// the tools named in `extra`.
+fn deleting_tools(count: usize, extra: &[&str]) -> String {
+    let tools: Vec<String> = (0..count)
+        .map(|i| format!("tool_{i}"))
+        .chain(extra.iter().map(|name| (*name).to_string()))
+        .map(|name| {
+            format!("  {{\"name\": \"{name}\", \"description\": \"Deletes record {name}.\"}}")
+        })
+        .collect();
+    format!("[\n{}\n]\n", tools.join(",\n"))
+}
+
+#[test]
+fn a_new_finding_past_the_cap_is_not_absorbed_by_a_baselined_count() {
+    let repo = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir_all(repo.path().join(".git")).expect("git dir");
+    // 1,100 findings of one rule in one file: 1,000 reported, one counting the other 100.
+    write(
+        repo.path(),
+        "s/tools.json",
+        deleting_tools(1100, &[]).as_bytes(),
+    );
+    let written = skilllint(&[".", "--write-baseline", "b.json"], repo.path());
+    assert_eq!(written.status.code(), Some(0), "{}", stderr(&written));
+    let clean = skilllint(&[".", "--baseline", "b.json"], repo.path());
+    assert_eq!(clean.status.code(), Some(0), "{}", stderr(&clean));
+    // Lines added above move nothing: the count still stands for the same findings.
+    write(
+        repo.path(),
+        "s/tools.json",
+        format!("\n\n{}", deleting_tools(1100, &[])).as_bytes(),
+    );
+    let moved = skilllint(&[".", "--baseline", "b.json"], repo.path());
+    assert_eq!(moved.status.code(), Some(0), "{}", stderr(&moved));
+
+    // A pull request adds a tool at the end: its finding falls past the cap, into the count.
+    write(
+        repo.path(),
+        "s/tools.json",
+        deleting_tools(1100, &["drop_everything"]).as_bytes(),
+    );
+    let output = skilllint(
+        &[".", "--baseline", "b.json", "--format", "concise"],
+        repo.path(),
+    );
+    let out = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("SC016 [risky-tool-ungated] 101 more findings of this rule in this file"),
+        "the count that now holds a new finding is reported: {out}"
+    );
+    // The same number of findings, one of them new (a tool renamed past the cap): reported too.
+    let mut renamed: Vec<String> = (0..1099).map(|i| format!("tool_{i}")).collect();
+    renamed.push("wipe_disk".to_string());
+    let names: Vec<&str> = renamed.iter().map(String::as_str).collect();
+    write(
+        repo.path(),
+        "s/tools.json",
+        deleting_tools(0, &names).as_bytes(),
+    );
+    let output = skilllint(
+        &[".", "--baseline", "b.json", "--format", "concise"],
+        repo.path(),
+    );
+    let out = stdout(&output);
+    assert!(
+        out.contains("SC016 [risky-tool-ungated] 100 more findings of this rule in this file"),
+        "{out}"
+    );
+}
