@@ -350,18 +350,25 @@ impl ReportFile {
     /// real folder and is renamed over the real target, as `--fix` writes.
     pub fn create_confined(path: &Path, root: &Path) -> std::io::Result<ReportFile> {
         let target = confined_target(path, root).map_err(std::io::Error::other)?;
-        let folder = crate::source::folder_of(&target);
         let Some(name) = target.file_name() else {
             return Err(std::io::Error::other("it names no file"));
         };
+        // A folder that was missing when the target was found is looked at again: it must exist
+        // now, and inside the root.
+        let folder = crate::source::folder_of(&target).canonicalize()?;
+        if !folder.starts_with(root) {
+            return Err(std::io::Error::other(
+                "its folder leads outside the configuration's folder; nothing was written",
+            ));
+        }
         let mode = std::fs::symlink_metadata(&target)
             .ok()
             .filter(|m| m.file_type().is_file())
             .map(|m| m.permissions());
         Ok(ReportFile {
             target: ReportTarget::Renamed {
-                temp: temp_file_in(folder, name)?,
-                path: target.clone(),
+                temp: temp_file_in(&folder, name)?,
+                path: folder.join(name),
                 mode,
             },
         })
