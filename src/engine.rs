@@ -181,6 +181,11 @@ pub struct LintOutcome {
     /// Paths named in [`LintOptions::paths`] that were not linted because `exclude` matches
     /// them and [`LintOptions::force_exclude`] is on.
     pub excluded_named: Vec<PathBuf>,
+    /// Every inline suppression comment the triage's parser recognised as one (a well-formed
+    /// one, and a malformed one that is still an attempt: SL003), by file and span of the
+    /// comment, sorted: what `skilllint diff` compares, so that it sees exactly the comments
+    /// the lint read, in whatever spacing the grammar accepts.
+    pub suppression_comments: Vec<(FileId, Span)>,
 }
 
 impl LintOutcome {
@@ -738,7 +743,7 @@ fn analyse<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
         policies_spent,
     });
     diagnostics.extend(spent.and_then(|spent| spent.finding));
-    let (diagnostics, suppressed) =
+    let (diagnostics, suppressed, suppression_comments) =
         conclude(options, enabled, &repo, &rules, diagnostics, outcomes);
     Ok((
         LintOutcome {
@@ -748,6 +753,7 @@ fn analyse<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
             root,
             baseline: None,
             excluded_named: Vec::new(),
+            suppression_comments,
         },
         kept,
         extra,
@@ -1040,7 +1046,7 @@ fn conclude(
     rules: &[&Rule],
     mut diagnostics: Vec<Diagnostic>,
     outcomes: Vec<UnitOutcome>,
-) -> (Vec<Diagnostic>, Vec<Suppressed>) {
+) -> (Vec<Diagnostic>, Vec<Suppressed>, Vec<(FileId, Span)>) {
     let mut suppressions = Vec::new();
     let mut malformed = Vec::new();
     let mut per_file = Vec::new();
@@ -1078,7 +1084,17 @@ fn conclude(
         severity: &options.severity,
         inline_ignores: options.inline_ignores,
     };
-    triage::apply(diagnostics, repo, &policy, &suppressions, malformed)
+    let mut comments: Vec<(FileId, Span)> = suppressions
+        .iter()
+        .map(|s| (s.file, s.span))
+        .chain(malformed.iter().map(|m| (m.file, m.span)))
+        .collect();
+    // A comment naming an unknown rule is both a suppression and a malformed one.
+    comments.sort_by_key(|(file, span)| (*file, span.start, span.end));
+    comments.dedup();
+    let (diagnostics, suppressed) =
+        triage::apply(diagnostics, repo, &policy, &suppressions, malformed);
+    (diagnostics, suppressed, comments)
 }
 
 /// A lint kept in memory between edits, for the language server (and for a diff, whose second
@@ -1323,7 +1339,7 @@ impl Session {
         if spent.is_some() {
             return Replaced::NeedsFreshLint;
         }
-        let (diagnostics, suppressed) = self.pool.install(|| {
+        let (diagnostics, suppressed, suppression_comments) = self.pool.install(|| {
             conclude(
                 options,
                 &self.enabled,
@@ -1335,6 +1351,7 @@ impl Session {
         });
         self.outcome.diagnostics = diagnostics;
         self.outcome.suppressed = suppressed;
+        self.outcome.suppression_comments = suppression_comments;
         if let (true, Some(baseline)) = (self.with_baseline, &self.options.baseline) {
             apply_baseline(&self.options, &self.enabled, &mut self.outcome, baseline);
         }

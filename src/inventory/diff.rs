@@ -45,6 +45,9 @@ pub enum ChangeKind {
     ExcludeAdded,
     FailOnRaised,
     SettingLoosened,
+    NotRead,
+    PolicyChanged,
+    ConfigurationBelowRoot,
 }
 
 impl ChangeKind {
@@ -78,6 +81,9 @@ impl ChangeKind {
             ChangeKind::ExcludeAdded => "exclude-added",
             ChangeKind::FailOnRaised => "fail-on-raised",
             ChangeKind::SettingLoosened => "setting-loosened",
+            ChangeKind::NotRead => "not-read",
+            ChangeKind::PolicyChanged => "policy-changed",
+            ChangeKind::ConfigurationBelowRoot => "configuration-below-root",
         }
     }
 }
@@ -126,14 +132,18 @@ pub struct Change {
     pub findings: Vec<Finding>,
 }
 
-/// The findings only one side has: new ones (the new side's), fixed ones (the old side's), and
-/// the old side's that are gone because the new side silences them (their rule no longer runs,
-/// or an inline comment hides them) rather than because they were fixed.
+/// The findings only one side has: new ones (the new side's), fixed ones (the old side's), the
+/// old side's that are gone because the new side silences them (their rule no longer runs, an
+/// inline comment or the baseline hides them, or their policy rule now decides otherwise) rather
+/// than because they were fixed, and the new side's that are new and hidden from the start (an
+/// inline comment or the baseline of the new side silences them; the old side neither reported
+/// nor hid them).
 #[derive(Debug, Clone, Default)]
 pub struct FindingChanges {
     pub new: Vec<Finding>,
     pub fixed: Vec<Finding>,
     pub silenced: Vec<Finding>,
+    pub suppressed: Vec<Finding>,
 }
 
 /// The changes between two sides: the configuration that silences the linter, then the tools'
@@ -151,8 +161,15 @@ pub struct CapabilityDiff {
 }
 
 impl CapabilityDiff {
+    /// Whether the change lets the agent do more, or makes the lint say less: a widening change,
+    /// silencing configuration, or a finding the new side's lint silenced (one it reported
+    /// before, or a new one hidden from the start). What the lint applied decides the last, so
+    /// a suppression the diff has no change for still counts.
     pub fn widens(&self) -> bool {
-        self.silencing.iter().any(|c| c.widens) || self.changes.iter().any(|c| c.widens)
+        self.silencing.iter().any(|c| c.widens)
+            || self.changes.iter().any(|c| c.widens)
+            || !self.findings.silenced.is_empty()
+            || !self.findings.suppressed.is_empty()
     }
 
     /// Whether nothing at all differs (the report says so, and the exit code is 0).
@@ -162,6 +179,7 @@ impl CapabilityDiff {
             && self.findings.new.is_empty()
             && self.findings.fixed.is_empty()
             && self.findings.silenced.is_empty()
+            && self.findings.suppressed.is_empty()
     }
 }
 
@@ -291,6 +309,7 @@ pub fn diff(old: &Inventory, new: &Inventory) -> CapabilityDiff {
         removed.side = SideName::Old;
         changes.push(removed);
     }
+    changes.extend(not_read(old, new));
     sort(&mut changes);
     CapabilityDiff {
         changes,
@@ -298,6 +317,36 @@ pub fn diff(old: &Inventory, new: &Inventory) -> CapabilityDiff {
         new_unread: new.unread.clone(),
         ..CapabilityDiff::default()
     }
+}
+
+/// A widening change for each file the new side could not read (a tools file not valid JSON,
+/// a file over the size cap, binary or not UTF-8, a link out of the root or one that does not
+/// resolve…) unless the
+/// old side could not read the same file, for the same reason, with the same text: whatever
+/// tools it declares are compared with nothing, so a tool hidden in it would otherwise pass as
+/// no change at all.
+fn not_read(old: &Inventory, new: &Inventory) -> Vec<Change> {
+    let before: HashSet<&Unread> = old.unread.iter().collect();
+    new.unread
+        .iter()
+        .filter(|u| !before.contains(u))
+        .map(|u| {
+            let message = format!(
+                "the new side cannot read this file ({}): what it declares is not compared",
+                u.message
+            );
+            change_at(
+                ChangeKind::NotRead,
+                "file",
+                &u.path,
+                super::At { line: 1, column: 1 },
+                SideName::New,
+                message,
+                None,
+                Some(u.message.clone()),
+            )
+        })
+        .collect()
 }
 
 /// Widening changes first, then by path, place, tool, kind and message.
@@ -857,13 +906,28 @@ pub fn diff_sides(old: &Side, new: &Side) -> CapabilityDiff {
     let gone = only_in(&old.findings, &new.findings);
     let hidden: HashSet<(&str, &str, &str, &str)> =
         new.suppressed.iter().map(Finding::identity).collect();
-    let (silenced, fixed) = gone
-        .into_iter()
-        .partition(|f| !new.settings.enabled.contains(&f.code) || hidden.contains(&f.identity()));
+    // A policy rule whose logic changed decides afresh: what it no longer reports was not fixed.
+    let rewritten = rewritten_policies(&old.settings, &new.settings);
+    let (silenced, fixed) = gone.into_iter().partition(|f| {
+        !new.settings.enabled.contains(&f.code)
+            || hidden.contains(&f.identity())
+            || rewritten.contains(f.code.as_str())
+    });
+    // What the new side's lint hid that the old side neither reported nor hid: new findings
+    // silenced from the start, listed as such rather than not at all.
+    let before: Vec<Finding> = old
+        .findings
+        .iter()
+        .chain(&old.suppressed)
+        .cloned()
+        .collect();
+    let mut suppressed = only_in(&new.suppressed, &before);
+    suppressed.sort_by(|a, b| (&a.path, a.at, &a.code).cmp(&(&b.path, b.at, &b.code)));
     out.findings = FindingChanges {
         new: only_in(&new.findings, &old.findings),
         fixed,
         silenced,
+        suppressed,
     };
     let spans: HashMap<(&str, &str), crate::source::Span> = new
         .inventory
@@ -895,6 +959,15 @@ pub fn diff_sides(old: &Side, new: &Side) -> CapabilityDiff {
             .collect();
     }
     out
+}
+
+/// The policy rules both sides run whose logic (`on`, `when`, `assert`, `at`) differs.
+fn rewritten_policies<'s>(old: &Settings, new: &'s Settings) -> HashSet<&'s str> {
+    new.policy_logic
+        .iter()
+        .filter(|(code, logic)| old.policy_logic.get(*code).is_some_and(|was| was != *logic))
+        .map(|(code, _)| code.as_str())
+        .collect()
 }
 
 /// The findings of `these` that `those` do not have, counted (two same findings on one side and
@@ -1185,6 +1258,26 @@ fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
                 None,
             ));
         }
+    }
+    for code in rewritten_policies(old, new) {
+        let file = new.policy_rules.get(code).cloned().unwrap_or_default();
+        let (before, after) = (
+            old.policy_logic.get(code).cloned(),
+            new.policy_logic.get(code).cloned(),
+        );
+        out.push(change_at(
+            ChangeKind::PolicyChanged,
+            code,
+            &file,
+            super::At { line: 1, column: 1 },
+            SideName::New,
+            format!(
+                "policy rule `{code}` (from `{file}`) decides differently: {}; what it no longer reports is listed as silenced, not fixed",
+                cut(after.as_deref().unwrap_or(""), 200)
+            ),
+            before,
+            after,
+        ));
     }
     if let Some((path, entries)) = &new.baseline {
         let before = old.baseline.as_ref().map_or(&[][..], |(_, e)| e.as_slice());

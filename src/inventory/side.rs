@@ -12,7 +12,7 @@
 use super::{At, Inventory};
 use crate::diagnostic::Severity;
 use crate::engine::{lint_with_inventory, Files, InMemory, LintError, LintOptions};
-use crate::source::{LineIndex, Span};
+use crate::source::{FileId, LineIndex, Span};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A finding of one side, owning its text.
@@ -71,6 +71,9 @@ pub struct Settings {
     pub max_file_size: u64,
     /// Policy rules by code, with their file.
     pub policy_rules: BTreeMap<String, String>,
+    /// Policy rules by code, with what decides whether they fire (`on`, `when`, `assert`, `at`
+    /// as written): a rule rewritten to pass silences what it reported.
+    pub policy_logic: BTreeMap<String, String>,
     /// The baseline the configuration names, and its entries as (rule, path, fingerprint or
     /// message).
     pub baseline: Option<BaselineFacts>,
@@ -219,14 +222,7 @@ pub(crate) fn side_of(
         .map(|s| owned(&s.diagnostic))
         .collect();
     findings.sort_by(|a, b| (&a.path, a.at, &a.code).cmp(&(&b.path, b.at, &b.code)));
-    let mut comments: Vec<Comment> = outcome
-        .repo
-        .files
-        .iter()
-        // JSON has no comments: a marker there is text (a description quoting the syntax).
-        .filter(|file| !file.rel_path.ends_with(".json"))
-        .flat_map(|file| suppression_comments(&file.rel_path, &file.text))
-        .collect();
+    let mut comments = suppression_comments(&outcome.repo, &outcome.suppression_comments);
     comments.sort_by(|a, b| (&a.path, a.at).cmp(&(&b.path, b.at)));
     let catalog = options.catalog();
     let enabled = crate::triage::selection::resolve(catalog, &options.select, &options.ignore)
@@ -266,6 +262,12 @@ pub(crate) fn side_of(
                 })
             })
             .collect(),
+        policy_logic: options
+            .policies
+            .iter()
+            .flat_map(|set| &set.rules)
+            .map(|rule| (rule.code.to_string(), policy_logic(rule)))
+            .collect(),
         baseline: config.baseline,
         fail_on: config.fail_on,
         extra_fields: options.settings.skill_extra_fields.clone(),
@@ -282,6 +284,24 @@ pub(crate) fn side_of(
     })
 }
 
+/// What decides whether a policy rule fires, as written: `on: skill; when: …; assert: …; at: …`.
+fn policy_logic(rule: &crate::policy::PolicyRule) -> String {
+    let when = rule
+        .when
+        .as_ref()
+        .map_or_else(String::new, |w| format!("when: `{}`; ", w.source));
+    let mut at = rule.at_root.clone();
+    for part in &rule.at {
+        at.push('.');
+        at.push_str(part);
+    }
+    format!(
+        "on: {}; {when}assert: `{}`; at: {at}",
+        rule.on.as_str(),
+        rule.assert.source
+    )
+}
+
 impl Side {
     /// Forgets the findings of the rules `codes`: those a side of another kind cannot report
     /// (a rule that reads the disk, on a git revision), which would otherwise read as fixed or
@@ -294,28 +314,34 @@ impl Side {
     }
 }
 
-/// The markers of the two comment grammars (`triage::suppress`): a Markdown
-/// `<!-- skilllint-disable… -->` and a YAML `# skilllint: ignore[…]`. Malformed ones count too:
-/// they are still someone's attempt to silence a rule.
-const COMMENT_MARKERS: &[&str] = &["skilllint-disable", "skilllint: ignore", "skilllint:ignore"];
-
-/// The lines of `text` that hold an inline suppression comment.
-fn suppression_comments(path: &str, text: &str) -> Vec<Comment> {
-    if !COMMENT_MARKERS.iter().any(|m| text.contains(m)) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if let Some(column) = COMMENT_MARKERS.iter().filter_map(|m| line.find(m)).min() {
-            out.push(Comment {
-                path: path.to_string(),
-                at: At {
-                    line: u32::try_from(i + 1).unwrap_or(u32::MAX),
-                    column: u32::try_from(line[..column].chars().count() + 1).unwrap_or(u32::MAX),
-                },
-                text: line.trim().to_string(),
-            });
-        }
+/// The inline suppression comments the lint's triage recognised (`comments`: file and span of
+/// each, sorted by file), one per comment: its line, trimmed, placed at the word `skilllint` in
+/// it. Taken from what the lint parsed rather than searched for in the text, so that a comment
+/// the grammar accepts in any spacing (`# skilllint:  ignore[…]`) is one here too, and text that
+/// only quotes the syntax (a code block, a JSON description) is not.
+fn suppression_comments(repo: &crate::index::Repo, comments: &[(FileId, Span)]) -> Vec<Comment> {
+    let mut out = Vec::with_capacity(comments.len());
+    let mut index: Option<(FileId, LineIndex<'_>)> = None;
+    for (file, span) in comments {
+        let source = repo.file(*file);
+        let text = source.text.as_str();
+        let lines = match &mut index {
+            Some((indexed, lines)) if indexed == file => lines,
+            slot => &mut slot.insert((*file, LineIndex::new(text))).1,
+        };
+        let start = span.start.min(text.len());
+        // The comment's own text from the marker on, within its span.
+        let marker = text
+            .get(start..span.end.min(text.len()))
+            .and_then(|comment| comment.find("skilllint"))
+            .map_or(start, |offset| start + offset);
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        out.push(Comment {
+            path: source.rel_path.clone(),
+            at: super::at(lines, Span::new(marker, marker)),
+            text: text[line_start..line_end].trim().to_string(),
+        });
     }
     out
 }
@@ -447,15 +473,5 @@ mod tests {
             let _ = s.place(needle);
         }
         assert_eq!(s.place("é/**").line, 7);
-    }
-
-    #[test]
-    fn suppression_comments_are_found_in_both_grammars() {
-        let text = "---\nname: x # skilllint: ignore[SK008]\n---\n\n<!-- skilllint-disable-next-line TR007 -->\n## Tool Use Rules\n";
-        let found: Vec<(u32, u32)> = suppression_comments("x/SKILL.md", text)
-            .iter()
-            .map(|c| (c.at.line, c.at.column))
-            .collect();
-        assert_eq!(found, [(2, 11), (5, 6)]);
     }
 }

@@ -2,6 +2,7 @@
 //! outcome asserted (nothing written or read outside the root, no forged output lines, linear
 //! time, nothing skipped silently). One module per class of attack.
 
+mod capability_diff;
 mod common;
 mod config;
 mod docs;
