@@ -315,6 +315,72 @@ impl Repository {
         }
     }
 
+    /// The configuration files below the top of `revision`'s tree, as a folder side's
+    /// [`crate::inventory::side::nested_configs_on_disk`] finds them on disk: every folder but
+    /// the top (`.git`, `node_modules` and `target` aside, as discovery passes them), links not
+    /// followed, the first of [`CONFIG_NAMES`] in a folder; one over the size cap or not UTF-8
+    /// is left out (a lint of its folder refuses it). Bounded as a listing is, in entries and
+    /// depth.
+    pub fn nested_configs(&self, revision: &Revision) -> Result<Vec<(String, String)>, Error> {
+        let reader = Reader { repo: &self.repo };
+        let cap = crate::engine::DEFAULT_MAX_FILE_SIZE;
+        let mut out = Vec::new();
+        let mut pending: Vec<(String, ObjectId, usize)> = vec![(String::new(), revision.tree, 0)];
+        let mut listed = 0usize;
+        while let Some((folder, id, depth)) = pending.pop() {
+            let data = reader.tree(id).map_err(Error::Read)?;
+            let tree = gix::objs::TreeRef::from_bytes(&data, id.kind()).map_err(|e| {
+                Error::Read(format!(
+                    "a folder of the revision is not a valid git tree: {e}"
+                ))
+            })?;
+            listed += tree.entries.len();
+            if listed > MAX_TREE_ENTRIES {
+                return Err(Error::Read(format!(
+                    "the revision lists more than {MAX_TREE_ENTRIES} files and folders; it was not read"
+                )));
+            }
+            let mut found: Option<(usize, ObjectId)> = None;
+            for entry in &tree.entries {
+                let name: &[u8] = entry.filename.as_bytes();
+                match entry.mode.kind() {
+                    EntryKind::Tree
+                        if !crate::discover::is_skipped_dir(name)
+                            && !name.contains(&b'/')
+                            && depth + 1 < crate::discover::MAX_DEPTH =>
+                    {
+                        let sub = if folder.is_empty() {
+                            path_form(name).into_owned()
+                        } else {
+                            format!("{folder}/{}", path_form(name))
+                        };
+                        pending.push((sub, entry.oid.to_owned(), depth + 1));
+                    }
+                    EntryKind::Blob | EntryKind::BlobExecutable if depth > 0 => {
+                        let rank = CONFIG_NAMES.iter().position(|n| n.as_bytes() == name);
+                        if let Some(rank) = rank {
+                            if found.is_none_or(|(taken, _)| rank < taken) {
+                                found = Some((rank, entry.oid.to_owned()));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let Some((rank, blob)) = found else {
+                continue;
+            };
+            let Ok(bytes) = reader.blob(blob, cap).map_err(Error::Read)? else {
+                continue;
+            };
+            if let Ok(text) = String::from_utf8(bytes) {
+                out.push((format!("{folder}/{}", CONFIG_NAMES[rank]), text));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
     /// The files of `revision` as discovery takes them.
     fn listing(&self, revision: &Revision) -> TreeListing<'_> {
         TreeListing {

@@ -1058,7 +1058,108 @@ fn missing<'a>(these: &'a [String], those: &[String]) -> Vec<&'a String> {
 /// rules gone, a higher size cap, new exclusions. Every one widens: a pull request that silences
 /// the check reviewing it is the first thing a reviewer must see.
 fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
-    let (old, new) = (&old_side.settings, &new_side.settings);
+    let mut out = settings_silencing(&old_side.settings, &new_side.settings);
+    out.extend(new_comments(&old_side.comments, &new_side.comments));
+    out.extend(nested_silencing(old_side, new_side));
+    out.sort_by(|a, b| {
+        (&a.path, a.line, a.column, a.kind, &a.message)
+            .cmp(&(&b.path, b.line, b.column, b.kind, &b.message))
+    });
+    out
+}
+
+/// The configuration below the root in force for `folder` on `side` (the side's own there, else
+/// the nearest above it), as (path, text); `None` when the top one is.
+fn in_force<'s>(side: &'s Side, folder: &str) -> Option<&'s (String, String)> {
+    side.nested
+        .iter()
+        .filter(|(path, _)| {
+            let own = crate::source::split_path(path).0;
+            own == folder || folder.starts_with(&format!("{own}/"))
+        })
+        .max_by_key(|(path, _)| path.len())
+}
+
+/// For each folder with a configuration of its own on either side (below the root), what a lint
+/// of that folder (`skilllint sub`, an Action whose `path` is in it, pre-commit on its files)
+/// silences on the new side compared with the old: the configuration in force for the folder on
+/// each side is its own, else the nearest above it, else the top one. One
+/// `configuration-below-root` change names the new side's configuration (the old side's, when it
+/// is gone), then the settings it loosens, each said to be for a lint of that folder. A
+/// configuration that loosens nothing is no change.
+fn nested_silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
+    let mut folders: Vec<&str> = old_side
+        .nested
+        .iter()
+        .chain(&new_side.nested)
+        .map(|(path, _)| crate::source::split_path(path).0)
+        .collect();
+    folders.sort_unstable();
+    folders.dedup();
+    let mut out = Vec::new();
+    for folder in folders {
+        let (was, now) = (in_force(old_side, folder), in_force(new_side, folder));
+        if was == now {
+            continue;
+        }
+        let after = match now {
+            Some((path, text)) => match super::side::nested_settings(path, text) {
+                Some(settings) => settings,
+                // The lint of that folder refuses it and exits 2: it silences nothing.
+                None => continue,
+            },
+            None => new_side.settings.clone(),
+        };
+        let before = was
+            .and_then(|(path, text)| super::side::nested_settings(path, text))
+            .unwrap_or_else(|| old_side.settings.clone());
+        let loosened = settings_silencing(&before, &after);
+        if loosened.is_empty() {
+            continue;
+        }
+        let named = |c: Option<&(String, String)>, settings: &Settings| {
+            c.map(|(path, _)| path.clone())
+                .or_else(|| settings.path.clone())
+        };
+        let (before_path, after_path) = (
+            named(was, &old_side.settings),
+            named(now, &new_side.settings),
+        );
+        let shown = |path: &Option<String>| {
+            path.as_deref()
+                .map_or_else(|| "no configuration".to_string(), |p| format!("`{p}`"))
+        };
+        let (path, side) = match (now, was) {
+            (Some((path, _)), _) => (path.clone(), SideName::New),
+            (None, Some((path, _))) => (path.clone(), SideName::Old),
+            (None, None) => continue,
+        };
+        out.push(change_at(
+            ChangeKind::ConfigurationBelowRoot,
+            "configuration",
+            &path,
+            super::At { line: 1, column: 1 },
+            side,
+            format!(
+                "a lint of `{folder}/` (`skilllint {folder}`, an Action whose `path` is in it, pre-commit on its files) read {} and now reads {}, which silences {} setting(s)",
+                shown(&before_path),
+                shown(&after_path),
+                loosened.len()
+            ),
+            before_path,
+            after_path,
+        ));
+        out.extend(loosened.into_iter().map(|mut c| {
+            c.message = format!("for a lint of `{folder}/`: {}", c.message);
+            c
+        }));
+    }
+    out
+}
+
+/// The configuration changes of [`silencing`] that the settings alone show (not the inline
+/// comments), unsorted.
+fn settings_silencing(old: &Settings, new: &Settings) -> Vec<Change> {
     let mut out = Vec::new();
     // Each change of a kind is placed by a scan of the configuration text: past
     // [`MAX_EACH_SETTING`] of one kind the rest are counted, so a configuration listing
@@ -1329,11 +1430,6 @@ fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
             Some(count.to_string()),
         ));
     }
-    out.extend(new_comments(&old_side.comments, &new_side.comments));
-    out.sort_by(|a, b| {
-        (&a.path, a.line, a.column, a.kind, &a.message)
-            .cmp(&(&b.path, b.line, b.column, b.kind, &b.message))
-    });
     out
 }
 

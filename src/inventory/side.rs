@@ -158,6 +158,11 @@ pub struct Side {
     /// Sorted by path, place.
     pub comments: Vec<Comment>,
     pub settings: Settings,
+    /// The configuration files below the root, as (path relative to the root, text), sorted:
+    /// each is the one a lint of its folder reads instead of the top one (`skilllint sub/`, an
+    /// Action whose `path` is `sub`, pre-commit on files there). Filled by the caller that
+    /// knows where the side's files are ([`nested_configs_on_disk`], or a revision's tree).
+    pub nested: Vec<(String, String)>,
 }
 
 /// The side of the folder `options.paths` names, walked as a lint walks it.
@@ -224,10 +229,28 @@ pub(crate) fn side_of(
     findings.sort_by(|a, b| (&a.path, a.at, &a.code).cmp(&(&b.path, b.at, &b.code)));
     let mut comments = suppression_comments(&outcome.repo, &outcome.suppression_comments);
     comments.sort_by(|a, b| (&a.path, a.at).cmp(&(&b.path, b.at)));
+    let settings = settings_of(options, config, &inventory.root)?;
+    Ok(Side {
+        inventory,
+        findings,
+        suppressed,
+        comments,
+        settings,
+        nested: Vec::new(),
+    })
+}
+
+/// What the configuration of a lint made with `options` does, as facts to compare (`root`: the
+/// side's root, that policy files are shown relative to).
+fn settings_of(
+    options: &LintOptions,
+    config: SideConfig,
+    root: &std::path::Path,
+) -> Result<Settings, LintError> {
     let catalog = options.catalog();
     let enabled = crate::triage::selection::resolve(catalog, &options.select, &options.ignore)
         .map_err(LintError::Selector)?;
-    let settings = Settings {
+    Ok(Settings {
         path: config.path,
         text: config.text,
         select: config.select,
@@ -257,7 +280,7 @@ pub(crate) fn side_of(
             .iter()
             .filter_map(|meta| {
                 meta.policy_file.as_ref().map(|file| {
-                    let file = relative_to(&inventory.root, std::path::Path::new(file));
+                    let file = relative_to(root, std::path::Path::new(file));
                     (meta.code.to_string(), file)
                 })
             })
@@ -274,14 +297,79 @@ pub(crate) fn side_of(
         tool_include: options.tool_include.clone(),
         tool_use_rules_heading: options.settings.tool_use_rules_heading.clone(),
         requirement_files: options.requirement_files.clone(),
-    };
-    Ok(Side {
-        inventory,
-        findings,
-        suppressed,
-        comments,
-        settings,
     })
+}
+
+/// The settings a lint of the folder of the configuration `path` (relative to the side's root)
+/// applies when that configuration is `text`: parsed and applied as the lint parses and applies
+/// it. Its policies are none: a lint of that folder reads only the policies its own
+/// configuration names inside the folder, and those are not loaded here (so the top's policies
+/// show as not running there). `None` when the lint itself would refuse the configuration (it
+/// then exits 2: nothing is silenced).
+pub(crate) fn nested_settings(path: &str, text: &str) -> Option<Settings> {
+    let file = std::path::Path::new(path);
+    let base = crate::source::folder_of(file).to_path_buf();
+    let config = crate::config::parse(text, file, base, crate::catalog::catalog()).ok()?;
+    let mut options = LintOptions::default();
+    options.apply_config(&config);
+    let facts = SideConfig {
+        path: Some(path.to_string()),
+        text: Some(text.to_string()),
+        select: config.select.clone(),
+        fail_on: config.fail_on,
+        baseline: None,
+    };
+    settings_of(&options, facts, std::path::Path::new(".")).ok()
+}
+
+/// The configuration files below `root` on disk, as [`Side::nested`] holds them: every folder
+/// but the top (the folders discovery never walks, `.git`, `node_modules` and `target`, aside),
+/// links not followed, the first of [`crate::config::CONFIG_NAMES`] in a folder as discovery
+/// takes it; one that is not a regular UTF-8 file within the size cap is left out (a lint of its
+/// folder refuses it and exits 2).
+pub fn nested_configs_on_disk(root: &std::path::Path) -> Vec<(String, String)> {
+    let mut walk = ignore::WalkBuilder::new(root);
+    walk.standard_filters(false)
+        .follow_links(false)
+        .max_depth(Some(crate::discover::MAX_DEPTH))
+        .filter_entry(|entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            !(is_dir
+                && entry.depth() > 0
+                && crate::discover::is_skipped_dir(entry.file_name().as_encoded_bytes()))
+        });
+    // By folder: which of the names it is, its path and text.
+    let mut found: BTreeMap<String, (usize, String, String)> = BTreeMap::new();
+    for entry in walk.build().flatten() {
+        if entry.depth() < 2 || !entry.file_type().is_some_and(|t| t.is_file()) {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy();
+        let Some(rank) = crate::config::CONFIG_NAMES.iter().position(|n| *n == name) else {
+            continue;
+        };
+        let rel = crate::discover::relative_path(root, entry.path());
+        let folder = crate::source::split_path(&rel).0.to_string();
+        if found
+            .get(&folder)
+            .is_some_and(|(taken, _, _)| *taken < rank)
+        {
+            continue;
+        }
+        let text =
+            crate::read::read_regular_bounded(entry.path(), crate::engine::DEFAULT_MAX_FILE_SIZE)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok());
+        if let Some(text) = text {
+            found.insert(folder, (rank, rel, text));
+        }
+    }
+    let mut configs: Vec<(String, String)> = found
+        .into_values()
+        .map(|(_, path, text)| (path, text))
+        .collect();
+    configs.sort();
+    configs
 }
 
 /// What decides whether a policy rule fires, as written: `on: skill; when: …; assert: …; at: …`.

@@ -6,6 +6,7 @@
 
 use super::common::{skilllint, stdout, write};
 use serde_json::Value;
+use std::path::Path;
 
 /// Two sides of a change, `old/` and `new/`, each a repository root (discovery stops there).
 struct Sides {
@@ -382,4 +383,123 @@ fn markdown_reports_show_repository_text_never_links_images_or_markup() {
             assert!(!report.contains(live), "{what}: {live} in {report}");
         }
     }
+}
+
+/// A skill with an exec tool and no Tool Use Rules (TR001, SC016…) under `agents/`.
+fn agents(root: &Path) {
+    write(
+        root,
+        "agents/deploy/SKILL.md",
+        b"---\nname: deploy\ndescription: Deploys the service. Use when asked to deploy.\n---\n\n# Deploy\n\nRun the deploy.\n",
+    );
+    write(root, "agents/deploy/tools.json", WITH_EXEC.as_bytes());
+}
+
+#[test]
+fn a_configuration_below_the_root_is_what_a_lint_of_its_folder_applies() {
+    let sides = Sides::new();
+    agents(&sides.path("old"));
+    agents(&sides.path("new"));
+    sides.both("skilllint.toml", b"[lint]\nfail-on = \"warning\"\n");
+    // Both spellings, in a folder and deeper: the first name is the one a lint reads.
+    sides.new_side(
+        "agents/skilllint.toml",
+        b"[lint]\nignore = [\"TR\", \"SC\"]\n",
+    );
+    sides.new_side(
+        "agents/.skilllint.toml",
+        b"# not read: skilllint.toml comes first\n",
+    );
+    let (code, report) = sides.json();
+    assert_eq!(code, Some(1), "{report:#}");
+    let silencing = kinds(&report, "silencing");
+    assert!(
+        silencing.contains(&("configuration-below-root", "agents/skilllint.toml")),
+        "{report:#}"
+    );
+    assert!(
+        silencing.contains(&("rules-disabled", "agents/skilllint.toml")),
+        "{report:#}"
+    );
+    assert!(
+        silencing.contains(&("fail-on-raised", "agents/skilllint.toml")),
+        "{report:#}"
+    );
+    // The same configuration on both sides is no change; one that loosens nothing is none.
+    sides.old(
+        "agents/skilllint.toml",
+        b"[lint]\nignore = [\"TR\", \"SC\"]\n",
+    );
+    let (code, report) = sides.json();
+    assert_eq!(code, Some(0), "{report:#}");
+    sides.new_side("agents/skilllint.toml", b"[lint]\nfail-on = \"warning\"\n");
+    let (code, report) = sides.json();
+    assert_eq!(code, Some(0), "stricter than before: {report:#}");
+    // Removing a strict configuration below the root loosens what a lint there applies.
+    std::fs::remove_file(sides.path("new/agents/skilllint.toml")).expect("remove");
+    std::fs::remove_file(sides.path("new/agents/.skilllint.toml")).expect("remove");
+    sides.old("agents/skilllint.toml", b"[lint]\nfail-on = \"info\"\n");
+    let (code, report) = sides.json();
+    assert_eq!(code, Some(1), "{report:#}");
+    assert!(
+        kinds(&report, "silencing")
+            .contains(&("configuration-below-root", "agents/skilllint.toml")),
+        "{report:#}"
+    );
+}
+
+#[test]
+fn a_configuration_below_the_root_of_a_revision_is_seen_in_its_tree() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = dir.path().join("home");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::create_dir_all(&repo).expect("repo");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args([
+                "-c",
+                "user.name=skilllint tests",
+                "-c",
+                "user.email=tests@skilllint.invalid",
+                "-c",
+                "commit.gpgsign=false",
+            ])
+            .args(args)
+            .current_dir(&repo)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
+            .env("HOME", &home)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q", "."]);
+    agents(&repo);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "base"]);
+    write(
+        &repo,
+        "agents/deploy/skilllint.toml",
+        b"[lint]\nignore = [\"ALL\"]\n",
+    );
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "quiet"]);
+    for args in [
+        ["diff", "HEAD~1", "HEAD"].as_slice(),
+        ["diff", "HEAD~1"].as_slice(),
+    ] {
+        let args = [args, &["--format", "json"]].concat();
+        let out = skilllint(&args, &repo);
+        let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {report:#}");
+        assert!(
+            kinds(&report, "silencing")
+                .contains(&("configuration-below-root", "agents/deploy/skilllint.toml")),
+            "{args:?}: {report:#}"
+        );
+    }
+    // --isolated reads no configuration on either side, so none silences.
+    let out = skilllint(&["diff", "HEAD~1", "HEAD", "--isolated"], &repo);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
