@@ -181,6 +181,9 @@ pub struct LintOutcome {
     /// Paths named in [`LintOptions::paths`] that were not linted because `exclude` matches
     /// them and [`LintOptions::force_exclude`] is on.
     pub excluded_named: Vec<PathBuf>,
+    /// The files of a kind skilllint reads that `exclude` passed over (relative paths, sorted):
+    /// not linted, so a diff lists those the other side did not exclude.
+    pub excluded: Vec<String>,
     /// Every inline suppression comment the triage's parser recognised as one (a well-formed
     /// one, and a malformed one that is still an attempt: SL003), by file and span of the
     /// comment, sorted: what `skilllint diff` compares, so that it sees exactly the comments
@@ -371,6 +374,7 @@ fn analyse_read<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
         stages,
     )?;
     outcome.excluded_named = read.excluded_named;
+    outcome.excluded = read.excluded;
     Ok((outcome, kept, units))
 }
 
@@ -383,6 +387,8 @@ struct ReadFiles {
     root: LintRoot,
     base: PathBuf,
     excluded_named: Vec<PathBuf>,
+    /// What `exclude` passed over ([`LintOutcome::excluded`]).
+    excluded: Vec<String>,
     bundle: Bundle,
 }
 
@@ -434,7 +440,7 @@ fn read_files(
         .map_err(LintError::Selector)?;
     let paths = crate::discover::with_skill_siblings(&named, &options.requirement_files);
     let overlay = options.overlay.as_ref();
-    let (discovered, opaque) = discover(
+    let (discovered, opaque, excluded) = discover(
         &root,
         &paths,
         &options.requirement_files,
@@ -447,6 +453,7 @@ fn read_files(
     let mut read = read_found(options, discovered, opaque, root, looked_up);
     read.base = base;
     read.excluded_named = excluded_named;
+    read.excluded = excluded;
     Ok(read)
 }
 
@@ -515,6 +522,7 @@ fn read_found(
             path: root,
         },
         excluded_named: Vec::new(),
+        excluded: Vec::new(),
         bundle: (bundled, linked_breaks),
     }
 }
@@ -554,16 +562,21 @@ pub(crate) fn listing_decisions(
         exclude: globs(&options.exclude, &options.exclude_here)?,
         include: globs(&options.tool_include, &options.tool_include_here)?,
         max_file_size: options.max_file_size,
+        passed_over: std::sync::Mutex::new(Vec::new()),
     })
 }
 
-/// The files of a listing, taken and read by the decisions `options` make.
-fn listed_files(options: &LintOptions, listing: &dyn Listing) -> Result<Vec<FoundFile>, LintError> {
+/// The files of a listing, taken and read by the decisions `options` make, and those of a kind
+/// skilllint reads that `exclude` passed over.
+fn listed_files(
+    options: &LintOptions,
+    listing: &dyn Listing,
+) -> Result<(Vec<FoundFile>, Vec<String>), LintError> {
     let decisions = listing_decisions(options)?;
     let mut found = listing.discover(&decisions).map_err(LintError::Listing)?;
     found.sort_by(|a, b| a.0.rel_path.cmp(&b.0.rel_path));
     found.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
-    Ok(found)
+    Ok((found, decisions.take_passed_over()))
 }
 
 /// The folder paths are reported relative to, and (canonical) the folder inside which a skill's
@@ -753,6 +766,7 @@ fn analyse<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
             root,
             baseline: None,
             excluded_named: Vec::new(),
+            excluded: Vec::new(),
             suppression_comments,
         },
         kept,
@@ -824,14 +838,10 @@ fn read_from(
     match files {
         Files::Walk => read_files(options, lint_root(&options.paths), threads),
         Files::Listed(listing) => {
-            let found = listed_files(options, listing)?;
-            Ok(read_found(
-                options,
-                found,
-                Vec::new(),
-                PathBuf::from("."),
-                None,
-            ))
+            let (found, excluded) = listed_files(options, listing)?;
+            let mut read = read_found(options, found, Vec::new(), PathBuf::from("."), None);
+            read.excluded = excluded;
+            Ok(read)
         }
     }
 }

@@ -223,10 +223,13 @@ impl Repository {
             return (None, None);
         };
         let reader = Reader { repo: &self.repo };
-        let (Ok(mut old), Ok(mut new)) = (
-            list(&reader, base.tree, &decisions),
-            list(&reader, head.tree, &decisions),
-        ) else {
+        // What `exclude` passed over on each side, for the sides to list (the first side's
+        // session reads the listing kept here, which decides nothing again).
+        let old = list(&reader, base.tree, &decisions);
+        let old_excluded = decisions.take_passed_over();
+        let new = list(&reader, head.tree, &decisions);
+        let new_excluded = decisions.take_passed_over();
+        let (Ok(mut old), Ok(mut new)) = (old, new) else {
             return (None, None);
         };
         // In the order the run sorts them (stably, as it does), so equal listings compare equal.
@@ -256,7 +259,8 @@ impl Repository {
         else {
             return (None, None);
         };
-        let first = in_tree_policy_paths(first, base);
+        let mut first = in_tree_policy_paths(first, base);
+        first.excluded = old_excluded;
         let max = decisions.max_file_size;
         let texts: Result<Vec<(String, String)>, ()> = changed
             .iter()
@@ -279,7 +283,10 @@ impl Repository {
         let second = session
             .take_inventory()
             .and_then(|inventory| side_of(&head_options, head_config, &session, inventory));
-        let second = second.map(|side| in_tree_policy_paths(side, head));
+        let second = second.map(|side| crate::inventory::side::Side {
+            excluded: new_excluded,
+            ..in_tree_policy_paths(side, head)
+        });
         (Some(first), second)
     }
 
@@ -971,7 +978,10 @@ fn list(
                     ListedEntry::File
                 }
                 // An excluded link is passed over unresolved, as the walk passes it.
-                EntryKind::Link if decisions.exclude.matches(&rel_path) => continue,
+                EntryKind::Link if decisions.exclude.matches(&rel_path) => {
+                    decisions.pass_over(&rel_path);
+                    continue;
+                }
                 EntryKind::Link => {
                     let mut at = Vec::new();
                     let mut up = index;

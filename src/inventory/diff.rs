@@ -349,6 +349,30 @@ fn not_read(old: &Inventory, new: &Inventory) -> Vec<Change> {
         .collect()
 }
 
+/// A widening `not-read` change for each file of a kind skilllint reads that the new side's
+/// `exclude` passes over and the old side's did not (a new file under a folder already
+/// excluded, or one a new glob hides): the lint never read it, so whatever it declares is not
+/// compared.
+fn newly_excluded(old: &Side, new: &Side) -> Vec<Change> {
+    let before: HashSet<&str> = old.excluded.iter().map(String::as_str).collect();
+    new.excluded
+        .iter()
+        .filter(|path| !before.contains(path.as_str()))
+        .map(|path| {
+            change_at(
+                ChangeKind::NotRead,
+                "file",
+                path,
+                super::At { line: 1, column: 1 },
+                SideName::New,
+                "the new side's `exclude` passes over this file, which the old side's did not: it is not linted, and what it declares is not compared".to_string(),
+                None,
+                Some("excluded".to_string()),
+            )
+        })
+        .collect()
+}
+
 /// Widening changes first, then by path, place, tool, kind and message.
 fn sort(changes: &mut [Change]) {
     changes.sort_by(|a, b| {
@@ -902,6 +926,8 @@ fn value_widenings(
 /// description change.
 pub fn diff_sides(old: &Side, new: &Side) -> CapabilityDiff {
     let mut out = diff(&old.inventory, &new.inventory);
+    out.changes.extend(newly_excluded(old, new));
+    sort(&mut out.changes);
     out.silencing = silencing(old, new);
     let gone = only_in(&old.findings, &new.findings);
     let hidden: HashSet<(&str, &str, &str, &str)> =

@@ -163,6 +163,9 @@ pub struct Side {
     /// Action whose `path` is `sub`, pre-commit on files there). Filled by the caller that
     /// knows where the side's files are ([`nested_configs_on_disk`], or a revision's tree).
     pub nested: Vec<(String, String)>,
+    /// The files of a kind skilllint reads that the side's `exclude` passed over, sorted: the
+    /// lint never read them.
+    pub excluded: Vec<String>,
 }
 
 /// The side of the folder `options.paths` names, walked as a lint walks it.
@@ -237,6 +240,7 @@ pub(crate) fn side_of(
         comments,
         settings,
         nested: Vec::new(),
+        excluded: outcome.excluded.clone(),
     })
 }
 

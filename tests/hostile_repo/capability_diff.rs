@@ -503,3 +503,71 @@ fn a_configuration_below_the_root_of_a_revision_is_seen_in_its_tree() {
     let out = skilllint(&["diff", "HEAD~1", "HEAD", "--isolated"], &repo);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
+
+#[test]
+fn a_new_tools_file_an_existing_exclude_hides_widens() {
+    let sides = Sides::new();
+    sides.both("skilllint.toml", b"[lint]\nexclude = [\"vendor/**\"]\n");
+    sides.both("srv/tools.json", LISTED.as_bytes());
+    sides.new_side("vendor/shell/tools.json", WITH_EXEC.as_bytes());
+    let (code, report) = sides.json();
+    assert_eq!(code, Some(1), "{report:#}");
+    assert!(
+        kinds(&report, "changes").contains(&("not-read", "vendor/shell/tools.json")),
+        "{report:#}"
+    );
+    // Excluded on both sides: the review of the exclusion stands.
+    sides.old("vendor/shell/tools.json", WITH_EXEC.as_bytes());
+    let (code, report) = sides.json();
+    assert_eq!(code, Some(0), "{report:#}");
+}
+
+#[test]
+fn a_new_tools_file_an_existing_exclude_hides_in_a_revision_widens() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = dir.path().join("home");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::create_dir_all(&repo).expect("repo");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t.invalid"])
+            .args(["-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(&repo)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
+            .env("HOME", &home)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q", "."]);
+    write(
+        &repo,
+        "skilllint.toml",
+        b"[lint]\nexclude = [\"vendor/**\"]\n",
+    );
+    write(&repo, "srv/tools.json", LISTED.as_bytes());
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "base"]);
+    write(&repo, "vendor/shell/tools.json", WITH_EXEC.as_bytes());
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "vendor"]);
+    // Two revisions (the second side made from the first's lint) and the work tree.
+    for args in [
+        ["diff", "HEAD~1", "HEAD"].as_slice(),
+        ["diff", "HEAD~1"].as_slice(),
+    ] {
+        let args = [args, &["--format", "json"]].concat();
+        let out = skilllint(&args, &repo);
+        let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {report:#}");
+        assert!(
+            kinds(&report, "changes").contains(&("not-read", "vendor/shell/tools.json")),
+            "{args:?}: {report:#}"
+        );
+    }
+    let out = skilllint(&["diff", "HEAD", "--format", "json"], &repo);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}
