@@ -332,9 +332,15 @@ impl Repository {
         let reader = Reader { repo: &self.repo };
         let cap = crate::engine::DEFAULT_MAX_FILE_SIZE;
         let mut out = Vec::new();
-        let mut pending: Vec<(String, ObjectId, usize)> = vec![(String::new(), revision.tree, 0)];
+        let mut links = Links::new(&reader);
+        // Each folder: its path, its tree, its depth, and the folders from the top (name and
+        // tree), for a link in it to be resolved from where it sits.
+        type Chain = Vec<(Vec<u8>, Option<ObjectId>)>;
+        let top: Chain = vec![(Vec::new(), Some(revision.tree))];
+        let mut pending: Vec<(String, ObjectId, usize, Chain)> =
+            vec![(String::new(), revision.tree, 0, top)];
         let mut listed = 0usize;
-        while let Some((folder, id, depth)) = pending.pop() {
+        while let Some((folder, id, depth, chain)) = pending.pop() {
             let data = reader.tree(id).map_err(Error::Read)?;
             let tree = gix::objs::TreeRef::from_bytes(&data, id.kind()).map_err(|e| {
                 Error::Read(format!(
@@ -347,7 +353,8 @@ impl Repository {
                     "the revision lists more than {MAX_TREE_ENTRIES} files and folders; it was not read"
                 )));
             }
-            let mut found: Option<(usize, ObjectId)> = None;
+            // The first of the names in the folder, and the blob or link it is.
+            let mut found: Option<(usize, ObjectId, bool)> = None;
             for entry in &tree.entries {
                 let name: &[u8] = entry.filename.as_bytes();
                 match entry.mode.kind() {
@@ -361,21 +368,34 @@ impl Repository {
                         } else {
                             format!("{folder}/{}", path_form(name))
                         };
-                        pending.push((sub, entry.oid.to_owned(), depth + 1));
+                        let mut sub_chain = chain.clone();
+                        sub_chain.push((name.to_vec(), Some(entry.oid.to_owned())));
+                        pending.push((sub, entry.oid.to_owned(), depth + 1, sub_chain));
                     }
-                    EntryKind::Blob | EntryKind::BlobExecutable if depth > 0 => {
+                    EntryKind::Blob | EntryKind::BlobExecutable | EntryKind::Link if depth > 0 => {
                         let rank = CONFIG_NAMES.iter().position(|n| n.as_bytes() == name);
                         if let Some(rank) = rank {
-                            if found.is_none_or(|(taken, _)| rank < taken) {
-                                found = Some((rank, entry.oid.to_owned()));
+                            if found.is_none_or(|(taken, _, _)| rank < taken) {
+                                let link = entry.mode.kind() == EntryKind::Link;
+                                found = Some((rank, entry.oid.to_owned(), link));
                             }
                         }
                     }
                     _ => {}
                 }
             }
-            let Some((rank, blob)) = found else {
+            let Some((rank, id, link)) = found else {
                 continue;
+            };
+            // A link is resolved inside the tree, as the top configuration's is; one that leads
+            // out of it or nowhere is refused by a lint of the folder (exit 2): left out.
+            let blob = if link {
+                match links.resolve(chain, id).map_err(Error::Read)? {
+                    (_, Some(blob)) => blob,
+                    _ => continue,
+                }
+            } else {
+                id
             };
             let Ok(bytes) = reader.blob(blob, cap).map_err(Error::Read)? else {
                 continue;

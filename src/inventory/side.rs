@@ -327,10 +327,11 @@ pub(crate) fn nested_settings(path: &str, text: &str) -> Option<Settings> {
 }
 
 /// The configuration files below `root` on disk, as [`Side::nested`] holds them: every folder
-/// but the top (the folders discovery never walks, `.git`, `node_modules` and `target`, aside),
-/// links not followed, the first of [`crate::config::CONFIG_NAMES`] in a folder as discovery
-/// takes it; one that is not a regular UTF-8 file within the size cap is left out (a lint of its
-/// folder refuses it and exits 2).
+/// but the top (the folders discovery never walks, `.git`, `node_modules` and `target`, aside,
+/// and no folder link followed), the first of [`crate::config::CONFIG_NAMES`] in a folder as
+/// discovery takes it, a link to a file inside its folder read as discovery reads it; one that
+/// discovery refuses (a link out of its folder or nowhere, not a regular UTF-8 file within the
+/// size cap) is left out: a lint of its folder exits 2 on it.
 pub fn nested_configs_on_disk(root: &std::path::Path) -> Vec<(String, String)> {
     let mut walk = ignore::WalkBuilder::new(root);
     walk.standard_filters(false)
@@ -345,7 +346,10 @@ pub fn nested_configs_on_disk(root: &std::path::Path) -> Vec<(String, String)> {
     // By folder: which of the names it is, its path and text.
     let mut found: BTreeMap<String, (usize, String, String)> = BTreeMap::new();
     for entry in walk.build().flatten() {
-        if entry.depth() < 2 || !entry.file_type().is_some_and(|t| t.is_file()) {
+        let file_or_link = entry
+            .file_type()
+            .is_some_and(|t| t.is_file() || t.is_symlink());
+        if entry.depth() < 2 || !file_or_link {
             continue;
         }
         let name = entry.file_name().to_string_lossy();
@@ -358,6 +362,17 @@ pub fn nested_configs_on_disk(root: &std::path::Path) -> Vec<(String, String)> {
             .get(&folder)
             .is_some_and(|(taken, _, _)| *taken < rank)
         {
+            continue;
+        }
+        // As discovery decides: a link must lead to a file inside the folder it is in.
+        let taken = entry
+            .path()
+            .parent()
+            .and_then(|folder| folder.canonicalize().ok())
+            .is_some_and(|folder| {
+                crate::config::check_candidate(&folder, entry.path()).unwrap_or(false)
+            });
+        if !taken {
             continue;
         }
         let text =

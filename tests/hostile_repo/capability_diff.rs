@@ -571,3 +571,54 @@ fn a_new_tools_file_an_existing_exclude_hides_in_a_revision_widens() {
     let out = skilllint(&["diff", "HEAD", "--format", "json"], &repo);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_configuration_below_the_root_that_is_a_link_is_read_as_a_lint_reads_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = dir.path().join("home");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::create_dir_all(&repo).expect("repo");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t.invalid"])
+            .args(["-c", "commit.gpgsign=false"])
+            .args(args)
+            .current_dir(&repo)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
+            .env("HOME", &home)
+            .output()
+            .expect("git runs");
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q", "."]);
+    agents(&repo);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "base"]);
+    // A link in the folder to a file beside it: a lint of `agents/` reads it.
+    write(&repo, "agents/quiet.toml", b"[lint]\nignore = [\"ALL\"]\n");
+    std::os::unix::fs::symlink("quiet.toml", repo.join("agents/skilllint.toml")).expect("link");
+    let lint = skilllint(&["--format", "concise", "agents"], &repo);
+    assert!(
+        stdout(&lint).is_empty(),
+        "the lint reads the link: {lint:?}"
+    );
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "quiet"]);
+    for args in [
+        ["diff", "HEAD~1", "HEAD"].as_slice(),
+        ["diff", "HEAD~1"].as_slice(),
+    ] {
+        let args = [args, &["--format", "json"]].concat();
+        let out = skilllint(&args, &repo);
+        let report: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {report:#}");
+        assert!(
+            kinds(&report, "silencing")
+                .contains(&("configuration-below-root", "agents/skilllint.toml")),
+            "{args:?}: {report:#}"
+        );
+    }
+}
