@@ -7,7 +7,7 @@ use super::diff::{CapabilityDiff, Change, ChangeKind, SideName};
 use super::side::Finding;
 use super::words;
 use super::{Inventory, Row};
-use crate::escape::{escape_json_text, escape_text};
+use crate::escape::{escape_block, escape_json_text, escape_text};
 use serde_json::{json, Map, Value};
 
 /// The version of the JSON form; a change that removes or renames a field makes a version 2.
@@ -84,7 +84,18 @@ pub fn full(inventory: &Inventory) -> String {
     push_unread(&mut out, inventory, "not read: ", |t| {
         escape_text(t).into_owned()
     });
-    out
+    not_commands(out)
+}
+
+/// A report for a terminal or a CI log with no line a CI runner would obey: a line that starts,
+/// after its indentation, with `::` or `##[` (a repository's tool named `::error::…` at the
+/// start of a row, a description at the start of a code block) has that first character
+/// escaped. Every other character is already safe (`escape_text`), so nothing else changes.
+fn not_commands(out: String) -> String {
+    match escape_block(&out) {
+        std::borrow::Cow::Borrowed(_) => out,
+        std::borrow::Cow::Owned(escaped) => escaped,
+    }
 }
 
 /// One line per file not read: `<prefix><path>: <message>`, each text made safe by `safe`.
@@ -195,7 +206,7 @@ pub fn markdown(inventory: &Inventory) -> String {
         out.push_str("\nNot read:\n\n");
         push_unread(&mut out, inventory, "- ", cell);
     }
-    out
+    not_commands(out)
 }
 
 /// One row as JSON (tools-v1 `tool`).
@@ -432,7 +443,7 @@ pub fn diff_full(diff: &CapabilityDiff) -> String {
     }
     out.push_str(&summary(diff));
     out.push('\n');
-    out
+    not_commands(out)
 }
 
 /// "From `main` (1a2b3c4d5e6f) to the work tree", when the diff compares revisions.
@@ -644,7 +655,7 @@ pub fn diff_markdown(diff: &CapabilityDiff) -> String {
             out.push_str(&format!("- {}\n", cell(&note)));
         }
     }
-    out
+    not_commands(out)
 }
 
 fn finding_json(f: &Finding) -> Value {

@@ -622,3 +622,37 @@ fn a_configuration_below_the_root_that_is_a_link_is_read_as_a_lint_reads_it() {
         );
     }
 }
+
+#[test]
+fn no_line_of_a_diff_or_inventory_report_is_a_ci_command() {
+    let sides = Sides::new();
+    sides.old(
+        "srv/tools.json",
+        br#"{"tools": [{"name": "noop", "description": "::warning::old text", "inputSchema": {"type": "object"}}]}"#,
+    );
+    sides.new_side(
+        "srv/tools.json",
+        br###"{"tools": [{"name": "noop", "description": "::warning::new text", "inputSchema": {"type": "object"}}, {"name": "  ::error file=x::forged", "description": "Delete it.", "inputSchema": {"type": "object"}}, {"name": "##[error]forged", "description": "Read it.", "inputSchema": {"type": "object"}}]}"###,
+    );
+    let tools = |format: &str| {
+        stdout(&skilllint(
+            &["tools", "--format", format],
+            &sides.path("new"),
+        ))
+    };
+    for (what, report) in [
+        ("diff full", sides.diff("full").1),
+        ("diff markdown", sides.diff("markdown").1),
+        ("tools full", tools("full")),
+        ("tools markdown", tools("markdown")),
+    ] {
+        assert!(report.contains("forged"), "{what}: {report}");
+        for line in report.lines() {
+            let line = line.trim_start();
+            assert!(
+                !line.starts_with("::") && !line.starts_with("##["),
+                "{what}: a CI runner obeys {line:?} in\n{report}"
+            );
+        }
+    }
+}
