@@ -1131,8 +1131,25 @@ fn nested_silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
         let after = match now {
             Some((path, text)) => match super::side::nested_settings(path, text) {
                 Some(settings) => settings,
-                // The lint of that folder refuses it and exits 2: it silences nothing.
-                None => continue,
+                // Not valid as the built-in rules read it: either the lint of that folder
+                // refuses it too (exit 2), or it names rules of policies it loads there, which
+                // are not loaded here. Which cannot be told apart here, so it is said, as
+                // silencing: a reviewer reads it.
+                None => {
+                    out.push(change_at(
+                        ChangeKind::ConfigurationBelowRoot,
+                        "configuration",
+                        path,
+                        super::At { line: 1, column: 1 },
+                        SideName::New,
+                        format!(
+                            "a lint of `{folder}/` reads `{path}`, which the diff cannot apply on its own (it names rules it does not know: of policies a lint there loads, or none, and the lint refuses it): what it silences is not shown"
+                        ),
+                        was.map(|(p, _)| p.clone()),
+                        Some(path.clone()),
+                    ));
+                    continue;
+                }
             },
             None => new_side.settings.clone(),
         };

@@ -656,3 +656,33 @@ fn no_line_of_a_diff_or_inventory_report_is_a_ci_command() {
         }
     }
 }
+
+#[test]
+fn a_configuration_below_the_root_with_policies_of_its_own_is_not_passed_over() {
+    let sides = Sides::new();
+    agents(&sides.path("old"));
+    agents(&sides.path("new"));
+    // Its own policy makes `HOUSE002` a rule a lint of `agents/` knows, and the configuration
+    // valid there; the diff does not load it, and must not take the configuration as refused.
+    sides.new_side(
+        "agents/skilllint.toml",
+        b"[lint]\nignore = [\"HOUSE002\", \"TR\", \"SC\"]\n\n[policies]\npaths = [\"house.yaml\"]\n",
+    );
+    sides.new_side(
+        "agents/house.yaml",
+        POLICY.replace("HOUSE001", "HOUSE002").as_bytes(),
+    );
+    let lint = skilllint(&["--format", "concise", "agents"], &sides.path("new"));
+    assert_eq!(
+        lint.status.code(),
+        Some(0),
+        "the lint there accepts it: {lint:?}"
+    );
+    let (code, report) = sides.json();
+    assert_eq!(code, Some(1), "{report:#}");
+    assert!(
+        kinds(&report, "silencing")
+            .contains(&("configuration-below-root", "agents/skilllint.toml")),
+        "{report:#}"
+    );
+}
