@@ -295,7 +295,7 @@ pub(crate) const LINK_OUT: &str = "the configuration is a symbolic link to a fil
 
 /// Whether `candidate` (in the canonical folder `dir`) is a config file to read; an error for
 /// one that must not be read.
-fn check_candidate(dir: &Path, candidate: &Path) -> Result<bool, ConfigError> {
+pub(crate) fn check_candidate(dir: &Path, candidate: &Path) -> Result<bool, ConfigError> {
     let refuse = |why: &str| Err(ConfigError::whole_file(candidate, why.to_string()));
     let metadata = match std::fs::symlink_metadata(candidate) {
         Ok(metadata) => metadata,

@@ -130,6 +130,9 @@ pub(crate) struct Decisions<'a> {
     pub(crate) include: GlobFilter,
     /// Files larger than this are not read (SL001), wherever they come from.
     pub(crate) max_file_size: u64,
+    /// The files of a kind skilllint reads that `exclude` passed over, as met (see
+    /// [`Decisions::pass_over`]).
+    pub(crate) passed_over: Mutex<Vec<String>>,
 }
 
 impl Decisions<'_> {
@@ -143,6 +146,7 @@ impl Decisions<'_> {
         entry: ListedEntry,
     ) -> Option<(FileKind, Option<String>)> {
         if self.exclude.matches(rel_path) {
+            self.pass_over(rel_path);
             return None;
         }
         let kinds = Kinds {
@@ -167,6 +171,31 @@ impl Decisions<'_> {
             ListedEntry::Submodule => Some((FileKind::Unfollowed, Some(SUBMODULE.to_string()))),
             ListedEntry::TooDeep => Some((FileKind::Unfollowed, Some(too_deep()))),
         }
+    }
+}
+
+impl Decisions<'_> {
+    /// Notes that `exclude` passed over the entry at `rel_path`, when it is of a kind skilllint
+    /// reads: a diff compares what each side's exclusions hid.
+    pub(crate) fn pass_over(&self, rel_path: &str) {
+        let kinds = Kinds {
+            requirement_files: self.requirement_files,
+            include: &self.include,
+            context: None,
+        };
+        if kinds.of(rel_path).is_some() {
+            let mut guard = self.passed_over.lock().unwrap_or_else(|e| e.into_inner());
+            guard.push(rel_path.to_string());
+        }
+    }
+
+    /// What [`Decisions::pass_over`] noted since the last call, sorted, once each.
+    pub(crate) fn take_passed_over(&self) -> Vec<String> {
+        let mut guard = self.passed_over.lock().unwrap_or_else(|e| e.into_inner());
+        let mut passed = std::mem::take(&mut *guard);
+        passed.sort_unstable();
+        passed.dedup();
+        passed
     }
 }
 
@@ -362,7 +391,7 @@ pub fn discover<T: Send + Sync>(
     exclude: &GlobFilter,
     include: &GlobFilter,
     load: impl Fn(&Discovered) -> T + Sync,
-) -> (Vec<(Discovered, T)>, Vec<Candidate>) {
+) -> (Vec<(Discovered, T)>, Vec<Candidate>, Vec<String>) {
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let kinds = Kinds {
         requirement_files,
@@ -372,6 +401,8 @@ pub fn discover<T: Send + Sync>(
     let found: Mutex<Vec<(Discovered, T)>> = Mutex::new(Vec::new());
     // Archives and native executables the walk passes (SK022 keeps those in skill folders).
     let opaque: Mutex<Vec<Candidate>> = Mutex::new(Vec::new());
+    // Files of a kind skilllint reads that `exclude` passes over (a diff compares them).
+    let passed_over: Mutex<Vec<String>> = Mutex::new(Vec::new());
     let push = |rel_path: String, abs_path: PathBuf, kind: FileKind, problem: Option<String>| {
         let file = Discovered {
             rel_path,
@@ -453,6 +484,7 @@ pub fn discover<T: Send + Sync>(
         let canonical_root = &canonical_root;
         let push = &push;
         let opaque = &opaque;
+        let passed_over = &passed_over;
         let kinds = &kinds;
         builder.build_parallel().run(|| {
             Box::new(move |entry| {
@@ -487,6 +519,10 @@ pub fn discover<T: Send + Sync>(
                 }
                 let rel_path = relative_path(root, entry.path());
                 if exclude.matches(&rel_path) {
+                    if kinds.of(&rel_path).is_some() {
+                        let mut guard = passed_over.lock().unwrap_or_else(|e| e.into_inner());
+                        guard.push(rel_path);
+                    }
                     return WalkState::Continue;
                 }
                 if file_type.is_symlink() {
@@ -555,7 +591,10 @@ pub fn discover<T: Send + Sync>(
     order.par_sort_unstable_by(|a, b| key(&files[*a]).cmp(&key(&files[*b])));
     permute(&mut files, order);
     files.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
-    (files, opaque)
+    let mut passed_over = passed_over.into_inner().unwrap_or_else(|e| e.into_inner());
+    passed_over.sort_unstable();
+    passed_over.dedup();
+    (files, opaque, passed_over)
 }
 
 /// The files git tracks under each walked folder that skilllint may read (by name), from the

@@ -181,6 +181,14 @@ pub struct LintOutcome {
     /// Paths named in [`LintOptions::paths`] that were not linted because `exclude` matches
     /// them and [`LintOptions::force_exclude`] is on.
     pub excluded_named: Vec<PathBuf>,
+    /// The files of a kind skilllint reads that `exclude` passed over (relative paths, sorted):
+    /// not linted, so a diff lists those the other side did not exclude.
+    pub excluded: Vec<String>,
+    /// Every inline suppression comment the triage's parser recognised as one (a well-formed
+    /// one, and a malformed one that is still an attempt: SL003), by file and span of the
+    /// comment, sorted: what `skilllint diff` compares, so that it sees exactly the comments
+    /// the lint read, in whatever spacing the grammar accepts.
+    pub suppression_comments: Vec<(FileId, Span)>,
 }
 
 impl LintOutcome {
@@ -366,6 +374,7 @@ fn analyse_read<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
         stages,
     )?;
     outcome.excluded_named = read.excluded_named;
+    outcome.excluded = read.excluded;
     Ok((outcome, kept, units))
 }
 
@@ -378,6 +387,8 @@ struct ReadFiles {
     root: LintRoot,
     base: PathBuf,
     excluded_named: Vec<PathBuf>,
+    /// What `exclude` passed over ([`LintOutcome::excluded`]).
+    excluded: Vec<String>,
     bundle: Bundle,
 }
 
@@ -429,7 +440,7 @@ fn read_files(
         .map_err(LintError::Selector)?;
     let paths = crate::discover::with_skill_siblings(&named, &options.requirement_files);
     let overlay = options.overlay.as_ref();
-    let (discovered, opaque) = discover(
+    let (discovered, opaque, excluded) = discover(
         &root,
         &paths,
         &options.requirement_files,
@@ -442,6 +453,7 @@ fn read_files(
     let mut read = read_found(options, discovered, opaque, root, looked_up);
     read.base = base;
     read.excluded_named = excluded_named;
+    read.excluded = excluded;
     Ok(read)
 }
 
@@ -510,6 +522,7 @@ fn read_found(
             path: root,
         },
         excluded_named: Vec::new(),
+        excluded: Vec::new(),
         bundle: (bundled, linked_breaks),
     }
 }
@@ -549,16 +562,21 @@ pub(crate) fn listing_decisions(
         exclude: globs(&options.exclude, &options.exclude_here)?,
         include: globs(&options.tool_include, &options.tool_include_here)?,
         max_file_size: options.max_file_size,
+        passed_over: std::sync::Mutex::new(Vec::new()),
     })
 }
 
-/// The files of a listing, taken and read by the decisions `options` make.
-fn listed_files(options: &LintOptions, listing: &dyn Listing) -> Result<Vec<FoundFile>, LintError> {
+/// The files of a listing, taken and read by the decisions `options` make, and those of a kind
+/// skilllint reads that `exclude` passed over.
+fn listed_files(
+    options: &LintOptions,
+    listing: &dyn Listing,
+) -> Result<(Vec<FoundFile>, Vec<String>), LintError> {
     let decisions = listing_decisions(options)?;
     let mut found = listing.discover(&decisions).map_err(LintError::Listing)?;
     found.sort_by(|a, b| a.0.rel_path.cmp(&b.0.rel_path));
     found.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
-    Ok(found)
+    Ok((found, decisions.take_passed_over()))
 }
 
 /// The folder paths are reported relative to, and (canonical) the folder inside which a skill's
@@ -738,7 +756,7 @@ fn analyse<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
         policies_spent,
     });
     diagnostics.extend(spent.and_then(|spent| spent.finding));
-    let (diagnostics, suppressed) =
+    let (diagnostics, suppressed, suppression_comments) =
         conclude(options, enabled, &repo, &rules, diagnostics, outcomes);
     Ok((
         LintOutcome {
@@ -748,6 +766,8 @@ fn analyse<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
             root,
             baseline: None,
             excluded_named: Vec::new(),
+            excluded: Vec::new(),
+            suppression_comments,
         },
         kept,
         extra,
@@ -818,14 +838,10 @@ fn read_from(
     match files {
         Files::Walk => read_files(options, lint_root(&options.paths), threads),
         Files::Listed(listing) => {
-            let found = listed_files(options, listing)?;
-            Ok(read_found(
-                options,
-                found,
-                Vec::new(),
-                PathBuf::from("."),
-                None,
-            ))
+            let (found, excluded) = listed_files(options, listing)?;
+            let mut read = read_found(options, found, Vec::new(), PathBuf::from("."), None);
+            read.excluded = excluded;
+            Ok(read)
         }
     }
 }
@@ -1040,7 +1056,7 @@ fn conclude(
     rules: &[&Rule],
     mut diagnostics: Vec<Diagnostic>,
     outcomes: Vec<UnitOutcome>,
-) -> (Vec<Diagnostic>, Vec<Suppressed>) {
+) -> (Vec<Diagnostic>, Vec<Suppressed>, Vec<(FileId, Span)>) {
     let mut suppressions = Vec::new();
     let mut malformed = Vec::new();
     let mut per_file = Vec::new();
@@ -1078,7 +1094,17 @@ fn conclude(
         severity: &options.severity,
         inline_ignores: options.inline_ignores,
     };
-    triage::apply(diagnostics, repo, &policy, &suppressions, malformed)
+    let mut comments: Vec<(FileId, Span)> = suppressions
+        .iter()
+        .map(|s| (s.file, s.span))
+        .chain(malformed.iter().map(|m| (m.file, m.span)))
+        .collect();
+    // A comment naming an unknown rule is both a suppression and a malformed one.
+    comments.sort_by_key(|(file, span)| (*file, span.start, span.end));
+    comments.dedup();
+    let (diagnostics, suppressed) =
+        triage::apply(diagnostics, repo, &policy, &suppressions, malformed);
+    (diagnostics, suppressed, comments)
 }
 
 /// A lint kept in memory between edits, for the language server (and for a diff, whose second
@@ -1323,7 +1349,7 @@ impl Session {
         if spent.is_some() {
             return Replaced::NeedsFreshLint;
         }
-        let (diagnostics, suppressed) = self.pool.install(|| {
+        let (diagnostics, suppressed, suppression_comments) = self.pool.install(|| {
             conclude(
                 options,
                 &self.enabled,
@@ -1335,6 +1361,7 @@ impl Session {
         });
         self.outcome.diagnostics = diagnostics;
         self.outcome.suppressed = suppressed;
+        self.outcome.suppression_comments = suppression_comments;
         if let (true, Some(baseline)) = (self.with_baseline, &self.options.baseline) {
             apply_baseline(&self.options, &self.enabled, &mut self.outcome, baseline);
         }

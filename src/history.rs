@@ -223,10 +223,13 @@ impl Repository {
             return (None, None);
         };
         let reader = Reader { repo: &self.repo };
-        let (Ok(mut old), Ok(mut new)) = (
-            list(&reader, base.tree, &decisions),
-            list(&reader, head.tree, &decisions),
-        ) else {
+        // What `exclude` passed over on each side, for the sides to list (the first side's
+        // session reads the listing kept here, which decides nothing again).
+        let old = list(&reader, base.tree, &decisions);
+        let old_excluded = decisions.take_passed_over();
+        let new = list(&reader, head.tree, &decisions);
+        let new_excluded = decisions.take_passed_over();
+        let (Ok(mut old), Ok(mut new)) = (old, new) else {
             return (None, None);
         };
         // In the order the run sorts them (stably, as it does), so equal listings compare equal.
@@ -256,7 +259,8 @@ impl Repository {
         else {
             return (None, None);
         };
-        let first = in_tree_policy_paths(first, base);
+        let mut first = in_tree_policy_paths(first, base);
+        first.excluded = old_excluded;
         let max = decisions.max_file_size;
         let texts: Result<Vec<(String, String)>, ()> = changed
             .iter()
@@ -279,7 +283,10 @@ impl Repository {
         let second = session
             .take_inventory()
             .and_then(|inventory| side_of(&head_options, head_config, &session, inventory));
-        let second = second.map(|side| in_tree_policy_paths(side, head));
+        let second = second.map(|side| crate::inventory::side::Side {
+            excluded: new_excluded,
+            ..in_tree_policy_paths(side, head)
+        });
         (Some(first), second)
     }
 
@@ -313,6 +320,92 @@ impl Repository {
                 texts.insert(id, repo.text(file).to_string());
             }
         }
+    }
+
+    /// The configuration files below the top of `revision`'s tree, as a folder side's
+    /// [`crate::inventory::side::nested_configs_on_disk`] finds them on disk: every folder but
+    /// the top (`.git`, `node_modules` and `target` aside, as discovery passes them), links not
+    /// followed, the first of [`CONFIG_NAMES`] in a folder; one over the size cap or not UTF-8
+    /// is left out (a lint of its folder refuses it). Bounded as a listing is, in entries and
+    /// depth.
+    pub fn nested_configs(&self, revision: &Revision) -> Result<Vec<(String, String)>, Error> {
+        let reader = Reader { repo: &self.repo };
+        let cap = crate::engine::DEFAULT_MAX_FILE_SIZE;
+        let mut out = Vec::new();
+        let mut links = Links::new(&reader);
+        // Each folder: its path, its tree, its depth, and the folders from the top (name and
+        // tree), for a link in it to be resolved from where it sits.
+        type Chain = Vec<(Vec<u8>, Option<ObjectId>)>;
+        let top: Chain = vec![(Vec::new(), Some(revision.tree))];
+        let mut pending: Vec<(String, ObjectId, usize, Chain)> =
+            vec![(String::new(), revision.tree, 0, top)];
+        let mut listed = 0usize;
+        while let Some((folder, id, depth, chain)) = pending.pop() {
+            let data = reader.tree(id).map_err(Error::Read)?;
+            let tree = gix::objs::TreeRef::from_bytes(&data, id.kind()).map_err(|e| {
+                Error::Read(format!(
+                    "a folder of the revision is not a valid git tree: {e}"
+                ))
+            })?;
+            listed += tree.entries.len();
+            if listed > MAX_TREE_ENTRIES {
+                return Err(Error::Read(format!(
+                    "the revision lists more than {MAX_TREE_ENTRIES} files and folders; it was not read"
+                )));
+            }
+            // The first of the names in the folder, and the blob or link it is.
+            let mut found: Option<(usize, ObjectId, bool)> = None;
+            for entry in &tree.entries {
+                let name: &[u8] = entry.filename.as_bytes();
+                match entry.mode.kind() {
+                    EntryKind::Tree
+                        if !crate::discover::is_skipped_dir(name)
+                            && !name.contains(&b'/')
+                            && depth + 1 < crate::discover::MAX_DEPTH =>
+                    {
+                        let sub = if folder.is_empty() {
+                            path_form(name).into_owned()
+                        } else {
+                            format!("{folder}/{}", path_form(name))
+                        };
+                        let mut sub_chain = chain.clone();
+                        sub_chain.push((name.to_vec(), Some(entry.oid.to_owned())));
+                        pending.push((sub, entry.oid.to_owned(), depth + 1, sub_chain));
+                    }
+                    EntryKind::Blob | EntryKind::BlobExecutable | EntryKind::Link if depth > 0 => {
+                        let rank = CONFIG_NAMES.iter().position(|n| n.as_bytes() == name);
+                        if let Some(rank) = rank {
+                            if found.is_none_or(|(taken, _, _)| rank < taken) {
+                                let link = entry.mode.kind() == EntryKind::Link;
+                                found = Some((rank, entry.oid.to_owned(), link));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let Some((rank, id, link)) = found else {
+                continue;
+            };
+            // A link is resolved inside the tree, as the top configuration's is; one that leads
+            // out of it or nowhere is refused by a lint of the folder (exit 2): left out.
+            let blob = if link {
+                match links.resolve(chain, id).map_err(Error::Read)? {
+                    (_, Some(blob)) => blob,
+                    _ => continue,
+                }
+            } else {
+                id
+            };
+            let Ok(bytes) = reader.blob(blob, cap).map_err(Error::Read)? else {
+                continue;
+            };
+            if let Ok(text) = String::from_utf8(bytes) {
+                out.push((format!("{folder}/{}", CONFIG_NAMES[rank]), text));
+            }
+        }
+        out.sort();
+        Ok(out)
     }
 
     /// The files of `revision` as discovery takes them.
@@ -905,7 +998,10 @@ fn list(
                     ListedEntry::File
                 }
                 // An excluded link is passed over unresolved, as the walk passes it.
-                EntryKind::Link if decisions.exclude.matches(&rel_path) => continue,
+                EntryKind::Link if decisions.exclude.matches(&rel_path) => {
+                    decisions.pass_over(&rel_path);
+                    continue;
+                }
                 EntryKind::Link => {
                     let mut at = Vec::new();
                     let mut up = index;

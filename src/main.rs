@@ -465,6 +465,22 @@ fn run_diff(args: &cli::DiffArgs) -> ExitCode {
     ) else {
         return ExitCode::from(EXIT_USAGE);
     };
+    // The configurations below each side's root: a lint of their folder reads them (none are
+    // read with --isolated, as no configuration is).
+    let (mut old_side, mut new_side) = (old_side, new_side);
+    if !args.isolated {
+        for (side, built) in [(&old, &mut old_side), (&new, &mut new_side)] {
+            built.nested = match side {
+                DiffSide::Folder(dir) | DiffSide::WorkTree(dir) => {
+                    skilllint::inventory::side::nested_configs_on_disk(dir)
+                }
+                DiffSide::Revision(history, revision) => match history.nested_configs(revision) {
+                    Ok(nested) => nested,
+                    Err(error) => return history_error(&error),
+                },
+            };
+        }
+    }
     // The rules that read the disk do not run on a revision: their findings on the other side
     // would read as fixed or new.
     let (old_side, new_side) = if args.base.is_some() {

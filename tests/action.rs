@@ -484,3 +484,61 @@ fn on_a_pull_request_the_capability_diff_against_its_base_goes_to_the_job_summar
     assert_eq!(code, Some(1), "{log}");
     assert!(log.contains("::error title=skilllint diff::"), "{log}");
 }
+
+#[test]
+fn a_configuration_the_pull_request_adds_where_path_points_widens_the_diff() {
+    if !have_python_with_yaml() {
+        eprintln!("skipped: scripts/action-local.sh needs python3 with PyYAML");
+        return;
+    }
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = dir.path().join("home");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::create_dir_all(&repo).expect("repo");
+    git(&repo, &home, &["init", "-q", "."]);
+    write(&repo, "skilllint.toml", "[lint]\nfail-on = \"warning\"\n");
+    write(
+        &repo,
+        "agents/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Deploys the service. Use when asked to deploy.\n---\n\n# Deploy\n\nRun the deploy.\n",
+    );
+    write(
+        &repo,
+        "agents/deploy/tools.json",
+        "{\"tools\": [{\"name\": \"list_items\", \"description\": \"List the items.\", \"inputSchema\": {\"type\": \"object\", \"properties\": {}, \"additionalProperties\": false}, \"annotations\": {\"readOnlyHint\": true}}]}\n",
+    );
+    git(&repo, &home, &["add", "-A"]);
+    git(&repo, &home, &["commit", "-q", "-m", "base"]);
+    let base = git(&repo, &home, &["rev-parse", "HEAD"]);
+    // The pull request: a configuration where the Action's `path` points, which the lint there
+    // reads instead of the top one, turning off the rules the new exec tool would trip.
+    write(
+        &repo,
+        "agents/skilllint.toml",
+        "[lint]\nignore = [\"SC\", \"TJ\", \"TR\"]\n",
+    );
+    git(&repo, &home, &["add", "-A"]);
+    git(&repo, &home, &["commit", "-q", "-m", "tidy"]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/action-local.sh");
+    let out = Command::new("bash")
+        .arg(&script)
+        .args(["--skilllint", env!("CARGO_BIN_EXE_skilllint")])
+        .args(["--input", "upload=false", "--input", "path=agents"])
+        .args(["--input", &format!("diff-base={base}")])
+        .args(["--input", "fail-on-widening=true"])
+        .current_dir(&repo)
+        .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_OUTPUT")
+        .env_remove("GITHUB_EVENT_PATH")
+        .output()
+        .expect("run action-local.sh");
+    let log = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(log.contains("'widens': 'true'"), "{log}");
+    assert!(log.contains("configuration-below-root"), "{log}");
+    assert_eq!(out.status.code(), Some(1), "{log}");
+}

@@ -214,11 +214,12 @@ fn repository_text_is_escaped_in_the_human_formats() {
             &fixtures(),
         ));
         assert!(!out.contains('\u{1b}'), "{format}: raw ESC in {out}");
-        // Markdown writes the backslash of the escape as `\\`, which renders as one.
+        // Markdown writes the backslash of the escape as `\\` and escapes the `_` and `[` that
+        // are Markdown, each of which renders as the one character.
         let shown = if format == "full" {
             "send_\\u{1b}[31mdigest"
         } else {
-            "send_\\\\u{1b}[31mdigest"
+            "send\\_\\\\u{1b}\\[31mdigest"
         };
         assert!(out.contains(shown), "{format}: {out}");
     }

@@ -45,6 +45,9 @@ pub enum ChangeKind {
     ExcludeAdded,
     FailOnRaised,
     SettingLoosened,
+    NotRead,
+    PolicyChanged,
+    ConfigurationBelowRoot,
 }
 
 impl ChangeKind {
@@ -78,6 +81,9 @@ impl ChangeKind {
             ChangeKind::ExcludeAdded => "exclude-added",
             ChangeKind::FailOnRaised => "fail-on-raised",
             ChangeKind::SettingLoosened => "setting-loosened",
+            ChangeKind::NotRead => "not-read",
+            ChangeKind::PolicyChanged => "policy-changed",
+            ChangeKind::ConfigurationBelowRoot => "configuration-below-root",
         }
     }
 }
@@ -126,14 +132,18 @@ pub struct Change {
     pub findings: Vec<Finding>,
 }
 
-/// The findings only one side has: new ones (the new side's), fixed ones (the old side's), and
-/// the old side's that are gone because the new side silences them (their rule no longer runs,
-/// or an inline comment hides them) rather than because they were fixed.
+/// The findings only one side has: new ones (the new side's), fixed ones (the old side's), the
+/// old side's that are gone because the new side silences them (their rule no longer runs, an
+/// inline comment or the baseline hides them, or their policy rule now decides otherwise) rather
+/// than because they were fixed, and the new side's that are new and hidden from the start (an
+/// inline comment or the baseline of the new side silences them; the old side neither reported
+/// nor hid them).
 #[derive(Debug, Clone, Default)]
 pub struct FindingChanges {
     pub new: Vec<Finding>,
     pub fixed: Vec<Finding>,
     pub silenced: Vec<Finding>,
+    pub suppressed: Vec<Finding>,
 }
 
 /// The changes between two sides: the configuration that silences the linter, then the tools'
@@ -151,8 +161,15 @@ pub struct CapabilityDiff {
 }
 
 impl CapabilityDiff {
+    /// Whether the change lets the agent do more, or makes the lint say less: a widening change,
+    /// silencing configuration, or a finding the new side's lint silenced (one it reported
+    /// before, or a new one hidden from the start). What the lint applied decides the last, so
+    /// a suppression the diff has no change for still counts.
     pub fn widens(&self) -> bool {
-        self.silencing.iter().any(|c| c.widens) || self.changes.iter().any(|c| c.widens)
+        self.silencing.iter().any(|c| c.widens)
+            || self.changes.iter().any(|c| c.widens)
+            || !self.findings.silenced.is_empty()
+            || !self.findings.suppressed.is_empty()
     }
 
     /// Whether nothing at all differs (the report says so, and the exit code is 0).
@@ -162,6 +179,7 @@ impl CapabilityDiff {
             && self.findings.new.is_empty()
             && self.findings.fixed.is_empty()
             && self.findings.silenced.is_empty()
+            && self.findings.suppressed.is_empty()
     }
 }
 
@@ -291,6 +309,7 @@ pub fn diff(old: &Inventory, new: &Inventory) -> CapabilityDiff {
         removed.side = SideName::Old;
         changes.push(removed);
     }
+    changes.extend(not_read(old, new));
     sort(&mut changes);
     CapabilityDiff {
         changes,
@@ -298,6 +317,60 @@ pub fn diff(old: &Inventory, new: &Inventory) -> CapabilityDiff {
         new_unread: new.unread.clone(),
         ..CapabilityDiff::default()
     }
+}
+
+/// A widening change for each file the new side could not read (a tools file not valid JSON,
+/// a file over the size cap, binary or not UTF-8, a link out of the root or one that does not
+/// resolve…) unless the
+/// old side could not read the same file, for the same reason, with the same text: whatever
+/// tools it declares are compared with nothing, so a tool hidden in it would otherwise pass as
+/// no change at all.
+fn not_read(old: &Inventory, new: &Inventory) -> Vec<Change> {
+    let before: HashSet<&Unread> = old.unread.iter().collect();
+    new.unread
+        .iter()
+        .filter(|u| !before.contains(u))
+        .map(|u| {
+            let message = format!(
+                "the new side cannot read this file ({}): what it declares is not compared",
+                u.message
+            );
+            change_at(
+                ChangeKind::NotRead,
+                "file",
+                &u.path,
+                super::At { line: 1, column: 1 },
+                SideName::New,
+                message,
+                None,
+                Some(u.message.clone()),
+            )
+        })
+        .collect()
+}
+
+/// A widening `not-read` change for each file of a kind skilllint reads that the new side's
+/// `exclude` passes over and the old side's did not (a new file under a folder already
+/// excluded, or one a new glob hides): the lint never read it, so whatever it declares is not
+/// compared.
+fn newly_excluded(old: &Side, new: &Side) -> Vec<Change> {
+    let before: HashSet<&str> = old.excluded.iter().map(String::as_str).collect();
+    new.excluded
+        .iter()
+        .filter(|path| !before.contains(path.as_str()))
+        .map(|path| {
+            change_at(
+                ChangeKind::NotRead,
+                "file",
+                path,
+                super::At { line: 1, column: 1 },
+                SideName::New,
+                "the new side's `exclude` passes over this file, which the old side's did not: it is not linted, and what it declares is not compared".to_string(),
+                None,
+                Some("excluded".to_string()),
+            )
+        })
+        .collect()
 }
 
 /// Widening changes first, then by path, place, tool, kind and message.
@@ -853,17 +926,34 @@ fn value_widenings(
 /// description change.
 pub fn diff_sides(old: &Side, new: &Side) -> CapabilityDiff {
     let mut out = diff(&old.inventory, &new.inventory);
+    out.changes.extend(newly_excluded(old, new));
+    sort(&mut out.changes);
     out.silencing = silencing(old, new);
     let gone = only_in(&old.findings, &new.findings);
     let hidden: HashSet<(&str, &str, &str, &str)> =
         new.suppressed.iter().map(Finding::identity).collect();
-    let (silenced, fixed) = gone
-        .into_iter()
-        .partition(|f| !new.settings.enabled.contains(&f.code) || hidden.contains(&f.identity()));
+    // A policy rule whose logic changed decides afresh: what it no longer reports was not fixed.
+    let rewritten = rewritten_policies(&old.settings, &new.settings);
+    let (silenced, fixed) = gone.into_iter().partition(|f| {
+        !new.settings.enabled.contains(&f.code)
+            || hidden.contains(&f.identity())
+            || rewritten.contains(f.code.as_str())
+    });
+    // What the new side's lint hid that the old side neither reported nor hid: new findings
+    // silenced from the start, listed as such rather than not at all.
+    let before: Vec<Finding> = old
+        .findings
+        .iter()
+        .chain(&old.suppressed)
+        .cloned()
+        .collect();
+    let mut suppressed = only_in(&new.suppressed, &before);
+    suppressed.sort_by(|a, b| (&a.path, a.at, &a.code).cmp(&(&b.path, b.at, &b.code)));
     out.findings = FindingChanges {
         new: only_in(&new.findings, &old.findings),
         fixed,
         silenced,
+        suppressed,
     };
     let spans: HashMap<(&str, &str), crate::source::Span> = new
         .inventory
@@ -895,6 +985,15 @@ pub fn diff_sides(old: &Side, new: &Side) -> CapabilityDiff {
             .collect();
     }
     out
+}
+
+/// The policy rules both sides run whose logic (`on`, `when`, `assert`, `at`) differs.
+fn rewritten_policies<'s>(old: &Settings, new: &'s Settings) -> HashSet<&'s str> {
+    new.policy_logic
+        .iter()
+        .filter(|(code, logic)| old.policy_logic.get(*code).is_some_and(|was| was != *logic))
+        .map(|(code, _)| code.as_str())
+        .collect()
 }
 
 /// The findings of `these` that `those` do not have, counted (two same findings on one side and
@@ -985,7 +1084,125 @@ fn missing<'a>(these: &'a [String], those: &[String]) -> Vec<&'a String> {
 /// rules gone, a higher size cap, new exclusions. Every one widens: a pull request that silences
 /// the check reviewing it is the first thing a reviewer must see.
 fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
-    let (old, new) = (&old_side.settings, &new_side.settings);
+    let mut out = settings_silencing(&old_side.settings, &new_side.settings);
+    out.extend(new_comments(&old_side.comments, &new_side.comments));
+    out.extend(nested_silencing(old_side, new_side));
+    out.sort_by(|a, b| {
+        (&a.path, a.line, a.column, a.kind, &a.message)
+            .cmp(&(&b.path, b.line, b.column, b.kind, &b.message))
+    });
+    out
+}
+
+/// The configuration below the root in force for `folder` on `side` (the side's own there, else
+/// the nearest above it), as (path, text); `None` when the top one is.
+fn in_force<'s>(side: &'s Side, folder: &str) -> Option<&'s (String, String)> {
+    side.nested
+        .iter()
+        .filter(|(path, _)| {
+            let own = crate::source::split_path(path).0;
+            own == folder || folder.starts_with(&format!("{own}/"))
+        })
+        .max_by_key(|(path, _)| path.len())
+}
+
+/// For each folder with a configuration of its own on either side (below the root), what a lint
+/// of that folder (`skilllint sub`, an Action whose `path` is in it, pre-commit on its files)
+/// silences on the new side compared with the old: the configuration in force for the folder on
+/// each side is its own, else the nearest above it, else the top one. One
+/// `configuration-below-root` change names the new side's configuration (the old side's, when it
+/// is gone), then the settings it loosens, each said to be for a lint of that folder. A
+/// configuration that loosens nothing is no change.
+fn nested_silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
+    let mut folders: Vec<&str> = old_side
+        .nested
+        .iter()
+        .chain(&new_side.nested)
+        .map(|(path, _)| crate::source::split_path(path).0)
+        .collect();
+    folders.sort_unstable();
+    folders.dedup();
+    let mut out = Vec::new();
+    for folder in folders {
+        let (was, now) = (in_force(old_side, folder), in_force(new_side, folder));
+        if was == now {
+            continue;
+        }
+        let after = match now {
+            Some((path, text)) => match super::side::nested_settings(path, text) {
+                Some(settings) => settings,
+                // Not valid as the built-in rules read it: either the lint of that folder
+                // refuses it too (exit 2), or it names rules of policies it loads there, which
+                // are not loaded here. Which cannot be told apart here, so it is said, as
+                // silencing: a reviewer reads it.
+                None => {
+                    out.push(change_at(
+                        ChangeKind::ConfigurationBelowRoot,
+                        "configuration",
+                        path,
+                        super::At { line: 1, column: 1 },
+                        SideName::New,
+                        format!(
+                            "a lint of `{folder}/` reads `{path}`, which the diff cannot apply on its own (it names rules it does not know: of policies a lint there loads, or none, and the lint refuses it): what it silences is not shown"
+                        ),
+                        was.map(|(p, _)| p.clone()),
+                        Some(path.clone()),
+                    ));
+                    continue;
+                }
+            },
+            None => new_side.settings.clone(),
+        };
+        let before = was
+            .and_then(|(path, text)| super::side::nested_settings(path, text))
+            .unwrap_or_else(|| old_side.settings.clone());
+        let loosened = settings_silencing(&before, &after);
+        if loosened.is_empty() {
+            continue;
+        }
+        let named = |c: Option<&(String, String)>, settings: &Settings| {
+            c.map(|(path, _)| path.clone())
+                .or_else(|| settings.path.clone())
+        };
+        let (before_path, after_path) = (
+            named(was, &old_side.settings),
+            named(now, &new_side.settings),
+        );
+        let shown = |path: &Option<String>| {
+            path.as_deref()
+                .map_or_else(|| "no configuration".to_string(), |p| format!("`{p}`"))
+        };
+        let (path, side) = match (now, was) {
+            (Some((path, _)), _) => (path.clone(), SideName::New),
+            (None, Some((path, _))) => (path.clone(), SideName::Old),
+            (None, None) => continue,
+        };
+        out.push(change_at(
+            ChangeKind::ConfigurationBelowRoot,
+            "configuration",
+            &path,
+            super::At { line: 1, column: 1 },
+            side,
+            format!(
+                "a lint of `{folder}/` (`skilllint {folder}`, an Action whose `path` is in it, pre-commit on its files) read {} and now reads {}, which silences {} setting(s)",
+                shown(&before_path),
+                shown(&after_path),
+                loosened.len()
+            ),
+            before_path,
+            after_path,
+        ));
+        out.extend(loosened.into_iter().map(|mut c| {
+            c.message = format!("for a lint of `{folder}/`: {}", c.message);
+            c
+        }));
+    }
+    out
+}
+
+/// The configuration changes of [`silencing`] that the settings alone show (not the inline
+/// comments), unsorted.
+fn settings_silencing(old: &Settings, new: &Settings) -> Vec<Change> {
     let mut out = Vec::new();
     // Each change of a kind is placed by a scan of the configuration text: past
     // [`MAX_EACH_SETTING`] of one kind the rest are counted, so a configuration listing
@@ -1186,6 +1403,26 @@ fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
             ));
         }
     }
+    for code in rewritten_policies(old, new) {
+        let file = new.policy_rules.get(code).cloned().unwrap_or_default();
+        let (before, after) = (
+            old.policy_logic.get(code).cloned(),
+            new.policy_logic.get(code).cloned(),
+        );
+        out.push(change_at(
+            ChangeKind::PolicyChanged,
+            code,
+            &file,
+            super::At { line: 1, column: 1 },
+            SideName::New,
+            format!(
+                "policy rule `{code}` (from `{file}`) decides differently: {}; what it no longer reports is listed as silenced, not fixed",
+                cut(after.as_deref().unwrap_or(""), 200)
+            ),
+            before,
+            after,
+        ));
+    }
     if let Some((path, entries)) = &new.baseline {
         let before = old.baseline.as_ref().map_or(&[][..], |(_, e)| e.as_slice());
         let mut counts: HashMap<&(String, String, String), usize> = HashMap::new();
@@ -1236,11 +1473,6 @@ fn silencing(old_side: &Side, new_side: &Side) -> Vec<Change> {
             Some(count.to_string()),
         ));
     }
-    out.extend(new_comments(&old_side.comments, &new_side.comments));
-    out.sort_by(|a, b| {
-        (&a.path, a.line, a.column, a.kind, &a.message)
-            .cmp(&(&b.path, b.line, b.column, b.kind, &b.message))
-    });
     out
 }
 

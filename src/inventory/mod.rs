@@ -212,10 +212,14 @@ impl Row {
 }
 
 /// A file the inventory could not read (its tools are missing from the rows).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Unread {
     pub path: String,
     pub message: String,
+    /// A stable hash of the text when it was read and did not parse, so that a diff can tell an
+    /// unreadable file left alone from one changed (and still unreadable); `None` when the
+    /// bytes were not read (over the size cap, binary, a link not followed…).
+    pub digest: Option<u64>,
 }
 
 /// The two git revisions a diff compares, when it compares revisions.
@@ -275,6 +279,7 @@ impl Inventory {
         unread.extend(read_problems.iter().map(|d| Unread {
             path: repo.file(d.primary.file).rel_path.clone(),
             message: d.message.clone(),
+            digest: None,
         }));
         unread.sort_by(|a, b| a.path.cmp(&b.path));
         Inventory { root, rows, unread }
@@ -294,9 +299,11 @@ pub(crate) fn unit_inventory(unit: &Unit<'_>) -> (Vec<Row>, Vec<Unread>) {
                 }
                 (None, None) => return None,
             };
+            let source = unit.repo.file(file);
             Some(Unread {
-                path: unit.repo.file(file).rel_path.clone(),
+                path: source.rel_path.clone(),
                 message,
+                digest: Some(crate::diagnostic::stable_hash(&[source.text.as_str()])),
             })
         })
         .collect();

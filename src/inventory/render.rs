@@ -7,7 +7,7 @@ use super::diff::{CapabilityDiff, Change, ChangeKind, SideName};
 use super::side::Finding;
 use super::words;
 use super::{Inventory, Row};
-use crate::escape::{escape_json_text, escape_text};
+use crate::escape::{escape_block, escape_json_text, escape_text};
 use serde_json::{json, Map, Value};
 
 /// The version of the JSON form; a change that removes or renames a field makes a version 2.
@@ -84,7 +84,18 @@ pub fn full(inventory: &Inventory) -> String {
     push_unread(&mut out, inventory, "not read: ", |t| {
         escape_text(t).into_owned()
     });
-    out
+    not_commands(out)
+}
+
+/// A report for a terminal or a CI log with no line a CI runner would obey: a line that starts,
+/// after its indentation, with `::` or `##[` (a repository's tool named `::error::…` at the
+/// start of a row, a description at the start of a code block) has that first character
+/// escaped. Every other character is already safe (`escape_text`), so nothing else changes.
+fn not_commands(out: String) -> String {
+    match escape_block(&out) {
+        std::borrow::Cow::Borrowed(_) => out,
+        std::borrow::Cow::Owned(escaped) => escaped,
+    }
 }
 
 /// One line per file not read: `<prefix><path>: <message>`, each text made safe by `safe`.
@@ -99,14 +110,59 @@ fn push_unread(out: &mut String, inventory: &Inventory, prefix: &str, safe: fn(&
     }
 }
 
-/// Text for a markdown table cell: escaped, with `|`, `<`, `>` and backticks made inert.
+/// The characters that make Markdown (GitHub's included: `~` strikes through, `$` opens math)
+/// out of text wherever they stand, each written with a backslash in a Markdown report.
+const MARKDOWN_ACTIVE: &str = "\\`*_[]|~$";
+
+/// Text for the Markdown of a report (a table cell, a list item): control characters escaped
+/// as everywhere, then everything Markdown or HTML would act on made inert, so that no name,
+/// description or message of the repository adds a link, an image, emphasis or markup: the
+/// characters of [`MARKDOWN_ACTIVE`] backslash-escaped, `<`, `>` and `&` written as character
+/// references (no tag, no entity of the repository's). GitHub also makes a bare URL, address or
+/// `@mention` live: the `:` before a scheme's `//`, every `@` and the `.` after `www` are escaped
+/// too, which splits the text its autolinker reads. The lint's job summary
+/// (scripts/action-summary.py) makes the same text inert with character references; a backslash
+/// keeps a report readable as text, and reads back as the character alike.
 fn cell(text: &str) -> String {
-    escape_text(text)
-        .replace('\\', "\\\\")
-        .replace('|', "\\|")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('`', "\\`")
+    let text = escape_text(text);
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut previous: [char; 3] = [' '; 3];
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let www = c == '.' && previous.iter().all(|p| p.eq_ignore_ascii_case(&'w'));
+        let scheme = c == ':' && chars.peek() == Some(&'/');
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            _ if MARKDOWN_ACTIVE.contains(c) || scheme || www || c == '@' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+        previous = [previous[1], previous[2], c];
+    }
+    out
+}
+
+/// Text inside the HTML of a report (a `<details>` summary), where Markdown is not read and a
+/// backslash would show: control characters escaped, then `&`, `<`, `>` and quotes written as
+/// character references.
+fn html_text(text: &str) -> String {
+    let text = escape_text(text);
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// A markdown table, one row per tool; gates and evidence as `<br>`-separated lists.
@@ -150,7 +206,7 @@ pub fn markdown(inventory: &Inventory) -> String {
         out.push_str("\nNot read:\n\n");
         push_unread(&mut out, inventory, "- ", cell);
     }
-    out
+    not_commands(out)
 }
 
 /// One row as JSON (tools-v1 `tool`).
@@ -363,8 +419,10 @@ pub fn diff_full(diff: &CapabilityDiff) -> String {
         push_full_change(&mut out, c);
     }
     let findings = &diff.findings;
-    let any_finding =
-        !(findings.new.is_empty() && findings.fixed.is_empty() && findings.silenced.is_empty());
+    let any_finding = !(findings.new.is_empty()
+        && findings.fixed.is_empty()
+        && findings.silenced.is_empty()
+        && findings.suppressed.is_empty());
     if !diff.changes.is_empty() && any_finding {
         out.push('\n');
     }
@@ -375,12 +433,17 @@ pub fn diff_full(diff: &CapabilityDiff) -> String {
         "Gone because the new side silences them",
         &diff.findings.silenced,
     );
+    push_full_findings(
+        &mut out,
+        "New and silenced from the start by the new side",
+        &diff.findings.suppressed,
+    );
     for note in unread_notes(diff) {
         out.push_str(&format!("{}\n", escape_text(&note)));
     }
     out.push_str(&summary(diff));
     out.push('\n');
-    out
+    not_commands(out)
 }
 
 /// "From `main` (1a2b3c4d5e6f) to the work tree", when the diff compares revisions.
@@ -413,10 +476,14 @@ fn summary(diff: &CapabilityDiff) -> String {
     }
     let (new, fixed) = (diff.findings.new.len(), diff.findings.fixed.len());
     let silenced = diff.findings.silenced.len();
-    if new + fixed + silenced > 0 {
+    let suppressed = diff.findings.suppressed.len();
+    if new + fixed + silenced + suppressed > 0 {
         let mut text = format!("{new} new finding(s), {fixed} fixed");
         if silenced > 0 {
             text.push_str(&format!(", {silenced} silenced"));
+        }
+        if suppressed > 0 {
+            text.push_str(&format!(", {suppressed} new and silenced"));
         }
         parts.push(text);
     }
@@ -491,8 +558,8 @@ fn push_word_diffs(out: &mut String, changes: &[Change]) {
         };
         out.push_str(&format!(
             "\n<details><summary>Description of {} ({}) changed</summary>\n\n",
-            cell(&c.tool),
-            cell(&format!("{}:{}", c.path, c.line))
+            html_text(&c.tool),
+            html_text(&format!("{}:{}", c.path, c.line))
         ));
         out.push_str(&fenced("diff", &format!("- {before}\n+ {after}")));
         match word_line(c) {
@@ -576,6 +643,11 @@ pub fn diff_markdown(diff: &CapabilityDiff) -> String {
         "finding(s) gone because the new side silences them",
         &diff.findings.silenced,
     );
+    push_markdown_findings(
+        &mut out,
+        "new finding(s) silenced from the start by the new side",
+        &diff.findings.suppressed,
+    );
     let notes = unread_notes(diff);
     if !notes.is_empty() {
         out.push('\n');
@@ -583,7 +655,7 @@ pub fn diff_markdown(diff: &CapabilityDiff) -> String {
             out.push_str(&format!("- {}\n", cell(&note)));
         }
     }
-    out
+    not_commands(out)
 }
 
 fn finding_json(f: &Finding) -> Value {
@@ -638,16 +710,27 @@ pub fn diff_json(diff: &CapabilityDiff) -> String {
             .map(|u| json!({"path": u.path, "message": u.message}))
             .collect::<Vec<_>>()
     };
+    let mut findings = json!({
+        "new": diff.findings.new.iter().map(finding_json).collect::<Vec<_>>(),
+        "fixed": diff.findings.fixed.iter().map(finding_json).collect::<Vec<_>>(),
+        "silenced": diff.findings.silenced.iter().map(finding_json).collect::<Vec<_>>(),
+    });
+    // Only when there are any: a report with none is the one version 1 always wrote.
+    if let (false, Some(object)) = (
+        diff.findings.suppressed.is_empty(),
+        findings.as_object_mut(),
+    ) {
+        object.insert(
+            "suppressed".to_string(),
+            Value::Array(diff.findings.suppressed.iter().map(finding_json).collect()),
+        );
+    }
     let mut value = json!({
         "version": JSON_VERSION,
         "widens": diff.widens(),
         "silencing": diff.silencing.iter().map(change_json).collect::<Vec<_>>(),
         "changes": diff.changes.iter().map(change_json).collect::<Vec<_>>(),
-        "findings": {
-            "new": diff.findings.new.iter().map(finding_json).collect::<Vec<_>>(),
-            "fixed": diff.findings.fixed.iter().map(finding_json).collect::<Vec<_>>(),
-            "silenced": diff.findings.silenced.iter().map(finding_json).collect::<Vec<_>>(),
-        },
+        "findings": findings,
         "unread": {"old": unread(&diff.old_unread), "new": unread(&diff.new_unread)},
     });
     if let (Some(revisions), Some(object)) = (&diff.revisions, value.as_object_mut()) {

@@ -12,7 +12,7 @@
 use super::{At, Inventory};
 use crate::diagnostic::Severity;
 use crate::engine::{lint_with_inventory, Files, InMemory, LintError, LintOptions};
-use crate::source::{LineIndex, Span};
+use crate::source::{FileId, LineIndex, Span};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A finding of one side, owning its text.
@@ -71,6 +71,9 @@ pub struct Settings {
     pub max_file_size: u64,
     /// Policy rules by code, with their file.
     pub policy_rules: BTreeMap<String, String>,
+    /// Policy rules by code, with what decides whether they fire (`on`, `when`, `assert`, `at`
+    /// as written): a rule rewritten to pass silences what it reported.
+    pub policy_logic: BTreeMap<String, String>,
     /// The baseline the configuration names, and its entries as (rule, path, fingerprint or
     /// message).
     pub baseline: Option<BaselineFacts>,
@@ -155,6 +158,14 @@ pub struct Side {
     /// Sorted by path, place.
     pub comments: Vec<Comment>,
     pub settings: Settings,
+    /// The configuration files below the root, as (path relative to the root, text), sorted:
+    /// each is the one a lint of its folder reads instead of the top one (`skilllint sub/`, an
+    /// Action whose `path` is `sub`, pre-commit on files there). Filled by the caller that
+    /// knows where the side's files are ([`nested_configs_on_disk`], or a revision's tree).
+    pub nested: Vec<(String, String)>,
+    /// The files of a kind skilllint reads that the side's `exclude` passed over, sorted: the
+    /// lint never read them.
+    pub excluded: Vec<String>,
 }
 
 /// The side of the folder `options.paths` names, walked as a lint walks it.
@@ -219,19 +230,31 @@ pub(crate) fn side_of(
         .map(|s| owned(&s.diagnostic))
         .collect();
     findings.sort_by(|a, b| (&a.path, a.at, &a.code).cmp(&(&b.path, b.at, &b.code)));
-    let mut comments: Vec<Comment> = outcome
-        .repo
-        .files
-        .iter()
-        // JSON has no comments: a marker there is text (a description quoting the syntax).
-        .filter(|file| !file.rel_path.ends_with(".json"))
-        .flat_map(|file| suppression_comments(&file.rel_path, &file.text))
-        .collect();
+    let mut comments = suppression_comments(&outcome.repo, &outcome.suppression_comments);
     comments.sort_by(|a, b| (&a.path, a.at).cmp(&(&b.path, b.at)));
+    let settings = settings_of(options, config, &inventory.root)?;
+    Ok(Side {
+        inventory,
+        findings,
+        suppressed,
+        comments,
+        settings,
+        nested: Vec::new(),
+        excluded: outcome.excluded.clone(),
+    })
+}
+
+/// What the configuration of a lint made with `options` does, as facts to compare (`root`: the
+/// side's root, that policy files are shown relative to).
+fn settings_of(
+    options: &LintOptions,
+    config: SideConfig,
+    root: &std::path::Path,
+) -> Result<Settings, LintError> {
     let catalog = options.catalog();
     let enabled = crate::triage::selection::resolve(catalog, &options.select, &options.ignore)
         .map_err(LintError::Selector)?;
-    let settings = Settings {
+    Ok(Settings {
         path: config.path,
         text: config.text,
         select: config.select,
@@ -261,10 +284,16 @@ pub(crate) fn side_of(
             .iter()
             .filter_map(|meta| {
                 meta.policy_file.as_ref().map(|file| {
-                    let file = relative_to(&inventory.root, std::path::Path::new(file));
+                    let file = relative_to(root, std::path::Path::new(file));
                     (meta.code.to_string(), file)
                 })
             })
+            .collect(),
+        policy_logic: options
+            .policies
+            .iter()
+            .flat_map(|set| &set.rules)
+            .map(|rule| (rule.code.to_string(), policy_logic(rule)))
             .collect(),
         baseline: config.baseline,
         fail_on: config.fail_on,
@@ -272,14 +301,112 @@ pub(crate) fn side_of(
         tool_include: options.tool_include.clone(),
         tool_use_rules_heading: options.settings.tool_use_rules_heading.clone(),
         requirement_files: options.requirement_files.clone(),
-    };
-    Ok(Side {
-        inventory,
-        findings,
-        suppressed,
-        comments,
-        settings,
     })
+}
+
+/// The settings a lint of the folder of the configuration `path` (relative to the side's root)
+/// applies when that configuration is `text`: parsed and applied as the lint parses and applies
+/// it. Its policies are none: a lint of that folder reads only the policies its own
+/// configuration names inside the folder, and those are not loaded here (so the top's policies
+/// show as not running there). `None` when the lint itself would refuse the configuration (it
+/// then exits 2: nothing is silenced).
+pub(crate) fn nested_settings(path: &str, text: &str) -> Option<Settings> {
+    let file = std::path::Path::new(path);
+    let base = crate::source::folder_of(file).to_path_buf();
+    let config = crate::config::parse(text, file, base, crate::catalog::catalog()).ok()?;
+    let mut options = LintOptions::default();
+    options.apply_config(&config);
+    let facts = SideConfig {
+        path: Some(path.to_string()),
+        text: Some(text.to_string()),
+        select: config.select.clone(),
+        fail_on: config.fail_on,
+        baseline: None,
+    };
+    settings_of(&options, facts, std::path::Path::new(".")).ok()
+}
+
+/// The configuration files below `root` on disk, as [`Side::nested`] holds them: every folder
+/// but the top (the folders discovery never walks, `.git`, `node_modules` and `target`, aside,
+/// and no folder link followed), the first of [`crate::config::CONFIG_NAMES`] in a folder as
+/// discovery takes it, a link to a file inside its folder read as discovery reads it; one that
+/// discovery refuses (a link out of its folder or nowhere, not a regular UTF-8 file within the
+/// size cap) is left out: a lint of its folder exits 2 on it.
+pub fn nested_configs_on_disk(root: &std::path::Path) -> Vec<(String, String)> {
+    let mut walk = ignore::WalkBuilder::new(root);
+    walk.standard_filters(false)
+        .follow_links(false)
+        .max_depth(Some(crate::discover::MAX_DEPTH))
+        .filter_entry(|entry| {
+            let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
+            !(is_dir
+                && entry.depth() > 0
+                && crate::discover::is_skipped_dir(entry.file_name().as_encoded_bytes()))
+        });
+    // By folder: which of the names it is, its path and text.
+    let mut found: BTreeMap<String, (usize, String, String)> = BTreeMap::new();
+    for entry in walk.build().flatten() {
+        let file_or_link = entry
+            .file_type()
+            .is_some_and(|t| t.is_file() || t.is_symlink());
+        if entry.depth() < 2 || !file_or_link {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy();
+        let Some(rank) = crate::config::CONFIG_NAMES.iter().position(|n| *n == name) else {
+            continue;
+        };
+        let rel = crate::discover::relative_path(root, entry.path());
+        let folder = crate::source::split_path(&rel).0.to_string();
+        if found
+            .get(&folder)
+            .is_some_and(|(taken, _, _)| *taken < rank)
+        {
+            continue;
+        }
+        // As discovery decides: a link must lead to a file inside the folder it is in.
+        let taken = entry
+            .path()
+            .parent()
+            .and_then(|folder| folder.canonicalize().ok())
+            .is_some_and(|folder| {
+                crate::config::check_candidate(&folder, entry.path()).unwrap_or(false)
+            });
+        if !taken {
+            continue;
+        }
+        let text =
+            crate::read::read_regular_bounded(entry.path(), crate::engine::DEFAULT_MAX_FILE_SIZE)
+                .ok()
+                .and_then(|bytes| String::from_utf8(bytes).ok());
+        if let Some(text) = text {
+            found.insert(folder, (rank, rel, text));
+        }
+    }
+    let mut configs: Vec<(String, String)> = found
+        .into_values()
+        .map(|(_, path, text)| (path, text))
+        .collect();
+    configs.sort();
+    configs
+}
+
+/// What decides whether a policy rule fires, as written: `on: skill; when: …; assert: …; at: …`.
+fn policy_logic(rule: &crate::policy::PolicyRule) -> String {
+    let when = rule
+        .when
+        .as_ref()
+        .map_or_else(String::new, |w| format!("when: `{}`; ", w.source));
+    let mut at = rule.at_root.clone();
+    for part in &rule.at {
+        at.push('.');
+        at.push_str(part);
+    }
+    format!(
+        "on: {}; {when}assert: `{}`; at: {at}",
+        rule.on.as_str(),
+        rule.assert.source
+    )
 }
 
 impl Side {
@@ -294,28 +421,34 @@ impl Side {
     }
 }
 
-/// The markers of the two comment grammars (`triage::suppress`): a Markdown
-/// `<!-- skilllint-disable… -->` and a YAML `# skilllint: ignore[…]`. Malformed ones count too:
-/// they are still someone's attempt to silence a rule.
-const COMMENT_MARKERS: &[&str] = &["skilllint-disable", "skilllint: ignore", "skilllint:ignore"];
-
-/// The lines of `text` that hold an inline suppression comment.
-fn suppression_comments(path: &str, text: &str) -> Vec<Comment> {
-    if !COMMENT_MARKERS.iter().any(|m| text.contains(m)) {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if let Some(column) = COMMENT_MARKERS.iter().filter_map(|m| line.find(m)).min() {
-            out.push(Comment {
-                path: path.to_string(),
-                at: At {
-                    line: u32::try_from(i + 1).unwrap_or(u32::MAX),
-                    column: u32::try_from(line[..column].chars().count() + 1).unwrap_or(u32::MAX),
-                },
-                text: line.trim().to_string(),
-            });
-        }
+/// The inline suppression comments the lint's triage recognised (`comments`: file and span of
+/// each, sorted by file), one per comment: its line, trimmed, placed at the word `skilllint` in
+/// it. Taken from what the lint parsed rather than searched for in the text, so that a comment
+/// the grammar accepts in any spacing (`# skilllint:  ignore[…]`) is one here too, and text that
+/// only quotes the syntax (a code block, a JSON description) is not.
+fn suppression_comments(repo: &crate::index::Repo, comments: &[(FileId, Span)]) -> Vec<Comment> {
+    let mut out = Vec::with_capacity(comments.len());
+    let mut index: Option<(FileId, LineIndex<'_>)> = None;
+    for (file, span) in comments {
+        let source = repo.file(*file);
+        let text = source.text.as_str();
+        let lines = match &mut index {
+            Some((indexed, lines)) if indexed == file => lines,
+            slot => &mut slot.insert((*file, LineIndex::new(text))).1,
+        };
+        let start = span.start.min(text.len());
+        // The comment's own text from the marker on, within its span.
+        let marker = text
+            .get(start..span.end.min(text.len()))
+            .and_then(|comment| comment.find("skilllint"))
+            .map_or(start, |offset| start + offset);
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        out.push(Comment {
+            path: source.rel_path.clone(),
+            at: super::at(lines, Span::new(marker, marker)),
+            text: text[line_start..line_end].trim().to_string(),
+        });
     }
     out
 }
@@ -447,15 +580,5 @@ mod tests {
             let _ = s.place(needle);
         }
         assert_eq!(s.place("é/**").line, 7);
-    }
-
-    #[test]
-    fn suppression_comments_are_found_in_both_grammars() {
-        let text = "---\nname: x # skilllint: ignore[SK008]\n---\n\n<!-- skilllint-disable-next-line TR007 -->\n## Tool Use Rules\n";
-        let found: Vec<(u32, u32)> = suppression_comments("x/SKILL.md", text)
-            .iter()
-            .map(|c| (c.at.line, c.at.column))
-            .collect();
-        assert_eq!(found, [(2, 11), (5, 6)]);
     }
 }

@@ -3,6 +3,7 @@
 //! time, nothing skipped silently). One module per class of attack.
 
 mod baseline;
+mod capability_diff;
 mod common;
 mod config;
 mod docs;
