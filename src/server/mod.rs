@@ -415,8 +415,9 @@ impl Server<'_> {
                     "skilllint hit an internal error while linting; please report it".to_string(),
                 );
             }
+            // Linted afresh with the next message, not at once: a lint that crashes every time
+            // must not keep the thread busy.
             self.crashed = true;
-            self.dirty = true;
         }
         for message in notices {
             let params = ShowMessageParams {
