@@ -351,7 +351,7 @@ impl<'a> RulesSection<'a> {
                     }
                     previous = Some((block, item));
                 }
-                let (last_block, last) = tops().last()?;
+                let (last_block, last) = tops().next_back()?;
                 let wrap = wrap_width(text, listed().flatten(), limit);
                 let before = |item: &ListItem| {
                     let mut out = item.render(items, 0, loose, nl, wrap);
@@ -390,12 +390,10 @@ impl<'a> RulesSection<'a> {
                     Slot::After(target) => {
                         // The top-level item holding the target (itself, or the item it is
                         // nested in): the last that starts before it and ends after it.
-                        let holder = tops()
-                            .filter(|(block, item)| {
-                                item.line_start <= target.span.start
-                                    && target.span.start < item_end(text, block, item, limit)
-                            })
-                            .last();
+                        let holder = tops().rfind(|(block, item)| {
+                            item.line_start <= target.span.start
+                                && target.span.start < item_end(text, block, item, limit)
+                        });
                         match holder {
                             Some((block, item))
                                 if !item.is_ordered() || std::ptr::eq(block, last_block) =>
