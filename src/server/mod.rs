@@ -13,9 +13,10 @@
 //! lints, so a burst of keystrokes is linted once, and a quiet editor gets its findings at once.
 //!
 //! Lints run on a thread of their own, one at a time, while the main loop keeps reading messages:
-//! a request is answered from the last completed lint (a hover at once; a code action at once
-//! unless its document changed since that lint started, when it waits for the lint of its
-//! text), and edits that come meanwhile are held and linted together next. Findings are published
+//! after a slow lint, a request is answered from it while the next one runs (a hover at once; a
+//! code action at once unless its document changed since that lint started, when it waits for
+//! the lint of its text); after a quick one, it waits for the next, as quick. Edits that come
+//! meanwhile are held and linted together next. Findings are published
 //! only by the main loop, in the order the lints ran, so the client never gets an older text's
 //! after a newer one's.
 //!
@@ -155,6 +156,7 @@ fn serve(connection: &Connection) -> Result<(), String> {
             ..Changes::default()
         },
         in_flight: Changes::default(),
+        keep_snapshot: false,
         dirty: true,
         relint_everything: false,
         crashed: false,
@@ -198,7 +200,15 @@ struct Landed {
     notices: Notices,
     /// The lint panicked: the workspace lints afresh next time.
     crashed: bool,
+    /// How long the lint took.
+    took: std::time::Duration,
 }
+
+/// A lint that took at least this long makes the server keep the last results to answer from
+/// during the next one. Keeping them costs a copy of each folder the next lint relints (its
+/// texts and findings): after a quicker lint, a request waits for the next one instead, which is
+/// likely as quick.
+const SLOW_LINT: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Starts the thread that lints the workspace it is sent and sends it back linted. Linting off the
 /// main thread lets requests be answered from the last completed lint while the next one runs.
@@ -209,6 +219,7 @@ fn spawn_linter() -> Result<(Sender<Box<Workspace>>, Receiver<Landed>), String> 
         .name("skilllint-lint".to_string())
         .spawn(move || {
             for mut workspace in job_receiver {
+                let started = std::time::Instant::now();
                 let mut notices: Notices = Vec::new();
                 let flushed = catch_unwind(AssertUnwindSafe(|| workspace.flush(&mut notices)));
                 let (publish, crashed) = match flushed {
@@ -226,6 +237,7 @@ fn spawn_linter() -> Result<(Sender<Box<Workspace>>, Receiver<Landed>), String> 
                     publish,
                     notices,
                     crashed,
+                    took: started.elapsed(),
                 };
                 // The main loop has ended (the client hung up): nothing to hand back to.
                 if landed_sender.send(landed).is_err() {
@@ -312,6 +324,8 @@ struct Server<'c> {
     changed: Changes,
     /// Files the running lint is linting again: the snapshot's answers about them are old.
     in_flight: Changes,
+    /// The last lint was slow ([`SLOW_LINT`]): the snapshot is kept while the next one runs.
+    keep_snapshot: bool,
     /// Something changed since the last lint started.
     dirty: bool,
     /// A request crashed: every folder lints afresh once the workspace is back.
@@ -390,6 +404,10 @@ impl Server<'_> {
         }
         self.dirty = false;
         self.in_flight = std::mem::take(&mut self.changed);
+        if !self.keep_snapshot {
+            // The workspace is then the only holder of its sessions, and relints them in place.
+            self.snapshot = None;
+        }
         self.jobs
             .send(workspace)
             .map_err(|_| "the lint thread stopped".to_string())
@@ -405,7 +423,9 @@ impl Server<'_> {
             publish,
             mut notices,
             crashed,
+            took,
         } = landed;
+        self.keep_snapshot = took >= SLOW_LINT;
         self.workspace = Some(workspace);
         self.snapshot = Some(snapshot);
         self.in_flight = Changes::default();
