@@ -157,6 +157,7 @@ fn serve(connection: &Connection) -> Result<(), String> {
         },
         in_flight: Changes::default(),
         keep_snapshot: false,
+        copy_cost: std::time::Duration::ZERO,
         dirty: true,
         relint_everything: false,
         crashed: false,
@@ -200,14 +201,17 @@ struct Landed {
     notices: Notices,
     /// The lint panicked: the workspace lints afresh next time.
     crashed: bool,
-    /// How long the lint took.
+    /// How long the lint took, copies left out.
     took: std::time::Duration,
+    /// How long it spent copying sessions the snapshot shared, when it copied one.
+    copied: Option<std::time::Duration>,
 }
 
 /// A lint that took at least this long makes the server keep the last results to answer from
-/// during the next one. Keeping them costs a copy of each folder the next lint relints (its
-/// texts and findings): after a quicker lint, a request waits for the next one instead, which is
-/// likely as quick.
+/// during the next one, unless copying a folder costs more than half as much. Keeping them costs
+/// a copy of each folder the next lint relints (its texts and findings; in a 5,000-skill
+/// repository three times the relint itself): after a quicker lint, a request waits for the next
+/// one instead, which is likely as quick.
 const SLOW_LINT: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Starts the thread that lints the workspace it is sent and sends it back linted. Linting off the
@@ -231,13 +235,16 @@ fn spawn_linter() -> Result<(Sender<Box<Workspace>>, Receiver<Landed>), String> 
                     }
                 };
                 let snapshot = workspace.snapshot();
+                let copied = workspace.copied;
+                let took = started.elapsed().saturating_sub(copied.unwrap_or_default());
                 let landed = Landed {
                     workspace,
                     snapshot,
                     publish,
                     notices,
                     crashed,
-                    took: started.elapsed(),
+                    took,
+                    copied,
                 };
                 // The main loop has ended (the client hung up): nothing to hand back to.
                 if landed_sender.send(landed).is_err() {
@@ -324,8 +331,11 @@ struct Server<'c> {
     changed: Changes,
     /// Files the running lint is linting again: the snapshot's answers about them are old.
     in_flight: Changes,
-    /// The last lint was slow ([`SLOW_LINT`]): the snapshot is kept while the next one runs.
+    /// The last lint was slow ([`SLOW_LINT`]) and copying is cheap: the snapshot is kept while the
+    /// next one runs.
     keep_snapshot: bool,
+    /// How long the last copy of the workspace's sessions took (zero before any).
+    copy_cost: std::time::Duration,
     /// Something changed since the last lint started.
     dirty: bool,
     /// A request crashed: every folder lints afresh once the workspace is back.
@@ -424,8 +434,12 @@ impl Server<'_> {
             mut notices,
             crashed,
             took,
+            copied,
         } = landed;
-        self.keep_snapshot = took >= SLOW_LINT;
+        if let Some(copied) = copied {
+            self.copy_cost = copied;
+        }
+        self.keep_snapshot = took >= SLOW_LINT && self.copy_cost * 2 <= took;
         self.workspace = Some(workspace);
         self.snapshot = Some(snapshot);
         self.in_flight = Changes::default();

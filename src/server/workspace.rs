@@ -71,6 +71,8 @@ pub(crate) struct Workspace {
     pending: BTreeSet<PathBuf>,
     /// The clearing of the files of folders that left the workspace, sent at the next flush.
     pub(crate) cleared: Vec<Publish>,
+    /// How long the last flush spent copying sessions a snapshot shared, when it copied one.
+    pub(crate) copied: Option<std::time::Duration>,
 }
 
 /// Messages for the user (a broken configuration), shown once per problem.
@@ -169,6 +171,7 @@ impl Workspace {
     /// file whose findings changed, and an empty list for each file whose findings are gone.
     pub(crate) fn flush(&mut self, notices: &mut Notices) -> Vec<Publish> {
         let pending = std::mem::take(&mut self.pending);
+        self.copied = None;
         // The edited documents are published whatever their findings: the client then knows
         // that its last text was linted.
         let mut edited: Vec<BTreeSet<String>> = vec![BTreeSet::new(); self.folders.len()];
@@ -211,7 +214,7 @@ impl Workspace {
                 }
             };
             let replaced = match &mut folder.session {
-                Some(session) => replace_text(session, &rel, text),
+                Some(session) => replace_text(session, &rel, text, &mut self.copied),
                 None => Replaced::NeedsFreshLint,
             };
             match replaced {
@@ -275,13 +278,26 @@ fn locate_in<'r>(roots: impl Iterator<Item = &'r Path>, path: &Path) -> Option<(
 }
 
 /// [`Session::replace_text`] on a session a snapshot may share: copied first only when the text
-/// really changes (the copy is what the snapshot keeps answering from meanwhile).
-fn replace_text(session: &mut Arc<Session>, rel: &str, text: &str) -> Replaced {
+/// really changes (the copy is what the snapshot keeps answering from meanwhile), the time the
+/// copy took added to `copied`.
+fn replace_text(
+    session: &mut Arc<Session>,
+    rel: &str,
+    text: &str,
+    copied: &mut Option<std::time::Duration>,
+) -> Replaced {
     let repo = &session.outcome().repo;
     match repo.file_by_path(rel) {
         None => Replaced::NotInRun,
         Some(id) if repo.text(id) == text => Replaced::Unchanged,
-        Some(_) => Arc::make_mut(session).replace_text(rel, text.to_string()),
+        Some(_) => {
+            if Arc::strong_count(session) > 1 {
+                let started = std::time::Instant::now();
+                *session = Arc::new(Session::clone(session));
+                *copied = Some(copied.unwrap_or_default() + started.elapsed());
+            }
+            Arc::make_mut(session).replace_text(rel, text.to_string())
+        }
     }
 }
 
