@@ -205,6 +205,8 @@ struct Landed {
     took: std::time::Duration,
     /// How long it spent copying sessions the snapshot shared, when it copied one.
     copied: Option<std::time::Duration>,
+    /// Whether it linted anything again.
+    relinted: bool,
 }
 
 /// A lint that took at least this long makes the server keep the last results to answer from
@@ -235,7 +237,7 @@ fn spawn_linter() -> Result<(Sender<Box<Workspace>>, Receiver<Landed>), String> 
                     }
                 };
                 let snapshot = workspace.snapshot();
-                let copied = workspace.copied;
+                let (copied, relinted) = (workspace.copied, workspace.relinted);
                 let took = started.elapsed().saturating_sub(copied.unwrap_or_default());
                 let landed = Landed {
                     workspace,
@@ -245,6 +247,7 @@ fn spawn_linter() -> Result<(Sender<Box<Workspace>>, Receiver<Landed>), String> 
                     crashed,
                     took,
                     copied,
+                    relinted,
                 };
                 // The main loop has ended (the client hung up): nothing to hand back to.
                 if landed_sender.send(landed).is_err() {
@@ -435,11 +438,14 @@ impl Server<'_> {
             crashed,
             took,
             copied,
+            relinted,
         } = landed;
         if let Some(copied) = copied {
             self.copy_cost = copied;
         }
-        self.keep_snapshot = took >= SLOW_LINT && self.copy_cost * 2 <= took;
+        if relinted {
+            self.keep_snapshot = took >= SLOW_LINT && self.copy_cost * 2 <= took;
+        }
         self.workspace = Some(workspace);
         self.snapshot = Some(snapshot);
         self.in_flight = Changes::default();

@@ -73,6 +73,9 @@ pub(crate) struct Workspace {
     pub(crate) cleared: Vec<Publish>,
     /// How long the last flush spent copying sessions a snapshot shared, when it copied one.
     pub(crate) copied: Option<std::time::Duration>,
+    /// Whether the last flush linted anything again (a flush that only republished says nothing
+    /// about how long a lint takes).
+    pub(crate) relinted: bool,
 }
 
 /// Messages for the user (a broken configuration), shown once per problem.
@@ -172,6 +175,7 @@ impl Workspace {
     pub(crate) fn flush(&mut self, notices: &mut Notices) -> Vec<Publish> {
         let pending = std::mem::take(&mut self.pending);
         self.copied = None;
+        self.relinted = false;
         // The edited documents are published whatever their findings: the client then knows
         // that its last text was linted.
         let mut edited: Vec<BTreeSet<String>> = vec![BTreeSet::new(); self.folders.len()];
@@ -218,7 +222,8 @@ impl Workspace {
                 None => Replaced::NeedsFreshLint,
             };
             match replaced {
-                Replaced::Relinted | Replaced::Unchanged => {}
+                Replaced::Relinted => self.relinted = true,
+                Replaced::Unchanged => {}
                 Replaced::NotInRun => {
                     // A file the walk did not find: not on disk yet (the walk cannot find it
                     // before it is saved), excluded, or a `skill.md` or SECRETS.md whose text
@@ -241,6 +246,7 @@ impl Workspace {
             if folder.stale {
                 folder.stale = false;
                 folder.lint_afresh(&self.open, notices);
+                self.relinted = true;
             }
             by_folder.push(folder.republish(edited));
         }

@@ -418,3 +418,47 @@ fn hover_is_answered_from_the_last_lint_while_a_slow_lint_runs() {
     assert_eq!(last, first_findings);
     server.stop();
 }
+
+/// A big file whose every edit relints its unit slowly (a Tool Use Rules list of 40,000 items, no
+/// policy): while an edit's relint runs, a hover is answered from the lint before it, before the
+/// edit's findings are published, whatever quick lints (the document opened with the text on disk)
+/// came between.
+#[test]
+fn hover_is_answered_while_a_big_file_is_relinted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    std::fs::create_dir_all(root.join(".git")).expect("git dir");
+    let skill = format!(
+        "---\nname: s\ndescription: Reads things. Use when asked.\n---\n\n## Tool Use Rules\n\n{}",
+        "- `tool_x` reads.\n".repeat(40_000)
+    );
+    write(&root, "s/SKILL.md", skill.as_bytes());
+    let mut server = Server::start(&root);
+    server.initialize(&root);
+    let path = root.join("s/SKILL.md");
+    let uri = format!("file://{}", path.display());
+    let limit = Duration::from_secs(240);
+    server.open(&path, &skill);
+    server.wait_for(limit, |m| is_publish(m, &uri, 1));
+    // On the section's heading: TR002 is reported there.
+    let hover = json!({"textDocument": {"uri": uri}, "position": {"line": 5, "character": 4}});
+    for version in 2..=3 {
+        let text = format!("{skill}{}", "- `tool_x` reads.\n".repeat(version as usize));
+        server.send(
+            json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"text": text}]}}),
+        );
+        let (answer, before) = server.request("textDocument/hover", hover.clone(), limit);
+        assert!(
+            answer["result"]["contents"]["value"].is_string(),
+            "{answer}"
+        );
+        assert!(
+            !before.iter().any(|m| is_publish(m, &uri, version)),
+            "the hover waited for the relint of version {version}"
+        );
+        server.wait_for(limit, |m| is_publish(m, &uri, version));
+    }
+    server.stop();
+}
