@@ -376,6 +376,10 @@ impl Server<'_> {
     fn take(&mut self, message: Message) -> Result<bool, String> {
         match message {
             Message::Request(request) => {
+                if request.method == lsp_types::request::Shutdown::METHOD {
+                    // Every edit's findings are published before shutdown is answered.
+                    self.settle()?;
+                }
                 if self
                     .connection
                     .handle_shutdown(&request)
@@ -405,6 +409,24 @@ impl Server<'_> {
             Message::Response(_) => {}
         }
         Ok(false)
+    }
+
+    /// Waits for the running lint, then lints what changed since, until the findings of every
+    /// message taken so far are published.
+    fn settle(&mut self) -> Result<(), String> {
+        loop {
+            if self.workspace.is_none() {
+                let landed = self
+                    .landed
+                    .recv()
+                    .map_err(|_| "the lint thread stopped".to_string())?;
+                self.land(landed)?;
+            } else if self.dirty {
+                self.start_lint()?;
+            } else {
+                return Ok(());
+            }
+        }
     }
 
     /// Sends the workspace to the lint thread; what came before is what it lints.

@@ -416,6 +416,16 @@ fn hover_is_answered_from_the_last_lint_while_a_slow_lint_runs() {
     // Trailing spaces change no finding: the last text's are the first text's.
     let last = published.last().map(|m| m["params"]["diagnostics"].clone());
     assert_eq!(last, first_findings);
+    // Shutdown is answered once the last edit's findings are published (a client that waits for
+    // its answer has them all), though a hover just before it was answered at once.
+    edit(&mut server, 9);
+    server.request("textDocument/hover", hover.clone(), limit);
+    let (answer, before) = server.request("shutdown", Value::Null, limit);
+    assert!(answer.get("error").is_none(), "{answer}");
+    assert!(
+        before.iter().any(|m| is_publish(m, &uri, 9)),
+        "shutdown was answered before the last edit's findings: {before:?}"
+    );
     server.stop();
 }
 
