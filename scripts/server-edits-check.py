@@ -76,7 +76,7 @@ for v in range(edits):
     if rnd.random() < 0.3:
         send({"jsonrpc":"2.0","id":1000+v,"method":"textDocument/hover","params":{"textDocument":{"uri":"file://"+os.path.join(root, rel)},"position":utf16(texts[rel], a)}})
         drain_until(1000+v)
-# A request is answered after the pending edits are linted and published.
+# Shutdown is answered after the pending edits are linted and published (a hover may come first).
 send({"jsonrpc":"2.0","id":4,"method":"textDocument/hover","params":{"textDocument":{"uri":"file://"+root+"/x"},"position":{"line":0,"character":0}}})
 drain_until(4)
 send({"jsonrpc":"2.0","id":5,"method":"shutdown","params":None}); drain_until(5); send({"jsonrpc":"2.0","method":"exit","params":None})

@@ -23,6 +23,7 @@ use crate::triage::{self, Policy};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// The rules the engine runs: the catalog joined with every family's checks, built once. The
 /// engine is the one module that sees both (the check stage never imports the rules).
@@ -168,6 +169,7 @@ impl std::fmt::Display for LintError {
 
 impl std::error::Error for LintError {}
 
+#[derive(Clone)]
 pub struct LintOutcome {
     pub repo: Repo,
     /// Sorted by path, offset, code; only enabled rules.
@@ -658,6 +660,7 @@ fn in_memory_files(
 
 /// What a [`Session`] keeps besides the outcome: the read problems (SL001) and what each unit's
 /// check left, by unit.
+#[derive(Clone)]
 struct Kept {
     read_problems: Vec<Diagnostic>,
     units: Vec<UnitOutcome>,
@@ -1112,6 +1115,10 @@ fn conclude(
 /// left behind. [`Session::replace_text`] gives one file a new text (and
 /// [`Session::replace_texts`] several) and lints again only what that can change, with the same
 /// result as a fresh run over the same texts.
+///
+/// A clone shares the thread pool and copies the rest: the language server keeps answering from
+/// one while the other is linted again.
+#[derive(Clone)]
 pub struct Session {
     options: LintOptions,
     enabled: Enabled,
@@ -1120,7 +1127,7 @@ pub struct Session {
     kept: Kept,
     /// The unit each file belongs to, by file.
     unit_of: Vec<usize>,
-    pool: rayon::ThreadPool,
+    pool: Arc<rayon::ThreadPool>,
     /// Each unit's part of the capability inventory, kept beside its findings by a session made
     /// for `skilllint diff` ([`Session::with_inventory`]), relinted with them.
     rows: Option<Vec<UnitRows>>,
@@ -1232,7 +1239,7 @@ impl Session {
             outcome,
             kept,
             unit_of,
-            pool,
+            pool: Arc::new(pool),
             rows: None,
             with_baseline: false,
         }

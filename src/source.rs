@@ -45,7 +45,7 @@ impl Span {
 pub struct FileId(pub u32);
 
 /// A file taking part in the run, with its text when it could be read as UTF-8.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SourceFile {
     /// Path relative to the lint root, with `/` separators (what every output format prints).
     pub rel_path: String,

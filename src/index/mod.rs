@@ -47,7 +47,7 @@ impl Default for Settings {
 
 /// Cross-file lookups for the agentproto contracts (and the plugins files sit in), built once
 /// after parsing.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct ContractIndex {
     /// The plugin roots of the run: every plugin manifest's root and every local marketplace
     /// source, with the host they are for.
@@ -121,7 +121,7 @@ impl ContractIndex {
 
 /// Where the plugins of the run are: folders relative to the lint root, by the host they are
 /// written for. A folder is a plugin when a manifest sits in it or a marketplace names it.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct PluginIndex {
     roots: BTreeMap<String, Hosts>,
 }
@@ -185,7 +185,7 @@ pub fn link_key(name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Repo {
     /// Sorted by relative path; `FileId(i)` is `files[i]`.
     pub files: Vec<SourceFile>,

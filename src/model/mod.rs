@@ -97,7 +97,7 @@ impl FileKind {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 /// The documents are boxed: the repository keeps one `Parsed` per file, most of them `Pending`,
 /// and inline documents would make each of those hundreds of bytes.
 pub enum Parsed {

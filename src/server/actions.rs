@@ -3,7 +3,7 @@
 //! (the `--fix` loop, on that document), and the rule's explanation on hover.
 
 use super::convert::{path_to_uri, Lines};
-use super::workspace::{mirrored, to_lsp, Folder};
+use super::workspace::{mirrored, to_lsp, FolderView};
 use crate::diagnostic::{Applicability, Diagnostic};
 use crate::engine::Session;
 use crate::source::FileId;
@@ -39,7 +39,7 @@ fn touches(a: Range, b: Range) -> bool {
 /// The findings shown in `file` with their protocol form: those whose primary location is there,
 /// and (`true`, as the hint published there) those of other files with a label in it.
 fn findings_in<'s>(
-    folder: &Folder,
+    folder: &FolderView,
     session: &'s Session,
     file: FileId,
 ) -> Vec<(&'s Diagnostic, lsp_types::Diagnostic, bool)> {
@@ -58,7 +58,7 @@ fn findings_in<'s>(
 
 /// The quick fixes and suppressions for the findings touching `range` in the file at `rel`.
 pub(crate) fn quick_fixes(
-    folder: &Folder,
+    folder: &FolderView,
     rel: &str,
     range: Range,
     kinds: Option<&[CodeActionKind]>,
@@ -93,7 +93,7 @@ pub(crate) fn quick_fixes(
     actions
 }
 
-fn file_uri(folder: &Folder, session: &Session, file: FileId) -> Option<Uri> {
+fn file_uri(folder: &FolderView, session: &Session, file: FileId) -> Option<Uri> {
     let path = &session.outcome().repo.file(file).abs_path;
     if path.is_absolute() {
         path_to_uri(path)
@@ -104,7 +104,7 @@ fn file_uri(folder: &Folder, session: &Session, file: FileId) -> Option<Uri> {
 
 /// The finding's own fix, as a workspace edit over the files it touches.
 fn fix_action(
-    folder: &Folder,
+    folder: &FolderView,
     session: &Session,
     d: &Diagnostic,
     lsp: &lsp_types::Diagnostic,
@@ -172,7 +172,7 @@ fn fix_action(
 
 /// "Disable CODE for this line", where the file kind has inline suppressions.
 fn disable_action(
-    folder: &Folder,
+    folder: &FolderView,
     session: &Session,
     d: &Diagnostic,
     lsp: &lsp_types::Diagnostic,
@@ -218,7 +218,7 @@ fn disable_action(
 /// loop (so the text equals what `skilllint --fix` writes into that file), as one edit
 /// replacing the document.
 pub(crate) fn fix_all(
-    folder: &Folder,
+    folder: &FolderView,
     open: &HashMap<PathBuf, String>,
     path: &Path,
     uri: Uri,
@@ -253,7 +253,7 @@ pub(crate) fn fix_all(
 /// On a tool's name in a tools file, the tool's inventory row (`skilllint tools`: effect,
 /// capabilities, gates, evidence); then the explanation of every rule with a finding at
 /// `position` (`skilllint rule CODE`), with the finding's help.
-pub(crate) fn hover(folder: &Folder, rel: &str, position: Position) -> Option<Hover> {
+pub(crate) fn hover(folder: &FolderView, rel: &str, position: Position) -> Option<Hover> {
     let session = folder.session()?;
     let repo = &session.outcome().repo;
     let file = repo.file_by_path(rel)?;

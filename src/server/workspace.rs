@@ -1,6 +1,11 @@
 //! What the server holds between messages: the editor's open documents (an overlay over the files
 //! on disk), and per workspace folder its configuration, a [`Session`] (the built repository, kept
 //! so that an edit relints only what it can change) and the diagnostics last published per file.
+//!
+//! The [`Workspace`] is linted on the lint thread; requests are answered on the main thread from a
+//! [`Snapshot`]: each folder's last completed lint, shared (not copied) with the workspace until an
+//! edit relints it, when the workspace's copy is cloned first ([`Arc::make_mut`]), so that the
+//! snapshot never sees a half-linted session.
 
 use super::convert::{path_to_uri, Lines};
 use crate::catalog::{catalog, Catalog};
@@ -37,7 +42,7 @@ struct Published {
 /// One workspace folder: a lint root with its own configuration.
 pub(crate) struct Folder {
     pub(crate) root: PathBuf,
-    session: Option<Session>,
+    session: Option<Arc<Session>>,
     /// Why the folder is not linted (its configuration is broken), once shown to the user.
     pub(crate) problem: Option<String>,
     published: HashMap<String, Published>,
@@ -66,6 +71,11 @@ pub(crate) struct Workspace {
     pending: BTreeSet<PathBuf>,
     /// The clearing of the files of folders that left the workspace, sent at the next flush.
     pub(crate) cleared: Vec<Publish>,
+    /// How long the last flush spent copying sessions a snapshot shared, when it copied one.
+    pub(crate) copied: Option<std::time::Duration>,
+    /// Whether the last flush linted anything again (a flush that only republished says nothing
+    /// about how long a lint takes).
+    pub(crate) relinted: bool,
 }
 
 /// Messages for the user (a broken configuration), shown once per problem.
@@ -110,18 +120,7 @@ impl Workspace {
 
     /// The folder a path is in, and the path relative to its root (`/`-separated).
     pub(crate) fn locate(&self, path: &Path) -> Option<(usize, String)> {
-        self.folders.iter().enumerate().find_map(|(index, folder)| {
-            let rel = path.strip_prefix(&folder.root).ok()?;
-            // Only plain names below the root: `..` or `.` could name a file outside it.
-            let parts: Option<Vec<&str>> = rel
-                .components()
-                .map(|c| match c {
-                    std::path::Component::Normal(name) => name.to_str(),
-                    _ => None,
-                })
-                .collect();
-            Some((index, parts?.join("/")))
-        })
+        locate_in(self.folders.iter().map(|f| f.root.as_path()), path)
     }
 
     /// After an internal error: every folder lints afresh at the next flush.
@@ -131,8 +130,11 @@ impl Workspace {
         }
     }
 
-    pub(crate) fn folder(&self, index: usize) -> Option<&Folder> {
-        self.folders.get(index)
+    /// What requests are answered from until the next lint lands: each folder's results now.
+    pub(crate) fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            folders: self.folders.iter().map(Folder::view).collect(),
+        }
     }
 
     /// Records an edit of an open document (or its opening, or closing with `None`), to be
@@ -172,6 +174,8 @@ impl Workspace {
     /// file whose findings changed, and an empty list for each file whose findings are gone.
     pub(crate) fn flush(&mut self, notices: &mut Notices) -> Vec<Publish> {
         let pending = std::mem::take(&mut self.pending);
+        self.copied = None;
+        self.relinted = false;
         // The edited documents are published whatever their findings: the client then knows
         // that its last text was linted.
         let mut edited: Vec<BTreeSet<String>> = vec![BTreeSet::new(); self.folders.len()];
@@ -214,11 +218,12 @@ impl Workspace {
                 }
             };
             let replaced = match &mut folder.session {
-                Some(session) => session.replace_text(&rel, text.clone()),
+                Some(session) => replace_text(session, &rel, text, &mut self.copied),
                 None => Replaced::NeedsFreshLint,
             };
             match replaced {
-                Replaced::Relinted | Replaced::Unchanged => {}
+                Replaced::Relinted => self.relinted = true,
+                Replaced::Unchanged => {}
                 Replaced::NotInRun => {
                     // A file the walk did not find: not on disk yet (the walk cannot find it
                     // before it is saved), excluded, or a `skill.md` or SECRETS.md whose text
@@ -241,6 +246,7 @@ impl Workspace {
             if folder.stale {
                 folder.stale = false;
                 folder.lint_afresh(&self.open, notices);
+                self.relinted = true;
             }
             by_folder.push(folder.republish(edited));
         }
@@ -257,6 +263,123 @@ impl Workspace {
             }
         }
         publish
+    }
+}
+
+/// The first of `roots` (innermost first) that holds `path`, and the path relative to it
+/// (`/`-separated).
+fn locate_in<'r>(roots: impl Iterator<Item = &'r Path>, path: &Path) -> Option<(usize, String)> {
+    roots.enumerate().find_map(|(index, root)| {
+        let rel = path.strip_prefix(root).ok()?;
+        // Only plain names below the root: `..` or `.` could name a file outside it.
+        let parts: Option<Vec<&str>> = rel
+            .components()
+            .map(|c| match c {
+                std::path::Component::Normal(name) => name.to_str(),
+                _ => None,
+            })
+            .collect();
+        Some((index, parts?.join("/")))
+    })
+}
+
+/// [`Session::replace_text`] on a session a snapshot may share: copied first only when the text
+/// really changes (the copy is what the snapshot keeps answering from meanwhile), the time the
+/// copy took added to `copied`.
+fn replace_text(
+    session: &mut Arc<Session>,
+    rel: &str,
+    text: &str,
+    copied: &mut Option<std::time::Duration>,
+) -> Replaced {
+    let repo = &session.outcome().repo;
+    match repo.file_by_path(rel) {
+        None => Replaced::NotInRun,
+        Some(id) if repo.text(id) == text => Replaced::Unchanged,
+        Some(_) => {
+            if Arc::strong_count(session) > 1 {
+                let started = std::time::Instant::now();
+                *session = Arc::new(Session::clone(session));
+                *copied = Some(copied.unwrap_or_default() + started.elapsed());
+            }
+            Arc::make_mut(session).replace_text(rel, text.to_string())
+        }
+    }
+}
+
+/// What requests are answered from while the workspace is linted: each folder's last completed
+/// lint, in the workspace's order (innermost first).
+#[derive(Clone, Default)]
+pub(crate) struct Snapshot {
+    folders: Vec<FolderView>,
+}
+
+impl Snapshot {
+    /// As [`Workspace::locate`], over the folders of the snapshot.
+    pub(crate) fn locate(&self, path: &Path) -> Option<(usize, String)> {
+        locate_in(self.folders.iter().map(|f| f.root.as_path()), path)
+    }
+
+    pub(crate) fn folder(&self, index: usize) -> Option<&FolderView> {
+        self.folders.get(index)
+    }
+}
+
+/// One folder as a completed lint left it: what hover and code actions read.
+#[derive(Clone)]
+pub(crate) struct FolderView {
+    pub(crate) root: PathBuf,
+    session: Option<Arc<Session>>,
+    policies: Option<Arc<PolicySet>>,
+}
+
+impl FolderView {
+    pub(crate) fn session(&self) -> Option<&Session> {
+        self.session.as_deref()
+    }
+
+    /// The rules of the folder's runs: the built-in ones and its policies'.
+    pub(crate) fn catalog(&self) -> &Catalog {
+        self.policies
+            .as_deref()
+            .map_or(catalog(), PolicySet::catalog)
+    }
+
+    /// The folder's configuration: the open document's text if the config file is open in the
+    /// editor, else the file on disk, found as the command line finds it.
+    fn config(&self, open: &HashMap<PathBuf, String>) -> Result<Config, String> {
+        let found = config::discover(&self.root).map_err(|e| e.to_string())?;
+        let Some(path) = found else {
+            return Ok(Config {
+                base: self.root.clone(),
+                ..Config::default()
+            });
+        };
+        match open.get(&path) {
+            Some(text) => {
+                let base = crate::source::folder_of(&path).to_path_buf();
+                config::parse(text, &path, base, self.catalog()).map_err(|e| e.to_string())
+            }
+            None => config::load(&path, self.catalog(), DEFAULT_MAX_FILE_SIZE)
+                .map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The options a `skilllint` run in this folder would use, with the open documents in it as
+    /// the overlay.
+    pub(crate) fn options(&self, open: &HashMap<PathBuf, String>) -> Result<LintOptions, String> {
+        let config = self.config(open)?;
+        let mut options = LintOptions::default();
+        options.apply_config(&config);
+        options.policies = self.policies.clone();
+        options.paths = vec![self.root.clone()];
+        let overlay: HashMap<PathBuf, String> = open
+            .iter()
+            .filter(|(path, _)| path.starts_with(&self.root))
+            .map(|(path, text)| (path.clone(), text.clone()))
+            .collect();
+        options.overlay = Arc::new(overlay);
+        Ok(options)
     }
 }
 
@@ -304,15 +427,13 @@ impl Folder {
             .is_some_and(|s| s.outcome().repo.file_by_path(rel).is_some())
     }
 
-    pub(crate) fn session(&self) -> Option<&Session> {
-        self.session.as_ref()
-    }
-
-    /// The rules of the folder's runs: the built-in ones and its policies'.
-    pub(crate) fn catalog(&self) -> &Catalog {
-        self.policies
-            .as_deref()
-            .map_or(catalog(), PolicySet::catalog)
+    /// The folder as requests read it: its last lint, shared.
+    fn view(&self) -> FolderView {
+        FolderView {
+            root: self.root.clone(),
+            session: self.session.clone(),
+            policies: self.policies.clone(),
+        }
     }
 
     /// Loads the policies a `skilllint` run in this folder loads (`.skilllint/policies/` beside
@@ -335,47 +456,10 @@ impl Folder {
         Ok(())
     }
 
-    /// The folder's configuration: the open document's text if the config file is open in the
-    /// editor, else the file on disk, found as the command line finds it.
-    fn config(&self, open: &HashMap<PathBuf, String>) -> Result<Config, String> {
-        let found = config::discover(&self.root).map_err(|e| e.to_string())?;
-        let Some(path) = found else {
-            return Ok(Config {
-                base: self.root.clone(),
-                ..Config::default()
-            });
-        };
-        match open.get(&path) {
-            Some(text) => {
-                let base = crate::source::folder_of(&path).to_path_buf();
-                config::parse(text, &path, base, self.catalog()).map_err(|e| e.to_string())
-            }
-            None => config::load(&path, self.catalog(), DEFAULT_MAX_FILE_SIZE)
-                .map_err(|e| e.to_string()),
-        }
-    }
-
-    /// The options a `skilllint` run in this folder would use, with the open documents in it as
-    /// the overlay.
-    pub(crate) fn options(&self, open: &HashMap<PathBuf, String>) -> Result<LintOptions, String> {
-        let config = self.config(open)?;
-        let mut options = LintOptions::default();
-        options.apply_config(&config);
-        options.policies = self.policies.clone();
-        options.paths = vec![self.root.clone()];
-        let overlay: HashMap<PathBuf, String> = open
-            .iter()
-            .filter(|(path, _)| path.starts_with(&self.root))
-            .map(|(path, text)| (path.clone(), text.clone()))
-            .collect();
-        options.overlay = Arc::new(overlay);
-        Ok(options)
-    }
-
     fn lint_afresh(&mut self, open: &HashMap<PathBuf, String>, notices: &mut Notices) {
         let result = self
             .load_policies()
-            .and_then(|()| self.options(open))
+            .and_then(|()| self.view().options(open))
             .and_then(|options| Session::lint(&options).map_err(|e| e.to_string()));
         match result {
             Ok(session) => {
@@ -394,7 +478,7 @@ impl Folder {
                     })
                     .map(str::to_string)
                     .collect();
-                self.session = Some(session);
+                self.session = Some(Arc::new(session));
             }
             Err(message) => {
                 // As on the command line: a folder whose configuration is broken is not linted.

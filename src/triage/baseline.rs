@@ -144,7 +144,7 @@ pub struct Baseline {
 }
 
 /// What a baseline did to a run.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct BaselineRun {
     /// The baseline file, as the run's last source (its id is the repository's file count).
     pub file: SourceFile,

@@ -130,6 +130,31 @@ impl Server {
         );
     }
 
+    /// The messages up to the first that `wanted` accepts (that one last), within `limit`.
+    fn wait_for(&mut self, limit: Duration, wanted: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let started = Instant::now();
+        let mut seen = Vec::new();
+        loop {
+            let left = limit.saturating_sub(started.elapsed());
+            match self.incoming.recv_timeout(left) {
+                Ok(message) => {
+                    if message.get("id").is_some() && message.get("method").is_some() {
+                        self.send(json!({"jsonrpc": "2.0", "id": message["id"], "result": null}));
+                    }
+                    let done = wanted(&message);
+                    seen.push(message);
+                    if done {
+                        return seen;
+                    }
+                }
+                Err(_) => {
+                    let _ = self.child.kill();
+                    panic!("not received within {limit:?}: {seen:?}")
+                }
+            }
+        }
+    }
+
     fn stop(mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -316,5 +341,134 @@ fn a_workspaces_policy_paths_stay_inside_it() {
     let said: String = before.iter().map(Value::to_string).collect();
     assert!(!said.contains("hunter2"), "{said}");
     assert!(said.contains("outside"), "the user is told why: {said}");
+    server.stop();
+}
+
+/// Whether `message` publishes the findings of `uri` for the document's `version`.
+fn is_publish(message: &Value, uri: &str, version: i64) -> bool {
+    message["method"] == "textDocument/publishDiagnostics"
+        && message["params"]["uri"] == uri
+        && message["params"]["version"] == json!(version)
+}
+
+/// While an edit's lint runs to the policy budget, a hover is answered from the last completed
+/// lint, before the edit's findings are published (the order, not the time, is asserted: the
+/// lint takes the budget, the answer a lookup). After a burst of edits with hovers between them,
+/// findings were published in the order of the versions and the last ones are the last text's.
+#[test]
+fn hover_is_answered_from_the_last_lint_while_a_slow_lint_runs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    let tools = slow_workspace(&root);
+    let mut server = Server::start(&root);
+    server.initialize(&root);
+    let tools_path = root.join("s/tools.json");
+    let uri = format!("file://{}", tools_path.display());
+    let limit = Duration::from_secs(120);
+    server.open(&tools_path, &tools);
+    let first = server.wait_for(limit, |m| is_publish(m, &uri, 1));
+    let first_findings = first.last().map(|m| m["params"]["diagnostics"].clone());
+    // On the name of the first tool: its inventory row, from the lint that has completed.
+    let at = tools.find("\"tool_0\"").expect("the first tool's name") + 3;
+    let hover = json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": at}});
+    let edit = |server: &mut Server, version: i64| {
+        let text = format!("{tools}{}", " ".repeat(version as usize));
+        server.send(
+            json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"text": text}]}}),
+        );
+    };
+
+    edit(&mut server, 2);
+    let (answer, before) = server.request("textDocument/hover", hover.clone(), limit);
+    let shown = answer["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(
+        shown.contains("tool\\_0") || shown.contains("tool_0"),
+        "{answer}"
+    );
+    assert!(
+        !before.iter().any(|m| is_publish(m, &uri, 2)),
+        "the hover waited for the edit's lint: {before:?}"
+    );
+    let mut published = server.wait_for(limit, |m| is_publish(m, &uri, 2));
+
+    // A burst, a hover after each edit: every hover is answered, the lints coalesce.
+    for version in 3..=8 {
+        edit(&mut server, version);
+        let (answer, before) = server.request("textDocument/hover", hover.clone(), limit);
+        assert!(
+            answer["result"]["contents"]["value"].is_string(),
+            "{answer}"
+        );
+        published.extend(before);
+    }
+    published.extend(server.wait_for(limit, |m| is_publish(m, &uri, 8)));
+    let versions: Vec<i64> = published
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)
+        .filter_map(|m| m["params"]["version"].as_i64())
+        .collect();
+    assert!(
+        versions.windows(2).all(|w| w[0] < w[1]),
+        "published out of order: {versions:?}"
+    );
+    // Trailing spaces change no finding: the last text's are the first text's.
+    let last = published.last().map(|m| m["params"]["diagnostics"].clone());
+    assert_eq!(last, first_findings);
+    // Shutdown is answered once the last edit's findings are published (a client that waits for
+    // its answer has them all), though a hover just before it was answered at once.
+    edit(&mut server, 9);
+    server.request("textDocument/hover", hover.clone(), limit);
+    let (answer, before) = server.request("shutdown", Value::Null, limit);
+    assert!(answer.get("error").is_none(), "{answer}");
+    assert!(
+        before.iter().any(|m| is_publish(m, &uri, 9)),
+        "shutdown was answered before the last edit's findings: {before:?}"
+    );
+    server.stop();
+}
+
+/// A big file whose every edit relints its unit slowly (a Tool Use Rules list of 40,000 items, no
+/// policy): while an edit's relint runs, a hover is answered from the lint before it, before the
+/// edit's findings are published, whatever quick lints (the document opened with the text on disk)
+/// came between.
+#[test]
+fn hover_is_answered_while_a_big_file_is_relinted() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical root");
+    std::fs::create_dir_all(root.join(".git")).expect("git dir");
+    let skill = format!(
+        "---\nname: s\ndescription: Reads things. Use when asked.\n---\n\n## Tool Use Rules\n\n{}",
+        "- `tool_x` reads.\n".repeat(40_000)
+    );
+    write(&root, "s/SKILL.md", skill.as_bytes());
+    let mut server = Server::start(&root);
+    server.initialize(&root);
+    let path = root.join("s/SKILL.md");
+    let uri = format!("file://{}", path.display());
+    let limit = Duration::from_secs(240);
+    server.open(&path, &skill);
+    server.wait_for(limit, |m| is_publish(m, &uri, 1));
+    // On the section's heading: TR002 is reported there.
+    let hover = json!({"textDocument": {"uri": uri}, "position": {"line": 5, "character": 4}});
+    for version in 2..=3 {
+        let text = format!("{skill}{}", "- `tool_x` reads.\n".repeat(version as usize));
+        server.send(
+            json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
+            "textDocument": {"uri": uri, "version": version},
+            "contentChanges": [{"text": text}]}}),
+        );
+        let (answer, before) = server.request("textDocument/hover", hover.clone(), limit);
+        assert!(
+            answer["result"]["contents"]["value"].is_string(),
+            "{answer}"
+        );
+        assert!(
+            !before.iter().any(|m| is_publish(m, &uri, version)),
+            "the hover waited for the relint of version {version}"
+        );
+        server.wait_for(limit, |m| is_publish(m, &uri, version));
+    }
     server.stop();
 }

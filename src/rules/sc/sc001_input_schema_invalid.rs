@@ -35,12 +35,15 @@ pub(super) fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         }
         let mut reported = 0;
         for error in &errors {
-            if !seen.insert(error.pointer.as_str()) {
+            if seen.contains(error.pointer.as_str()) {
                 continue;
             }
             if reported == MAX_META_ERRORS {
                 break;
             }
+            // Only a place reported counts as seen: an uncompilable pattern past the cap (where
+            // a draft 7 meta-schema also fails it, `format: regex`) is still reported below.
+            seen.insert(error.pointer.as_str());
             reported += 1;
             let span = schema::span_for_pointer(subject.schema, &error.pointer);
             let place = if error.pointer.is_empty() {

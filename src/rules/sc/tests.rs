@@ -70,6 +70,37 @@ fn meta_validation_reports_each_place_once() {
     .is_empty());
 }
 
+/// A pattern no engine compiles is reported whatever else is wrong with the schema: in a draft 7
+/// schema the meta-schema fails it too (`format: regex`), and when it was the sixth failure, past
+/// the cap of five, it was reported nowhere.
+#[test]
+fn an_uncompilable_pattern_past_the_cap_is_still_reported() {
+    let typos: String = ["a", "b", "c", "d", "e"]
+        .iter()
+        .map(|name| format!(r#""{name}": {{"type": "int"}}, "#))
+        .collect();
+    for dialect in [
+        "http://json-schema.org/draft-07/schema#",
+        "https://json-schema.org/draft/2020-12/schema",
+    ] {
+        let schema = format!(
+            r#"{{"$schema": "{dialect}", "type": "object", "properties": {{{typos}"z": {{"type": "string", "pattern": "["}}}}}}"#
+        );
+        let found = run("SC001", &[("s/tools.json", &mcp(&schema))]);
+        let at_pattern: Vec<&(String, String)> = found
+            .iter()
+            .filter(|(message, _)| message.contains("at `/properties/z/pattern`"))
+            .collect();
+        assert_eq!(at_pattern.len(), 1, "{dialect}: {found:?}");
+        assert_eq!(at_pattern[0].1, r#""[""#, "{dialect}");
+        assert_eq!(
+            found.len(),
+            6,
+            "{dialect}: five typos and the pattern: {found:?}"
+        );
+    }
+}
+
 #[test]
 fn meta_validation_skips_tool_md() {
     let tool_md = "---\nid: x-y\ninputs:\n  type: objekt\n---\n";

@@ -24,7 +24,7 @@ use crate::check::Unit;
 use crate::check::{Check, RuleImpl, Sink};
 use crate::diagnostic::Edit;
 use crate::edit::markdown::{item_end, line_after, ListItem, Marker};
-use crate::edit::{apply_edits, newline};
+use crate::edit::newline;
 use crate::index::Parsed;
 use crate::model::skill::SkillDoc;
 use crate::model::tools::{Dialect, SideEffect, Tool};
@@ -261,7 +261,11 @@ fn document_bullet(doc: &SkillDoc, text: &str) -> ListItem {
 
 /// The width the section's items are hard-wrapped at: the longest line of its list items when
 /// one of them continues on a second line, else `None` (items stay on one line).
-fn wrap_width(text: &str, listed: &[(&TextBlock, ListItem)], limit: usize) -> Option<usize> {
+fn wrap_width<'t>(
+    text: &str,
+    listed: impl Iterator<Item = (&'t TextBlock, ListItem)>,
+    limit: usize,
+) -> Option<usize> {
     let mut wrapped = false;
     let mut widest = 0;
     for (block, item) in listed {
@@ -309,75 +313,98 @@ impl<'a> RulesSection<'a> {
         let text = self.text;
         let nl = newline(text);
         let limit = self.section.content.end.min(text.len());
-        let mut listed: Vec<(&TextBlock, ListItem)> = Vec::new();
-        for block in self.items.iter().filter(|b| b.is_list_item) {
-            listed.push((block, ListItem::of(text, block)?));
-        }
-        let (at, insert) = if listed.is_empty() {
-            self.new_list(items)?
-        } else {
-            let top = listed.iter().map(|(_, i)| i.indent_width()).min()?;
-            let tops: Vec<&(&TextBlock, ListItem)> = listed
+        // The list items with how each is written, read again on every pass instead of kept: a
+        // section of 200,000 one-line items held 20 MB of them. The first pass makes sure every
+        // marker reads, so later passes can skip what does not.
+        let listed = || {
+            self.items
                 .iter()
-                .filter(|(_, i)| i.indent_width() == top)
-                .collect();
-            // Items separated by blank lines: keep the new ones loose too.
-            let loose = tops.windows(2).any(|pair| {
-                let (block, item) = pair[0];
-                let end = item_end(text, block, item, limit);
-                text.get(end..pair[1].1.line_start)
-                    .is_some_and(|gap| !gap.is_empty() && gap.trim().is_empty())
-            });
-            let (last_block, last) = tops.last().map(|(b, i)| (*b, i))?;
-            let wrap = wrap_width(text, &listed, limit);
-            let before = |item: &ListItem| {
-                let mut out = item.render(items, 0, loose, nl, wrap);
-                if loose {
-                    out.push_str(nl);
-                }
-                (item.line_start, out)
-            };
-            let after = |block: &TextBlock, item: &ListItem| {
-                let end = item_end(text, block, item, limit);
-                let mut out = String::new();
-                if end == text.len() && !text.ends_with('\n') {
-                    out.push_str(nl);
-                }
-                if loose {
-                    out.push_str(nl);
-                }
-                out.push_str(&item.render(items, 1, loose, nl, wrap));
-                (end, out)
-            };
-            match place {
-                Slot::First => {
-                    let (_, first) = tops.first()?;
-                    if first.is_ordered() {
-                        return None;
-                    }
-                    before(first)
-                }
-                Slot::BeforeClosing
-                    if tops.len() > 1 && !last.is_ordered() && is_closing_item(last_block) =>
-                {
-                    before(last)
-                }
-                Slot::After(target) => {
-                    // The top-level item holding the target (itself, or the item it is nested in).
-                    let holder = tops.iter().rev().find(|(block, item)| {
-                        item.line_start <= target.span.start
-                            && target.span.start < item_end(text, block, item, limit)
-                    });
-                    match holder {
-                        Some((block, item))
-                            if !item.is_ordered() || std::ptr::eq(*block, last_block) =>
+                .filter(|b| b.is_list_item)
+                .map(move |block| Some((*block, ListItem::of(text, block)?)))
+        };
+        let mut top: Option<usize> = None;
+        for entry in listed() {
+            let width = entry?.1.indent_width();
+            top = Some(top.map_or(width, |top| top.min(width)));
+        }
+        let (at, insert) = match top {
+            None => self.new_list(items)?,
+            Some(top) => {
+                let tops = || {
+                    listed()
+                        .flatten()
+                        .filter(move |(_, item)| item.indent_width() == top)
+                };
+                // Items separated by blank lines: keep the new ones loose too.
+                let mut loose = false;
+                let mut previous: Option<(&TextBlock, ListItem)> = None;
+                for (block, item) in tops() {
+                    if let Some((previous_block, previous_item)) = &previous {
+                        let end = item_end(text, previous_block, previous_item, limit);
+                        if text
+                            .get(end..item.line_start)
+                            .is_some_and(|gap| !gap.is_empty() && gap.trim().is_empty())
                         {
-                            after(block, item)
+                            loose = true;
+                            break;
                         }
-                        _ => after(last_block, last),
                     }
+                    previous = Some((block, item));
                 }
-                Slot::End | Slot::BeforeClosing => after(last_block, last),
+                let (last_block, last) = tops().next_back()?;
+                let wrap = wrap_width(text, listed().flatten(), limit);
+                let before = |item: &ListItem| {
+                    let mut out = item.render(items, 0, loose, nl, wrap);
+                    if loose {
+                        out.push_str(nl);
+                    }
+                    (item.line_start, out)
+                };
+                let after = |block: &TextBlock, item: &ListItem| {
+                    let end = item_end(text, block, item, limit);
+                    let mut out = String::new();
+                    if end == text.len() && !text.ends_with('\n') {
+                        out.push_str(nl);
+                    }
+                    if loose {
+                        out.push_str(nl);
+                    }
+                    out.push_str(&item.render(items, 1, loose, nl, wrap));
+                    (end, out)
+                };
+                match place {
+                    Slot::First => {
+                        let (_, first) = tops().next()?;
+                        if first.is_ordered() {
+                            return None;
+                        }
+                        before(&first)
+                    }
+                    Slot::BeforeClosing
+                        if tops().nth(1).is_some()
+                            && !last.is_ordered()
+                            && is_closing_item(last_block) =>
+                    {
+                        before(&last)
+                    }
+                    Slot::After(target) => {
+                        // The top-level item holding the target (itself, or the item it is
+                        // nested in): the last that starts before it and ends after it.
+                        let holder = tops().rfind(|(block, item)| {
+                            item.line_start <= target.span.start
+                                && target.span.start < item_end(text, block, item, limit)
+                        });
+                        match holder {
+                            Some((block, item))
+                                if !item.is_ordered() || std::ptr::eq(block, last_block) =>
+                            {
+                                after(block, &item)
+                            }
+                            _ => after(last_block, &last),
+                        }
+                    }
+                    Slot::End | Slot::BeforeClosing => after(last_block, &last),
+                }
             }
         };
         let edit = Edit::insert(self.file, at, insert);
@@ -416,15 +443,10 @@ impl<'a> RulesSection<'a> {
     /// Whether, with `edit` applied, every one of `items` is an item of the section.
     fn reads_back(&self, edit: &Edit, items: &[String]) -> bool {
         let body = self.doc.doc.body_span;
-        let (fixed, skipped) = apply_edits(self.text, &[edit]);
-        if !skipped.is_empty() {
-            return false;
-        }
-        let (start, end) = self.read_back_window(&fixed, edit, body.start);
-        let Some(fixed_part) = fixed.get(start..end) else {
+        let Some((start, fixed_part)) = self.read_back_text(edit, body.start) else {
             return false;
         };
-        let markdown = parse_markdown(fixed_part, start);
+        let markdown = parse_markdown(&fixed_part, start);
         let Some(section) = markdown.section(self.name) else {
             return false;
         };
@@ -441,41 +463,64 @@ impl<'a> RulesSection<'a> {
 }
 
 impl RulesSection<'_> {
-    /// The part of `fixed` (the text with `edit` applied) that decides how the new items read:
-    /// from the section's heading, when it opens a line, else from the body's `start`, up to the
-    /// first line after the inserted text that starts a list item at the margin (it ends the
-    /// item before it, so nothing after it changes the new items), else the end. Parsing only
-    /// this keeps a long section from being parsed twice over (a 4 MB list peaked at 490 MB).
-    fn read_back_window(&self, fixed: &str, edit: &Edit, start: usize) -> (usize, usize) {
+    /// The part of the text with `edit` applied that decides how the new items read, and where
+    /// it starts: from the section's heading, when it opens a line, else from the body's
+    /// `start`, up to the first line after the inserted text that starts a list item at the
+    /// margin (it ends the item before it, so nothing after it changes the new items), else the
+    /// end. Only that part is built and parsed: parsing the whole text again made a 4 MB list
+    /// peak at 490 MB, and copying it whole to apply the edit cost 8 MB more. `None` when the
+    /// edit does not apply to the text.
+    fn read_back_text(&self, edit: &Edit, start: usize) -> Option<(usize, String)> {
+        let text = self.text;
+        let span = edit.span;
+        let applies = span.start <= span.end
+            && span.end <= text.len()
+            && text.is_char_boundary(span.start)
+            && text.is_char_boundary(span.end);
+        if !applies {
+            return None;
+        }
         let heading = self.section.heading.span.start;
         let at_margin = heading >= start
-            && (heading == 0 || self.text.as_bytes().get(heading - 1) == Some(&b'\n'))
-            && self.text[heading..].starts_with('#');
+            && (heading == 0 || text.as_bytes().get(heading - 1) == Some(&b'\n'))
+            && text[heading..].starts_with('#');
         let from = if at_margin { heading } else { start };
-        let inserted_end = edit.span.start + edit.replacement.len();
-        if !edit.span.is_empty() || inserted_end > fixed.len() {
-            return (from, fixed.len());
-        }
-        // The first line after the inserted text.
-        let mut line = match fixed.get(..inserted_end) {
-            Some(before) if before.is_empty() || before.ends_with('\n') => inserted_end,
-            Some(_) => {
-                let rest = &fixed[inserted_end..];
-                inserted_end + rest.find('\n').map_or(rest.len(), |i| i + 1)
+        let from = from.min(span.start);
+        // Where the window ends, in the text before the edit (what follows the edit is the
+        // same text in both): the whole rest for a replacement.
+        let end = if span.is_empty() {
+            // The first line after the inserted text.
+            let ends_line = if edit.replacement.is_empty() {
+                span.start == 0 || text[..span.start].ends_with('\n')
+            } else {
+                edit.replacement.ends_with('\n')
+            };
+            let rest = &text[span.start..];
+            let mut line = if ends_line {
+                span.start
+            } else {
+                span.start + rest.find('\n').map_or(rest.len(), |i| i + 1)
+            };
+            loop {
+                let Some(rest) = text.get(line..).filter(|rest| !rest.is_empty()) else {
+                    break text.len();
+                };
+                if ["- ", "* ", "+ "]
+                    .iter()
+                    .any(|marker| rest.starts_with(marker))
+                {
+                    break line;
+                }
+                line += rest.find('\n').map_or(rest.len(), |i| i + 1);
             }
-            None => return (from, fixed.len()),
+        } else {
+            text.len()
         };
-        while line < fixed.len() {
-            let rest = &fixed[line..];
-            if ["- ", "* ", "+ "]
-                .iter()
-                .any(|marker| rest.starts_with(marker))
-            {
-                return (from, line);
-            }
-            line += rest.find('\n').map_or(rest.len(), |i| i + 1);
-        }
-        (from, fixed.len())
+        let mut part = String::with_capacity(end.saturating_sub(from) + edit.replacement.len());
+        part.push_str(&text[from..span.start]);
+        part.push_str(&edit.replacement);
+        part.push_str(&text[span.end..end.max(span.end)]);
+        Some((from, part))
     }
 }
 
