@@ -1246,7 +1246,7 @@ fn a_contract_changed_alone_changes_the_findings_of_the_folders_that_read_it() {
 fn sides_as_fresh(s: &Scratch, made: &str) -> String {
     use skilllint::history::{Repository, Revision};
     use skilllint::inventory::{diff::diff_sides, render, side::Side};
-    let history = Repository::discover(&s.path("r")).expect("the repository opens");
+    let history = Repository::discover(&s.path("r"), true).expect("the repository opens");
     let base = history.revision("HEAD~1").expect("base");
     let head = history.revision("HEAD").expect("head");
     let fresh = |revision: &Revision| history.side(revision, false, Some(2)).expect("a side");
