@@ -58,6 +58,11 @@ const MAX_LISTED_BYTES: u64 = 64 * 1024 * 1024;
 /// skills hundreds of thousands of times.
 const MAX_REPEATED_FILES: usize = 2_000;
 
+/// More entries than this (files and folders of any kind) listed again under a folder already
+/// listed stop the read: the same bound for folders that hold nothing discovery reads, each of
+/// which still costs a tree to decode and its entries to decide on.
+const MAX_REPEATED_ENTRIES: usize = 100_000;
+
 /// A tree object larger than this is not read (some 400,000 entries).
 const MAX_TREE_OBJECT: u64 = 32 * 1024 * 1024;
 
@@ -932,6 +937,16 @@ fn list(
                 "the revision lists more than {MAX_TREE_ENTRIES} files and folders; it was not read"
             ));
         }
+        if repeat {
+            work.repeated_entries += tree.entries.len();
+            if work.repeated_entries > MAX_REPEATED_ENTRIES {
+                return Err(format!(
+                    "the revision names the same folders over and over: more than \
+                     {MAX_REPEATED_ENTRIES} of its files and folders are in folders listed \
+                     before (git stores one folder for all its copies); it was not read"
+                ));
+            }
+        }
         for entry in &tree.entries {
             let name: &[u8] = entry.filename.as_bytes();
             let rel_path = if folder.is_empty() {
@@ -1019,6 +1034,7 @@ struct Work {
     files: usize,
     bytes: u64,
     repeated_files: usize,
+    repeated_entries: usize,
     /// Blob sizes already looked up: a blob named many times is looked up once.
     sizes: HashMap<ObjectId, u64>,
 }
@@ -1214,5 +1230,66 @@ impl<'a, 'r> Links<'a, 'r> {
         }
         let encloses = at.len() <= folder.len() && at.iter().zip(&folder).all(|(a, f)| a.0 == f.0);
         Ok((LinkTarget::Folder { encloses }, None))
+    }
+}
+
+/// The listing of a revision's trees run on objects held in memory, for a fuzz target to drive
+/// without a repository on disk. Not part of the supported interface.
+#[doc(hidden)]
+pub mod fuzzing {
+    use super::{list, ObjectId, Objects, Reader};
+    use gix::object::Kind;
+    use std::collections::HashMap;
+
+    /// The id of the object at `index`: the index, big endian, in the first 8 of 20 bytes.
+    pub fn id(index: usize) -> [u8; 20] {
+        let mut id = [0u8; 20];
+        id[..8].copy_from_slice(&(index as u64).to_be_bytes());
+        id
+    }
+
+    struct Memory(HashMap<ObjectId, (Kind, Vec<u8>)>);
+
+    impl Objects for Memory {
+        fn header(&self, id: ObjectId) -> Result<(Kind, u64), String> {
+            let (kind, data) = self.0.get(&id).ok_or("no such object")?;
+            Ok((*kind, data.len() as u64))
+        }
+
+        fn data(&self, id: ObjectId) -> Result<(Kind, Vec<u8>), String> {
+            self.0
+                .get(&id)
+                .cloned()
+                .ok_or_else(|| "no such object".to_string())
+        }
+    }
+
+    /// Lists the tree `objects[0]` as a revision's side lists it with the default
+    /// configuration, each object (whether it is a tree, its bytes) named by its [`id`]: the
+    /// paths listed with why each is not read, or why the listing stopped.
+    pub fn list_trees(
+        objects: &[(bool, Vec<u8>)],
+    ) -> Result<Vec<(String, Option<String>)>, String> {
+        let memory = Memory(
+            objects
+                .iter()
+                .enumerate()
+                .map(|(i, (tree, data))| {
+                    let kind = if *tree { Kind::Tree } else { Kind::Blob };
+                    (ObjectId::Sha1(id(i)), (kind, data.clone()))
+                })
+                .collect(),
+        );
+        let options = crate::engine::LintOptions::default();
+        let decisions = crate::engine::listing_decisions(&options).map_err(|e| e.to_string())?;
+        let kept = list(
+            &Reader { objects: &memory },
+            ObjectId::Sha1(id(0)),
+            &decisions,
+        )?;
+        Ok(kept
+            .into_iter()
+            .map(|kept| (kept.file.rel_path, kept.file.problem))
+            .collect())
     }
 }
