@@ -55,6 +55,10 @@ pub fn find(start: &Path, named: bool) -> Result<Found, String> {
                 passed_over,
             });
         }
+        // A work tree's own git folder, started in: its work tree is the next folder up.
+        if dir.file_name().is_some_and(|name| name == ".git") {
+            continue;
+        }
         if looks_bare(dir) {
             let in_work_tree = dir
                 .ancestors()
@@ -220,9 +224,11 @@ impl Walk<'_> {
         self.roots.iter().any(|root| real.starts_with(root))
     }
 
-    /// The files at the top of a git folder (`HEAD`, `config`, `packed-refs`, `shallow`,
-    /// `commondir`, `FETCH_HEAD`…): each plain and bounded. `index` is read by the work tree's
-    /// lint, which bounds it itself; only its kind is checked here.
+    /// The files at the top of a git folder that gix may read (`config`, `packed-refs`,
+    /// `shallow`, `commondir`, and the refs named in capitals: `HEAD`, `FETCH_HEAD`…): each plain
+    /// and bounded. `index` is read by the work tree's lint, which bounds it itself; only its
+    /// kind is checked here. Other files are not read and left alone (git's fsmonitor daemon
+    /// keeps a socket there).
     fn top(&mut self, folder: &Path) -> Result<(), String> {
         let entries = std::fs::read_dir(folder).map_err(|e| {
             format!(
@@ -239,8 +245,15 @@ impl Walk<'_> {
             if std::fs::metadata(&path).is_ok_and(|target| target.is_dir()) {
                 continue;
             }
-            let whole = entry.file_name() != "index";
-            self.file(&path, meta, whole)?;
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let read = matches!(
+                name.as_ref(),
+                "config" | "config.worktree" | "commondir" | "packed-refs" | "shallow" | "index"
+            ) || name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_');
+            if read {
+                self.file(&path, meta, name != "index")?;
+            }
         }
         Ok(())
     }

@@ -224,6 +224,19 @@ fn a_fifo_or_a_link_to_a_device_or_out_of_the_repository_in_git_folder_is_refuse
     }
 }
 
+/// Files of `.git` that gix never reads are left alone: git's fsmonitor daemon keeps a socket
+/// at its top, and a repository with one is read.
+#[cfg(unix)]
+#[test]
+fn a_socket_git_keeps_in_its_folder_is_left_alone() {
+    let s = Scratch::new();
+    s.repo("r");
+    let socket = s.path("r/.git/fsmonitor--daemon.ipc");
+    let _listener = std::os::unix::net::UnixListener::bind(&socket).expect("socket");
+    let output = diff(&["HEAD"], &s.path("r"));
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+}
+
 /// A clone made with `--shared` borrows the objects of another repository through
 /// `objects/info/alternates`: read, they would let a diff read a revision that lives outside
 /// the repository.
