@@ -65,9 +65,13 @@ fn objects(mut data: &[u8]) -> Vec<(bool, Vec<u8>)> {
                     let mode = MODES[usize::from(entry[0]) % MODES.len()];
                     let target = id(usize::from(entry[1]));
                     let name = if entry[2] & 0x80 != 0 {
-                        NAMES[usize::from(entry[2] & 0x7f) % NAMES.len()].as_bytes().to_vec()
+                        NAMES[usize::from(entry[2] & 0x7f) % NAMES.len()]
+                            .as_bytes()
+                            .to_vec()
                     } else {
-                        let Some(name) = take(usize::from(entry[2] & 0x0f)) else { break };
+                        let Some(name) = take(usize::from(entry[2] & 0x0f)) else {
+                            break;
+                        };
                         name
                     };
                     tree.extend_from_slice(mode.as_bytes());
