@@ -4,12 +4,16 @@
 # layout in the folder the diff runs in) and prints the diff's exit code, wall time and peak
 # memory. Every run should stay under 1 s and 200 MB; the *-under shapes sit just inside a
 # bound and are linted, the others are refused (exit 2) before any file is read.
-#   scripts/stress-history.sh [SHAPE...]
+#   scripts/stress-history.sh [SHAPE...]        SKILLLINT=target/debug/skilllint scripts/stress-history.sh
 # Needs git, python3 (to write the trees) and mkfifo; uses /usr/bin/time for peak memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-bin=$PWD/target/release/skilllint
+if [ -n "${SKILLLINT:-}" ]; then
+  bin=$(cd "$(dirname "$SKILLLINT")" && pwd)/$(basename "$SKILLLINT")
+else
+  cargo build --release --quiet
+  bin=$PWD/target/release/skilllint
+fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=$work/gitconfig HOME=$work
@@ -62,6 +66,16 @@ build() {
       local blob
       blob=$(echo x | git -C "$work/r" hash-object -w --stdin)
       commit_tree "$(repeat_tree 040000 tree "$(repeat_tree 100644 blob "$blob" f 990)" d 101)" ;;
+    long-paths)          # 120 folders in a chain, each naming the next 300 times, 200-byte names
+      local tree
+      tree=$(printf '' | git -C "$work/r" mktree)
+      for level in $(seq 1 120); do
+        tree=$(python3 -c 'import sys
+t, level = sys.argv[1:3]
+sys.stdout.write("".join("040000 tree %s\t%s%s-%d\n" % (t, "n" * 200, level, i) for i in range(300)))' "$tree" "$level" \
+          | git -C "$work/r" mktree)
+      done
+      commit_tree "$tree" ;;
     bytes-80mb|bytes-under) # distinct skills of 4,000,000 bytes each (a few KB packed)
       local n=20 entries=""
       [ "$1" = bytes-under ] && n=16
@@ -103,7 +117,7 @@ run_dir() {
 }
 shapes=("$@")
 [ ${#shapes[@]} -gt 0 ] || shapes=(skills-160000 skills-repeated-under folders-2250000 \
-  folders-repeated-under bytes-80mb bytes-under fifo-config fifo-HEAD fifo-packed-refs \
+  folders-repeated-under long-paths bytes-80mb bytes-under fifo-config fifo-HEAD fifo-packed-refs \
   fifo-alternates zero-config zero-HEAD zero-packed-refs zero-alternates alternates-outside \
   bare-in-work-tree)
 for shape in "${shapes[@]}"; do

@@ -63,6 +63,11 @@ const MAX_REPEATED_FILES: usize = 2_000;
 /// which still costs a tree to decode and its entries to decide on.
 const MAX_REPEATED_ENTRIES: usize = 100_000;
 
+/// More bytes than this in the paths the listing writes out (every entry's, each repeat
+/// counting) stop the read: a chain of 256 folders with long names, each naming the next
+/// hundreds of times, is a few hundred kilobytes of trees whose paths would fill gigabytes.
+const MAX_LISTED_PATH_BYTES: usize = 32 * 1024 * 1024;
+
 /// A tree object larger than this is not read (some 400,000 entries).
 const MAX_TREE_OBJECT: u64 = 32 * 1024 * 1024;
 
@@ -954,6 +959,14 @@ fn list(
             } else {
                 format!("{folder}/{}", path_form(name))
             };
+            work.path_bytes += rel_path.len();
+            if work.path_bytes > MAX_LISTED_PATH_BYTES {
+                return Err(format!(
+                    "the paths of the revision's files and folders add up to more than \
+                     {MAX_LISTED_PATH_BYTES} bytes (each copy of a folder counting); it was not \
+                     read"
+                ));
+            }
             // A name no file system holds (git itself refuses to check these out): the entry
             // is reported, never read.
             if name.is_empty() || name == b"." || name == b".." || name.contains(&b'/') {
@@ -1035,6 +1048,7 @@ struct Work {
     bytes: u64,
     repeated_files: usize,
     repeated_entries: usize,
+    path_bytes: usize,
     /// Blob sizes already looked up: a blob named many times is looked up once.
     sizes: HashMap<ObjectId, u64>,
 }

@@ -167,6 +167,35 @@ fn a_repository_whose_blobs_inflate_past_the_byte_bound_is_refused_before_any_is
     assert_eq!(output.status.code(), Some(0), "{output:?}");
 }
 
+/// 120 folders in a chain, each naming the next 300 times under names of 200 bytes: 120 small
+/// trees whose paths (each copy its own path, up to 24 KB long) would take gigabytes.
+#[test]
+fn a_chain_of_folders_with_long_names_is_refused_by_the_bytes_of_its_paths() {
+    let s = Scratch::new();
+    s.repo("r");
+    let mut tree = s.tree("r", "");
+    for level in 0..120 {
+        let entries: String = (0..300)
+            .map(|i| {
+                format!(
+                    "040000 tree {tree}	{}{level}-{i}
+",
+                    "n".repeat(200)
+                )
+            })
+            .collect();
+        tree = s.tree("r", &entries);
+    }
+    s.commit_tree("r", &tree);
+    let output = diff(&["HEAD~1", "HEAD"], &s.path("r"));
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let err = stderr(&output);
+    assert!(
+        err.contains("the paths of the revision's files and folders"),
+        "{err}"
+    );
+}
+
 #[cfg(unix)]
 fn mkfifo(path: &Path) {
     let status = Command::new("mkfifo").arg(path).status().expect("mkfifo");
