@@ -12,9 +12,10 @@
 //! kept inside the tree as a disk lint keeps them inside the root. Discovery's decisions are the
 //! walk's ([`crate::discover::Decisions`]); a link to a file is resolved inside the tree, never on
 //! disk, and read when it leads to a file of the tree, a submodule is noted and not read, a blob
-//! over the size cap is an oversized file. The listing is bounded in entries and
-//! depth (a tree may name the same subtree many times over), and each object's size is known
-//! before it is read.
+//! over the size cap is an oversized file. The listing is bounded before any blob is read, in
+//! entries, depth, files, blob bytes, path bytes and repeats, every copy of a folder counting (a
+//! tree may name the same subtree many times over), and each object's size is known before it
+//! is read. The git folder itself is checked before gix reads it ([`git_dir`]).
 
 use crate::config::{ConfigError, CONFIG_NAMES};
 use crate::discover::{Decisions, Discovered, LinkTarget, ListedEntry};
