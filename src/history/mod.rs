@@ -15,7 +15,7 @@
 //! over the size cap is an oversized file. The listing is bounded before any blob is read, in
 //! entries, depth, files, blob bytes, path bytes and repeats, every copy of a folder counting (a
 //! tree may name the same subtree many times over), and each object's size is known before it
-//! is read. The git folder itself is checked before gix reads it ([`git_dir`]).
+//! is read. The git folder itself is checked before gix reads it (`git_dir`).
 
 use crate::config::{ConfigError, CONFIG_NAMES};
 use crate::discover::{Decisions, Discovered, LinkTarget, ListedEntry};
