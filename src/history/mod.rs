@@ -132,7 +132,7 @@ impl Repository {
     /// The repository holding `start`, found upwards as git finds it (a bare repository's own
     /// folder included, unless it lies inside a work tree and `named` is false: then the work
     /// tree's `.git` is read). Its git folder is checked before gix reads any of it
-    /// ([`git_dir::check`]). `named`: the user named `start` (`--repo`).
+    /// (`git_dir::check`). `named`: the user named `start` (`--repo`).
     pub fn discover(start: &Path, named: bool) -> Result<Repository, Error> {
         let found = git_dir::find(start, named).map_err(|why| {
             Error::Open(format!(
