@@ -9,7 +9,7 @@ seconds=${1:-600}
 shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(frontmatter_yaml json markdown tools_dialects pipeline large_inputs \
-  policy_load policy_eval baseline)
+  policy_load policy_eval baseline git_tree_listing)
 jobs=${JOBS:-1}
 cargo +nightly fuzz build >/dev/null 2>&1 || cargo +nightly fuzz build
 run_one() {

@@ -430,10 +430,18 @@ fn run_diff(args: &cli::DiffArgs) -> ExitCode {
     let (old, new) = if let Some(base) = &args.base {
         history = match skilllint::history::Repository::discover(
             args.repo.as_deref().unwrap_or(Path::new(".")),
+            args.repo.is_some(),
         ) {
             Ok(history) => history,
             Err(error) => return history_error(&error),
         };
+        if let Some(folder) = history.passed_over() {
+            terminal::warning(&format!(
+                "{} is laid out as a bare git repository inside a work tree; it is not read as \
+                 the repository (the work tree's own .git is). Name it with --repo to read it",
+                display_path(folder)
+            ));
+        }
         match revision_sides(&history, base, args.head.as_deref()) {
             Ok(sides) => sides,
             Err(error) => return history_error(&error),

@@ -479,6 +479,27 @@ fn on_a_pull_request_the_capability_diff_against_its_base_goes_to_the_job_summar
     let (code, log) = run(&missing, None);
     assert_eq!(code, Some(0), "{log}");
     assert!(log.contains("::warning title=skilllint diff::"), "{log}");
+    let warning = log
+        .lines()
+        .find(|line| line.starts_with("::warning title=skilllint diff::"))
+        .expect("the warning");
+    assert!(warning.contains("unknown revision"), "{warning}");
+    assert!(warning.contains("fetch-depth: 0"), "{warning}");
+    // A failure that is not the clone's depth is reported as what it is, without that advice.
+    let alternates = repo.join(".git/objects/info/alternates");
+    std::fs::write(&alternates, "/nowhere/objects\n").expect("alternates");
+    let (code, log) = run(&[], Some(&event));
+    std::fs::remove_file(&alternates).expect("alternates removed");
+    assert_eq!(code, Some(0), "{log}");
+    let warning = log
+        .lines()
+        .find(|line| line.starts_with("::warning title=skilllint diff::"))
+        .expect("the warning");
+    assert!(
+        warning.contains("names an object database outside the repository"),
+        "{warning}"
+    );
+    assert!(!warning.contains("fetch-depth"), "{warning}");
     let strict = [&missing[..], &["--input", "fail-on-widening=true"]].concat();
     let (code, log) = run(&strict, None);
     assert_eq!(code, Some(1), "{log}");

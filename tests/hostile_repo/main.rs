@@ -8,6 +8,7 @@ mod common;
 mod config;
 mod docs;
 mod fix;
+mod git_history;
 mod ignore_files;
 mod input;
 mod language_server;

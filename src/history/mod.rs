@@ -12,9 +12,10 @@
 //! kept inside the tree as a disk lint keeps them inside the root. Discovery's decisions are the
 //! walk's ([`crate::discover::Decisions`]); a link to a file is resolved inside the tree, never on
 //! disk, and read when it leads to a file of the tree, a submodule is noted and not read, a blob
-//! over the size cap is an oversized file. The listing is bounded in entries and
-//! depth (a tree may name the same subtree many times over), and each object's size is known
-//! before it is read.
+//! over the size cap is an oversized file. The listing is bounded before any blob is read, in
+//! entries, depth, files, blob bytes, path bytes and repeats, every copy of a folder counting (a
+//! tree may name the same subtree many times over), and each object's size is known before it
+//! is read. The git folder itself is checked before gix reads it (`git_dir`).
 
 use crate::config::{ConfigError, CONFIG_NAMES};
 use crate::discover::{Decisions, Discovered, LinkTarget, ListedEntry};
@@ -25,9 +26,11 @@ use crate::read::ReadProblem;
 use gix::bstr::ByteSlice;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+mod git_dir;
 
 /// The rules that read the disk beyond a file's text (SK022: the bytes of archives and
 /// executables in a skill folder; SK023: the files a linked Markdown file links to). A revision
@@ -38,6 +41,33 @@ pub const DISK_ONLY_RULES: &[&str] = &["SK022", "SK023"];
 /// More entries than this in a revision's tree (files and folders, counted as listed, so a
 /// subtree named many times counts each time) stop the read: far beyond any real repository.
 const MAX_TREE_ENTRIES: usize = 2_000_000;
+
+/// More files than this to read in a revision (each file of a subtree named many times counting
+/// each time it is listed) stop the read before any is read: a repository of skills and tool
+/// contracts holds far fewer.
+const MAX_LISTED_FILES: usize = 100_000;
+
+/// More bytes than this in the files a revision's listing will read (from the blobs' headers,
+/// each repeat counting: a blob or a folder named many times is read and linted each time) stop
+/// the read before any is read. A pack stores a blob of one repeated byte in a few hundred bytes:
+/// without this, a small repository could ask for gigabytes of text.
+const MAX_LISTED_BYTES: u64 = 64 * 1024 * 1024;
+
+/// More files than this listed again under a folder already listed (a tree named by several
+/// entries: git stores identical folders once) stop the read. Real repositories repeat a few
+/// folders (a template copied); seven objects of a few kilobytes can repeat one folder of
+/// skills hundreds of thousands of times.
+const MAX_REPEATED_FILES: usize = 2_000;
+
+/// More entries than this (files and folders of any kind) listed again under a folder already
+/// listed stop the read: the same bound for folders that hold nothing discovery reads, each of
+/// which still costs a tree to decode and its entries to decide on.
+const MAX_REPEATED_ENTRIES: usize = 100_000;
+
+/// More bytes than this in the paths the listing writes out (every entry's, each repeat
+/// counting) stop the read: a chain of 256 folders with long names, each naming the next
+/// hundreds of times, is a few hundred kilobytes of trees whose paths would fill gigabytes.
+const MAX_LISTED_PATH_BYTES: usize = 32 * 1024 * 1024;
 
 /// A tree object larger than this is not read (some 400,000 entries).
 const MAX_TREE_OBJECT: u64 = 32 * 1024 * 1024;
@@ -85,6 +115,7 @@ pub struct Repository {
     /// same blobs on the other side, inflated once.
     texts: Mutex<HashMap<ObjectId, String>>,
     texts_kept: std::cell::Cell<bool>,
+    passed_over: Option<PathBuf>,
 }
 
 /// A revision resolved to its tree.
@@ -99,19 +130,28 @@ pub struct Revision {
 
 impl Repository {
     /// The repository holding `start`, found upwards as git finds it (a bare repository's own
-    /// folder included).
-    pub fn discover(start: &Path) -> Result<Repository, Error> {
-        let mut upwards = gix::discover::upwards::Options::default();
-        // Whoever owns the folder, its config is treated as the repository's, not the user's:
-        // sections of it that gix would act on beyond reading objects are not trusted.
-        upwards.trust = gix::discover::upwards::TrustPolicy::Assume(gix::sec::Trust::Reduced);
-        let open = gix::open::Options::isolated()
-            // A revision is the bytes committed: `refs/replace/` does not swap objects.
-            .config_overrides(["core.useReplaceRefs=false"]);
-        let repo = gix::discover_opts(start, upwards, open).map_err(|e| {
+    /// folder included, unless it lies inside a work tree and `named` is false: then the work
+    /// tree's `.git` is read). Its git folder is checked before gix reads any of it
+    /// (`git_dir::check`). `named`: the user named `start` (`--repo`).
+    pub fn discover(start: &Path, named: bool) -> Result<Repository, Error> {
+        let found = git_dir::find(start, named).map_err(|why| {
             Error::Open(format!(
                 "no git repository at {} or above it ({}); name one with --repo",
                 crate::escape::display_path(start),
+                escape_text(&why)
+            ))
+        })?;
+        git_dir::check(&found.dir).map_err(|why| Error::Open(escape_text(&why).into_owned()))?;
+        // Whoever owns the folder, its config is treated as the repository's, not the user's:
+        // sections of it that gix would act on beyond reading objects are not trusted.
+        let open = gix::open::Options::isolated()
+            .with(gix::sec::Trust::Reduced)
+            // A revision is the bytes committed: `refs/replace/` does not swap objects.
+            .config_overrides(["core.useReplaceRefs=false"]);
+        let repo = gix::open_opts(&found.dir, open).map_err(|e| {
+            Error::Open(format!(
+                "cannot open the git repository at {} ({})",
+                crate::escape::display_path(&found.dir),
                 escape_text(&e.to_string())
             ))
         })?;
@@ -119,7 +159,14 @@ impl Repository {
             repo,
             texts: Mutex::new(HashMap::new()),
             texts_kept: std::cell::Cell::new(false),
+            passed_over: found.passed_over,
         })
+    }
+
+    /// A folder laid out as a bare repository inside the work tree, met on the way up and not
+    /// read (the work tree's `.git` was).
+    pub fn passed_over(&self) -> Option<&Path> {
+        self.passed_over.as_deref()
     }
 
     /// The work tree, `None` for a bare repository.
@@ -222,7 +269,9 @@ impl Repository {
         let Ok(decisions) = crate::engine::listing_decisions(&options) else {
             return (None, None);
         };
-        let reader = Reader { repo: &self.repo };
+        let reader = Reader {
+            objects: &self.repo,
+        };
         // What `exclude` passed over on each side, for the sides to list (the first side's
         // session reads the listing kept here, which decides nothing again).
         let old = list(&reader, base.tree, &decisions);
@@ -329,7 +378,9 @@ impl Repository {
     /// is left out (a lint of its folder refuses it). Bounded as a listing is, in entries and
     /// depth.
     pub fn nested_configs(&self, revision: &Revision) -> Result<Vec<(String, String)>, Error> {
-        let reader = Reader { repo: &self.repo };
+        let reader = Reader {
+            objects: &self.repo,
+        };
         let cap = crate::engine::DEFAULT_MAX_FILE_SIZE;
         let mut out = Vec::new();
         let mut links = Links::new(&reader);
@@ -434,7 +485,9 @@ impl Repository {
         if isolated {
             return Ok((options, SideConfig::default()));
         }
-        let reader = Reader { repo: &self.repo };
+        let reader = Reader {
+            objects: &self.repo,
+        };
         let shown = |path: &str| PathBuf::from(format!("{}:{path}", revision.name));
         let mut config_file = None;
         let mut config_name = None;
@@ -649,41 +702,66 @@ enum Found {
     Missing,
 }
 
+/// Where a revision's objects are read from: the repository, or (to fuzz the listing) objects
+/// held in memory.
+trait Objects {
+    /// The kind and size of the object `id`, from its header (nothing inflated).
+    fn header(&self, id: ObjectId) -> Result<(gix::object::Kind, u64), String>;
+    /// The kind and bytes of the object `id`.
+    fn data(&self, id: ObjectId) -> Result<(gix::object::Kind, Vec<u8>), String>;
+}
+
+impl Objects for gix::Repository {
+    fn header(&self, id: ObjectId) -> Result<(gix::object::Kind, u64), String> {
+        let header = self.find_header(id).map_err(missing)?;
+        Ok((header.kind(), header.size()))
+    }
+
+    fn data(&self, id: ObjectId) -> Result<(gix::object::Kind, Vec<u8>), String> {
+        let object = self.find_object(id).map_err(missing)?;
+        Ok((object.kind, object.detach().data))
+    }
+}
+
 /// Bounded reads of a repository's objects.
 struct Reader<'r> {
-    repo: &'r gix::Repository,
+    objects: &'r dyn Objects,
 }
 
 impl Reader<'_> {
     /// The bytes of the blob `id`, or its size when it is over `cap` (read from the object's
     /// header, before anything is inflated).
     fn blob(&self, id: ObjectId, cap: u64) -> Result<Result<Vec<u8>, u64>, String> {
-        let header = self.repo.find_header(id).map_err(missing)?;
-        if header.size() > cap {
-            return Ok(Err(header.size()));
+        let (_, size) = self.objects.header(id)?;
+        if size > cap {
+            return Ok(Err(size));
         }
-        let object = self.repo.find_object(id).map_err(missing)?;
-        if object.kind != gix::object::Kind::Blob {
+        let (kind, data) = self.objects.data(id)?;
+        if kind != gix::object::Kind::Blob {
             return Err(format!("object {id} is not a file"));
         }
-        Ok(Ok(object.detach().data))
+        Ok(Ok(data))
+    }
+
+    /// The size of the blob `id` from its header.
+    fn blob_size(&self, id: ObjectId) -> Result<u64, String> {
+        Ok(self.objects.header(id)?.1)
     }
 
     /// The raw bytes of the tree `id`, bounded.
     fn tree(&self, id: ObjectId) -> Result<Vec<u8>, String> {
-        let header = self.repo.find_header(id).map_err(missing)?;
-        if header.size() > MAX_TREE_OBJECT {
+        let (_, size) = self.objects.header(id)?;
+        if size > MAX_TREE_OBJECT {
             return Err(format!(
-                "a folder of the revision is {} bytes as a git tree, over the {MAX_TREE_OBJECT} \
-                 byte limit; the revision was not read",
-                header.size()
+                "a folder of the revision is {size} bytes as a git tree, over the \
+                 {MAX_TREE_OBJECT} byte limit; the revision was not read"
             ));
         }
-        let object = self.repo.find_object(id).map_err(missing)?;
-        if object.kind != gix::object::Kind::Tree {
+        let (kind, data) = self.objects.data(id)?;
+        if kind != gix::object::Kind::Tree {
             return Err(format!("object {id} is not a folder"));
         }
-        Ok(object.detach().data)
+        Ok(data)
     }
 
     /// What `components` (names, top down) name below the tree `tree`. A link on the way is
@@ -859,7 +937,7 @@ struct Kept {
 impl Listing for TreeListing<'_> {
     fn discover(&self, decisions: &Decisions<'_>) -> Result<Vec<FoundFile>, String> {
         let local = self.repo.to_thread_local();
-        let kept = list(&Reader { repo: &local }, self.tree, decisions)?;
+        let kept = list(&Reader { objects: &local }, self.tree, decisions)?;
         self.read(kept, decisions)
     }
 }
@@ -901,7 +979,7 @@ impl TreeListing<'_> {
                 let slot = rayon::current_thread_index().unwrap_or(0) % handles.len();
                 // Only this thread takes its handle: the lock is never waited on.
                 let repo = handles[slot].lock().unwrap_or_else(|e| e.into_inner());
-                let reader = Reader { repo: &repo };
+                let reader = Reader { objects: &*repo };
                 let max = decisions.max_file_size;
                 let read = match (blob, &file.problem) {
                     (Some(id), None) => {
@@ -945,8 +1023,12 @@ fn list(
     let mut links = Links::new(reader);
     let mut pending: Vec<(usize, String, usize)> = vec![(0, String::new(), 0)];
     let mut listed = 0usize;
+    let mut work = Work::default();
+    let mut trees_listed: HashSet<ObjectId> = HashSet::new();
     while let Some((index, folder, depth)) = pending.pop() {
         let id = folders[index].2;
+        // A tree listed before lists the same files again: its files are repeats.
+        let repeat = !trees_listed.insert(id);
         let data = reader.tree(id)?;
         let tree = gix::objs::TreeRef::from_bytes(&data, id.kind())
             .map_err(|e| format!("a folder of the revision is not a valid git tree: {e}"))?;
@@ -956,6 +1038,16 @@ fn list(
                 "the revision lists more than {MAX_TREE_ENTRIES} files and folders; it was not read"
             ));
         }
+        if repeat {
+            work.repeated_entries += tree.entries.len();
+            if work.repeated_entries > MAX_REPEATED_ENTRIES {
+                return Err(format!(
+                    "the revision names the same folders over and over: more than \
+                     {MAX_REPEATED_ENTRIES} of its files and folders are in folders listed \
+                     before (git stores one folder for all its copies); it was not read"
+                ));
+            }
+        }
         for entry in &tree.entries {
             let name: &[u8] = entry.filename.as_bytes();
             let rel_path = if folder.is_empty() {
@@ -963,6 +1055,14 @@ fn list(
             } else {
                 format!("{folder}/{}", path_form(name))
             };
+            work.path_bytes += rel_path.len();
+            if work.path_bytes > MAX_LISTED_PATH_BYTES {
+                return Err(format!(
+                    "the paths of the revision's files and folders add up to more than \
+                     {MAX_LISTED_PATH_BYTES} bytes (each copy of a folder counting); it was not \
+                     read"
+                ));
+            }
             // A name no file system holds (git itself refuses to check these out): the entry
             // is reported, never read.
             if name.is_empty() || name == b"." || name == b".." || name.contains(&b'/') {
@@ -1021,6 +1121,9 @@ fn list(
                 EntryKind::Commit => ListedEntry::Submodule,
             };
             if let Some((kind, problem)) = decisions.entry(&rel_path, entry_kind) {
+                if let (Some(id), None) = (blob, &problem) {
+                    work.add(reader, id, repeat, decisions.max_file_size)?;
+                }
                 kept.push(Kept {
                     file: Discovered {
                         abs_path: PathBuf::from(&rel_path),
@@ -1034,6 +1137,68 @@ fn list(
         }
     }
     Ok(kept)
+}
+
+/// The work a revision's listing asks for, counted as it lists (each repeat counting) and
+/// refused past its bounds before any file is read.
+#[derive(Default)]
+struct Work {
+    files: usize,
+    bytes: u64,
+    repeated_files: usize,
+    repeated_entries: usize,
+    path_bytes: usize,
+    /// Blob sizes already looked up: a blob named many times is looked up once.
+    sizes: HashMap<ObjectId, u64>,
+}
+
+impl Work {
+    /// One more file to read, the blob `id`, listed in a tree listed before when `repeat`. A
+    /// blob over `max_file_size` is not read (it is reported as too large): its bytes do not
+    /// count.
+    fn add(
+        &mut self,
+        reader: &Reader<'_>,
+        id: ObjectId,
+        repeat: bool,
+        max_file_size: u64,
+    ) -> Result<(), String> {
+        let size = match self.sizes.get(&id) {
+            Some(size) => *size,
+            None => {
+                let size = reader.blob_size(id)?;
+                self.sizes.insert(id, size);
+                size
+            }
+        };
+        self.files += 1;
+        if size <= max_file_size {
+            self.bytes = self.bytes.saturating_add(size);
+        }
+        if repeat {
+            self.repeated_files += 1;
+        }
+        if self.repeated_files > MAX_REPEATED_FILES {
+            return Err(format!(
+                "the revision names the same folders over and over: more than \
+                 {MAX_REPEATED_FILES} of its files are in folders listed before (git stores one \
+                 folder for all its copies); it was not read"
+            ));
+        }
+        if self.files > MAX_LISTED_FILES {
+            return Err(format!(
+                "the revision lists more than {MAX_LISTED_FILES} files to read (each copy of a \
+                 file or folder counting); it was not read"
+            ));
+        }
+        if self.bytes > MAX_LISTED_BYTES {
+            return Err(format!(
+                "the files the revision lists to read hold more than {MAX_LISTED_BYTES} bytes \
+                 (each copy of a file or folder counting); it was not read"
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Resolves a revision's links inside its tree, as the system resolves a link on disk: each
@@ -1178,5 +1343,66 @@ impl<'a, 'r> Links<'a, 'r> {
         }
         let encloses = at.len() <= folder.len() && at.iter().zip(&folder).all(|(a, f)| a.0 == f.0);
         Ok((LinkTarget::Folder { encloses }, None))
+    }
+}
+
+/// The listing of a revision's trees run on objects held in memory, for a fuzz target to drive
+/// without a repository on disk. Not part of the supported interface.
+#[doc(hidden)]
+pub mod fuzzing {
+    use super::{list, ObjectId, Objects, Reader};
+    use gix::object::Kind;
+    use std::collections::HashMap;
+
+    /// The id of the object at `index`: the index, big endian, in the first 8 of 20 bytes.
+    pub fn id(index: usize) -> [u8; 20] {
+        let mut id = [0u8; 20];
+        id[..8].copy_from_slice(&(index as u64).to_be_bytes());
+        id
+    }
+
+    struct Memory(HashMap<ObjectId, (Kind, Vec<u8>)>);
+
+    impl Objects for Memory {
+        fn header(&self, id: ObjectId) -> Result<(Kind, u64), String> {
+            let (kind, data) = self.0.get(&id).ok_or("no such object")?;
+            Ok((*kind, data.len() as u64))
+        }
+
+        fn data(&self, id: ObjectId) -> Result<(Kind, Vec<u8>), String> {
+            self.0
+                .get(&id)
+                .cloned()
+                .ok_or_else(|| "no such object".to_string())
+        }
+    }
+
+    /// Lists the tree `objects[0]` as a revision's side lists it with the default
+    /// configuration, each object (whether it is a tree, its bytes) named by its [`id`]: the
+    /// paths listed with why each is not read, or why the listing stopped.
+    pub fn list_trees(
+        objects: &[(bool, Vec<u8>)],
+    ) -> Result<Vec<(String, Option<String>)>, String> {
+        let memory = Memory(
+            objects
+                .iter()
+                .enumerate()
+                .map(|(i, (tree, data))| {
+                    let kind = if *tree { Kind::Tree } else { Kind::Blob };
+                    (ObjectId::Sha1(id(i)), (kind, data.clone()))
+                })
+                .collect(),
+        );
+        let options = crate::engine::LintOptions::default();
+        let decisions = crate::engine::listing_decisions(&options).map_err(|e| e.to_string())?;
+        let kept = list(
+            &Reader { objects: &memory },
+            ObjectId::Sha1(id(0)),
+            &decisions,
+        )?;
+        Ok(kept
+            .into_iter()
+            .map(|kept| (kept.file.rel_path, kept.file.problem))
+            .collect())
     }
 }
