@@ -1532,11 +1532,10 @@ fn remote_code(line: &str, any_host: bool) -> Vec<(usize, usize)> {
             }
             continue;
         }
-        let tokens = crate::parse::shell::tokenize(segment);
         // Built on the first run that needs it: the addresses of the segment, found once
         // however many runs it holds.
         let mut sources: Option<Sources> = None;
-        for run in crate::semantic::commands::downloads_run(&tokens) {
+        for run in crate::semantic::commands::downloads_run_in(segment) {
             // The source is the first address after the command starts (`bash <(curl URL)`
             // ends its span before it).
             if any_host
