@@ -33,19 +33,28 @@ impl Token {
 /// The tokens of `command`. An unclosed quote ends at the end of the text (a shell would wait
 /// for more input; the hook would fail, which is not this parser's to say).
 pub fn tokenize(command: &str) -> Vec<Token> {
-    let bytes = command.as_bytes();
     let mut tokens = Vec::new();
+    tokenize_each(command, |token| tokens.push(token));
+    tokens
+}
+
+/// [`tokenize`], handing each token to `emit` as it is read: a reader that needs only the last
+/// few (a command and the next) holds those, not the tokens of a whole long line.
+pub fn tokenize_each(command: &str, mut emit: impl FnMut(Token)) {
+    let bytes = command.as_bytes();
+    let tokens = &mut emit;
     let mut i = 0;
     let mut word = String::new();
     let mut word_start: Option<usize> = None;
-    let flush = |tokens: &mut Vec<Token>, word: &mut String, start: &mut Option<usize>, end| {
-        if let Some(begin) = start.take() {
-            tokens.push(Token::Word {
-                text: std::mem::take(word),
-                span: Span::new(begin, end),
-            });
-        }
-    };
+    let flush =
+        |tokens: &mut dyn FnMut(Token), word: &mut String, start: &mut Option<usize>, end| {
+            if let Some(begin) = start.take() {
+                tokens(Token::Word {
+                    text: std::mem::take(word),
+                    span: Span::new(begin, end),
+                });
+            }
+        };
     while i < bytes.len() {
         let b = bytes[i];
         let operator: Option<&'static str> = match b {
@@ -65,8 +74,8 @@ pub fn tokenize(command: &str) -> Vec<Token> {
             _ => None,
         };
         if let Some(op) = operator {
-            flush(&mut tokens, &mut word, &mut word_start, i);
-            tokens.push(Token::Operator {
+            flush(tokens, &mut word, &mut word_start, i);
+            tokens(Token::Operator {
                 text: op,
                 span: Span::new(i, i + op.len()),
             });
@@ -75,7 +84,7 @@ pub fn tokenize(command: &str) -> Vec<Token> {
         }
         match b {
             b' ' | b'\t' | b'\r' => {
-                flush(&mut tokens, &mut word, &mut word_start, i);
+                flush(tokens, &mut word, &mut word_start, i);
                 i += 1;
             }
             b'\'' => {
@@ -119,8 +128,7 @@ pub fn tokenize(command: &str) -> Vec<Token> {
             }
         }
     }
-    flush(&mut tokens, &mut word, &mut word_start, bytes.len());
-    tokens
+    flush(tokens, &mut word, &mut word_start, bytes.len());
 }
 
 /// The simple commands of a token list: runs of words between control operators, each with

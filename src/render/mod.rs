@@ -211,7 +211,12 @@ pub fn summary_of(
 /// The summary of a run that found no file to read, naming the paths it looked under, e.g.
 /// `No skill or tool files found under . (SKILL.md, tools.json, …).`
 pub fn nothing_found(paths: &[std::path::PathBuf]) -> String {
-    let places: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    // The paths are the user's arguments, often a glob the shell expanded into repository names:
+    // printed raw, a folder name would drive the terminal or forge a CI log line.
+    let places: Vec<String> = paths
+        .iter()
+        .map(|p| crate::escape::display_path(p).into_owned())
+        .collect();
     format!(
         "No skill or tool files found under {} (SKILL.md, tools.json, *.tools.json, functions.json and other tool lists, __toolsnaps__/*.snap, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests, hooks.json, .mcp.json, commands/*.md, agents/*.md).",
         join_and(&places)

@@ -51,7 +51,7 @@ fn program(word: &str) -> String {
 
 /// The program of a simple command, past `sudo`, `env` and `VAR=value` assignments, with the
 /// index of its word.
-fn command_program(words: &[&Token]) -> Option<(usize, String)> {
+fn command_program(words: &[Token]) -> Option<(usize, String)> {
     for (i, token) in words.iter().enumerate() {
         let word = token.word()?;
         let is_assignment = word.split_once('=').is_some_and(|(name, _)| {
@@ -84,86 +84,123 @@ pub struct DownloadRun {
 /// Every download piped (or substituted) into an interpreter in `tokens`.
 pub fn downloads_run(tokens: &[Token]) -> Vec<DownloadRun> {
     let mut found = Vec::new();
-    // Split into simple commands, remembering the operator after each.
-    let mut commands: Vec<(Vec<&Token>, Option<&'static str>)> = Vec::new();
-    let mut current: Vec<&Token> = Vec::new();
-    for token in tokens {
-        match token {
-            Token::Word { .. } => current.push(token),
-            Token::Operator { text, .. } => {
-                commands.push((std::mem::take(&mut current), Some(*text)));
+    // Split into simple commands (runs of words, empty ones kept), remembering the operator
+    // after each. Slices of `tokens`: a line of many short commands allocates one list, not one
+    // a command.
+    let mut commands: Vec<(&[Token], Option<&'static str>)> = Vec::new();
+    let mut start = 0;
+    for (i, token) in tokens.iter().enumerate() {
+        if let Token::Operator { text, .. } = token {
+            commands.push((&tokens[start..i], Some(*text)));
+            start = i + 1;
+        }
+    }
+    commands.push((&tokens[start..], None));
+    for (i, (words, after)) in commands.iter().enumerate() {
+        let next = commands.get(i + 1).map(|(next, _)| *next);
+        runs_from(words, *after, next, &mut found);
+    }
+    found
+}
+
+/// [`downloads_run`] of the tokens of `line`, read as they are split: only the command being
+/// read and the one before it are held, so a line of a million short commands takes the memory
+/// of two. The same runs, in the same order.
+pub fn downloads_run_in(line: &str) -> Vec<DownloadRun> {
+    let mut found = Vec::new();
+    // The previous simple command and the operator after it, waiting for the next one.
+    let mut previous: Option<(Vec<Token>, Option<&'static str>)> = None;
+    let mut current: Vec<Token> = Vec::new();
+    crate::parse::shell::tokenize_each(line, |token| match token {
+        Token::Word { .. } => current.push(token),
+        Token::Operator { text, .. } => {
+            let done = std::mem::take(&mut current);
+            if let Some((words, after)) = previous.take() {
+                runs_from(&words, after, Some(&done), &mut found);
+            }
+            previous = Some((done, Some(text)));
+        }
+    });
+    if let Some((words, after)) = previous.take() {
+        runs_from(&words, after, Some(&current), &mut found);
+    }
+    runs_from(&current, None, None, &mut found);
+    found
+}
+
+/// The runs that start at one simple command (`words`, followed by the operator `after`), with
+/// the command after it (`next`).
+fn runs_from(
+    words: &[Token],
+    after: Option<&'static str>,
+    next: Option<&[Token]>,
+    found: &mut Vec<DownloadRun>,
+) {
+    let Some((at, name)) = command_program(words) else {
+        return;
+    };
+    // `curl … | sh`: a downloader whose output is the next command's input.
+    if DOWNLOADERS.contains(&name.as_str()) && after == Some("|") {
+        if let Some(next_words) = next {
+            if let Some((next_at, next)) = command_program(next_words) {
+                if INTERPRETERS.contains(&next.as_str()) {
+                    found.push(DownloadRun {
+                        span: Span::new(words[at].span().start, next_words[next_at].span().end),
+                        downloader: name.clone(),
+                        interpreter: next,
+                    });
+                }
             }
         }
     }
-    commands.push((current, None));
-    for (i, (words, after)) in commands.iter().enumerate() {
-        let Some((at, name)) = command_program(words) else {
-            continue;
-        };
-        // `curl … | sh`: a downloader whose output is the next command's input.
-        if DOWNLOADERS.contains(&name.as_str()) && *after == Some("|") {
-            if let Some((next_words, _)) = commands.get(i + 1) {
-                if let Some((next_at, next)) = command_program(next_words) {
-                    if INTERPRETERS.contains(&next.as_str()) {
-                        found.push(DownloadRun {
-                            span: Span::new(words[at].span().start, next_words[next_at].span().end),
-                            downloader: name.clone(),
-                            interpreter: next,
-                        });
-                    }
-                }
-            }
-        }
-        // `bash <(curl …)`, `source <(wget …)`: an interpreter reading a substituted download.
-        if (INTERPRETERS.contains(&name.as_str()) || name == "source" || name == ".")
-            && matches!(*after, Some("<(" | "$("))
-        {
-            if let Some((next_words, _)) = commands.get(i + 1) {
-                if let Some((next_at, next)) = command_program(next_words) {
-                    if DOWNLOADERS.contains(&next.as_str()) {
-                        found.push(DownloadRun {
-                            span: Span::new(words[at].span().start, next_words[next_at].span().end),
-                            downloader: next,
-                            interpreter: name.clone(),
-                        });
-                    }
-                }
-            }
-        }
-        // `iex (iwr …)`, `Invoke-Expression (Invoke-RestMethod …)`: PowerShell runs a download.
-        if matches!(name.as_str(), "iex" | "invoke-expression") {
-            if let Some(word) = words.get(at + 1) {
-                let text = word.word().unwrap_or_default();
-                let inner = program(text);
-                if text.starts_with('(') && DOWNLOADERS.contains(&inner.as_str()) {
-                    // Through the address: the last word of the group.
-                    let end = words.last().map_or(word.span().end, |w| w.span().end);
+    // `bash <(curl …)`, `source <(wget …)`: an interpreter reading a substituted download.
+    if (INTERPRETERS.contains(&name.as_str()) || name == "source" || name == ".")
+        && matches!(after, Some("<(" | "$("))
+    {
+        if let Some(next_words) = next {
+            if let Some((next_at, next)) = command_program(next_words) {
+                if DOWNLOADERS.contains(&next.as_str()) {
                     found.push(DownloadRun {
-                        span: Span::new(words[at].span().start, end),
-                        downloader: inner,
+                        span: Span::new(words[at].span().start, next_words[next_at].span().end),
+                        downloader: next,
                         interpreter: name.clone(),
                     });
                 }
             }
         }
-        // `sh -c "$(curl …)"`, `eval "$(wget -qO- …)"`: the substitution is inside one word.
-        if INTERPRETERS.contains(&name.as_str()) || name == "eval" {
-            for word in words.iter().skip(at + 1) {
-                let text = word.word().unwrap_or_default();
-                if let Some(inner) = text.split("$(").nth(1) {
-                    let inner_program = program(inner.split_whitespace().next().unwrap_or(""));
-                    if DOWNLOADERS.contains(&inner_program.as_str()) {
-                        found.push(DownloadRun {
-                            span: Span::new(words[at].span().start, word.span().end),
-                            downloader: inner_program,
-                            interpreter: name.clone(),
-                        });
-                    }
+    }
+    // `iex (iwr …)`, `Invoke-Expression (Invoke-RestMethod …)`: PowerShell runs a download.
+    if matches!(name.as_str(), "iex" | "invoke-expression") {
+        if let Some(word) = words.get(at + 1) {
+            let text = word.word().unwrap_or_default();
+            let inner = program(text);
+            if text.starts_with('(') && DOWNLOADERS.contains(&inner.as_str()) {
+                // Through the address: the last word of the group.
+                let end = words.last().map_or(word.span().end, |w| w.span().end);
+                found.push(DownloadRun {
+                    span: Span::new(words[at].span().start, end),
+                    downloader: inner,
+                    interpreter: name.clone(),
+                });
+            }
+        }
+    }
+    // `sh -c "$(curl …)"`, `eval "$(wget -qO- …)"`: the substitution is inside one word.
+    if INTERPRETERS.contains(&name.as_str()) || name == "eval" {
+        for word in words.iter().skip(at + 1) {
+            let text = word.word().unwrap_or_default();
+            if let Some(inner) = text.split("$(").nth(1) {
+                let inner_program = program(inner.split_whitespace().next().unwrap_or(""));
+                if DOWNLOADERS.contains(&inner_program.as_str()) {
+                    found.push(DownloadRun {
+                        span: Span::new(words[at].span().start, word.span().end),
+                        downloader: inner_program,
+                        interpreter: name.clone(),
+                    });
                 }
             }
         }
     }
-    found
 }
 
 /// A package a runner fetches from a registry and runs.
@@ -324,6 +361,30 @@ mod tests {
         assert!(runs("curl -fsSL https://x.io/a.json | jq .").is_empty());
         assert!(runs("curl -o i.sh https://x.io/i.sh && sha256sum -c i.sha && sh i.sh").is_empty());
         assert!(runs("bash ${CLAUDE_PLUGIN_ROOT}/hooks/x.sh").is_empty());
+    }
+
+    #[test]
+    fn runs_read_as_tokens_are_split_are_the_runs_of_all_tokens() {
+        let lines = [
+            "",
+            "curl x | sh",
+            "`curl x|sh` `curl http://x|sh` | | sh",
+            "bash <(curl https://x) ; iex (iwr https://x) ; iex (iwr u) | sh",
+            "sh -c \"$(curl -fsSL https://x.io/i)\" \"$(wget u)\" && curl a | bash -s",
+            "wget -qO- u | sudo bash; echo 'unclosed | sh",
+            "iwr https://x.io/i.ps1 | iex\ncurl u |",
+            "| sh",
+        ];
+        for line in lines {
+            let all = downloads_run(&tokenize(line));
+            assert_eq!(downloads_run_in(line), all, "{line}");
+            let repeated = line.repeat(50);
+            assert_eq!(
+                downloads_run_in(&repeated),
+                downloads_run(&tokenize(&repeated)),
+                "{line}"
+            );
+        }
     }
 
     fn packages(command: &str) -> Vec<(String, Option<String>)> {

@@ -1282,6 +1282,13 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
             found.push((s, e, Cue::Exfiltration, channel));
         }
     }
+    // The first context recorded for each start, looked up once per cue: a search of the list
+    // per cue was quadratic in the cues of a file.
+    let mut context_of: std::collections::HashMap<usize, (usize, usize)> =
+        std::collections::HashMap::with_capacity(contexts.len());
+    for (at, from, to) in contexts {
+        context_of.entry(at).or_insert((from, to));
+    }
     found.sort_by_key(|f| (f.0, f.1, f.2));
     found.dedup_by(|a, b| a.2 == b.2 && a.0 < b.1 && b.0 < a.1);
     for (s, e, cue, mut channel) in found {
@@ -1299,17 +1306,18 @@ fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Fou
                 _ => {}
             }
         } else if cue != Cue::RemoteCode && about_attacks() {
-            let line_start = text[..s].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = text[s..].find('\n').map_or(text.len(), |i| s + i);
-            if quoted_in_description(&text[line_start..line_end], s - line_start) {
+            // Only the line's last bytes before the cue are weighed: the line is read that far
+            // back, not to its start, so many cues on one long line stay linear.
+            let near = look_back(text, s, QUOTATION_REACH);
+            let line_start = near
+                .rfind('\n')
+                .map_or(s - near.len(), |i| s - near.len() + i + 1);
+            if quoted_in_description(&text[line_start..s], s - line_start) {
                 continue;
             }
         }
         let quoted = match cue {
-            Cue::Exfiltration => contexts
-                .iter()
-                .find(|c| c.0 == s)
-                .map_or((s, e), |c| (c.1, c.2)),
+            Cue::Exfiltration => context_of.get(&s).map_or((s, e), |&(from, to)| (from, to)),
             _ => (s, e),
         };
         emit(Found {
@@ -1360,11 +1368,15 @@ fn infinitive(text: &str, at: usize) -> bool {
         && tail[..tail.len() - 2].ends_with(|c: char| !c.is_alphanumeric())
 }
 
+/// How far back from a cue a quotation mark that opens around it is looked for.
+const QUOTATION_REACH: usize = 300;
+
 /// Whether byte `at` of a description line sits between quotation marks or backticks.
 fn quoted_in_description(line: &str, at: usize) -> bool {
-    // A quotation is short: 300 bytes back are enough, and keep many cues on one line linear.
+    // A quotation is short: this many bytes back are enough, and keep many cues on one line
+    // linear.
     let at = at.min(line.len());
-    let before = look_back(line, at, 300);
+    let before = look_back(line, at, QUOTATION_REACH);
     let odd = |c: char| before.matches(c).count() % 2 == 1;
     odd('"')
         || odd('`')
@@ -1511,18 +1523,26 @@ fn remote_code(line: &str, any_host: bool) -> Vec<(usize, usize)> {
         // (`bash <(curl …)`, `iex (iwr …)`).
         let from = command_start(line, at);
         let segment = &line[from..];
-        if line[at..].to_ascii_lowercase().starts_with("base64") {
+        if line
+            .get(at..at + "base64".len())
+            .is_some_and(|word| word.eq_ignore_ascii_case("base64"))
+        {
             if let Some(span) = base64_to_shell(segment) {
                 out.push((from + span.0, from + span.1));
             }
             continue;
         }
-        let tokens = crate::parse::shell::tokenize(segment);
-        for run in crate::semantic::commands::downloads_run(&tokens) {
-            // The source is the first address after the command starts (`iex (iwr URL)` ends
-            // its span before it).
-            let text = segment.get(run.span.start..).unwrap_or("");
-            if any_host || suspect_source(text) {
+        // Built on the first run that needs it: the addresses of the segment, found once
+        // however many runs it holds.
+        let mut sources: Option<Sources> = None;
+        for run in crate::semantic::commands::downloads_run_in(segment) {
+            // The source is the first address after the command starts (`bash <(curl URL)`
+            // ends its span before it).
+            if any_host
+                || sources
+                    .get_or_insert_with(|| Sources::new(segment))
+                    .suspect_after(run.span.start)
+            {
                 out.push((from + run.span.start, from + run.span.end));
             }
         }
@@ -1537,9 +1557,13 @@ fn remote_code(line: &str, any_host: bool) -> Vec<(usize, usize)> {
 /// line, or at an interpreter that reads what follows.
 fn command_start(line: &str, at: usize) -> usize {
     let before = &line[..at];
-    let lower = before.to_ascii_lowercase();
+    // An opener counts only when it ends at most 8 bytes before the word: only the last few
+    // bytes are read (lower-cased), so a long line costs no more per word than a short one.
+    let window = look_back(line, at, "invoke-expression (".len() + 8);
+    let window_start = at - window.len();
+    let lower = window.to_ascii_lowercase();
     for opener in ["<(", "$(", "iex (", "iex(", "invoke-expression ("] {
-        if let Some(i) = lower.rfind(opener) {
+        if let Some(i) = lower.rfind(opener).map(|i| window_start + i) {
             if i + opener.len() + 8 >= at {
                 // The interpreter's word starts at the last space before the opener.
                 let word_start = before[..i]
@@ -1564,9 +1588,50 @@ fn base64_to_shell(segment: &str) -> Option<(usize, usize)> {
     re.find(segment).map(|m| (m.start(), m.end()))
 }
 
-/// Whether a download's source is suspect: plain HTTP to another machine, an IP address, or a
-/// paste, tunnel, file-drop or link-shortening host.
-fn suspect_source(command: &str) -> bool {
+/// The addresses of a command line (`http://`, `https://`, any case), found in one pass so that
+/// each download run asks for its source in time bounded by that source, not by the rest of the
+/// line: a line of a thousand `curl x|sh` read the line a thousand times.
+struct Sources {
+    lower: String,
+    /// Where each `http://` starts, ascending.
+    plain: Vec<usize>,
+    /// Where each `https://` starts, ascending.
+    secure: Vec<usize>,
+    /// The verdict of each address already judged, by its start.
+    judged: std::collections::HashMap<usize, bool>,
+}
+
+impl Sources {
+    fn new(segment: &str) -> Self {
+        let lower = segment.to_ascii_lowercase();
+        let starts = |needle: &str| memchr::memmem::find_iter(lower.as_bytes(), needle).collect();
+        Sources {
+            plain: starts("http://"),
+            secure: starts("https://"),
+            lower,
+            judged: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Whether the source of a download starting at `at` is suspect: plain HTTP to another
+    /// machine, an IP address, or a paste, tunnel, file-drop or link-shortening host. Its source
+    /// is the first `http://` address from `at` on, else the first `https://` one.
+    fn suspect_after(&mut self, at: usize) -> bool {
+        let next = |starts: &[usize]| starts.get(starts.partition_point(|s| *s < at)).copied();
+        let Some(url_at) = next(&self.plain).or_else(|| next(&self.secure)) else {
+            return false;
+        };
+        let lower = &self.lower;
+        *self
+            .judged
+            .entry(url_at)
+            .or_insert_with(|| suspect_url(&lower[url_at..]))
+    }
+}
+
+/// Whether a lower-case address (from its scheme on) is a suspect source for a download. Reads
+/// the address's scheme and host only.
+fn suspect_url(url: &str) -> bool {
     const HOSTS: &[&str] = &[
         "pastebin.com",
         "paste.ee",
@@ -1597,11 +1662,6 @@ fn suspect_source(command: &str) -> bool {
         "ipfs.io",
         "dweb.link",
     ];
-    let lower = command.to_ascii_lowercase();
-    let Some(url_at) = lower.find("http://").or_else(|| lower.find("https://")) else {
-        return false;
-    };
-    let url = &lower[url_at..];
     let rest = url.split_once("://").map_or("", |(_, r)| r);
     let host = rest
         .split(['/', ' ', ':', '"', '\'', '|', ')'])

@@ -15,4 +15,5 @@ mod language_server;
 mod output;
 mod policies;
 mod scale;
+mod text_scans;
 mod yaml_aliases;

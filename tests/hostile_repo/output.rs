@@ -474,3 +474,33 @@ fn a_folder_name_that_is_not_utf8_is_escaped_in_messages_too() {
         assert!(text.contains(quoted), "{text}");
     }
 }
+
+#[test]
+fn a_folder_without_skills_is_named_escaped_in_the_nothing_found_message() {
+    // A folder a shell glob (`skilllint */`) turns into an argument: its name clears the screen,
+    // retitles the terminal and forges a workflow annotation.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let name = format!("x\u{1b}[2J\u{1b}]0;owned\u{7}\u{202e}{FORGED}");
+    common::write(
+        dir.path(),
+        &format!("{name}/notes.txt"),
+        b"nothing to lint\n",
+    );
+    for format in FORMATS {
+        let output = common::skilllint(&["--isolated", "--format", format, &name], dir.path());
+        let stderr = common::stderr(&output);
+        assert!(
+            stderr.contains("No skill or tool files found under x\\u{1b}[2J"),
+            "{format}: {stderr}"
+        );
+        assert_eq!(
+            raw_controls(&stderr),
+            Vec::<char>::new(),
+            "{format}: {stderr}"
+        );
+        assert!(
+            !stderr.lines().any(|line| line.starts_with("::error")),
+            "{format}: {stderr}"
+        );
+    }
+}
