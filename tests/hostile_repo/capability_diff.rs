@@ -4,7 +4,7 @@
 //! reads), count a file the new side cannot read as widening, and show the repository's names
 //! and messages in its Markdown report as text, never as links, images or markup.
 
-use super::common::{skilllint, stdout, write};
+use super::common::{self, skilllint, stdout, write};
 use serde_json::Value;
 use std::path::Path;
 
@@ -456,23 +456,7 @@ fn a_configuration_below_the_root_of_a_revision_is_seen_in_its_tree() {
     std::fs::create_dir_all(&home).expect("home");
     std::fs::create_dir_all(&repo).expect("repo");
     let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args([
-                "-c",
-                "user.name=skilllint tests",
-                "-c",
-                "user.email=tests@skilllint.invalid",
-                "-c",
-                "commit.gpgsign=false",
-            ])
-            .args(args)
-            .current_dir(&repo)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
-            .env("HOME", &home)
-            .output()
-            .expect("git runs");
-        assert!(out.status.success(), "git {args:?}: {out:?}");
+        common::git(&repo, &home, args, b"");
     };
     git(&["init", "-q", "."]);
     agents(&repo);
@@ -530,17 +514,7 @@ fn a_new_tools_file_an_existing_exclude_hides_in_a_revision_widens() {
     std::fs::create_dir_all(&home).expect("home");
     std::fs::create_dir_all(&repo).expect("repo");
     let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t.invalid"])
-            .args(["-c", "commit.gpgsign=false"])
-            .args(args)
-            .current_dir(&repo)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
-            .env("HOME", &home)
-            .output()
-            .expect("git runs");
-        assert!(out.status.success(), "git {args:?}: {out:?}");
+        common::git(&repo, &home, args, b"");
     };
     git(&["init", "-q", "."]);
     write(
@@ -581,17 +555,7 @@ fn a_configuration_below_the_root_that_is_a_link_is_read_as_a_lint_reads_it() {
     std::fs::create_dir_all(&home).expect("home");
     std::fs::create_dir_all(&repo).expect("repo");
     let git = |args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t.invalid"])
-            .args(["-c", "commit.gpgsign=false"])
-            .args(args)
-            .current_dir(&repo)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
-            .env("HOME", &home)
-            .output()
-            .expect("git runs");
-        assert!(out.status.success(), "git {args:?}: {out:?}");
+        common::git(&repo, &home, args, b"");
     };
     git(&["init", "-q", "."]);
     agents(&repo);

@@ -85,3 +85,99 @@ pub fn skilllint_limited(
         stderr: std::fs::read(&err_path).expect("read stderr"),
     }
 }
+
+/// How a linearity check grows its input, and how much longer the larger run may take: about
+/// `factor` for linear work, `factor²` for quadratic.
+pub struct Growth {
+    pub factor: usize,
+    pub limit: u32,
+}
+
+/// Lints `root` with `args` and `-o REPORT .` (the report written outside it), returning the
+/// least wall time of three runs and the report of the last.
+pub fn timed_lint(root: &Path, args: &[&str]) -> (Duration, String) {
+    let out = tempfile::tempdir().expect("temp dir");
+    let report = out.path().join("report");
+    let report_arg = report.to_str().expect("temp path is UTF-8");
+    let mut all: Vec<&str> = args.to_vec();
+    all.extend(["-o", report_arg, "."]);
+    let mut best = Duration::MAX;
+    for _ in 0..3 {
+        let start = Instant::now();
+        let output = skilllint(&all, root);
+        best = best.min(start.elapsed());
+        assert!(
+            matches!(output.status.code(), Some(0 | 1)),
+            "skilllint failed: {}",
+            stderr(&output)
+        );
+    }
+    let text = std::fs::read_to_string(&report).expect("report written");
+    (best, text)
+}
+
+/// Builds the shape at `size` and `growth.factor * size` (each in its own folder), lints both
+/// with `args`, asserts the time ratio (a ratio, not a wall time: the machine is shared), and
+/// returns both reports for count checks.
+pub fn assert_linear(
+    shape: &str,
+    args: &[&str],
+    size: usize,
+    growth: Growth,
+    build: impl Fn(&Path, usize),
+) -> (String, String) {
+    let small = tempfile::tempdir().expect("temp dir");
+    let large = tempfile::tempdir().expect("temp dir");
+    let large_size = growth.factor * size;
+    build(small.path(), size);
+    build(large.path(), large_size);
+    let (small_time, small_report) = timed_lint(small.path(), args);
+    let (large_time, large_report) = timed_lint(large.path(), args);
+    eprintln!(
+        "{shape} ({args:?}): x {small_time:?}, {}x {large_time:?}",
+        growth.factor
+    );
+    assert!(
+        large_time < small_time * growth.limit,
+        "{shape}: size {size} took {small_time:?}, size {large_size} took {large_time:?}: not linear"
+    );
+    (small_report, large_report)
+}
+
+/// Runs git in `cwd` with `input` on its standard input, isolated from the machine's and the
+/// user's configuration (`home` holds its global one); its output, trimmed. Panics when git
+/// fails. Only tests run git: skilllint reads repositories without it.
+pub fn git(cwd: &Path, home: &Path, args: &[&str], input: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = Command::new("git")
+        .args([
+            "-c",
+            "user.name=skilllint tests",
+            "-c",
+            "user.email=tests@skilllint.invalid",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(args)
+        .current_dir(cwd)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
+        .env("HOME", home)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_WORK_TREE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("git runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_vec();
+    // Written from a thread: git may answer before it has read everything.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let output = child.wait_with_output().expect("git ends");
+    writer.join().expect("writer").expect("write to git");
+    assert!(output.status.success(), "git {args:?}: {output:?}");
+    String::from_utf8_lossy(&output.stdout).trim().to_string()
+}

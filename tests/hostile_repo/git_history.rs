@@ -3,9 +3,9 @@
 //! database borrowed from outside, a bare-repository layout committed into the folder the diff
 //! runs in. Each run is under a watchdog, so a regression that hangs fails instead of stalling.
 
-use crate::common::{skilllint_limited, stderr, stdout};
+use crate::common::{self, skilllint_limited, stderr, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Duration;
 
 /// Long enough for a debug build on a loaded machine; a hang or a 160,000-skill lint is not.
@@ -30,38 +30,7 @@ impl Scratch {
     /// Runs git in `cwd` (relative to the scratch folder) with `input` on its standard input;
     /// its output, trimmed. Panics when git fails.
     fn git_in(&self, cwd: &str, args: &[&str], input: &[u8]) -> String {
-        use std::io::Write;
-        let mut child = Command::new("git")
-            .args([
-                "-c",
-                "user.name=skilllint tests",
-                "-c",
-                "user.email=tests@skilllint.invalid",
-                "-c",
-                "commit.gpgsign=false",
-                "-c",
-                "init.defaultBranch=main",
-            ])
-            .args(args)
-            .current_dir(self.path(cwd))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", self.path("home/.gitconfig"))
-            .env("HOME", self.path("home"))
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("git runs");
-        let mut stdin = child.stdin.take().expect("stdin");
-        let input = input.to_vec();
-        // Written from a thread: git may answer before it has read everything.
-        let writer = std::thread::spawn(move || stdin.write_all(&input));
-        let output = child.wait_with_output().expect("git ends");
-        writer.join().expect("writer").expect("write to git");
-        assert!(output.status.success(), "git {args:?}: {output:?}");
-        String::from_utf8_lossy(&output.stdout).trim().to_string()
+        common::git(&self.path(cwd), &self.path("home"), args, input)
     }
 
     fn git(&self, cwd: &str, args: &[&str]) -> String {

@@ -5,53 +5,31 @@
 
 use super::common;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-/// Runs the linter with every rule on `root` (report written to a file outside it), returning
-/// the least wall time of three runs and the report of the last.
+/// Lints `root` with every rule in `format`: the least wall time of three runs, and the report.
 fn timed_lint(root: &Path, format: &str) -> (Duration, String) {
-    let out = tempfile::tempdir().expect("temp dir");
-    let report = out.path().join("report");
-    let report_arg = report.to_str().expect("temp path is UTF-8");
-    let mut best = Duration::MAX;
-    for _ in 0..3 {
-        let start = Instant::now();
-        let output = common::skilllint(
-            &["--select", "ALL", "--format", format, "-o", report_arg, "."],
-            root,
-        );
-        best = best.min(start.elapsed());
-        assert!(
-            matches!(output.status.code(), Some(0 | 1)),
-            "skilllint failed: {}",
-            common::stderr(&output)
-        );
-    }
-    let text = std::fs::read_to_string(&report).expect("report written");
-    (best, text)
+    common::timed_lint(root, &["--select", "ALL", "--format", format])
 }
 
-/// Builds the shape at `size` and `2 * size` (each in its own folder), lints both, and asserts
-/// the time ratio; returns both reports for count checks.
+/// Lints the shape at `size` and `2 * size` with every rule: time(2x) < 3 × time(x).
 fn assert_linear(
     shape: &str,
     format: &str,
     size: usize,
     build: impl Fn(&Path, usize),
 ) -> (String, String) {
-    let small = tempfile::tempdir().expect("temp dir");
-    let large = tempfile::tempdir().expect("temp dir");
-    build(small.path(), size);
-    build(large.path(), 2 * size);
-    let (small_time, small_report) = timed_lint(small.path(), format);
-    let (large_time, large_report) = timed_lint(large.path(), format);
-    eprintln!("{shape} ({format}): x {small_time:?}, 2x {large_time:?}");
-    assert!(
-        large_time < small_time * 3,
-        "{shape}: {size} units took {small_time:?}, {} took {large_time:?}: not linear",
-        2 * size
-    );
-    (small_report, large_report)
+    let growth = common::Growth {
+        factor: 2,
+        limit: 3,
+    };
+    common::assert_linear(
+        shape,
+        &["--select", "ALL", "--format", format],
+        size,
+        growth,
+        build,
+    )
 }
 
 /// How many findings of one rule in one file are reported (`MAX_FINDINGS_PER_FILE`).

@@ -8,7 +8,6 @@
 
 use super::common;
 use std::path::Path;
-use std::time::{Duration, Instant};
 
 /// How many findings of one rule in one file a report keeps before counting the rest.
 const CAP: usize = skilllint::check::MAX_FINDINGS_PER_FILE;
@@ -16,53 +15,24 @@ const CAP: usize = skilllint::check::MAX_FINDINGS_PER_FILE;
 const FRONTMATTER: &str =
     "---\nname: s\ndescription: Does things for the user. Use it when asked.\n---\n\n";
 
-/// Lints `root` with the rules `select` (JSON report written outside it), returning the least
-/// wall time of three runs and the report of the last.
-fn timed_lint(root: &Path, select: &str) -> (Duration, String) {
-    let out = tempfile::tempdir().expect("temp dir");
-    let report = out.path().join("report");
-    let report_arg = report.to_str().expect("temp path is UTF-8");
-    let mut best = Duration::MAX;
-    for _ in 0..3 {
-        let start = Instant::now();
-        let output = common::skilllint(
-            &[
-                "--select", select, "--format", "json", "-o", report_arg, ".",
-            ],
-            root,
-        );
-        best = best.min(start.elapsed());
-        assert!(
-            matches!(output.status.code(), Some(0 | 1)),
-            "skilllint failed: {}",
-            common::stderr(&output)
-        );
-    }
-    let text = std::fs::read_to_string(&report).expect("report written");
-    (best, text)
-}
-
-/// Builds the shape at `size` and `4 * size` bytes, lints both with `select`, asserts the time
-/// ratio, and returns both reports.
+/// Lints the shape at `size` and `4 * size` with the rules `select`: time(4x) < 6 × time(x).
 fn assert_linear(
     shape: &str,
     select: &str,
     size: usize,
     build: impl Fn(&Path, usize),
 ) -> (String, String) {
-    let small = tempfile::tempdir().expect("temp dir");
-    let large = tempfile::tempdir().expect("temp dir");
-    build(small.path(), size);
-    build(large.path(), 4 * size);
-    let (small_time, small_report) = timed_lint(small.path(), select);
-    let (large_time, large_report) = timed_lint(large.path(), select);
-    eprintln!("{shape}: x {small_time:?}, 4x {large_time:?}");
-    assert!(
-        large_time < small_time * 6,
-        "{shape}: {size} bytes took {small_time:?}, {} took {large_time:?}: not linear",
-        4 * size
-    );
-    (small_report, large_report)
+    let growth = common::Growth {
+        factor: 4,
+        limit: 6,
+    };
+    common::assert_linear(
+        shape,
+        &["--select", select, "--format", "json"],
+        size,
+        growth,
+        build,
+    )
 }
 
 /// `unit` repeated to about `size` bytes.
