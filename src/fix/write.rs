@@ -327,16 +327,21 @@ impl ReportFile {
         let Some(name) = path.file_name() else {
             return Err(std::io::Error::other("it names no file"));
         };
-        let target = real_folder.join(name);
-        // An existing regular file keeps its mode; a new report is readable by all, as a plain
-        // `create` under the usual umask would make it.
+        Self::renamed_into(&real_folder, name)
+    }
+
+    /// A new temporary file in `folder` (real, resolved) to be renamed over `folder/name`. An
+    /// existing regular file keeps its mode; a new one is readable by all, as a plain `create`
+    /// under the usual umask would make it.
+    fn renamed_into(folder: &Path, name: &std::ffi::OsStr) -> std::io::Result<ReportFile> {
+        let target = folder.join(name);
         let mode = std::fs::symlink_metadata(&target)
             .ok()
             .filter(|m| m.file_type().is_file())
             .map(|m| m.permissions());
         Ok(ReportFile {
             target: ReportTarget::Renamed {
-                temp: temp_file_in(&real_folder, name)?,
+                temp: temp_file_in(folder, name)?,
                 path: target,
                 mode,
             },
@@ -361,17 +366,7 @@ impl ReportFile {
                 "its folder leads outside the configuration's folder; nothing was written",
             ));
         }
-        let mode = std::fs::symlink_metadata(&target)
-            .ok()
-            .filter(|m| m.file_type().is_file())
-            .map(|m| m.permissions());
-        Ok(ReportFile {
-            target: ReportTarget::Renamed {
-                temp: temp_file_in(&folder, name)?,
-                path: folder.join(name),
-                mode,
-            },
-        })
+        Self::renamed_into(&folder, name)
     }
 
     /// Appends a piece of the report.
