@@ -89,6 +89,30 @@ fn skill_with_owner(comment: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// A git repository in a temporary folder, with a home of its own for git's configuration.
+struct Scratch {
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir_all(dir.path().join("home")).expect("home");
+        std::fs::create_dir_all(dir.path().join("repo")).expect("repo");
+        let scratch = Scratch { dir };
+        scratch.git(&["init", "-q", "."]);
+        scratch
+    }
+
+    fn repo(&self) -> std::path::PathBuf {
+        self.dir.path().join("repo")
+    }
+
+    fn git(&self, args: &[&str]) {
+        common::git(&self.repo(), &self.dir.path().join("home"), args, b"");
+    }
+}
+
 #[test]
 fn a_yaml_suppression_in_any_spacing_the_lint_accepts_is_seen_as_silencing() {
     for comment in [
@@ -450,15 +474,9 @@ fn a_configuration_below_the_root_is_what_a_lint_of_its_folder_applies() {
 
 #[test]
 fn a_configuration_below_the_root_of_a_revision_is_seen_in_its_tree() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let home = dir.path().join("home");
-    let repo = dir.path().join("repo");
-    std::fs::create_dir_all(&home).expect("home");
-    std::fs::create_dir_all(&repo).expect("repo");
-    let git = |args: &[&str]| {
-        common::git(&repo, &home, args, b"");
-    };
-    git(&["init", "-q", "."]);
+    let scratch = Scratch::new();
+    let repo = scratch.repo();
+    let git = |args: &[&str]| scratch.git(args);
     agents(&repo);
     git(&["add", "-A"]);
     git(&["commit", "-q", "-m", "base"]);
@@ -508,15 +526,9 @@ fn a_new_tools_file_an_existing_exclude_hides_widens() {
 
 #[test]
 fn a_new_tools_file_an_existing_exclude_hides_in_a_revision_widens() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let home = dir.path().join("home");
-    let repo = dir.path().join("repo");
-    std::fs::create_dir_all(&home).expect("home");
-    std::fs::create_dir_all(&repo).expect("repo");
-    let git = |args: &[&str]| {
-        common::git(&repo, &home, args, b"");
-    };
-    git(&["init", "-q", "."]);
+    let scratch = Scratch::new();
+    let repo = scratch.repo();
+    let git = |args: &[&str]| scratch.git(args);
     write(
         &repo,
         "skilllint.toml",
@@ -549,15 +561,9 @@ fn a_new_tools_file_an_existing_exclude_hides_in_a_revision_widens() {
 #[cfg(unix)]
 #[test]
 fn a_configuration_below_the_root_that_is_a_link_is_read_as_a_lint_reads_it() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let home = dir.path().join("home");
-    let repo = dir.path().join("repo");
-    std::fs::create_dir_all(&home).expect("home");
-    std::fs::create_dir_all(&repo).expect("repo");
-    let git = |args: &[&str]| {
-        common::git(&repo, &home, args, b"");
-    };
-    git(&["init", "-q", "."]);
+    let scratch = Scratch::new();
+    let repo = scratch.repo();
+    let git = |args: &[&str]| scratch.git(args);
     agents(&repo);
     git(&["add", "-A"]);
     git(&["commit", "-q", "-m", "base"]);
