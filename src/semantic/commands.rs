@@ -83,35 +83,23 @@ pub struct DownloadRun {
 
 /// Every download piped (or substituted) into an interpreter in `tokens`.
 pub fn downloads_run(tokens: &[Token]) -> Vec<DownloadRun> {
-    let mut found = Vec::new();
-    // Split into simple commands (runs of words, empty ones kept), remembering the operator
-    // after each. Slices of `tokens`: a line of many short commands allocates one list, not one
-    // a command.
-    let mut commands: Vec<(&[Token], Option<&'static str>)> = Vec::new();
-    let mut start = 0;
-    for (i, token) in tokens.iter().enumerate() {
-        if let Token::Operator { text, .. } = token {
-            commands.push((&tokens[start..i], Some(*text)));
-            start = i + 1;
-        }
-    }
-    commands.push((&tokens[start..], None));
-    for (i, (words, after)) in commands.iter().enumerate() {
-        let next = commands.get(i + 1).map(|(next, _)| *next);
-        runs_from(words, *after, next, &mut found);
-    }
-    found
+    runs_in_stream(|emit| tokens.iter().cloned().for_each(emit))
 }
 
-/// [`downloads_run`] of the tokens of `line`, read as they are split: only the command being
-/// read and the one before it are held, so a line of a million short commands takes the memory
-/// of two. The same runs, in the same order.
+/// [`downloads_run`] of the tokens of `line`, read as they are split: a line of a million short
+/// commands takes the memory of two.
 pub fn downloads_run_in(line: &str) -> Vec<DownloadRun> {
+    runs_in_stream(|emit| crate::parse::shell::tokenize_each(line, emit))
+}
+
+/// The runs of the tokens `read` hands over, split into simple commands as they come: only the
+/// command being read and the one before it (with the operator after it) are held.
+fn runs_in_stream(read: impl FnOnce(&mut dyn FnMut(Token))) -> Vec<DownloadRun> {
     let mut found = Vec::new();
     // The previous simple command and the operator after it, waiting for the next one.
     let mut previous: Option<(Vec<Token>, Option<&'static str>)> = None;
     let mut current: Vec<Token> = Vec::new();
-    crate::parse::shell::tokenize_each(line, |token| match token {
+    read(&mut |token| match token {
         Token::Word { .. } => current.push(token),
         Token::Operator { text, .. } => {
             let done = std::mem::take(&mut current);
