@@ -132,7 +132,7 @@ pub(crate) struct Decisions<'a> {
     pub(crate) max_file_size: u64,
     /// The files of a kind skilllint reads that `exclude` passed over, as met (see
     /// [`Decisions::pass_over`]).
-    pub(crate) passed_over: Mutex<Vec<String>>,
+    pub(crate) passed_over: PassedOver,
 }
 
 impl Decisions<'_> {
@@ -183,15 +183,32 @@ impl Decisions<'_> {
             include: &self.include,
             context: None,
         };
-        if kinds.of(rel_path).is_some() {
-            let mut guard = self.passed_over.lock().unwrap_or_else(|e| e.into_inner());
-            guard.push(rel_path.to_string());
-        }
+        self.passed_over.note(&kinds, rel_path);
     }
 
     /// What [`Decisions::pass_over`] noted since the last call, sorted, once each.
     pub(crate) fn take_passed_over(&self) -> Vec<String> {
-        let mut guard = self.passed_over.lock().unwrap_or_else(|e| e.into_inner());
+        self.passed_over.take()
+    }
+}
+
+/// The files of a kind skilllint reads that `exclude` passed over, noted by the threads of a walk
+/// or a listing as they meet them: a diff compares what each side's exclusions hid.
+#[derive(Default)]
+pub(crate) struct PassedOver(Mutex<Vec<String>>);
+
+impl PassedOver {
+    /// Notes `rel_path`, which `exclude` matched, when it is of a kind `kinds` reads.
+    fn note(&self, kinds: &Kinds<'_>, rel_path: &str) {
+        if kinds.of(rel_path).is_some() {
+            let mut guard = self.0.lock().unwrap_or_else(|e| e.into_inner());
+            guard.push(rel_path.to_string());
+        }
+    }
+
+    /// What was noted since the last call, sorted, once each.
+    fn take(&self) -> Vec<String> {
+        let mut guard = self.0.lock().unwrap_or_else(|e| e.into_inner());
         let mut passed = std::mem::take(&mut *guard);
         passed.sort_unstable();
         passed.dedup();
@@ -402,7 +419,7 @@ pub fn discover<T: Send + Sync>(
     // Archives and native executables the walk passes (SK022 keeps those in skill folders).
     let opaque: Mutex<Vec<Candidate>> = Mutex::new(Vec::new());
     // Files of a kind skilllint reads that `exclude` passes over (a diff compares them).
-    let passed_over: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let passed_over = PassedOver::default();
     let push = |rel_path: String, abs_path: PathBuf, kind: FileKind, problem: Option<String>| {
         let file = Discovered {
             rel_path,
@@ -519,10 +536,7 @@ pub fn discover<T: Send + Sync>(
                 }
                 let rel_path = relative_path(root, entry.path());
                 if exclude.matches(&rel_path) {
-                    if kinds.of(&rel_path).is_some() {
-                        let mut guard = passed_over.lock().unwrap_or_else(|e| e.into_inner());
-                        guard.push(rel_path);
-                    }
+                    passed_over.note(kinds, &rel_path);
                     return WalkState::Continue;
                 }
                 if file_type.is_symlink() {
@@ -591,10 +605,7 @@ pub fn discover<T: Send + Sync>(
     order.par_sort_unstable_by(|a, b| key(&files[*a]).cmp(&key(&files[*b])));
     permute(&mut files, order);
     files.dedup_by(|a, b| a.0.rel_path == b.0.rel_path);
-    let mut passed_over = passed_over.into_inner().unwrap_or_else(|e| e.into_inner());
-    passed_over.sort_unstable();
-    passed_over.dedup();
-    (files, opaque, passed_over)
+    (files, opaque, passed_over.take())
 }
 
 /// The files git tracks under each walked folder that skilllint may read (by name), from the

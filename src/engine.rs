@@ -564,7 +564,7 @@ pub(crate) fn listing_decisions(
         exclude: globs(&options.exclude, &options.exclude_here)?,
         include: globs(&options.tool_include, &options.tool_include_here)?,
         max_file_size: options.max_file_size,
-        passed_over: std::sync::Mutex::new(Vec::new()),
+        passed_over: Default::default(),
     })
 }
 
