@@ -941,13 +941,8 @@ pub fn diff_sides(old: &Side, new: &Side) -> CapabilityDiff {
     });
     // What the new side's lint hid that the old side neither reported nor hid: new findings
     // silenced from the start, listed as such rather than not at all.
-    let before: Vec<Finding> = old
-        .findings
-        .iter()
-        .chain(&old.suppressed)
-        .cloned()
-        .collect();
-    let mut suppressed = only_in(&new.suppressed, &before);
+    let before = old.findings.iter().chain(&old.suppressed).collect();
+    let mut suppressed = only_in_any(&new.suppressed, before);
     suppressed.sort_by(|a, b| (&a.path, a.at, &a.code).cmp(&(&b.path, b.at, &b.code)));
     out.findings = FindingChanges {
         new: only_in(&new.findings, &old.findings),
@@ -1001,8 +996,13 @@ fn rewritten_policies<'s>(old: &Settings, new: &'s Settings) -> HashSet<&'s str>
 /// then what is left by rule, file and message alone: a finding whose flagged text was edited
 /// (an `enum` grown under the same message) is the same finding, not a fixed one and a new one.
 fn only_in(these: &[Finding], those: &[Finding]) -> Vec<Finding> {
-    let left_here = unmatched(these.iter().collect(), those.iter().collect(), strict);
-    let left_there = unmatched(those.iter().collect(), these.iter().collect(), strict);
+    only_in_any(these, those.iter().collect())
+}
+
+/// [`only_in`], against findings gathered from more than one list (borrowed, not copied).
+fn only_in_any<'f>(these: &'f [Finding], those: Vec<&'f Finding>) -> Vec<Finding> {
+    let left_here = unmatched(these.iter().collect(), those.clone(), strict);
+    let left_there = unmatched(those, these.iter().collect(), strict);
     unmatched(left_here, left_there, loose)
         .into_iter()
         .cloned()
