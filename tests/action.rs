@@ -5,6 +5,9 @@
 //! carry a quoted value with a space as one word. Skipped, with a message, without Python 3 and
 //! PyYAML (what the script needs).
 
+#[path = "support/git.rs"]
+mod git_support;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -370,24 +373,7 @@ fn the_isolated_input_ignores_the_repository_configuration() {
 
 /// Runs git in `repo` with no system or user configuration; panics when it fails.
 fn git(repo: &Path, home: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=skilllint tests",
-            "-c",
-            "user.email=tests@skilllint.invalid",
-            "-c",
-            "commit.gpgsign=false",
-        ])
-        .args(args)
-        .current_dir(repo)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
-        .env("HOME", home)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {out:?}");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+    git_support::git(repo, home, args, b"")
 }
 
 #[test]

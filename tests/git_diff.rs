@@ -4,6 +4,9 @@
 //! read with its own committed configuration, a hostile repository that configures programs to
 //! run, a shallow clone, a bare repository.
 
+#[path = "support/git.rs"]
+mod git_support;
+
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -61,28 +64,7 @@ impl Scratch {
     }
 
     fn run_git(&self, cwd: &str, args: &[&str]) -> Output {
-        Command::new("git")
-            .args([
-                "-c",
-                "user.name=skilllint tests",
-                "-c",
-                "user.email=tests@skilllint.invalid",
-                "-c",
-                "commit.gpgsign=false",
-                "-c",
-                "init.defaultBranch=main",
-                "-c",
-                "protocol.file.allow=always",
-            ])
-            .args(args)
-            .current_dir(self.path(cwd))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", self.path("home/.gitconfig"))
-            .env("HOME", self.path("home"))
-            .env_remove("GIT_DIR")
-            .env_remove("GIT_WORK_TREE")
-            .output()
-            .expect("git runs")
+        git_support::run(&self.path(cwd), &self.path("home"), args, b"")
     }
 
     /// A repository at `name` with the files of `fixture` (below tests/fixtures) committed.
@@ -1031,26 +1013,7 @@ impl Scratch {
 
     /// Runs git with `input` on its standard input; its output, trimmed.
     fn git_with_input(&self, cwd: &str, args: &[&str], input: &str) -> String {
-        use std::io::Write;
-        let mut child = Command::new("git")
-            .args(args)
-            .current_dir(self.path(cwd))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", self.path("home/.gitconfig"))
-            .env("HOME", self.path("home"))
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .expect("git runs");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input.as_bytes())
-            .expect("write");
-        let output = child.wait_with_output().expect("git ends");
-        assert!(output.status.success(), "git {args:?}: {output:?}");
-        String::from_utf8_lossy(&output.stdout).trim().to_string()
+        git_support::git(&self.path(cwd), &self.path("home"), args, input.as_bytes())
     }
 
     /// A commit of the tree `tree` on top of HEAD, made the branch's head.

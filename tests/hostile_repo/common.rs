@@ -144,40 +144,4 @@ pub fn assert_linear(
     (small_report, large_report)
 }
 
-/// Runs git in `cwd` with `input` on its standard input, isolated from the machine's and the
-/// user's configuration (`home` holds its global one); its output, trimmed. Panics when git
-/// fails. Only tests run git: skilllint reads repositories without it.
-pub fn git(cwd: &Path, home: &Path, args: &[&str], input: &[u8]) -> String {
-    use std::io::Write;
-    let mut child = Command::new("git")
-        .args([
-            "-c",
-            "user.name=skilllint tests",
-            "-c",
-            "user.email=tests@skilllint.invalid",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(args)
-        .current_dir(cwd)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", home.join(".gitconfig"))
-        .env("HOME", home)
-        .env_remove("GIT_DIR")
-        .env_remove("GIT_WORK_TREE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("git runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_vec();
-    // Written from a thread: git may answer before it has read everything.
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let output = child.wait_with_output().expect("git ends");
-    writer.join().expect("writer").expect("write to git");
-    assert!(output.status.success(), "git {args:?}: {output:?}");
-    String::from_utf8_lossy(&output.stdout).trim().to_string()
-}
+pub use super::git_support::git;

@@ -9,6 +9,8 @@ mod config;
 mod docs;
 mod fix;
 mod git_history;
+#[path = "../support/git.rs"]
+mod git_support;
 mod ignore_files;
 mod input;
 mod language_server;
