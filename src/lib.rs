@@ -32,11 +32,13 @@ pub mod rules;
 pub mod schema;
 pub mod semantic;
 pub mod server;
+pub mod settings;
 mod sink;
 pub mod source;
 pub mod triage;
 
-pub use engine::{lint, LintError, LintOptions, LintOutcome};
+pub use engine::{lint, LintError, LintOutcome};
+pub use settings::LintOptions;
 
 /// Every file under `tests/fixtures`, for unit tests that check a parser against its reference on
 /// real inputs.

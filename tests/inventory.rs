@@ -916,8 +916,8 @@ fn diff_time_is_linear_in_the_number_of_tools() {
 /// The seam a git-revision diff reads through: files already read, as (path, text) pairs.
 #[test]
 fn a_side_builds_from_files_in_memory_as_from_a_folder() {
-    use skilllint::engine::LintOptions;
     use skilllint::inventory::side::{in_memory, SideConfig};
+    use skilllint::settings::LintOptions;
     let read = |side: &str| -> Vec<(String, String)> {
         let root = fixtures().join("capdiff").join(side);
         let mut files = Vec::new();

@@ -53,7 +53,7 @@ fn options_for(code: &str, root: PathBuf) -> LintOptions {
         let loaded = skilllint::triage::baseline::Baseline::load(
             &baseline,
             Path::new("."),
-            skilllint::engine::DEFAULT_MAX_FILE_SIZE,
+            skilllint::settings::DEFAULT_MAX_FILE_SIZE,
             catalog(),
         )
         .unwrap_or_else(|e| panic!("{code}: the fixture's baseline does not load: {e}"));

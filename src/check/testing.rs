@@ -2,7 +2,8 @@
 //! with some rules selected, and read back the findings.
 
 use crate::diagnostic::Diagnostic;
-use crate::engine::{lint, LintOptions, LintOutcome};
+use crate::engine::{lint, LintOutcome};
+use crate::settings::LintOptions;
 use std::path::Path;
 
 /// Writes `files` (relative path, text) under `root`, creating folders.

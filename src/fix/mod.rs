@@ -5,11 +5,12 @@
 
 use crate::diagnostic::{Applicability, Diagnostic, Edit};
 use crate::edit::apply_edits;
-use crate::engine::{lint, LintError, LintOptions, LintOutcome};
+use crate::engine::{lint, LintError, LintOutcome};
 use crate::index::parse_pending;
 use crate::index::Parsed;
 use crate::model::document::FrontmatterState;
 use crate::model::parse_file;
+use crate::settings::LintOptions;
 use crate::source::{FileId, SourceFile};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;

@@ -9,8 +9,9 @@
 use super::FixRun;
 use crate::diagnostic::{Diagnostic, Edit, SuppressedBy};
 use crate::edit::apply_edits;
-use crate::engine::{lint, LintError, LintOptions, LintOutcome};
+use crate::engine::{lint, LintError, LintOutcome};
 use crate::index::parse_pending;
+use crate::settings::LintOptions;
 use crate::source::FileId;
 use crate::triage::suppress::{comment_edit, comment_place, CommentPlace};
 use std::collections::{BTreeMap, BTreeSet, HashMap};

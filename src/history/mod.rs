@@ -19,10 +19,12 @@
 
 use crate::config::{ConfigError, CONFIG_NAMES};
 use crate::discover::{Decisions, Discovered, LinkTarget, ListedEntry};
-use crate::engine::{Files, FoundFile, LintOptions, Listing, Replaced, Session};
+use crate::engine::{Files, FoundFile, Listing, Replaced};
 use crate::escape::{escape_text, path_form};
+use crate::inventory::drive::InventorySession;
 use crate::inventory::side::{Side, SideConfig};
 use crate::read::ReadProblem;
+use crate::settings::LintOptions;
 use gix::bstr::ByteSlice;
 use gix::objs::tree::EntryKind;
 use gix::ObjectId;
@@ -299,11 +301,11 @@ impl Repository {
             },
             kept: old,
         };
-        let Ok(mut session) = Session::with_inventory(&options, Files::Listed(&listing)) else {
+        let Ok(mut session) = crate::inventory::drive::session(&options, Files::Listed(&listing))
+        else {
             return (None, None);
         };
-        let Some(first) = session
-            .inventory()
+        let Some(first) = crate::inventory::drive::of_session(&session)
             .and_then(|inventory| side_of(&options, config, &session, inventory))
         else {
             return (None, None);
@@ -329,8 +331,7 @@ impl Repository {
             self.keep_unchanged_texts(&listing.kept, &changed, &session);
             return (Some(first), None);
         }
-        let second = session
-            .take_inventory()
+        let second = crate::inventory::drive::take_from_session(&mut session)
             .and_then(|inventory| side_of(&head_options, head_config, &session, inventory));
         let second = second.map(|side| crate::inventory::side::Side {
             excluded: new_excluded,
@@ -345,7 +346,7 @@ impl Repository {
         &self,
         old: &[Kept],
         changed: &[(String, ObjectId)],
-        session: &Session,
+        session: &InventorySession,
     ) {
         let repo = &session.outcome().repo;
         let changed: std::collections::HashSet<&str> =
@@ -381,7 +382,7 @@ impl Repository {
         let reader = Reader {
             objects: &self.repo,
         };
-        let cap = crate::engine::DEFAULT_MAX_FILE_SIZE;
+        let cap = crate::settings::DEFAULT_MAX_FILE_SIZE;
         let mut out = Vec::new();
         let mut links = Links::new(&reader);
         // Each folder: its path, its tree, its depth, and the folders from the top (name and
@@ -478,11 +479,9 @@ impl Repository {
         isolated: bool,
         threads: Option<usize>,
     ) -> Result<(LintOptions, SideConfig), Error> {
-        let mut options = LintOptions {
-            threads,
-            ..LintOptions::default()
-        };
         if isolated {
+            let mut options = crate::settings::options(None, None);
+            options.threads = threads;
             return Ok((options, SideConfig::default()));
         }
         let reader = Reader {
@@ -513,7 +512,7 @@ impl Repository {
             config_name = Some(name);
             break;
         }
-        let cap = crate::engine::DEFAULT_MAX_FILE_SIZE;
+        let cap = crate::settings::DEFAULT_MAX_FILE_SIZE;
         let config_text = match &config_file {
             Some((path, id)) => {
                 let bytes = reader
@@ -571,10 +570,9 @@ impl Repository {
             fail_on: config.fail_on,
             baseline,
         };
-        if !policies.is_empty() {
-            options.policies = Some(Arc::new(policies));
-        }
-        options.apply_config(&config);
+        let policies = (!policies.is_empty()).then(|| Arc::new(policies));
+        let mut options = crate::settings::options(Some(&config), policies);
+        options.threads = threads;
         Ok((options, facts))
     }
 
@@ -598,7 +596,7 @@ impl Repository {
             return Ok(None);
         };
         let rel = names.join("/");
-        let cap = crate::engine::DEFAULT_MAX_FILE_SIZE;
+        let cap = crate::settings::DEFAULT_MAX_FILE_SIZE;
         let Ok(bytes) = reader.blob(id, cap).map_err(Error::Read)? else {
             return Ok(None);
         };
@@ -658,7 +656,7 @@ fn changed_blobs(old: &[Kept], new: &[Kept]) -> Option<Vec<(String, ObjectId)>> 
 fn side_of(
     options: &LintOptions,
     config: SideConfig,
-    session: &Session,
+    session: &InventorySession,
     inventory: crate::inventory::Inventory,
 ) -> Option<Side> {
     crate::inventory::side::side_of(options, config, session.outcome(), inventory).ok()
@@ -1393,7 +1391,7 @@ pub mod fuzzing {
                 })
                 .collect(),
         );
-        let options = crate::engine::LintOptions::default();
+        let options = crate::settings::options(None, None);
         let decisions = crate::engine::listing_decisions(&options).map_err(|e| e.to_string())?;
         let kept = list(
             &Reader { objects: &memory },

@@ -6,9 +6,13 @@
 //! pre-approve it. Rows own their text, so they outlive the unit's parses.
 
 pub mod diff;
+pub(crate) mod drive;
 pub mod render;
 pub mod side;
 pub mod words;
+
+pub use drive::inventory;
+pub(crate) use drive::lint_with_inventory;
 
 use crate::check::Unit;
 use crate::model::tools::Tool;

@@ -9,9 +9,11 @@
 //! beyond the [`LintOptions`] it was turned into (where the file is, its text for places, its
 //! baseline's entries) comes in a [`SideConfig`].
 
+use super::lint_with_inventory;
 use super::{At, Inventory};
 use crate::diagnostic::Severity;
-use crate::engine::{lint_with_inventory, Files, InMemory, LintError, LintOptions};
+use crate::engine::{Files, InMemory, LintError};
+use crate::settings::LintOptions;
 use crate::source::{FileId, LineIndex, Span};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -314,8 +316,7 @@ pub(crate) fn nested_settings(path: &str, text: &str) -> Option<Settings> {
     let file = std::path::Path::new(path);
     let base = crate::source::folder_of(file).to_path_buf();
     let config = crate::config::parse(text, file, base, crate::catalog::catalog()).ok()?;
-    let mut options = LintOptions::default();
-    options.apply_config(&config);
+    let options = crate::settings::options(Some(&config), None);
     let facts = SideConfig {
         path: Some(path.to_string()),
         text: Some(text.to_string()),
@@ -376,7 +377,7 @@ pub fn nested_configs_on_disk(root: &std::path::Path) -> Vec<(String, String)> {
             continue;
         }
         let text =
-            crate::read::read_regular_bounded(entry.path(), crate::engine::DEFAULT_MAX_FILE_SIZE)
+            crate::read::read_regular_bounded(entry.path(), crate::settings::DEFAULT_MAX_FILE_SIZE)
                 .ok()
                 .and_then(|bytes| String::from_utf8(bytes).ok());
         if let Some(text) = text {

@@ -11,8 +11,9 @@ use super::convert::{path_to_uri, Lines};
 use crate::catalog::{catalog, Catalog};
 use crate::config::{self, Config, CONFIG_NAMES};
 use crate::diagnostic::{Diagnostic, Label, Severity};
-use crate::engine::{LintOptions, Replaced, Session, DEFAULT_MAX_FILE_SIZE};
+use crate::engine::{Replaced, Session};
 use crate::policy::{PolicySet, RunPoliciesError};
+use crate::settings::{LintOptions, DEFAULT_MAX_FILE_SIZE};
 use crate::source::FileId;
 use lsp_types::{
     CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
@@ -369,9 +370,7 @@ impl FolderView {
     /// the overlay.
     pub(crate) fn options(&self, open: &HashMap<PathBuf, String>) -> Result<LintOptions, String> {
         let config = self.config(open)?;
-        let mut options = LintOptions::default();
-        options.apply_config(&config);
-        options.policies = self.policies.clone();
+        let mut options = crate::settings::options(Some(&config), self.policies.clone());
         options.paths = vec![self.root.clone()];
         let overlay: HashMap<PathBuf, String> = open
             .iter()
@@ -400,7 +399,7 @@ fn reads(folder: &Folder, rel: &str) -> bool {
 
 /// The requirement file names when the folder has no configuration (or it is broken).
 static DEFAULT_REQUIREMENT_FILES: std::sync::LazyLock<Vec<String>> =
-    std::sync::LazyLock::new(|| LintOptions::default().requirement_files);
+    std::sync::LazyLock::new(|| crate::settings::options(None, None).requirement_files);
 
 impl Folder {
     fn requirement_files(&self) -> &[String] {

@@ -2,7 +2,10 @@
 //! error (`error: …`, `warning: …`, `note: …`, as clap and rustc write them), and the one
 //! decision of when to draw colour.
 
-use crate::cli::ColorChoice;
+use crate::cli::flags::ColorChoice;
+use skilllint::config::ConfigError;
+use skilllint::render;
+use skilllint::settings::SetupError;
 use std::io::IsTerminal;
 
 /// What the environment says about colour, read once.
@@ -72,6 +75,26 @@ pub fn note(text: &str) {
         "{}",
         message("note", "1;36", text, stderr_color(ColorChoice::Auto))
     );
+}
+
+/// Prints a configuration error on standard error, drawn as diagnostics are.
+pub(crate) fn report_config_error(error: &ConfigError, choice: ColorChoice) {
+    eprint!(
+        "{}",
+        render::full::config_error(error, stderr_color(choice))
+    );
+}
+
+pub(crate) fn report_setup_error(error: &SetupError, choice: ColorChoice) {
+    match error {
+        SetupError::Config(error) => report_config_error(error, choice),
+        SetupError::Policy(error) => {
+            eprint!(
+                "{}",
+                render::full::policy_error(error, stderr_color(choice))
+            );
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! What the lint command prints besides the findings: the paths a report shows, the summary
 //! lines, `--show-settings`, `--show-fixes`, and what `--write-baseline` wrote.
 
-use crate::cli::LintArgs;
+use crate::cli::flags::LintArgs;
 use skilllint::catalog::Catalog;
 use skilllint::config::Config;
 use skilllint::diagnostic::Applicability;
@@ -272,7 +272,7 @@ pub fn settings(
         .map(|p| display_path(p).into_owned())
         .collect();
     rows.push(("paths", list(&paths)));
-    let root = skilllint::engine::lint_root(&options.paths);
+    let root = skilllint::settings::lint_root(&options.paths);
     rows.push(("lint root", display_path(&root).into_owned()));
     let catalog = options.catalog();
     let rules =
@@ -337,9 +337,9 @@ pub fn settings(
         rows.push(("severity", format!("{code} = {severity}")));
     }
     let fail_on = match args.fail_on {
-        Some(crate::cli::FailOn::Error) => "error",
-        Some(crate::cli::FailOn::Warning) => "warning",
-        Some(crate::cli::FailOn::Info) => "info",
+        Some(crate::cli::flags::FailOn::Error) => "error",
+        Some(crate::cli::flags::FailOn::Warning) => "warning",
+        Some(crate::cli::flags::FailOn::Info) => "info",
         None => config.fail_on.map_or("error", |s| s.as_str()),
     };
     rows.push(("fail-on", fail_on.to_string()));

@@ -1,0 +1,337 @@
+//! A run's settings: what the configuration file and a face's own flags (the command line's,
+//! the language server's open documents, a revision's committed files) make of a run, as the
+//! one [`LintOptions`] the engine takes. Every face builds its options here: from a
+//! configuration with [`options`], then, on the command line, the selection flags over it with
+//! [`Flags::apply`], whose precedence (`--select` replaces the file's selection, `--extend-select`
+//! widens whatever is in force, `--ignore` is added last) holds nowhere else.
+
+use crate::catalog::{catalog, Catalog};
+use crate::config::{self, Config, ConfigError};
+use crate::index::Settings;
+use crate::policy::PolicySet;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub const DEFAULT_MAX_FILE_SIZE: u64 = 4 * 1024 * 1024;
+
+#[derive(Debug, Clone)]
+pub struct LintOptions {
+    pub paths: Vec<PathBuf>,
+    pub select: Vec<String>,
+    pub ignore: Vec<String>,
+    pub settings: Settings,
+    pub requirement_files: Vec<String>,
+    pub max_file_size: u64,
+    /// Worker threads; `None` uses every core.
+    pub threads: Option<usize>,
+    /// Folder that `exclude` and `per_file_ignores` globs are relative to (the config file's).
+    pub glob_base: Option<PathBuf>,
+    /// Files matching these globs are not walked (a file named on the command line still is).
+    pub exclude: Vec<String>,
+    /// More such globs, relative to the current folder (`--exclude`).
+    pub exclude_here: Vec<String>,
+    /// Findings of these rules (selectors) are dropped in files matching the glob.
+    pub per_file_ignores: Vec<(String, Vec<String>)>,
+    /// Severity overrides by rule code.
+    pub severity: BTreeMap<&'static str, crate::diagnostic::Severity>,
+    /// File contents to use instead of what is on disk (by the path discovery produces); the fix
+    /// loop lints its edited texts through this before anything is written.
+    pub overlay: std::sync::Arc<HashMap<PathBuf, String>>,
+    /// Honour `skilllint-disable…` / `# skilllint: ignore[…]` comments (`--no-inline-ignores`
+    /// turns them off).
+    pub inline_ignores: bool,
+    /// The organisation policies of the run (`None`: none); their rules join the catalog.
+    pub policies: Option<std::sync::Arc<crate::policy::PolicySet>>,
+    /// Makes the named rule panic, so tests can observe SL900 end to end.
+    #[doc(hidden)]
+    pub panic_in_rule: Option<String>,
+    /// `[tools] include`: globs (relative to `glob_base`) of files read as tool lists by content.
+    pub tool_include: Vec<String>,
+    /// More such globs, relative to the current folder (`--config tools.include=…`).
+    pub tool_include_here: Vec<String>,
+    /// Apply `exclude` to the paths named in `paths` too (`--force-exclude`); without it an
+    /// excluded file or folder that is named is linted all the same.
+    pub force_exclude: bool,
+    /// The baseline whose entries [`lint`] hides (`--baseline`, `[lint] baseline`); a
+    /// [`Session`] applies one only when made for a diff ([`Session::with_inventory`]).
+    pub baseline: Option<std::sync::Arc<crate::triage::baseline::Baseline>>,
+}
+
+impl Default for LintOptions {
+    fn default() -> Self {
+        LintOptions {
+            paths: vec![PathBuf::from(".")],
+            select: Vec::new(),
+            ignore: Vec::new(),
+            settings: Settings::default(),
+            requirement_files: vec![
+                "requirement.yaml".to_string(),
+                "requirement.yml".to_string(),
+            ],
+            max_file_size: DEFAULT_MAX_FILE_SIZE,
+            threads: None,
+            glob_base: None,
+            exclude: Vec::new(),
+            exclude_here: Vec::new(),
+            tool_include: Vec::new(),
+            tool_include_here: Vec::new(),
+            per_file_ignores: Vec::new(),
+            severity: BTreeMap::new(),
+            inline_ignores: true,
+            overlay: std::sync::Arc::new(HashMap::new()),
+            policies: None,
+            panic_in_rule: None,
+            force_exclude: false,
+            baseline: None,
+        }
+    }
+}
+
+impl LintOptions {
+    /// The rules of this run: the built-in ones and the policies'.
+    pub fn catalog(&self) -> &Catalog {
+        match self.policies.as_deref() {
+            Some(set) => set.catalog(),
+            None => catalog(),
+        }
+    }
+
+    /// Takes what a configuration file says: the selection, the size cap, the globs and where
+    /// they are relative to, severity overrides, rule settings and the requirement file names.
+    /// The command line's flags are applied after this, over it.
+    fn apply_config(&mut self, config: &Config) {
+        self.select = config.select.clone().unwrap_or_default();
+        self.ignore = config.ignore.clone();
+        if let Some(cap) = config.max_file_size {
+            self.max_file_size = cap;
+        }
+        self.glob_base = Some(config.base.clone());
+        self.exclude = config.exclude.clone();
+        self.tool_include = config.tool_include.clone();
+        self.tool_include_here = config.tool_include_from_cwd.clone();
+        self.per_file_ignores = config.per_file_ignores.clone();
+        self.severity = config.severity.clone();
+        self.settings.skill_extra_fields = config.extra_fields.clone();
+        self.settings.contract_map = config.contract_map.clone();
+        if let Some(heading) = &config.tool_use_rules_heading {
+            self.settings.tool_use_rules_heading = heading.clone();
+        }
+        if let Some(files) = &config.requirement_files {
+            self.requirement_files = files.clone();
+        }
+    }
+}
+
+/// The folder paths are reported relative to: a single directory argument, else the current folder.
+pub fn lint_root(paths: &[PathBuf]) -> PathBuf {
+    match paths {
+        [only] if only.is_dir() => only.clone(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// The options of a run under `config` (none: every default) with `policies` (their rules join
+/// the catalog). The one constructor of [`LintOptions`]: a face then sets
+/// what is its own (paths, threads, the overlay of open documents) and, on the command line,
+/// applies its [`Flags`].
+pub fn options(config: Option<&Config>, policies: Option<Arc<PolicySet>>) -> LintOptions {
+    let mut options = LintOptions::default();
+    if let Some(config) = config {
+        options.apply_config(config);
+    }
+    options.policies = policies;
+    options
+}
+
+/// The command line's flags that a run's options take over its configuration.
+#[derive(Debug, Clone, Default)]
+pub struct Flags {
+    /// `--select`: replaces the configuration's whole selection (its `ignore` too).
+    pub select: Vec<String>,
+    /// `--extend-select`: added to the selection in force (the default one included); wins over
+    /// the configuration's `ignore`.
+    pub extend_select: Vec<String>,
+    /// `--ignore`: added to the ignored rules last.
+    pub ignore: Vec<String>,
+    pub threads: Option<usize>,
+    /// `--max-file-size`.
+    pub max_file_size: Option<u64>,
+    /// `--no-inline-ignores`.
+    pub no_inline_ignores: bool,
+    /// `--force-exclude`.
+    pub force_exclude: bool,
+    /// `--exclude` globs, relative to the current folder.
+    pub exclude: Vec<String>,
+}
+
+impl Flags {
+    /// Applies the flags over `options` (built from `config`), in the command line's precedence.
+    pub fn apply(&self, options: &mut LintOptions, config: &Config) {
+        // `--select` replaces the file's whole selection (select and ignore), so
+        // `skilllint --select SK003` runs SK003 whatever the file says.
+        if !self.select.is_empty() {
+            options.select = self.select.clone();
+            options.ignore = Vec::new();
+        }
+        // `--extend-select` adds to whatever the selection is, the default included.
+        if !self.extend_select.is_empty() {
+            if options.select.is_empty() {
+                options.select = crate::triage::selection::DEFAULT_SELECT
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+            }
+            options.select.extend(self.extend_select.iter().cloned());
+            // A rule named here runs even if the file's `ignore` names it.
+            options.ignore.retain(|ignored| {
+                !self
+                    .extend_select
+                    .iter()
+                    .any(|s| s.eq_ignore_ascii_case(ignored))
+            });
+        }
+        options.ignore.extend(self.ignore.iter().cloned());
+        options.threads = self.threads;
+        if let Some(cap) = self.max_file_size {
+            options.max_file_size = cap;
+        }
+        options.inline_ignores = !self.no_inline_ignores;
+        options.force_exclude = self.force_exclude;
+        // Command-line globs are relative to the current folder, the file's to the file.
+        options.exclude_here = config
+            .exclude_from_cwd
+            .iter()
+            .chain(&self.exclude)
+            .map(|glob| glob.trim_start_matches("./").to_string())
+            .collect();
+    }
+}
+
+/// Why the configuration or the policies of a run could not be loaded.
+#[derive(Debug, Clone)]
+pub enum SetupError {
+    Config(ConfigError),
+    Policy(ConfigError),
+}
+
+/// Where a run reads its configuration: `named` (`--config FILE`), else the nearest one found
+/// from `start`; none when `isolated`.
+pub fn config_path(
+    named: Option<&Path>,
+    isolated: bool,
+    start: &Path,
+) -> Result<Option<PathBuf>, ConfigError> {
+    if isolated {
+        return Ok(None);
+    }
+    match named {
+        Some(path) => Ok(Some(path.to_path_buf())),
+        None => config::discover(start),
+    }
+}
+
+/// The policies a run from `start` loads (see [`crate::policy::for_run`]).
+pub fn load_policies(
+    config_path: Option<&Path>,
+    config_named: bool,
+    start: &Path,
+    isolated: bool,
+    extra: &[PathBuf],
+    cap: u64,
+) -> Result<PolicySet, SetupError> {
+    use crate::policy::RunPoliciesError;
+    crate::policy::for_run(config_path, config_named, start, isolated, extra, cap).map_err(
+        |error| match error {
+            RunPoliciesError::Config(error) => SetupError::Config(error),
+            RunPoliciesError::Policy(error) => SetupError::Policy(error),
+        },
+    )
+}
+
+/// Where a run finds its configuration and what it adds to it.
+#[derive(Debug, Clone, Copy)]
+pub struct ConfigSource<'a> {
+    /// `--config FILE`.
+    pub file: Option<&'a Path>,
+    /// `--config KEY=VALUE` settings, applied over the file.
+    pub overrides: &'a [String],
+    /// `--isolated`: no configuration file and no repository policies.
+    pub isolated: bool,
+    /// `--policies`: more policy files or folders.
+    pub policies: &'a [PathBuf],
+    /// The size cap the configuration file is read under: the file cannot raise its own cap
+    /// before it is read.
+    pub cap: u64,
+}
+
+/// The configuration in force for a run from `start` (the named file, else the nearest
+/// skilllint.toml, unless isolated; then the `KEY=VALUE` settings) and the policies, whose rules
+/// the configuration may name. Without a file, globs are relative to the current folder.
+pub fn load_config(
+    start: &Path,
+    source: &ConfigSource<'_>,
+) -> Result<(Config, PolicySet), SetupError> {
+    let path = config_path(source.file, source.isolated, start).map_err(SetupError::Config)?;
+    let named = source.file.is_some();
+    let policies = load_policies(
+        path.as_deref(),
+        named,
+        start,
+        source.isolated,
+        source.policies,
+        source.cap,
+    )?;
+    let mut config = match path {
+        Some(path) => {
+            config::load(&path, policies.catalog(), source.cap).map_err(SetupError::Config)?
+        }
+        None => Config::default(),
+    };
+    if !source.overrides.is_empty() {
+        config =
+            config::apply_overrides(config, source.overrides, Path::new("."), policies.catalog())
+                .map_err(SetupError::Config)?;
+    }
+    if config.path.is_none() {
+        config.base = PathBuf::from(".");
+    }
+    Ok((config, policies))
+}
+
+/// The options of a run over `paths` (none: the current folder) that only reads (`skilllint
+/// tools`, a folder side of `skilllint diff`): the configuration found from them as a lint
+/// there finds it (`config` when named; none when `isolated`), its policies, and `threads`.
+/// Returns the configuration too.
+pub fn for_paths(
+    paths: &[PathBuf],
+    config: Option<&Path>,
+    isolated: bool,
+    threads: Option<usize>,
+) -> Result<(LintOptions, Config), SetupError> {
+    let start = if paths.is_empty() {
+        lint_root(&[PathBuf::from(".")])
+    } else {
+        lint_root(paths)
+    };
+    let source = ConfigSource {
+        file: config,
+        overrides: &[],
+        isolated,
+        policies: &[],
+        cap: DEFAULT_MAX_FILE_SIZE,
+    };
+    let (config, policies) = load_config(&start, &source)?;
+    let policies = (!policies.is_empty()).then(|| Arc::new(policies));
+    let mut options = options(Some(&config), policies);
+    if !paths.is_empty() {
+        options.paths = paths.to_vec();
+    }
+    options.exclude_here = config
+        .exclude_from_cwd
+        .iter()
+        .map(|glob| glob.trim_start_matches("./").to_string())
+        .collect();
+    options.threads = threads;
+    Ok((options, config))
+}
