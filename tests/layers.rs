@@ -209,7 +209,7 @@ const NEVER: &[Never] = &[
             "render/**",
         ],
         to: &["policy/**"],
-        why: "only the engine, the language server and the command line load and run policies",
+        why: "only the settings (which load them), the engine (which runs them), the language server and the command line know policies",
     },
     Never {
         from: &[
@@ -240,8 +240,36 @@ const NEVER: &[Never] = &[
     },
     Never {
         from: &["<library>"],
-        to: &["main", "cli"],
-        why: "the core knows no command line",
+        to: &["main", "cli/**"],
+        why: "the core knows no command line: flags, the summary and the terminal are the binary's",
+    },
+    Never {
+        from: &["engine/**"],
+        to: &[
+            "inventory/**",
+            "diff/**",
+            "history/**",
+            "server/**",
+            "fix/**",
+            "lock/**",
+        ],
+        why: "products drive the engine through its unit hook; the engine names none of them",
+    },
+    Never {
+        from: &["settings"],
+        to: &[
+            "engine/**",
+            "check/**",
+            "rules/**",
+            "render/**",
+            "inventory/**",
+            "diff/**",
+            "history/**",
+            "server/**",
+            "fix/**",
+            "lock/**",
+        ],
+        why: "settings turn a configuration and a face's flags into options; they run nothing",
     },
 ];
 

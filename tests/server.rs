@@ -414,143 +414,21 @@ fn an_editor_session_gets_the_command_lines_findings_fixes_and_explanations() {
     );
     assert_eq!(nothing["result"], Value::Null, "{nothing}");
 
-    // The quick fix on the finding, applied, is what `--fix` writes.
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({
-            "textDocument": {"uri": tools_uri},
-            "range": tj003["range"],
-            "context": {"diagnostics": [tj003], "only": ["quickfix"]},
-        }),
+    let fixed_by_action = quick_fix_and_fix_all_are_what_fix_writes(
+        &mut client,
+        &tools_uri,
+        tj003,
+        &stripped,
+        copy.path(),
     );
-    let actions = actions["result"].as_array().cloned().unwrap_or_default();
-    let quick_fix = actions
-        .iter()
-        .find(|a| a["diagnostics"][0]["code"] == "TJ003" && a["edit"]["documentChanges"].is_array())
-        .unwrap_or_else(|| panic!("a TJ003 fix among {actions:?}"));
-    assert_eq!(quick_fix["kind"], "quickfix");
-    assert_eq!(quick_fix["isPreferred"], json!(true));
-    let changes = quick_fix["edit"]["documentChanges"]
-        .as_array()
-        .expect("changes");
-    assert_eq!(changes.len(), 1);
-    assert_eq!(changes[0]["textDocument"]["uri"], json!(tools_uri));
-    let fixed_by_action = apply_edits(&stripped, changes[0]["edits"].as_array().expect("edits"));
-    skilllint(copy.path(), &[".", "--fix"]);
-    let fixed_by_cli =
-        std::fs::read_to_string(copy.path().join("calendar/tools.json")).expect("fixed");
-    assert_ne!(fixed_by_cli, stripped, "--fix changed the file");
-    assert_eq!(fixed_by_action, fixed_by_cli);
-    // JSON has no comments: no "disable for this line" there.
-    assert!(
-        actions
-            .iter()
-            .all(|a| !a["title"].as_str().unwrap_or("").starts_with("Disable")),
-        "{actions:?}"
-    );
-    // The document's "fix all" is the same text.
-    let fix_all = client.request(
-        "textDocument/codeAction",
-        json!({
-            "textDocument": {"uri": tools_uri},
-            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
-            "context": {"diagnostics": [], "only": ["source.fixAll"]},
-        }),
-    );
-    let fix_all = &fix_all["result"][0];
-    assert_eq!(fix_all["kind"], "source.fixAll.skilllint", "{fix_all}");
-    let edits = fix_all["edit"]["changes"][&tools_uri]
-        .as_array()
-        .expect("edits");
-    assert_eq!(apply_edits(&stripped, edits), fixed_by_cli);
-
-    // The editor applies the fix: the finding is cleared.
-    client.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": tools_uri, "version": 2}, "contentChanges": [{"text": fixed_by_action}]}),
-    );
-    let cleared = client.publish_for(&tools_uri);
-    assert_eq!(cleared["diagnostics"], json!([]), "{cleared}");
-    // About the editor's version 2 of the document.
-    assert_eq!(cleared["version"], json!(2), "{cleared}");
-
-    // Two tools added to tools.json: `delete_event`, which SKILL.md names (its TR004 goes), and
-    // `move_event`, which it does not (TR003 on the tool, shown on the SKILL.md section too).
-    let added = with_tools(
+    edits_relint_the_files_they_touch(
+        &mut client,
+        &root,
+        copy.path(),
+        (&tools_uri, &skill_uri),
         &fixed_by_action,
-        &[write_tool("delete_event"), write_tool("move_event")],
+        &skill,
     );
-    client.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": tools_uri, "version": 3}, "contentChanges": [{"text": added}]}),
-    );
-    let tools_now = client.diagnostics_for(&tools_uri);
-    assert_eq!(codes(&tools_now), ["TR003"], "{tools_now:?}");
-    let skill_published = client.publish_for(&skill_uri);
-    // The SKILL.md is not open: its diagnostics are about the file on disk, no version.
-    assert_eq!(skill_published.get("version"), None, "{skill_published}");
-    let skill_now = skill_published["diagnostics"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    assert_eq!(codes(&skill_now), ["TR003"], "{skill_now:?}");
-    assert_eq!(
-        skill_now[0]["severity"],
-        json!(4),
-        "shown as a hint where it points"
-    );
-    assert_eq!(
-        skill_now[0]["relatedInformation"][0]["location"]["uri"],
-        json!(tools_uri)
-    );
-    write(copy.path(), "calendar/tools.json", &added);
-    assert_eq!(
-        server_findings(&tools_now),
-        cli_findings(copy.path(), "calendar/tools.json")
-    );
-    assert_eq!(cli_findings(copy.path(), "calendar/SKILL.md"), []);
-    let related = &tools_now[0]["relatedInformation"][0];
-    assert_eq!(
-        related["location"]["uri"],
-        json!(skill_uri),
-        "{tools_now:?}"
-    );
-
-    // On the SKILL.md, where TR003 is shown: its explanation, and its fix (a new item in that
-    // section), which is what `--fix` writes.
-    let hint = &skill_now[0];
-    let hover = client.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": skill_uri}, "position": hint["range"]["start"]}),
-    );
-    let explanation = skilllint(&root, &["rule", "TR003"]);
-    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
-    assert!(shown.contains(explanation.trim_end()), "{hover}");
-    let actions = client.request(
-        "textDocument/codeAction",
-        json!({
-            "textDocument": {"uri": skill_uri},
-            "range": hint["range"],
-            "context": {"diagnostics": [hint]},
-        }),
-    );
-    let fix = actions["result"]
-        .as_array()
-        .and_then(|all| {
-            all.iter()
-                .find(|a| a["edit"]["documentChanges"].is_array())
-                .cloned()
-        })
-        .unwrap_or_else(|| panic!("TR003's fix among {actions}"));
-    let changes = fix["edit"]["documentChanges"].as_array().expect("changes");
-    assert_eq!(changes.len(), 1, "{fix}");
-    assert_eq!(changes[0]["textDocument"]["uri"], json!(skill_uri));
-    let skill_fixed = apply_edits(&skill, changes[0]["edits"].as_array().expect("edits"));
-    skilllint(copy.path(), &[".", "--fix"]);
-    let skill_by_cli =
-        std::fs::read_to_string(copy.path().join("calendar/SKILL.md")).expect("fixed");
-    assert_ne!(skill_by_cli, skill, "--fix changed SKILL.md");
-    assert_eq!(skill_fixed, skill_by_cli);
 
     // A request whose parameters do not parse gets an error, and the server goes on.
     let bad = client.request("textDocument/hover", json!({"textDocument": 7}));
@@ -584,6 +462,166 @@ fn an_editor_session_gets_the_command_lines_findings_fixes_and_explanations() {
     );
     assert_eq!(codes(&reopened), ["TR004"]);
     client.shutdown();
+}
+
+/// The quick fix on a TJ003 finding, applied, is what `--fix` writes, and so is the document's
+/// "fix all"; JSON offers no "disable" comment. Returns the fixed text.
+fn quick_fix_and_fix_all_are_what_fix_writes(
+    client: &mut Client,
+    tools_uri: &str,
+    tj003: &Value,
+    stripped: &str,
+    copy: &Path,
+) -> String {
+    // The quick fix on the finding, applied, is what `--fix` writes.
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": tools_uri},
+            "range": tj003["range"],
+            "context": {"diagnostics": [tj003], "only": ["quickfix"]},
+        }),
+    );
+    let actions = actions["result"].as_array().cloned().unwrap_or_default();
+    let quick_fix = actions
+        .iter()
+        .find(|a| a["diagnostics"][0]["code"] == "TJ003" && a["edit"]["documentChanges"].is_array())
+        .unwrap_or_else(|| panic!("a TJ003 fix among {actions:?}"));
+    assert_eq!(quick_fix["kind"], "quickfix");
+    assert_eq!(quick_fix["isPreferred"], json!(true));
+    let changes = quick_fix["edit"]["documentChanges"]
+        .as_array()
+        .expect("changes");
+    assert_eq!(changes.len(), 1);
+    assert_eq!(changes[0]["textDocument"]["uri"], json!(tools_uri));
+    let fixed_by_action = apply_edits(stripped, changes[0]["edits"].as_array().expect("edits"));
+    skilllint(copy, &[".", "--fix"]);
+    let fixed_by_cli = std::fs::read_to_string(copy.join("calendar/tools.json")).expect("fixed");
+    assert_ne!(fixed_by_cli, stripped, "--fix changed the file");
+    assert_eq!(fixed_by_action, fixed_by_cli);
+    // JSON has no comments: no "disable for this line" there.
+    assert!(
+        actions
+            .iter()
+            .all(|a| !a["title"].as_str().unwrap_or("").starts_with("Disable")),
+        "{actions:?}"
+    );
+    // The document's "fix all" is the same text.
+    let fix_all = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": tools_uri},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": [], "only": ["source.fixAll"]},
+        }),
+    );
+    let fix_all = &fix_all["result"][0];
+    assert_eq!(fix_all["kind"], "source.fixAll.skilllint", "{fix_all}");
+    let edits = fix_all["edit"]["changes"][&tools_uri]
+        .as_array()
+        .expect("edits");
+    assert_eq!(apply_edits(stripped, edits), fixed_by_cli);
+
+    fixed_by_action
+}
+
+/// The editor applies the fix (its finding cleared, about the editor's version), then adds two
+/// tools, which relints both the tools file and the SKILL.md whose rules name them; the
+/// SKILL.md's fix is what `--fix` writes.
+fn edits_relint_the_files_they_touch(
+    client: &mut Client,
+    root: &Path,
+    copy: &Path,
+    (tools_uri, skill_uri): (&str, &str),
+    fixed_by_action: &str,
+    skill: &str,
+) {
+    // The editor applies the fix: the finding is cleared.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": tools_uri, "version": 2}, "contentChanges": [{"text": fixed_by_action}]}),
+    );
+    let cleared = client.publish_for(tools_uri);
+    assert_eq!(cleared["diagnostics"], json!([]), "{cleared}");
+    // About the editor's version 2 of the document.
+    assert_eq!(cleared["version"], json!(2), "{cleared}");
+
+    // Two tools added to tools.json: `delete_event`, which SKILL.md names (its TR004 goes), and
+    // `move_event`, which it does not (TR003 on the tool, shown on the SKILL.md section too).
+    let added = with_tools(
+        fixed_by_action,
+        &[write_tool("delete_event"), write_tool("move_event")],
+    );
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": tools_uri, "version": 3}, "contentChanges": [{"text": added}]}),
+    );
+    let tools_now = client.diagnostics_for(tools_uri);
+    assert_eq!(codes(&tools_now), ["TR003"], "{tools_now:?}");
+    let skill_published = client.publish_for(skill_uri);
+    // The SKILL.md is not open: its diagnostics are about the file on disk, no version.
+    assert_eq!(skill_published.get("version"), None, "{skill_published}");
+    let skill_now = skill_published["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(codes(&skill_now), ["TR003"], "{skill_now:?}");
+    assert_eq!(
+        skill_now[0]["severity"],
+        json!(4),
+        "shown as a hint where it points"
+    );
+    assert_eq!(
+        skill_now[0]["relatedInformation"][0]["location"]["uri"],
+        json!(tools_uri)
+    );
+    write(copy, "calendar/tools.json", &added);
+    assert_eq!(
+        server_findings(&tools_now),
+        cli_findings(copy, "calendar/tools.json")
+    );
+    assert_eq!(cli_findings(copy, "calendar/SKILL.md"), []);
+    let related = &tools_now[0]["relatedInformation"][0];
+    assert_eq!(
+        related["location"]["uri"],
+        json!(skill_uri),
+        "{tools_now:?}"
+    );
+
+    // On the SKILL.md, where TR003 is shown: its explanation, and its fix (a new item in that
+    // section), which is what `--fix` writes.
+    let hint = &skill_now[0];
+    let hover = client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": skill_uri}, "position": hint["range"]["start"]}),
+    );
+    let explanation = skilllint(root, &["rule", "TR003"]);
+    let shown = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(shown.contains(explanation.trim_end()), "{hover}");
+    let actions = client.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": skill_uri},
+            "range": hint["range"],
+            "context": {"diagnostics": [hint]},
+        }),
+    );
+    let fix = actions["result"]
+        .as_array()
+        .and_then(|all| {
+            all.iter()
+                .find(|a| a["edit"]["documentChanges"].is_array())
+                .cloned()
+        })
+        .unwrap_or_else(|| panic!("TR003's fix among {actions}"));
+    let changes = fix["edit"]["documentChanges"].as_array().expect("changes");
+    assert_eq!(changes.len(), 1, "{fix}");
+    assert_eq!(changes[0]["textDocument"]["uri"], json!(skill_uri));
+    let skill_fixed = apply_edits(skill, changes[0]["edits"].as_array().expect("edits"));
+    skilllint(copy, &[".", "--fix"]);
+    let skill_by_cli = std::fs::read_to_string(copy.join("calendar/SKILL.md")).expect("fixed");
+    assert_ne!(skill_by_cli, skill, "--fix changed SKILL.md");
+    assert_eq!(skill_fixed, skill_by_cli);
 }
 
 /// An empty temporary folder, and its canonical path (what the server reports paths under).
