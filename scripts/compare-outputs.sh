@@ -7,6 +7,7 @@
 # in every format with the default and the full selection, and its `tools` and a `diff --dirs`
 # of the folder against itself (and, in a git repository, of its last commit) are compared too. Standard output, standard error and the exit
 # code of both runs must match byte for byte (the time each run took is not compared).
+# FIXTURES=0 skips the fixture folders.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 old=${1:?usage: compare-outputs.sh OLD_BIN NEW_BIN [FOLDER...]}
@@ -29,7 +30,9 @@ compare() { # ARGS... : runs both binaries with ARGS, from the current folder
     fi
 }
 formats="full concise json github sarif"
-for dir in tests/fixtures/*/fires tests/fixtures/*/clean; do
+fixture_dirs=()
+[ "${FIXTURES:-1}" = 0 ] || fixture_dirs=(tests/fixtures/*/fires tests/fixtures/*/clean)
+for dir in "${fixture_dirs[@]}"; do
     [ -d "$dir" ] || continue
     for format in $formats; do
         compare --select ALL --format "$format" --threads 2 "$dir"
