@@ -282,7 +282,7 @@ fn apply_baseline(
     let cwd = std::env::current_dir().unwrap_or_default();
     let repo = &outcome.repo;
     let reports = |code: &str, file: Option<FileId>| match file {
-        Some(file) => repo.reports(code, file),
+        Some(file) => repo.reports_str(code, file),
         None => enabled.contains(code),
     };
     let scope = crate::triage::baseline::Scope {

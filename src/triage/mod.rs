@@ -58,7 +58,7 @@ pub(crate) fn apply(
 ) -> (Vec<Diagnostic>, Vec<Suppressed>) {
     let enabled = policy.enabled;
     // Only the enabled rules ran; this drops what `per-file-ignores` silences.
-    diagnostics.retain(|d| repo.reports(d.code, d.primary.file));
+    diagnostics.retain(|d| repo.reports_str(d.code, d.primary.file));
     for d in &mut diagnostics {
         if let Some(severity) = policy.severity.get(d.code) {
             d.severity = *severity;
