@@ -17,8 +17,8 @@ use crate::discover::{discover, Discovered};
 use crate::index::{build_units, ContractIndex, Repo, Settings};
 use crate::model::{parse_up_front, FileKind, Parsed};
 use crate::read::{read_discovered, ReadProblem};
+use crate::selection::{resolve, Enabled};
 use crate::source::{FileId, SourceFile, Span};
-use crate::triage::selection::{resolve, Enabled};
 use crate::triage::{self, Policy};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -791,8 +791,9 @@ fn index_repo(
     base: &Path,
 ) -> Result<Repo, LintError> {
     let catalog = options.catalog();
-    let reporting = triage::reporting(catalog, enabled, base, root, &options.per_file_ignores)
-        .map_err(LintError::Selector)?;
+    let reporting =
+        crate::selection::reporting(catalog, enabled, base, root, &options.per_file_ignores)
+            .map_err(LintError::Selector)?;
     let units = build_units(&files, &parsed);
     let contracts = ContractIndex::build(&parsed);
     Ok(Repo {

@@ -30,6 +30,7 @@ mod read;
 pub mod render;
 pub mod rules;
 pub mod schema;
+pub mod selection;
 pub mod semantic;
 pub mod server;
 mod sink;

@@ -652,7 +652,7 @@ fn explain_rule(catalog: &Catalog, code: &str) -> ExitCode {
     match catalog.find(code) {
         Some(meta) => print_to_stdout(&skilllint::render::rule_explanation(meta)),
         None => {
-            let hint = skilllint::triage::selection::suggest(catalog, code)
+            let hint = skilllint::selection::suggest(catalog, code)
                 .map(|near| format!("; did you mean `{near}`?"))
                 .unwrap_or_default();
             terminal::error(&format!(
@@ -897,7 +897,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
     // `--extend-select` adds to whatever the selection is, the default included.
     if !args.extend_select.is_empty() {
         if options.select.is_empty() {
-            options.select = skilllint::triage::selection::DEFAULT_SELECT
+            options.select = skilllint::selection::DEFAULT_SELECT
                 .iter()
                 .map(|s| s.to_string())
                 .collect();

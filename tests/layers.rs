@@ -42,8 +42,25 @@ struct Never {
 const NEVER: &[Never] = &[
     Never {
         from: &["index/**"],
-        to: &["semantic/**", "check/**", "rules/**"],
-        why: "the index knows files, models and settings, nothing derived",
+        to: &["semantic/**", "check/**", "rules/**", "triage/**"],
+        why: "the index knows files, models, settings and the selection, nothing derived or triaged",
+    },
+    Never {
+        from: &["selection"],
+        to: &[
+            "index/**",
+            "semantic/**",
+            "check/**",
+            "rules/**",
+            "triage/**",
+            "engine/**",
+        ],
+        why: "the selection is a reading of the catalog, below the index that holds it",
+    },
+    Never {
+        from: &["config"],
+        to: &["triage/**"],
+        why: "config validates selectors through the selection; triage runs on a run's findings",
     },
     Never {
         from: &["semantic/**"],

@@ -197,7 +197,7 @@ pub struct Repo {
     pub contracts: ContractIndex,
     pub settings: Settings,
     /// Which rules report in which files (selection and `per-file-ignores`).
-    pub reporting: crate::triage::selection::Reporting,
+    pub reporting: crate::selection::Reporting,
     /// The canonical lint root: a skill's links are looked up on disk inside it, and nowhere
     /// else (`None`: a run without a file system, where they are not looked up).
     pub reference_root: Option<PathBuf>,
