@@ -1,6 +1,6 @@
 //! The rule catalog: every rule's metadata (code, name, category, severity, fix, summary,
 //! explanation), read from the `rules/*.md` files embedded at build time. It is data only: what
-//! `render`, `config`, `selection`, `suppress` and the `rules`/`rule X` commands read. It must not
+//! `render`, `config`, `selection`, `triage` and the `rules`/`rule X` commands read. It must not
 //! import `rules`, `check`, `engine` or `index`; `check::Registry` joins it with the checks.
 
 use crate::diagnostic::Severity;

@@ -10,11 +10,11 @@ pub mod suppress;
 use crate::catalog::catalog;
 use crate::diagnostic::{Diagnostic, Severity, Suppressed};
 use crate::index::Repo;
+use crate::parse::suppression::{Malformed, Suppression};
 use crate::selection::Enabled;
 use crate::sink::Sink;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use suppress::{Malformed, Suppression};
 
 /// What the run's options say about triage.
 pub(crate) struct Policy<'a> {
