@@ -28,6 +28,8 @@ pub mod pattern;
 pub mod policy;
 mod read;
 pub mod render;
+#[cfg(test)]
+pub(crate) mod rule_testing;
 pub mod rules;
 pub mod schema;
 pub mod selection;

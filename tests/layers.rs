@@ -46,6 +46,11 @@ const NEVER: &[Never] = &[
         why: "the index knows files, models, settings and the selection, nothing derived or triaged",
     },
     Never {
+        from: &["check/**"],
+        to: &["engine/**", "fix/**", "triage/**"],
+        why: "the check stage says what a rule is given and runs it; the engine drives it, and triage and fixes come after",
+    },
+    Never {
         from: &["selection"],
         to: &[
             "index/**",

@@ -6,8 +6,6 @@
 
 mod context;
 pub(crate) mod run;
-#[cfg(test)]
-pub(crate) mod testing;
 
 pub use context::{JsonTexts, RepoContext, Unit, UnitView};
 // Re-exported so that a rule names only the check stage; triage reports through a sink too.
