@@ -9,6 +9,7 @@
 //! in YAML with CEL expressions, which the engine runs per unit beside the unit rules and whose
 //! metadata joins the catalog). Above them all, [`server`]: the language server.
 
+pub mod bounded_regex;
 pub mod catalog;
 pub mod check;
 pub mod config;
@@ -24,7 +25,6 @@ pub mod index;
 pub mod inventory;
 pub mod model;
 pub mod parse;
-pub mod pattern;
 pub mod policy;
 mod read;
 pub mod render;

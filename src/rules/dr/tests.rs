@@ -1,5 +1,5 @@
 use crate::diagnostic::Severity;
-use crate::rules::report::display_path;
+use crate::rules::phrasing::display_path;
 use crate::semantic::bindings::candidate_paths;
 
 /// Lints `files` with only `code` selected; (message, primary text, severity) per finding.

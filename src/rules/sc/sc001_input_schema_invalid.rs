@@ -2,7 +2,7 @@
 
 use crate::check::{code, Sink, Unit};
 use crate::parse::node::Node;
-use crate::rules::report::{bad_pattern_problem, ROOT_TYPE_POINTER};
+use crate::rules::phrasing::{bad_pattern_problem, ROOT_TYPE_POINTER};
 use crate::schema;
 use crate::semantic::schemas::{tool_subjects, Subject};
 use std::collections::BTreeSet;

@@ -3,7 +3,7 @@
 
 use super::VALUE_KEYS;
 use crate::check::{code, Sink, Unit};
-use crate::rules::report::{
+use crate::rules::phrasing::{
     display_path, report_frontmatter_problem, report_schema_errors, GENERIC_MISSING_HELP,
 };
 use crate::schema;

@@ -33,7 +33,7 @@ pub(super) fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         for failure in meta_failures(&node.to_json()) {
             let pointer = failure.pointer.as_str();
             if key == "inputs"
-                && pointer == crate::rules::report::ROOT_TYPE_POINTER
+                && pointer == crate::rules::phrasing::ROOT_TYPE_POINTER
                 && sc002_reports
             {
                 continue;
@@ -80,7 +80,7 @@ pub(super) fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
                 bad.span,
                 format!(
                     "invalid JSON Schema: `{path}`: {}",
-                    crate::rules::report::bad_pattern_problem(&bad)
+                    crate::rules::phrasing::bad_pattern_problem(&bad)
                 ),
             )
             .label(if bad.not_judged.is_some() {
