@@ -1,6 +1,6 @@
 //! The rule catalog: every rule's metadata (code, name, category, severity, fix, summary,
 //! explanation), read from the `rules/*.md` files embedded at build time. It is data only: what
-//! `render`, `config`, `selection`, `suppress` and the `rules`/`rule X` commands read. It must not
+//! `render`, `config`, `selection`, `triage` and the `rules`/`rule X` commands read. It must not
 //! import `rules`, `check`, `engine` or `index`; `check::Registry` joins it with the checks.
 
 use crate::diagnostic::Severity;
@@ -10,6 +10,32 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 include!(concat!(env!("OUT_DIR"), "/rule_docs.rs"));
+
+/// A built-in rule's code. The only values are the constants of [`code`], one per rule document
+/// (generated at build time), so code that names a rule names one that exists: a typo or a
+/// deleted document fails to compile. Codes that come from elsewhere (a policy file, a finding, a
+/// selector) stay `&str`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RuleCode(&'static str);
+
+impl RuleCode {
+    pub const fn as_str(self) -> &'static str {
+        self.0
+    }
+}
+
+impl std::fmt::Display for RuleCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// One [`RuleCode`] per document under `rules/` (`code::TJ003`), and [`code::ALL`] of them.
+pub mod code {
+    use super::RuleCode;
+
+    include!(concat!(env!("OUT_DIR"), "/rule_codes.rs"));
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Category {
@@ -202,6 +228,20 @@ pub fn catalog() -> &'static Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_code_constants_are_the_rule_documents_in_order() {
+        let documents: Vec<&str> = RULE_DOCS.iter().map(|(code, _)| *code).collect();
+        let constants: Vec<&str> = code::ALL.iter().map(|c| c.as_str()).collect();
+        assert_eq!(constants, documents);
+        assert_eq!(code::TJ003.as_str(), "TJ003");
+        assert_eq!(code::TJ003.to_string(), "TJ003");
+        assert!(code::SC001 < code::SC002, "codes order as their text");
+        assert_eq!(
+            catalog().get(code::SL002.as_str()).map(|m| m.code),
+            Some("SL002")
+        );
+    }
 
     #[test]
     fn every_rule_document_parses() {

@@ -4,7 +4,7 @@
 
 use crate::catalog::Catalog;
 use crate::diagnostic::Severity;
-use crate::triage::selection::validate_selector;
+use crate::selection::validate_selector;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ops::Range;

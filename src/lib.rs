@@ -9,6 +9,7 @@
 //! in YAML with CEL expressions, which the engine runs per unit beside the unit rules and whose
 //! metadata joins the catalog). Above them all, [`server`]: the language server.
 
+pub mod bounded_regex;
 pub mod catalog;
 pub mod check;
 pub mod config;
@@ -24,12 +25,14 @@ pub mod index;
 pub mod inventory;
 pub mod model;
 pub mod parse;
-pub mod pattern;
 pub mod policy;
 mod read;
 pub mod render;
+#[cfg(test)]
+pub(crate) mod rule_testing;
 pub mod rules;
 pub mod schema;
+pub mod selection;
 pub mod semantic;
 pub mod server;
 pub mod settings;

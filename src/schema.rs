@@ -873,7 +873,7 @@ const BOUNDED_CACHE: usize = 256;
 
 thread_local! {
     /// Compiled patterns by their translated text (`Err`: the bounded engine does not take it).
-    static BOUNDED: std::cell::RefCell<HashMap<String, Option<crate::pattern::Bounded>>> =
+    static BOUNDED: std::cell::RefCell<HashMap<String, Option<crate::bounded_regex::Bounded>>> =
         std::cell::RefCell::new(HashMap::new());
     /// The steps [`BoundedPattern`] may still take on this thread.
     static STEPS_LEFT: std::cell::Cell<u64> = const { std::cell::Cell::new(PATTERN_STEPS) };
@@ -899,7 +899,10 @@ pub fn take_unchecked_patterns() -> Vec<(String, usize)> {
 
 /// Runs `f` on the bounded compilation of `translated`, compiled on first use; `None` when the
 /// bounded engine does not take it (look-around, back-references, over the size limit).
-fn with_bounded<R>(translated: &str, f: impl FnOnce(&crate::pattern::Bounded) -> R) -> Option<R> {
+fn with_bounded<R>(
+    translated: &str,
+    f: impl FnOnce(&crate::bounded_regex::Bounded) -> R,
+) -> Option<R> {
     BOUNDED.with(|cache| {
         let mut cache = cache.borrow_mut();
         if !cache.contains_key(translated) {
@@ -908,7 +911,7 @@ fn with_bounded<R>(translated: &str, f: impl FnOnce(&crate::pattern::Bounded) ->
             }
             cache.insert(
                 translated.to_string(),
-                crate::pattern::Bounded::new(translated).ok(),
+                crate::bounded_regex::Bounded::new(translated).ok(),
             );
         }
         cache.get(translated)?.as_ref().map(f)

@@ -177,7 +177,7 @@ impl Flags {
         // `--extend-select` adds to whatever the selection is, the default included.
         if !self.extend_select.is_empty() {
             if options.select.is_empty() {
-                options.select = crate::triage::selection::DEFAULT_SELECT
+                options.select = crate::selection::DEFAULT_SELECT
                     .iter()
                     .map(|s| s.to_string())
                     .collect();

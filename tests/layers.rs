@@ -29,7 +29,7 @@ use std::path::Path;
 /// One row of LAYOUT §5: no module matched by `from` may name a module matched by `to`.
 ///
 /// A pattern is `x::y` (that module alone), `x::y/**` (it and every module below it),
-/// `rules/<family>/**` (a rule family: a child of `rules` other than `util` and `report`, and what
+/// `rules/<family>/**` (a rule family: a child of `rules` other than `util` and `phrasing`, and what
 /// is below it), `rules/<other family>/**` (a family other than the one `from` matched) or
 /// `<library>` (any module of the library crate, as opposed to the binary's `main`, `cli`, …).
 /// A pattern naming a module that does not exist yet matches nothing.
@@ -42,8 +42,30 @@ struct Never {
 const NEVER: &[Never] = &[
     Never {
         from: &["index/**"],
-        to: &["semantic/**", "check/**", "rules/**"],
-        why: "the index knows files, models and settings, nothing derived",
+        to: &["semantic/**", "check/**", "rules/**", "triage/**"],
+        why: "the index knows files, models, settings and the selection, nothing derived or triaged",
+    },
+    Never {
+        from: &["check/**"],
+        to: &["engine/**", "fix/**", "triage/**"],
+        why: "the check stage says what a rule is given and runs it; the engine drives it, and triage and fixes come after",
+    },
+    Never {
+        from: &["selection"],
+        to: &[
+            "index/**",
+            "semantic/**",
+            "check/**",
+            "rules/**",
+            "triage/**",
+            "engine/**",
+        ],
+        why: "the selection is a reading of the catalog, below the index that holds it",
+    },
+    Never {
+        from: &["config"],
+        to: &["triage/**"],
+        why: "config validates selectors through the selection; triage runs on a run's findings",
     },
     Never {
         from: &["semantic/**"],
@@ -88,7 +110,7 @@ const NEVER: &[Never] = &[
     Never {
         from: &["rules/<family>/**"],
         to: &["rules/<other family>/**"],
-        why: "cross-family wording lives in rules/report.rs or rules/util.rs",
+        why: "cross-family wording lives in rules/phrasing.rs or rules/util.rs",
     },
     Never {
         from: &["edit/**"],
@@ -982,7 +1004,7 @@ fn segments_of(module: &str) -> Vec<&str> {
 /// The rule family a module belongs to (`rules::tr` and below are family `tr`).
 fn family_of(module: &str) -> Option<&str> {
     match segments_of(module).as_slice() {
-        ["rules", family, ..] if !matches!(*family, "util" | "report") => Some(family),
+        ["rules", family, ..] if !matches!(*family, "util" | "phrasing") => Some(family),
         _ => None,
     }
 }

@@ -6,9 +6,9 @@ use crate::catalog::catalog;
 use crate::check::{Check, RepoContext, Rule, Sink, Unit};
 use crate::diagnostic::Diagnostic;
 use crate::index::{parse_pending, Parsed, Repo, UnitFiles};
+use crate::parse::suppression::{self, Malformed, Suppression};
 use crate::semantic::skill_names::SkillName;
 use crate::source::{FileId, Span};
-use crate::triage::suppress::{self, Malformed, Suppression};
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -112,14 +112,41 @@ fn check_parsed_unit(unit: &Unit<'_>, files: &UnitFiles, run: &UnitRun<'_>) -> U
     outcome.skill_name = crate::semantic::skill_names::skill_name(unit);
     if inline_ignores {
         for id in members {
-            let (found, broken) =
-                suppress::collect_file(catalog, id, repo.text(id), unit.parsed(id));
+            let (found, broken) = suppressions_in(catalog, id, repo.text(id), unit.parsed(id));
             if !found.is_empty() || !broken.is_empty() {
                 outcome.suppressions.push((id, found, broken));
             }
         }
     }
     outcome
+}
+
+/// The suppression comments of one file, and the malformed ones, in text order: YAML (all of a
+/// requirement.yaml, a Markdown file's frontmatter) then the Markdown body, with rule names read
+/// against the catalog.
+fn suppressions_in(
+    catalog: &crate::catalog::Catalog,
+    file: FileId,
+    text: &str,
+    parsed: &Parsed,
+) -> (Vec<Suppression>, Vec<Malformed>) {
+    let resolve = |rule: &str| catalog.find(rule).map(|meta| meta.code);
+    let doc = match parsed {
+        Parsed::Skill(skill) => &skill.doc,
+        Parsed::Contract(doc)
+        | Parsed::Secrets(doc)
+        | Parsed::Driver { doc, .. }
+        | Parsed::Prose(doc) => &**doc,
+        Parsed::Instructions(instructions) => &instructions.doc,
+        Parsed::Agent(agent) => &agent.doc,
+        Parsed::Requirement(_) => {
+            let whole = Span::new(0, text.len());
+            return suppression::collect(file, text, Some(whole), None, &resolve);
+        }
+        _ => return (Vec::new(), Vec::new()),
+    };
+    let yaml = doc.frontmatter().map(|frontmatter| frontmatter.yaml);
+    suppression::collect(file, text, yaml, Some(&doc.body), &resolve)
 }
 
 /// Runs the repository-wide rules, which read only what outlives the units: the up-front parses

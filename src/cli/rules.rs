@@ -89,7 +89,7 @@ pub(crate) fn explain_rule(catalog: &Catalog, code: &str) -> ExitCode {
     match catalog.find(code) {
         Some(meta) => print_to_stdout(&skilllint::render::rule_explanation(meta)),
         None => {
-            let hint = skilllint::triage::selection::suggest(catalog, code)
+            let hint = skilllint::selection::suggest(catalog, code)
                 .map(|near| format!("; did you mean `{near}`?"))
                 .unwrap_or_default();
             terminal::error(&format!(

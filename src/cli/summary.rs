@@ -275,17 +275,16 @@ pub fn settings(
     let root = skilllint::settings::lint_root(&options.paths);
     rows.push(("lint root", display_path(&root).into_owned()));
     let catalog = options.catalog();
-    let rules =
-        match skilllint::triage::selection::resolve(catalog, &options.select, &options.ignore) {
-            Ok(enabled) => {
-                let codes: Vec<String> = enabled.codes().map(str::to_string).collect();
-                format!("({}) {}", codes.len(), list(&codes))
-            }
-            Err(message) => message,
-        };
+    let rules = match skilllint::selection::resolve(catalog, &options.select, &options.ignore) {
+        Ok(enabled) => {
+            let codes: Vec<String> = enabled.codes().map(str::to_string).collect();
+            format!("({}) {}", codes.len(), list(&codes))
+        }
+        Err(message) => message,
+    };
     rows.push(("rules", rules));
     let select = if options.select.is_empty() {
-        skilllint::triage::selection::DEFAULT_SELECT
+        skilllint::selection::DEFAULT_SELECT
             .iter()
             .map(|s| s.to_string())
             .collect()

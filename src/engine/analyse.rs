@@ -9,9 +9,9 @@ use crate::check::{RepoContext, Rule};
 use crate::diagnostic::{Diagnostic, Suppressed};
 use crate::index::{build_units, ContractIndex, Repo};
 use crate::model::Parsed;
+use crate::selection::Enabled;
 use crate::settings::LintOptions;
 use crate::source::{FileId, SourceFile, Span};
-use crate::triage::selection::Enabled;
 use crate::triage::{self, Policy};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -26,7 +26,7 @@ pub(super) fn apply_baseline(
     let cwd = std::env::current_dir().unwrap_or_default();
     let repo = &outcome.repo;
     let reports = |code: &str, file: Option<FileId>| match file {
-        Some(file) => repo.reports(code, file),
+        Some(file) => repo.reports_str(code, file),
         None => enabled.contains(code),
     };
     let scope = crate::triage::baseline::Scope {
@@ -202,8 +202,9 @@ pub(super) fn index_repo(
     base: &Path,
 ) -> Result<Repo, LintError> {
     let catalog = options.catalog();
-    let reporting = triage::reporting(catalog, enabled, base, root, &options.per_file_ignores)
-        .map_err(LintError::Selector)?;
+    let reporting =
+        crate::selection::reporting(catalog, enabled, base, root, &options.per_file_ignores)
+            .map_err(LintError::Selector)?;
     let units = build_units(&files, &parsed);
     let contracts = ContractIndex::build(&parsed);
     Ok(Repo {

@@ -11,9 +11,9 @@ use crate::check::Rule;
 use crate::diagnostic::Diagnostic;
 use crate::index::ContractIndex;
 use crate::model::{parse_up_front, Parsed};
+use crate::selection::Enabled;
 use crate::settings::{lint_root, LintOptions};
 use crate::source::FileId;
-use crate::triage::selection::Enabled;
 use rayon::prelude::*;
 use std::sync::Arc;
 

@@ -15,6 +15,7 @@ pub use crate::model::Parsed;
 pub use units::{build_units, UnitFiles};
 pub use view::UnitView;
 
+use crate::catalog::RuleCode;
 use crate::model::contract::Contract;
 use crate::model::document::MarkdownDoc;
 use crate::model::driver::Driver;
@@ -196,7 +197,7 @@ pub struct Repo {
     pub contracts: ContractIndex,
     pub settings: Settings,
     /// Which rules report in which files (selection and `per-file-ignores`).
-    pub reporting: crate::triage::selection::Reporting,
+    pub reporting: crate::selection::Reporting,
     /// The canonical lint root: a skill's links are looked up on disk inside it, and nowhere
     /// else (`None`: a run without a file system, where they are not looked up).
     pub reference_root: Option<PathBuf>,
@@ -212,7 +213,12 @@ impl Repo {
     /// Whether a finding of `code` with its primary location in `file` is reported: the rule
     /// is selected, not ignored, and not silenced in that file by `per-file-ignores`. A rule asks
     /// this before it leaves a finding to another rule, so that the finding is never lost.
-    pub fn reports(&self, code: &str, file: FileId) -> bool {
+    pub fn reports(&self, code: RuleCode, file: FileId) -> bool {
+        self.reports_str(code.as_str(), file)
+    }
+
+    /// [`Repo::reports`] for a code held as text: a finding's, or a policy rule's.
+    pub fn reports_str(&self, code: &str, file: FileId) -> bool {
         let path = self
             .files
             .get(file.0 as usize)

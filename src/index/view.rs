@@ -1,6 +1,7 @@
 //! [`UnitView`]: one folder's files and parses as the rules read them.
 
 use super::{Parsed, Repo, Settings, UnitFiles};
+use crate::catalog::RuleCode;
 use crate::model::agent::AgentDoc;
 use crate::model::document::MarkdownDoc;
 use crate::model::hooks::{Hooks, HooksDoc};
@@ -39,7 +40,7 @@ impl<'a> UnitView<'a> {
     }
 
     /// See [`Repo::reports`].
-    pub fn reports(&self, code: &str, file: FileId) -> bool {
+    pub fn reports(&self, code: RuleCode, file: FileId) -> bool {
         self.repo.reports(code, file)
     }
 

@@ -254,7 +254,7 @@ fn settings_of(
     root: &std::path::Path,
 ) -> Result<Settings, LintError> {
     let catalog = options.catalog();
-    let enabled = crate::triage::selection::resolve(catalog, &options.select, &options.ignore)
+    let enabled = crate::selection::resolve(catalog, &options.select, &options.ignore)
         .map_err(LintError::Selector)?;
     Ok(Settings {
         path: config.path,

@@ -1,11 +1,12 @@
-//! Span-preserving parsers, and the word scanning rules and facts share ([`words`]). Each keeps
-//! byte offsets in file coordinates.
+//! Span-preserving parsers, the word scanning rules and facts share ([`words`]) and the grammar of
+//! inline suppression comments ([`suppression`]). Each keeps byte offsets in file coordinates.
 
 pub mod frontmatter;
 pub mod json;
 pub mod markdown;
 pub mod node;
 pub mod shell;
+pub mod suppression;
 pub mod words;
 pub mod yaml;
 

@@ -10,7 +10,7 @@
 //! is within [`FALLBACK_LIMIT`]; otherwise the call is refused as too costly, which the caller
 //! reports as SL011.
 
-use crate::pattern::Bounded;
+use crate::bounded_regex::Bounded;
 use std::cell::RefCell;
 
 /// How many compiled patterns each thread keeps; past it the cache starts again (patterns read

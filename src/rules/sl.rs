@@ -4,43 +4,43 @@
 //! that failed on an entity, SL011 one stopped by the cost limit), and by the baseline (SL020 an
 //! expired entry, SL021 a stale one); they have no check of their own.
 
-use crate::check::{Check, RuleImpl};
+use crate::check::{code, Check, RuleImpl};
 
 pub const RULES: &[RuleImpl] = &[
     RuleImpl {
-        code: "SL001",
+        code: code::SL001,
         check: Check::Engine,
     },
     RuleImpl {
-        code: "SL002",
+        code: code::SL002,
         check: Check::Engine,
     },
     RuleImpl {
-        code: "SL003",
+        code: code::SL003,
         check: Check::Engine,
     },
     RuleImpl {
-        code: "SL004",
+        code: code::SL004,
         check: Check::Engine,
     },
     RuleImpl {
-        code: "SL010",
+        code: code::SL010,
         check: Check::Engine,
     },
     RuleImpl {
-        code: "SL011",
+        code: code::SL011,
         check: Check::Engine,
     },
     RuleImpl {
-        code: "SL020",
+        code: code::SL020,
         check: Check::Engine,
     },
     RuleImpl {
-        code: "SL021",
+        code: code::SL021,
         check: Check::Engine,
     },
     RuleImpl {
-        code: "SL900",
+        code: code::SL900,
         check: Check::Engine,
     },
 ];

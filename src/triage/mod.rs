@@ -1,41 +1,20 @@
-//! Triage: what happens to the rules' findings after every rule ran, in one place. It is the only
-//! code that knows the selection ([`selection`]: which rules run and report where) and inline
-//! suppressions ([`suppress`]), and it reports SL002 (unused suppression) and SL003 (malformed
-//! suppression). It reads the catalog, never the checks: it must not import `rules`, `check` or
+//! Triage: what happens to the rules' findings after every rule ran, in one place. It applies the
+//! selection ([`crate::selection`]: which rules run and report where), severity overrides and
+//! inline suppressions ([`suppress`]), and it reports SL002 (unused suppression) and SL003
+//! (malformed suppression). It reads the catalog, never the checks: it must not import `rules`, `check` or
 //! `engine`.
 
 pub mod baseline;
-pub mod selection;
 pub mod suppress;
 
 use crate::catalog::catalog;
 use crate::diagnostic::{Diagnostic, Severity, Suppressed};
-use crate::discover::GlobFilter;
 use crate::index::Repo;
+use crate::parse::suppression::{Malformed, Suppression};
+use crate::selection::Enabled;
 use crate::sink::Sink;
 use rayon::prelude::*;
-use selection::{resolve, Enabled, Reporting};
 use std::collections::BTreeMap;
-use std::path::Path;
-use suppress::{Malformed, Suppression};
-
-/// The enabled rules with the `per-file-ignores` globs compiled; `Err` carries the message of a
-/// bad glob or selector.
-pub(crate) fn reporting(
-    catalog: &crate::catalog::Catalog,
-    enabled: &Enabled,
-    base: &Path,
-    root: &Path,
-    ignores: &[(String, Vec<String>)],
-) -> Result<Reporting, String> {
-    let mut filters = Vec::with_capacity(ignores.len());
-    for (glob, selectors) in ignores {
-        let filter = GlobFilter::new(base, root, std::slice::from_ref(glob))?;
-        let codes = resolve(catalog, selectors, &[])?;
-        filters.push((filter, codes));
-    }
-    Ok(Reporting::new(enabled.clone(), filters))
-}
 
 /// What the run's options say about triage.
 pub(crate) struct Policy<'a> {
@@ -58,7 +37,7 @@ pub(crate) fn apply(
 ) -> (Vec<Diagnostic>, Vec<Suppressed>) {
     let enabled = policy.enabled;
     // Only the enabled rules ran; this drops what `per-file-ignores` silences.
-    diagnostics.retain(|d| repo.reports(d.code, d.primary.file));
+    diagnostics.retain(|d| repo.reports_str(d.code, d.primary.file));
     for d in &mut diagnostics {
         if let Some(severity) = policy.severity.get(d.code) {
             d.severity = *severity;

@@ -2,7 +2,7 @@
 
 use crate::check::{Sink, Unit};
 use crate::model::document::FrontmatterState;
-use crate::rules::report::{report_frontmatter_problem, GENERIC_MISSING_HELP};
+use crate::rules::phrasing::{report_frontmatter_problem, GENERIC_MISSING_HELP};
 
 pub(super) fn agent_frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     for (file, doc) in unit.agent_docs() {

@@ -2,7 +2,7 @@
 //! shell or arbitrary file writes.
 
 use crate::check::{Sink, Unit};
-use crate::rules::report::unrestricted_grant_help;
+use crate::rules::phrasing::unrestricted_grant_help;
 use crate::semantic::permissions::grants;
 
 pub(super) fn command_allowed_tools_unrestricted(unit: &Unit<'_>, sink: &mut Sink) {

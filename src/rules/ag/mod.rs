@@ -12,7 +12,7 @@ mod ag003_agent_tool_unknown;
 mod ag004_command_allowed_tools_unrestricted;
 mod ag005_instructions_broken_link;
 
-use crate::check::{Check, RuleImpl};
+use crate::check::{code, Check, RuleImpl};
 use ag001_agent_frontmatter_invalid::agent_frontmatter_invalid;
 use ag002_agent_field_missing::agent_field_missing;
 use ag003_agent_tool_unknown::agent_tool_unknown;
@@ -21,9 +21,9 @@ use ag005_instructions_broken_link::instructions_broken_link;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "AG001", check: Check::Unit(agent_frontmatter_invalid) },
-    RuleImpl { code: "AG002", check: Check::Unit(agent_field_missing) },
-    RuleImpl { code: "AG003", check: Check::Unit(agent_tool_unknown) },
-    RuleImpl { code: "AG004", check: Check::Unit(command_allowed_tools_unrestricted) },
-    RuleImpl { code: "AG005", check: Check::Unit(instructions_broken_link) },
+    RuleImpl { code: code::AG001, check: Check::Unit(agent_frontmatter_invalid) },
+    RuleImpl { code: code::AG002, check: Check::Unit(agent_field_missing) },
+    RuleImpl { code: code::AG003, check: Check::Unit(agent_tool_unknown) },
+    RuleImpl { code: code::AG004, check: Check::Unit(command_allowed_tools_unrestricted) },
+    RuleImpl { code: code::AG005, check: Check::Unit(instructions_broken_link) },
 ];

@@ -3,7 +3,7 @@
 
 use crate::check::{Sink, Unit};
 use crate::index::Parsed;
-use crate::rules::report::{report_frontmatter_problem, GENERIC_MISSING_HELP};
+use crate::rules::phrasing::{report_frontmatter_problem, GENERIC_MISSING_HELP};
 
 pub(super) fn driver_frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     for id in &unit.files.drivers {

@@ -3,7 +3,7 @@
 
 use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
-use crate::rules::report::report_schema_errors;
+use crate::rules::phrasing::report_schema_errors;
 use crate::schema;
 use crate::semantic::bindings::drivers;
 

@@ -2,7 +2,7 @@
 //! requires or does not define.
 
 use super::{dropped_inputs, InputLookups, IDEMPOTENCY_FIELD};
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::diagnostic::Severity;
 use crate::rules::util::nearest;
 
@@ -22,7 +22,7 @@ pub(super) fn driver_drops_required_input(unit: &Unit<'_>, sink: &mut Sink) {
                 // this driver; else the key is judged here like any other input.
                 if input == IDEMPOTENCY_FIELD
                     && contract.idempotent().is_some()
-                    && unit.reports("DR007", driver.file)
+                    && unit.reports(code::DR007, driver.file)
                 {
                     continue;
                 }

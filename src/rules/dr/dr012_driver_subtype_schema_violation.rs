@@ -2,7 +2,7 @@
 //! kind (AIP-31 HTTP, AIP-32 MCP, AIP-33 SDK).
 
 use crate::check::{Sink, Unit};
-use crate::rules::report::report_schema_errors;
+use crate::rules::phrasing::report_schema_errors;
 use crate::schema;
 use crate::semantic::bindings::drivers;
 

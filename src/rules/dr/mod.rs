@@ -8,7 +8,7 @@
 //!
 //! One file per rule, `<code>_<rule name>.rs`, holding the check named after the rule and its
 //! private helpers; what several rules of the family share stays here. A rule file imports from
-//! below `rules`, from `rules::report` and `rules::util`, and from this module, never from a
+//! below `rules`, from `rules::phrasing` and `rules::util`, and from this module, never from a
 //! sibling rule or another family.
 
 mod dr001_driver_frontmatter_invalid;
@@ -26,7 +26,7 @@ mod dr012_driver_subtype_schema_violation;
 #[cfg(test)]
 mod tests;
 
-use crate::check::{Check, RuleImpl};
+use crate::check::{code, Check, RuleImpl};
 use crate::model::contract::Contract;
 use crate::parse::node::Node;
 use crate::source::{FileId, Span};
@@ -46,18 +46,18 @@ use std::collections::{HashMap, HashSet};
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "DR001", check: Check::Unit(driver_frontmatter_invalid) },
-    RuleImpl { code: "DR002", check: Check::Unit(driver_schema_violation) },
-    RuleImpl { code: "DR003", check: Check::Unit(driver_tool_unresolved) },
-    RuleImpl { code: "DR004", check: Check::Unit(driver_version_range_mismatch) },
-    RuleImpl { code: "DR005", check: Check::Unit(driver_kind_forbidden) },
-    RuleImpl { code: "DR006", check: Check::Unit(driver_drops_required_input) },
-    RuleImpl { code: "DR007", check: Check::Unit(driver_drops_idempotency_key) },
-    RuleImpl { code: "DR008", check: Check::Unit(driver_widens_timeout) },
-    RuleImpl { code: "DR009", check: Check::Unit(driver_mapping_unknown_input) },
-    RuleImpl { code: "DR010", check: Check::Unit(builtin_driver_has_io) },
-    RuleImpl { code: "DR011", check: Check::Unit(driver_secret_unresolved) },
-    RuleImpl { code: "DR012", check: Check::Unit(driver_subtype_schema_violation) },
+    RuleImpl { code: code::DR001, check: Check::Unit(driver_frontmatter_invalid) },
+    RuleImpl { code: code::DR002, check: Check::Unit(driver_schema_violation) },
+    RuleImpl { code: code::DR003, check: Check::Unit(driver_tool_unresolved) },
+    RuleImpl { code: code::DR004, check: Check::Unit(driver_version_range_mismatch) },
+    RuleImpl { code: code::DR005, check: Check::Unit(driver_kind_forbidden) },
+    RuleImpl { code: code::DR006, check: Check::Unit(driver_drops_required_input) },
+    RuleImpl { code: code::DR007, check: Check::Unit(driver_drops_idempotency_key) },
+    RuleImpl { code: code::DR008, check: Check::Unit(driver_widens_timeout) },
+    RuleImpl { code: code::DR009, check: Check::Unit(driver_mapping_unknown_input) },
+    RuleImpl { code: code::DR010, check: Check::Unit(builtin_driver_has_io) },
+    RuleImpl { code: code::DR011, check: Check::Unit(driver_secret_unresolved) },
+    RuleImpl { code: code::DR012, check: Check::Unit(driver_subtype_schema_violation) },
 ];
 
 const IDEMPOTENCY_FIELD: &str = "idempotency_key";

@@ -1,10 +1,10 @@
 use crate::diagnostic::Severity;
-use crate::rules::report::display_path;
+use crate::rules::phrasing::display_path;
 use crate::semantic::bindings::candidate_paths;
 
 /// Lints `files` with only `code` selected; (message, primary text, severity) per finding.
 fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String, Severity)> {
-    crate::check::testing::findings(code, files)
+    crate::rule_testing::findings(code, files)
         .into_iter()
         .map(|(d, text)| (d.message, text, d.severity))
         .collect()
@@ -113,7 +113,7 @@ implements:
     ];
     // The idempotency key of the idempotent tool is DR007's, while DR007 runs.
     let dr006: Vec<(String, Severity)> =
-        crate::check::testing::findings_among(&["DR006", "DR007"], "DR006", &files)
+        crate::rule_testing::findings_among(&["DR006", "DR007"], "DR006", &files)
             .into_iter()
             .map(|(d, text)| (text, d.severity))
             .collect();

@@ -2,7 +2,7 @@
 
 use crate::check::{Sink, Unit};
 use crate::parse::{Node, Value};
-use crate::rules::report::display_path;
+use crate::rules::phrasing::display_path;
 use crate::source::FileId;
 
 /// The key each hook type must carry.

@@ -12,7 +12,7 @@ mod hk004_hook_script_missing;
 mod hk005_hook_pipes_download_to_shell;
 mod hk006_hook_runs_unpinned_package;
 
-use crate::check::{Check, RuleImpl};
+use crate::check::{code, Check, RuleImpl};
 use hk001_hooks_json_invalid::hooks_json_invalid;
 use hk002_hooks_shape_invalid::hooks_shape_invalid;
 use hk003_hook_event_unknown::hook_event_unknown;
@@ -22,12 +22,12 @@ use hk006_hook_runs_unpinned_package::hook_runs_unpinned_package;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "HK001", check: Check::Unit(hooks_json_invalid) },
-    RuleImpl { code: "HK002", check: Check::Unit(hooks_shape_invalid) },
-    RuleImpl { code: "HK003", check: Check::Unit(hook_event_unknown) },
-    RuleImpl { code: "HK004", check: Check::Unit(hook_script_missing) },
-    RuleImpl { code: "HK005", check: Check::Unit(hook_pipes_download_to_shell) },
-    RuleImpl { code: "HK006", check: Check::Unit(hook_runs_unpinned_package) },
+    RuleImpl { code: code::HK001, check: Check::Unit(hooks_json_invalid) },
+    RuleImpl { code: code::HK002, check: Check::Unit(hooks_shape_invalid) },
+    RuleImpl { code: code::HK003, check: Check::Unit(hook_event_unknown) },
+    RuleImpl { code: code::HK004, check: Check::Unit(hook_script_missing) },
+    RuleImpl { code: code::HK005, check: Check::Unit(hook_pipes_download_to_shell) },
+    RuleImpl { code: code::HK006, check: Check::Unit(hook_runs_unpinned_package) },
 ];
 
 /// The events Claude Code (and Codex, which reads the same format) runs hooks on.

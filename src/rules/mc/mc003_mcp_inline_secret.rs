@@ -1,7 +1,7 @@
 //! MC003 `mcp-inline-secret`: An MCP server configuration has a secret written inline.
 
 use super::servers;
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::semantic::credentials::{find_credentials, looks_random};
 
 /// Names under which a value is a secret.
@@ -57,7 +57,7 @@ pub(super) fn mcp_inline_secret(unit: &Unit<'_>, sink: &mut Sink) {
                 }
                 let known = find_credentials(value);
                 // SE002 reports well-known token formats in every file; it keeps those here.
-                if !known.is_empty() && unit.reports("SE002", file) {
+                if !known.is_empty() && unit.reports(code::SE002, file) {
                     continue;
                 }
                 let body = value

@@ -14,7 +14,7 @@ mod mc005_mcp_plain_http;
 mod mc006_mcp_command_missing;
 
 use crate::check::Unit;
-use crate::check::{Check, RuleImpl};
+use crate::check::{code, Check, RuleImpl};
 use crate::model::mcp_config::ServerRef;
 use crate::parse::Node;
 use crate::source::FileId;
@@ -27,12 +27,12 @@ use mc006_mcp_command_missing::mcp_command_missing;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "MC001", check: Check::Unit(mcp_config_invalid) },
-    RuleImpl { code: "MC002", check: Check::Unit(mcp_server_invalid) },
-    RuleImpl { code: "MC003", check: Check::Unit(mcp_inline_secret) },
-    RuleImpl { code: "MC004", check: Check::Unit(mcp_package_unpinned) },
-    RuleImpl { code: "MC005", check: Check::Unit(mcp_plain_http) },
-    RuleImpl { code: "MC006", check: Check::Unit(mcp_command_missing) },
+    RuleImpl { code: code::MC001, check: Check::Unit(mcp_config_invalid) },
+    RuleImpl { code: code::MC002, check: Check::Unit(mcp_server_invalid) },
+    RuleImpl { code: code::MC003, check: Check::Unit(mcp_inline_secret) },
+    RuleImpl { code: code::MC004, check: Check::Unit(mcp_package_unpinned) },
+    RuleImpl { code: code::MC005, check: Check::Unit(mcp_plain_http) },
+    RuleImpl { code: code::MC006, check: Check::Unit(mcp_command_missing) },
 ];
 
 /// Every server object of the unit, with its file and entry.

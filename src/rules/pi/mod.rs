@@ -17,7 +17,7 @@ mod pi008_instruction_in_hidden_channel;
 #[cfg(test)]
 mod tests;
 
-use crate::check::{Check, RuleImpl, Sink, Unit};
+use crate::check::{code, Check, RuleImpl, Sink, Unit};
 use crate::semantic::cues::{Channel, Cue, Payload};
 use pi001_hidden_instruction_tag::hidden_instruction_tag;
 use pi002_concealment_from_user::concealment_from_user;
@@ -30,14 +30,14 @@ use pi008_instruction_in_hidden_channel::instruction_in_hidden_channel;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "PI001", check: Check::Unit(hidden_instruction_tag) },
-    RuleImpl { code: "PI002", check: Check::Unit(concealment_from_user) },
-    RuleImpl { code: "PI003", check: Check::Unit(instruction_override) },
-    RuleImpl { code: "PI004", check: Check::Unit(exfiltration_cue) },
-    RuleImpl { code: "PI005", check: Check::Unit(cross_tool_shadowing) },
-    RuleImpl { code: "PI006", check: Check::Unit(coercive_tool_steering) },
-    RuleImpl { code: "PI007", check: Check::Unit(remote_code_in_instructions) },
-    RuleImpl { code: "PI008", check: Check::Unit(instruction_in_hidden_channel) },
+    RuleImpl { code: code::PI001, check: Check::Unit(hidden_instruction_tag) },
+    RuleImpl { code: code::PI002, check: Check::Unit(concealment_from_user) },
+    RuleImpl { code: code::PI003, check: Check::Unit(instruction_override) },
+    RuleImpl { code: code::PI004, check: Check::Unit(exfiltration_cue) },
+    RuleImpl { code: code::PI005, check: Check::Unit(cross_tool_shadowing) },
+    RuleImpl { code: code::PI006, check: Check::Unit(coercive_tool_steering) },
+    RuleImpl { code: code::PI007, check: Check::Unit(remote_code_in_instructions) },
+    RuleImpl { code: code::PI008, check: Check::Unit(instruction_in_hidden_channel) },
 ];
 
 /// Reports every plain-text cue of kind `cue`: "{what} in {place}: `{evidence}`".

@@ -1,6 +1,6 @@
 /// Lints `files` with only `code` selected; (message, primary text) per finding.
 fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-    crate::check::testing::findings(code, files)
+    crate::rule_testing::findings(code, files)
         .into_iter()
         .map(|(d, text)| (d.message, text))
         .collect()

@@ -13,7 +13,7 @@ mod pl005_marketplace_name_mismatch;
 mod pl006_marketplace_plugin_duplicate;
 
 use crate::check::Unit;
-use crate::check::{Check, RuleImpl};
+use crate::check::{code, Check, RuleImpl};
 use crate::model::plugin::{Host, ManifestDoc};
 use crate::parse::Node;
 use crate::source::FileId;
@@ -26,12 +26,12 @@ use pl006_marketplace_plugin_duplicate::marketplace_plugin_duplicate;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "PL001", check: Check::Unit(plugin_manifest_invalid) },
-    RuleImpl { code: "PL002", check: Check::Unit(plugin_manifest_schema_violation) },
-    RuleImpl { code: "PL003", check: Check::Unit(plugin_manifest_unknown_key) },
-    RuleImpl { code: "PL004", check: Check::Unit(plugin_path_broken) },
-    RuleImpl { code: "PL005", check: Check::Unit(marketplace_name_mismatch) },
-    RuleImpl { code: "PL006", check: Check::Unit(marketplace_plugin_duplicate) },
+    RuleImpl { code: code::PL001, check: Check::Unit(plugin_manifest_invalid) },
+    RuleImpl { code: code::PL002, check: Check::Unit(plugin_manifest_schema_violation) },
+    RuleImpl { code: code::PL003, check: Check::Unit(plugin_manifest_unknown_key) },
+    RuleImpl { code: code::PL004, check: Check::Unit(plugin_path_broken) },
+    RuleImpl { code: code::PL005, check: Check::Unit(marketplace_name_mismatch) },
+    RuleImpl { code: code::PL006, check: Check::Unit(marketplace_plugin_duplicate) },
 ];
 
 /// The unit's manifests whose JSON root is an object.

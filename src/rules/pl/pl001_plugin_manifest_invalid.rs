@@ -1,7 +1,7 @@
 //! PL001 `plugin-manifest-invalid`: A plugin manifest or marketplace is not valid JSON.
 
 use crate::check::{Sink, Unit};
-use crate::rules::report::report_json_problems;
+use crate::rules::phrasing::report_json_problems;
 
 pub(super) fn plugin_manifest_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     for (file, doc) in unit.manifests() {

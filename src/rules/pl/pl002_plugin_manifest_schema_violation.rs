@@ -3,7 +3,7 @@
 
 use super::{parsed_manifests, schema_name};
 use crate::check::{Sink, Unit};
-use crate::rules::report::display_path;
+use crate::rules::phrasing::display_path;
 use crate::schema;
 use crate::source::Span;
 

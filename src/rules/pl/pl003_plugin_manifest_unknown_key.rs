@@ -4,7 +4,7 @@
 use super::{parsed_manifests, schema_document, schema_name};
 use crate::check::{Sink, Unit};
 use crate::parse::{Node, Value};
-use crate::rules::report::display_path;
+use crate::rules::phrasing::display_path;
 use crate::rules::util::nearest;
 use crate::source::Span;
 

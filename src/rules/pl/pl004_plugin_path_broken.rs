@@ -3,7 +3,7 @@
 
 use crate::check::{Sink, Unit};
 use crate::model::plugin::PathProblem;
-use crate::rules::report::display_path;
+use crate::rules::phrasing::display_path;
 
 pub(super) fn plugin_path_broken(unit: &Unit<'_>, sink: &mut Sink) {
     for (file, doc) in unit.manifests() {

@@ -11,7 +11,7 @@
 //!
 //! One file per rule, `<code>_<rule name>.rs`, holding the check named after the rule and its
 //! private helpers; what several rules of the family share stays here. A rule file imports from
-//! below `rules`, from `rules::report` and `rules::util`, and from this module, never from a
+//! below `rules`, from `rules::phrasing` and `rules::util`, and from this module, never from a
 //! sibling rule or another family.
 
 mod sc001_input_schema_invalid;
@@ -36,7 +36,7 @@ mod sc018_read_tool_open_input_object;
 mod tests;
 
 use crate::check::Unit;
-use crate::check::{Check, RuleImpl};
+use crate::check::{code, Check, RuleCode, RuleImpl};
 use crate::model::tools::{Dialect, Tool};
 use crate::parse::node::{pointer_token, Node, Value};
 use crate::semantic::effect::{Effect, ToolEffect};
@@ -63,24 +63,24 @@ use sc018_read_tool_open_input_object::read_tool_open_input_object;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "SC001", check: Check::Unit(input_schema_invalid) },
-    RuleImpl { code: "SC002", check: Check::Unit(input_schema_not_object) },
-    RuleImpl { code: "SC003", check: Check::Unit(open_input_object) },
-    RuleImpl { code: "SC004", check: Check::Unit(required_property_undefined) },
-    RuleImpl { code: "SC005", check: Check::Unit(parameter_undescribed) },
-    RuleImpl { code: "SC006", check: Check::Unit(parameter_unbounded) },
-    RuleImpl { code: "SC007", check: Check::Unit(tool_name_invalid) },
-    RuleImpl { code: "SC008", check: Check::Unit(tool_name_not_portable) },
-    RuleImpl { code: "SC009", check: Check::Unit(annotation_contradiction) },
-    RuleImpl { code: "SC010", check: Check::Unit(behavior_annotations_missing) },
-    RuleImpl { code: "SC011", check: Check::Unit(execution_bounds_missing) },
-    RuleImpl { code: "SC012", check: Check::Unit(destructive_tool_without_dry_run) },
-    RuleImpl { code: "SC013", check: Check::Unit(remote_schema_ref) },
-    RuleImpl { code: "SC014", check: Check::Unit(openai_strict_violation) },
-    RuleImpl { code: "SC015", check: Check::Unit(tool_description_missing) },
-    RuleImpl { code: "SC016", check: Check::Unit(risky_tool_ungated) },
-    RuleImpl { code: "SC017", check: Check::Unit(destructive_tool_accepts_empty_input) },
-    RuleImpl { code: "SC018", check: Check::Unit(read_tool_open_input_object) },
+    RuleImpl { code: code::SC001, check: Check::Unit(input_schema_invalid) },
+    RuleImpl { code: code::SC002, check: Check::Unit(input_schema_not_object) },
+    RuleImpl { code: code::SC003, check: Check::Unit(open_input_object) },
+    RuleImpl { code: code::SC004, check: Check::Unit(required_property_undefined) },
+    RuleImpl { code: code::SC005, check: Check::Unit(parameter_undescribed) },
+    RuleImpl { code: code::SC006, check: Check::Unit(parameter_unbounded) },
+    RuleImpl { code: code::SC007, check: Check::Unit(tool_name_invalid) },
+    RuleImpl { code: code::SC008, check: Check::Unit(tool_name_not_portable) },
+    RuleImpl { code: code::SC009, check: Check::Unit(annotation_contradiction) },
+    RuleImpl { code: code::SC010, check: Check::Unit(behavior_annotations_missing) },
+    RuleImpl { code: code::SC011, check: Check::Unit(execution_bounds_missing) },
+    RuleImpl { code: code::SC012, check: Check::Unit(destructive_tool_without_dry_run) },
+    RuleImpl { code: code::SC013, check: Check::Unit(remote_schema_ref) },
+    RuleImpl { code: code::SC014, check: Check::Unit(openai_strict_violation) },
+    RuleImpl { code: code::SC015, check: Check::Unit(tool_description_missing) },
+    RuleImpl { code: code::SC016, check: Check::Unit(risky_tool_ungated) },
+    RuleImpl { code: code::SC017, check: Check::Unit(destructive_tool_accepts_empty_input) },
+    RuleImpl { code: code::SC018, check: Check::Unit(read_tool_open_input_object) },
 ];
 
 /// MCP: tool names are 1–128 characters of ASCII letters, digits, `_`, `-` and `.`.
@@ -103,18 +103,18 @@ impl Subject<'_> {
             return false;
         }
         match self.dialect {
-            Some(Dialect::Forge) => unit.reports("TJ002", self.file),
-            None => unit.reports("TM002", self.file),
+            Some(Dialect::Forge) => unit.reports(code::TJ002, self.file),
+            None => unit.reports(code::TM002, self.file),
             Some(_) => false,
         }
     }
 
     /// The rule that meta-validates this schema: SC001 for a tool's, TM009 for a TOOL.md's.
-    fn meta_rule(&self) -> &'static str {
+    fn meta_rule(&self) -> RuleCode {
         if self.dialect.is_some() {
-            "SC001"
+            code::SC001
         } else {
-            "TM009"
+            code::TM009
         }
     }
 }
@@ -290,7 +290,7 @@ fn describe_char(c: char) -> String {
 fn name_left_to_contract(unit: &Unit<'_>, file: FileId, tool: &Tool) -> bool {
     tool.dialect == Dialect::Forge
         && tool.name().is_none_or(str::is_empty)
-        && unit.reports("TJ002", file)
+        && unit.reports(code::TJ002, file)
 }
 
 fn hint<'a>(tool: &'a Tool, key: &str) -> Option<(bool, &'a Node)> {

@@ -1,8 +1,8 @@
 //! SC001 `input-schema-invalid`: A tool's input schema is not a valid JSON Schema.
 
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::parse::node::Node;
-use crate::rules::report::{bad_pattern_problem, ROOT_TYPE_POINTER};
+use crate::rules::phrasing::{bad_pattern_problem, ROOT_TYPE_POINTER};
 use crate::schema;
 use crate::semantic::schemas::{tool_subjects, Subject};
 use std::collections::BTreeSet;
@@ -30,7 +30,7 @@ pub(super) fn input_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         // value that fits there; reporting it here as well would be two errors for one typo.
         // With SC002 off it is an invalid schema like any other.
         let mut seen = BTreeSet::new();
-        if unit.reports("SC002", subject.file) {
+        if unit.reports(code::SC002, subject.file) {
             seen.insert(ROOT_TYPE_POINTER);
         }
         let mut reported = 0;

@@ -2,7 +2,7 @@
 //! declare.
 
 use super::{is_object_schema, object_anchor};
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::diagnostic::{Edit, Fix};
 use crate::edit::json::{Json, Place};
 use crate::parse::node::{Node, Value};
@@ -144,7 +144,7 @@ pub(super) fn report_open_objects(
 ) {
     for subject in unit.schema_subjects().iter().filter(|s| judged(s)) {
         // In strict mode an open object is an error, which SC014 reports while it runs.
-        if subject.strict && unit.reports("SC014", subject.file) {
+        if subject.strict && unit.reports(code::SC014, subject.file) {
             continue;
         }
         let sites = unit.schema_sites(subject.schema);

@@ -1,7 +1,7 @@
 //! SC008 `tool-name-not-portable`: A tool name is not portable snake_case.
 
 use super::{describe_char, join_and, mcp_name_problem, name_left_to_contract};
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::rules::util::name_words;
 
 /// OpenAI and Anthropic: `^[a-zA-Z0-9_-]{1,64}$`.
@@ -33,7 +33,7 @@ pub(super) fn tool_name_not_portable(unit: &Unit<'_>, sink: &mut Sink) {
         // tool's empty name); otherwise they are reported here: OpenAI and Anthropic accept a
         // subset of MCP's names, so they reject these too.
         if mcp_name_problem(name).is_some()
-            && (unit.reports("SC007", file) || name_left_to_contract(unit, file, tool))
+            && (unit.reports(code::SC007, file) || name_left_to_contract(unit, file, tool))
         {
             continue;
         }

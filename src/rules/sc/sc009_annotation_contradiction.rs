@@ -4,7 +4,7 @@
 use super::hint;
 use crate::check::{Sink, Unit};
 use crate::model::tools::Dialect;
-use crate::rules::report::tool_facts;
+use crate::rules::phrasing::tool_facts;
 use crate::semantic::effect::{Claim, Effect, Evidence};
 
 /// What strong inferred evidence says, for the label: "deletes", "writes".

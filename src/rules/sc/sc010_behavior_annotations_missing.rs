@@ -1,7 +1,7 @@
 //! SC010 `behavior-annotations-missing`: A tool declares none of the MCP behavior hints.
 
 use super::{hint, risky_without_hints, takes_annotations};
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 
 const HINTS: [&str; 3] = ["readOnlyHint", "destructiveHint", "idempotentHint"];
 
@@ -12,7 +12,7 @@ pub(super) fn behavior_annotations_missing(unit: &Unit<'_>, sink: &mut Sink) {
         }
         // A tool that writes or is otherwise risky is SC016's (safety) while it runs.
         let risky = unit.effect_of(tool).is_some_and(risky_without_hints);
-        if risky && unit.reports("SC016", file) {
+        if risky && unit.reports(code::SC016, file) {
             continue;
         }
         let (span, label) = match tool.definition().member("annotations") {

@@ -2,7 +2,7 @@
 //! rejects.
 
 use super::{is_object_schema, join_and, object_anchor};
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::model::tools::Dialect;
 use crate::parse::node::Node;
 use crate::semantic::schemas::{strict_flag, tool_subject};
@@ -62,7 +62,7 @@ pub(super) fn openai_strict_violation(unit: &Unit<'_>, sink: &mut Sink) {
                 None => BTreeSet::new(),
                 Some(node) => match node.as_array() {
                     Some(items) => items.iter().filter_map(Node::as_str).collect(),
-                    None if unit.reports("SC001", file) => continue,
+                    None if unit.reports(code::SC001, file) => continue,
                     None => BTreeSet::new(),
                 },
             };

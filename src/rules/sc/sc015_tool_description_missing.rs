@@ -1,6 +1,6 @@
 //! SC015 `tool-description-missing`: A tool has no description or a blank one.
 
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::model::tools::Dialect;
 
 pub(super) fn tool_description_missing(unit: &Unit<'_>, sink: &mut Sink) {
@@ -12,7 +12,7 @@ pub(super) fn tool_description_missing(unit: &Unit<'_>, sink: &mut Sink) {
             // for the file); the provider describes its own tools (Anthropic's
             // `web_search_20250305`).
             None if tool.provider_defined => {}
-            None if tool.dialect == Dialect::Forge && unit.reports("TJ002", file) => {}
+            None if tool.dialect == Dialect::Forge && unit.reports(code::TJ002, file) => {}
             None => {
                 sink.report(
                     file,
@@ -33,7 +33,7 @@ pub(super) fn tool_description_missing(unit: &Unit<'_>, sink: &mut Sink) {
                     .help(HELP);
                 }
                 Some(_) => {}
-                None if tool.dialect == Dialect::Forge && unit.reports("TJ002", file) => {}
+                None if tool.dialect == Dialect::Forge && unit.reports(code::TJ002, file) => {}
                 None => {
                     sink.report(
                         file,

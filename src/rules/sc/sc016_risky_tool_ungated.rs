@@ -5,7 +5,7 @@ use super::{risky_without_hints, takes_annotations};
 use crate::check::{Sink, Unit};
 use crate::diagnostic::Severity;
 use crate::model::tools::Dialect;
-use crate::rules::report::tool_facts;
+use crate::rules::phrasing::tool_facts;
 use crate::semantic::effect::{Effect, ToolEffect};
 
 /// Why the tool needs a gate, for the message: "destructive", "exec", "financial and exec".

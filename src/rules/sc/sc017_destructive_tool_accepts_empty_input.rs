@@ -3,7 +3,7 @@
 
 use crate::check::{Sink, Unit};
 use crate::parse::node::{Node, Value};
-use crate::rules::report::tool_facts;
+use crate::rules::phrasing::tool_facts;
 use crate::semantic::effect::{Capability, Effect};
 use crate::semantic::schemas::tool_subject;
 

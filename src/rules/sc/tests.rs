@@ -13,7 +13,7 @@ fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
 
 /// The findings of `code` with `selected` selected: the rules it leaves findings to run too.
 fn run_among(selected: &[&str], code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-    crate::check::testing::findings_among(selected, code, files)
+    crate::rule_testing::findings_among(selected, code, files)
         .into_iter()
         .map(|(d, text)| (d.message, text))
         .collect()
@@ -221,7 +221,7 @@ fn open_objects_are_reported_once_per_tool_and_free_form_maps_never() {
             "filter": {"type": "object", "properties": {"actor": {"type": "string"}}},
             "steps": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}, "additionalProperties": true}}}}"#;
     let text = mcp(schema);
-    let found = crate::check::testing::findings("SC003", &[("s/tools.json", &text)]);
+    let found = crate::rule_testing::findings("SC003", &[("s/tools.json", &text)]);
     assert_eq!(found.len(), 1, "one finding per tool");
     let (diagnostic, primary) = &found[0];
     assert_eq!(primary, r#""type""#);
@@ -296,7 +296,7 @@ fn open_objects_are_reported_once_per_tool_and_free_form_maps_never() {
 fn closing_nested_yaml_objects_keeps_the_lines_in_order() {
     // `options` ends the root, and `cache` ends `options`: all three close at one offset.
     let tool_md = "---\nid: x-y\ninputs:\n  type: object\n  properties:\n    options:\n      type: object\n      properties:\n        cache:\n          type: object\n          properties:\n            key: {type: string}\n---\n";
-    let found = crate::check::testing::findings("SC003", &[(".tools/x-y/TOOL.md", tool_md)]);
+    let found = crate::rule_testing::findings("SC003", &[(".tools/x-y/TOOL.md", tool_md)]);
     assert_eq!(found.len(), 1);
     let Some(fix) = &found[0].0.fix else {
         panic!("SC003 offers a fix");

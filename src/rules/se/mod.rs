@@ -7,7 +7,7 @@
 //!
 //! One file per rule, `<code>_<rule name>.rs`, holding the check named after the rule and its
 //! private helpers; what several rules of the family share stays here. A rule file imports from
-//! below `rules`, from `rules::report` and `rules::util`, and from this module, never from a
+//! below `rules`, from `rules::phrasing` and `rules::util`, and from this module, never from a
 //! sibling rule or another family.
 
 mod se001_secrets_schema_violation;
@@ -17,7 +17,7 @@ mod se004_secret_slug_duplicate;
 #[cfg(test)]
 mod tests;
 
-use crate::check::{Check, RuleImpl};
+use crate::check::{code, Check, RuleImpl};
 use se001_secrets_schema_violation::secrets_schema_violation;
 use se002_secret_value_in_manifest::secret_value_in_manifest;
 use se003_hidden_unicode::hidden_unicode;
@@ -25,10 +25,10 @@ use se004_secret_slug_duplicate::secret_slug_duplicate;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "SE001", check: Check::Unit(secrets_schema_violation) },
-    RuleImpl { code: "SE002", check: Check::Unit(secret_value_in_manifest) },
-    RuleImpl { code: "SE003", check: Check::Unit(hidden_unicode) },
-    RuleImpl { code: "SE004", check: Check::Repo(secret_slug_duplicate) },
+    RuleImpl { code: code::SE001, check: Check::Unit(secrets_schema_violation) },
+    RuleImpl { code: code::SE002, check: Check::Unit(secret_value_in_manifest) },
+    RuleImpl { code: code::SE003, check: Check::Unit(hidden_unicode) },
+    RuleImpl { code: code::SE004, check: Check::Repo(secret_slug_duplicate) },
 ];
 
 /// Keys that would put a value (or what decrypts one) into a SECRETS.md entry (AIP-19).

@@ -2,8 +2,8 @@
 //! inventory schema.
 
 use super::VALUE_KEYS;
-use crate::check::{Sink, Unit};
-use crate::rules::report::{
+use crate::check::{code, Sink, Unit};
+use crate::rules::phrasing::{
     display_path, report_frontmatter_problem, report_schema_errors, GENERIC_MISSING_HELP,
 };
 use crate::schema;
@@ -109,7 +109,7 @@ pub(super) fn secrets_schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
     };
     // A value-carrying key is SE002's finding when SE002 reports in this file, else an unknown
     // key reported here; never twice.
-    let leave_values = unit.reports("SE002", file);
+    let leave_values = unit.reports(code::SE002, file);
     let errors: Vec<schema::SchemaError> = validate_inventory(validator, fm.root.to_json())
         .into_iter()
         .filter(|e| match value_key_error(e) {

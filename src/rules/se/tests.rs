@@ -4,7 +4,7 @@ use crate::source::Span;
 
 /// Lints `files` with only `code` selected; (message, primary text) per finding.
 fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-    crate::check::testing::findings(code, files)
+    crate::rule_testing::findings(code, files)
         .into_iter()
         .map(|(d, text)| (d.message, text))
         .collect()
@@ -22,7 +22,7 @@ secrets:
 ---
 ";
     let files = [("SECRETS.md", text)];
-    let se001 = crate::check::testing::findings_among(&["SE001", "SE002"], "SE001", &files);
+    let se001 = crate::rule_testing::findings_among(&["SE001", "SE002"], "SE001", &files);
     assert_eq!(se001.len(), 1, "{se001:?}");
     assert_eq!(se001[0].1, "colour");
     // Alone, SE001 reports the value key as the unknown key it is, once.

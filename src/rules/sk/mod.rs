@@ -2,7 +2,7 @@
 //!
 //! One file per rule, `<code>_<rule name>.rs`, holding the check named after the rule and its
 //! private helpers; what several rules of the family share stays here. A rule file imports from
-//! below `rules`, from `rules::report` and `rules::util`, and from this module, never from a
+//! below `rules`, from `rules::phrasing` and `rules::util`, and from this module, never from a
 //! sibling rule or another family.
 
 mod sk001_skill_frontmatter_missing;
@@ -30,7 +30,7 @@ mod sk023_skill_linked_file_broken_reference;
 mod tests;
 
 use crate::check::Unit;
-use crate::check::{Check, RuleImpl};
+use crate::check::{code, Check, RuleImpl};
 use crate::model::document::Frontmatter;
 use crate::model::skill::SkillDoc;
 use crate::parse::{Node, Value};
@@ -60,27 +60,27 @@ use unicode_normalization::UnicodeNormalization;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "SK001", check: Check::Unit(skill_frontmatter_missing) },
-    RuleImpl { code: "SK002", check: Check::Unit(skill_frontmatter_invalid) },
-    RuleImpl { code: "SK003", check: Check::Unit(skill_name_missing) },
-    RuleImpl { code: "SK004", check: Check::Unit(skill_name_invalid) },
-    RuleImpl { code: "SK005", check: Check::Unit(skill_name_folder_mismatch) },
-    RuleImpl { code: "SK006", check: Check::Unit(skill_description_missing) },
-    RuleImpl { code: "SK007", check: Check::Unit(skill_description_too_long) },
-    RuleImpl { code: "SK008", check: Check::Unit(skill_unknown_field) },
-    RuleImpl { code: "SK009", check: Check::Unit(skill_compatibility_invalid) },
-    RuleImpl { code: "SK010", check: Check::Unit(skill_metadata_invalid) },
-    RuleImpl { code: "SK011", check: Check::Unit(skill_broken_reference) },
-    RuleImpl { code: "SK012", check: Check::Unit(skill_file_lowercase) },
-    RuleImpl { code: "SK013", check: Check::Unit(skill_body_too_long) },
-    RuleImpl { code: "SK014", check: Check::Repo(skill_name_duplicate) },
-    RuleImpl { code: "SK015", check: Check::Unit(skill_yaml_not_portable) },
-    RuleImpl { code: "SK016", check: Check::Unit(skill_allowed_tools_invalid) },
-    RuleImpl { code: "SK017", check: Check::Unit(skill_reference_outside_skill) },
-    RuleImpl { code: "SK020", check: Check::Unit(skill_description_xml_tag) },
-    RuleImpl { code: "SK021", check: Check::Unit(skill_allowed_tools_unrestricted) },
-    RuleImpl { code: "SK022", check: Check::Unit(skill_opaque_file_unreferenced) },
-    RuleImpl { code: "SK023", check: Check::Unit(skill_linked_file_broken_reference) },
+    RuleImpl { code: code::SK001, check: Check::Unit(skill_frontmatter_missing) },
+    RuleImpl { code: code::SK002, check: Check::Unit(skill_frontmatter_invalid) },
+    RuleImpl { code: code::SK003, check: Check::Unit(skill_name_missing) },
+    RuleImpl { code: code::SK004, check: Check::Unit(skill_name_invalid) },
+    RuleImpl { code: code::SK005, check: Check::Unit(skill_name_folder_mismatch) },
+    RuleImpl { code: code::SK006, check: Check::Unit(skill_description_missing) },
+    RuleImpl { code: code::SK007, check: Check::Unit(skill_description_too_long) },
+    RuleImpl { code: code::SK008, check: Check::Unit(skill_unknown_field) },
+    RuleImpl { code: code::SK009, check: Check::Unit(skill_compatibility_invalid) },
+    RuleImpl { code: code::SK010, check: Check::Unit(skill_metadata_invalid) },
+    RuleImpl { code: code::SK011, check: Check::Unit(skill_broken_reference) },
+    RuleImpl { code: code::SK012, check: Check::Unit(skill_file_lowercase) },
+    RuleImpl { code: code::SK013, check: Check::Unit(skill_body_too_long) },
+    RuleImpl { code: code::SK014, check: Check::Repo(skill_name_duplicate) },
+    RuleImpl { code: code::SK015, check: Check::Unit(skill_yaml_not_portable) },
+    RuleImpl { code: code::SK016, check: Check::Unit(skill_allowed_tools_invalid) },
+    RuleImpl { code: code::SK017, check: Check::Unit(skill_reference_outside_skill) },
+    RuleImpl { code: code::SK020, check: Check::Unit(skill_description_xml_tag) },
+    RuleImpl { code: code::SK021, check: Check::Unit(skill_allowed_tools_unrestricted) },
+    RuleImpl { code: code::SK022, check: Check::Unit(skill_opaque_file_unreferenced) },
+    RuleImpl { code: code::SK023, check: Check::Unit(skill_linked_file_broken_reference) },
 ];
 
 const NAME_MAX: usize = 64;

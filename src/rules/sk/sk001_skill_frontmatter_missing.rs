@@ -1,7 +1,7 @@
 //! SK001 `skill-frontmatter-missing`: SKILL.md does not begin with a YAML frontmatter block.
 
 use crate::check::{Sink, Unit};
-use crate::rules::report::report_absent_frontmatter;
+use crate::rules::phrasing::report_absent_frontmatter;
 
 pub(super) fn skill_frontmatter_missing(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, skill)) = unit.skill() else {

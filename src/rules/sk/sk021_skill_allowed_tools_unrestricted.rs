@@ -3,7 +3,7 @@
 
 use super::skill_with_frontmatter;
 use crate::check::{Sink, Unit};
-use crate::rules::report::unrestricted_grant_help;
+use crate::rules::phrasing::unrestricted_grant_help;
 use crate::semantic::permissions::grants;
 
 pub(super) fn skill_allowed_tools_unrestricted(unit: &Unit<'_>, sink: &mut Sink) {

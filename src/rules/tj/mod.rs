@@ -7,7 +7,7 @@
 //!
 //! One file per rule, `<code>_<rule name>.rs`, holding the check named after the rule and its
 //! private helpers; what several rules of the family share stays here. A rule file imports from
-//! below `rules`, from `rules::report` and `rules::util`, and from this module, never from a
+//! below `rules`, from `rules::phrasing` and `rules::util`, and from this module, never from a
 //! sibling rule or another family.
 
 #[cfg(test)]
@@ -29,7 +29,7 @@ mod tj014_tools_json_not_a_tool_list;
 
 use super::util::{edit_distance, nearest};
 use crate::check::Unit;
-use crate::check::{Check, RuleImpl, Sink};
+use crate::check::{code, Check, RuleImpl, Sink};
 use crate::diagnostic::{Edit, Fix};
 use crate::edit::json::{Json, JsonText, Place};
 use crate::model::tools::{Dialect, Tool};
@@ -52,59 +52,59 @@ use tj014_tools_json_not_a_tool_list::tools_json_not_a_tool_list;
 
 pub const RULES: &[RuleImpl] = &[
     RuleImpl {
-        code: "TJ001",
+        code: code::TJ001,
         check: Check::Unit(tools_json_invalid),
     },
     RuleImpl {
-        code: "TJ002",
+        code: code::TJ002,
         check: Check::Unit(tools_json_contract_violation),
     },
     RuleImpl {
-        code: "TJ003",
+        code: code::TJ003,
         check: Check::Unit(write_tool_without_confirmation),
     },
     RuleImpl {
-        code: "TJ004",
+        code: code::TJ004,
         check: Check::Unit(confirmation_field_missing),
     },
     RuleImpl {
-        code: "TJ005",
+        code: code::TJ005,
         check: Check::Unit(idempotency_key_missing),
     },
     RuleImpl {
-        code: "TJ006",
+        code: code::TJ006,
         check: Check::Unit(read_tool_carries_write_gates),
     },
     RuleImpl {
-        code: "TJ007",
+        code: code::TJ007,
         check: Check::Unit(tool_name_duplicate),
     },
     RuleImpl {
-        code: "TJ008",
+        code: code::TJ008,
         check: Check::Unit(requirement_tool_undefined),
     },
     RuleImpl {
-        code: "TJ009",
+        code: code::TJ009,
         check: Check::Unit(requirement_obligation_dropped),
     },
     RuleImpl {
-        code: "TJ010",
+        code: code::TJ010,
         check: Check::Unit(tool_not_in_requirement),
     },
     RuleImpl {
-        code: "TJ011",
+        code: code::TJ011,
         check: Check::Unit(tool_conflicts_non_goal),
     },
     RuleImpl {
-        code: "TJ012",
+        code: code::TJ012,
         check: Check::Unit(multi_capability_tool),
     },
     RuleImpl {
-        code: "TJ013",
+        code: code::TJ013,
         check: Check::Unit(requirement_invalid),
     },
     RuleImpl {
-        code: "TJ014",
+        code: code::TJ014,
         check: Check::Unit(tools_json_not_a_tool_list),
     },
 ];

@@ -5,7 +5,7 @@ use crate::rules::util::name_words;
 
 /// Lints `files` with only `code` selected and returns (message, primary text) pairs.
 fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
-    crate::check::testing::findings(code, files)
+    crate::rule_testing::findings(code, files)
         .into_iter()
         .map(|(d, text)| (d.message, text))
         .collect()
@@ -15,7 +15,7 @@ fn run(code: &str, files: &[(&str, &str)]) -> Vec<(String, String)> {
 /// original when nothing changed) and the codes that still fire.
 fn fixed(codes: &[&str], tools: &str) -> (String, Vec<&'static str>) {
     let files = [("s/tools.json", tools)];
-    crate::check::testing::fix_files(codes, &files, "tools.json", tools)
+    crate::rule_testing::fix_files(codes, &files, "tools.json", tools)
 }
 
 const GATES: [&str; 4] = ["TJ003", "TJ004", "TJ005", "TJ006"];
@@ -23,7 +23,7 @@ const GATES: [&str; 4] = ["TJ003", "TJ004", "TJ005", "TJ006"];
 #[test]
 fn tj003_restores_the_whole_gate_in_one_pass() {
     let tools = r#"[{"name": "a", "type": "write", "description": "d", "inputSchema": {"type": "object"}}]"#;
-    let outcome = crate::check::testing::lint_files("TJ003", &[("s/tools.json", tools)]);
+    let outcome = crate::rule_testing::lint_files("TJ003", &[("s/tools.json", tools)]);
     let fix = outcome.diagnostics[0].fix.as_ref().expect("a fix");
     let edits: Vec<&Edit> = fix.edits.iter().collect();
     let (text, skipped) = crate::edit::apply_edits(tools, &edits);
@@ -208,7 +208,7 @@ fn truncated_json_is_reported_at_the_end_of_the_file() {
         ("[{\"name\": \"a\"}, \n", "["),
         ("[{\"name\": \"abc", "\""),
     ] {
-        let outcome = crate::check::testing::lint_files("TJ001", &[("s/tools.json", text)]);
+        let outcome = crate::rule_testing::lint_files("TJ001", &[("s/tools.json", text)]);
         let [diagnostic] = outcome.diagnostics.as_slice() else {
             panic!("one TJ001 expected for {text:?}: {:?}", outcome.diagnostics);
         };

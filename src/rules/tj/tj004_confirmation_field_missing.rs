@@ -2,7 +2,7 @@
 //! user_confirmed parameter.
 
 use super::{forge_tools, report_field_problem, CONFIRMATION};
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::model::tools::SideEffect;
 
 pub(super) fn confirmation_field_missing(unit: &Unit<'_>, sink: &mut Sink) {
@@ -12,7 +12,7 @@ pub(super) fn confirmation_field_missing(unit: &Unit<'_>, sink: &mut Sink) {
         };
         // A gated read tool is TJ006's while it runs for the file: the gate should go, not be
         // completed. With TJ006 off the gate is kept on purpose, and must be complete.
-        if tool.side_effect == SideEffect::Read && unit.reports("TJ006", id) {
+        if tool.side_effect == SideEffect::Read && unit.reports(code::TJ006, id) {
             continue;
         }
         report_field_problem(

@@ -2,7 +2,7 @@
 //!
 //! One file per rule, `<code>_<rule name>.rs`, holding the check named after the rule and its
 //! private helpers; what several rules of the family share stays here. A rule file imports from
-//! below `rules`, from `rules::report` and `rules::util`, and from this module, never from a
+//! below `rules`, from `rules::phrasing` and `rules::util`, and from this module, never from a
 //! sibling rule or another family.
 
 #[cfg(test)]
@@ -25,7 +25,7 @@ mod tm015_required_tool_unresolved;
 mod tm016_outputs_not_strict;
 
 use crate::check::Unit;
-use crate::check::{Check, RuleImpl};
+use crate::check::{code, Check, RuleImpl};
 use crate::model::document::Frontmatter;
 use crate::schema;
 use crate::source::{FileId, Span};
@@ -50,22 +50,22 @@ use tm016_outputs_not_strict::outputs_not_strict;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "TM001", check: Check::Unit(tool_frontmatter_invalid) },
-    RuleImpl { code: "TM002", check: Check::Unit(tool_contract_schema_violation) },
-    RuleImpl { code: "TM003", check: Check::Unit(driver_field_in_tool) },
-    RuleImpl { code: "TM004", check: Check::Unit(mutates_undeclared) },
-    RuleImpl { code: "TM005", check: Check::Unit(auto_approval_with_mutations) },
-    RuleImpl { code: "TM006", check: Check::Unit(risk_level_inconsistent) },
-    RuleImpl { code: "TM007", check: Check::Unit(tool_id_folder_mismatch) },
-    RuleImpl { code: "TM008", check: Check::Repo(tool_id_duplicate) },
-    RuleImpl { code: "TM009", check: Check::Unit(io_schema_invalid) },
-    RuleImpl { code: "TM010", check: Check::Unit(example_violates_schema) },
-    RuleImpl { code: "TM011", check: Check::Unit(examples_count) },
-    RuleImpl { code: "TM012", check: Check::Unit(description_lacks_when_not) },
-    RuleImpl { code: "TM013", check: Check::Unit(driver_constraints_conflict) },
-    RuleImpl { code: "TM014", check: Check::Unit(default_implementation_unresolved) },
-    RuleImpl { code: "TM015", check: Check::Unit(required_tool_unresolved) },
-    RuleImpl { code: "TM016", check: Check::Unit(outputs_not_strict) },
+    RuleImpl { code: code::TM001, check: Check::Unit(tool_frontmatter_invalid) },
+    RuleImpl { code: code::TM002, check: Check::Unit(tool_contract_schema_violation) },
+    RuleImpl { code: code::TM003, check: Check::Unit(driver_field_in_tool) },
+    RuleImpl { code: code::TM004, check: Check::Unit(mutates_undeclared) },
+    RuleImpl { code: code::TM005, check: Check::Unit(auto_approval_with_mutations) },
+    RuleImpl { code: code::TM006, check: Check::Unit(risk_level_inconsistent) },
+    RuleImpl { code: code::TM007, check: Check::Unit(tool_id_folder_mismatch) },
+    RuleImpl { code: code::TM008, check: Check::Repo(tool_id_duplicate) },
+    RuleImpl { code: code::TM009, check: Check::Unit(io_schema_invalid) },
+    RuleImpl { code: code::TM010, check: Check::Unit(example_violates_schema) },
+    RuleImpl { code: code::TM011, check: Check::Unit(examples_count) },
+    RuleImpl { code: code::TM012, check: Check::Unit(description_lacks_when_not) },
+    RuleImpl { code: code::TM013, check: Check::Unit(driver_constraints_conflict) },
+    RuleImpl { code: code::TM014, check: Check::Unit(default_implementation_unresolved) },
+    RuleImpl { code: code::TM015, check: Check::Unit(required_tool_unresolved) },
+    RuleImpl { code: code::TM016, check: Check::Unit(outputs_not_strict) },
 ];
 
 /// Fields that moved from TOOL.md to the AIP-30 driver, with where each one lives now (TM003).

@@ -7,7 +7,7 @@ pub(super) fn tool_frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, doc)) = unit.contract() else {
         return;
     };
-    crate::rules::report::report_frontmatter_problem(
+    crate::rules::phrasing::report_frontmatter_problem(
         unit.repo,
         file,
         doc,

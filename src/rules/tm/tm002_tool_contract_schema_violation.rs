@@ -2,7 +2,7 @@
 //! tool contract schema.
 
 use super::{contract_with_frontmatter, failures, short_value, Problem, DRIVER_FIELDS};
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::parse::node::pointer_token;
 use crate::schema;
 use crate::schema::display_path;
@@ -78,7 +78,7 @@ pub(super) fn tool_contract_schema_violation(unit: &Unit<'_>, sink: &mut Sink) {
                 // otherwise they are unknown keys like any other.
                 if pointer.is_empty()
                     && DRIVER_FIELDS.iter().any(|(k, _)| *k == key)
-                    && unit.reports("TM003", file)
+                    && unit.reports(code::TM003, file)
                 {
                     continue;
                 }

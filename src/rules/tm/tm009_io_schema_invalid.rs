@@ -1,7 +1,7 @@
 //! TM009 `io-schema-invalid`: The tool inputs or outputs are not a valid JSON Schema.
 
 use super::{contract_with_frontmatter, meta_failures, short_value, Problem};
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::parse::node::pointer_token;
 use crate::schema;
 use crate::schema::display_path;
@@ -16,10 +16,10 @@ pub(super) fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     // A non-object `inputs`/`outputs` breaks the contract schema (TM002, "must be an object"),
     // which reports it while it runs for the file; otherwise a value that is not a schema at all
     // (a string, `null`) is meta-validated here like any other.
-    let contract_reports = unit.reports("TM002", file);
+    let contract_reports = unit.reports(code::TM002, file);
     // The root `type` of `inputs` must be exactly `object`: SC002 reports any other value, a typo
     // such as `obj` included, and names the value that fits, while it runs for the file.
-    let sc002_reports = unit.reports("SC002", file);
+    let sc002_reports = unit.reports(code::SC002, file);
     for key in IO_KEYS {
         let Some(node) = fm
             .root
@@ -33,7 +33,7 @@ pub(super) fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         for failure in meta_failures(&node.to_json()) {
             let pointer = failure.pointer.as_str();
             if key == "inputs"
-                && pointer == crate::rules::report::ROOT_TYPE_POINTER
+                && pointer == crate::rules::phrasing::ROOT_TYPE_POINTER
                 && sc002_reports
             {
                 continue;
@@ -80,7 +80,7 @@ pub(super) fn io_schema_invalid(unit: &Unit<'_>, sink: &mut Sink) {
                 bad.span,
                 format!(
                     "invalid JSON Schema: `{path}`: {}",
-                    crate::rules::report::bad_pattern_problem(&bad)
+                    crate::rules::phrasing::bad_pattern_problem(&bad)
                 ),
             )
             .label(if bad.not_judged.is_some() {

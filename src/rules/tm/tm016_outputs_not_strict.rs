@@ -1,7 +1,7 @@
 //! TM016 `outputs-not-strict`: The tool outputs declare properties but require none of them.
 
 use super::contract_with_frontmatter;
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 
 pub(super) fn outputs_not_strict(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, fm)) = contract_with_frontmatter(unit) else {
@@ -20,7 +20,7 @@ pub(super) fn outputs_not_strict(unit: &Unit<'_>, sink: &mut Sink) {
     // A `required` that is not a list is a broken schema, which TM009 reports while it runs for
     // the file; otherwise it is read as what it does, requiring nothing.
     let not_a_list = required.is_some_and(|m| m.value.as_array().is_none());
-    if not_a_list && unit.reports("TM009", file) {
+    if not_a_list && unit.reports(code::TM009, file) {
         return;
     }
     if required

@@ -3,7 +3,7 @@
 //!
 //! One file per rule, `<code>_<rule name>.rs`, holding the check named after the rule and its
 //! private helpers; what several rules of the family share stays here. A rule file imports from
-//! below `rules`, from `rules::report` and `rules::util`, and from this module, never from a
+//! below `rules`, from `rules::phrasing` and `rules::util`, and from this module, never from a
 //! sibling rule or another family.
 
 #[cfg(test)]
@@ -21,7 +21,7 @@ mod tr010_tool_use_rules_without_tools;
 
 use super::util::{contains_ascii_ignore_case, split_words};
 use crate::check::Unit;
-use crate::check::{Check, RuleImpl, Sink};
+use crate::check::{code, Check, RuleImpl, Sink};
 use crate::diagnostic::Edit;
 use crate::edit::markdown::{item_end, line_after, ListItem, Marker};
 use crate::edit::newline;
@@ -46,43 +46,43 @@ use tr010_tool_use_rules_without_tools::tool_use_rules_without_tools;
 
 pub const RULES: &[RuleImpl] = &[
     RuleImpl {
-        code: "TR001",
+        code: code::TR001,
         check: Check::Unit(tool_use_rules_missing),
     },
     RuleImpl {
-        code: "TR002",
+        code: code::TR002,
         check: Check::Unit(tool_allowlist_rule_missing),
     },
     RuleImpl {
-        code: "TR003",
+        code: code::TR003,
         check: Check::Unit(tool_undocumented),
     },
     RuleImpl {
-        code: "TR004",
+        code: code::TR004,
         check: Check::Unit(tool_phantom),
     },
     RuleImpl {
-        code: "TR005",
+        code: code::TR005,
         check: Check::Unit(confirmation_rule_missing),
     },
     RuleImpl {
-        code: "TR006",
+        code: code::TR006,
         check: Check::Unit(idempotency_rule_missing),
     },
     RuleImpl {
-        code: "TR007",
+        code: code::TR007,
         check: Check::Unit(write_closing_rule_missing),
     },
     RuleImpl {
-        code: "TR008",
+        code: code::TR008,
         check: Check::Unit(confirmation_rule_contradicts_contract),
     },
     RuleImpl {
-        code: "TR009",
+        code: code::TR009,
         check: Check::Unit(allowed_tools_preapproves_write),
     },
     RuleImpl {
-        code: "TR010",
+        code: code::TR010,
         check: Check::Unit(tool_use_rules_without_tools),
     },
 ];
@@ -557,7 +557,7 @@ fn unreported_missing_section(unit: &Unit<'_>) -> Option<FileId> {
     let (file, doc) = unit.skill()?;
     let heading = &unit.settings().tool_use_rules_heading;
     let missing = unit.has_tools_file() && doc.doc.body.section(heading).is_none();
-    (missing && !unit.reports("TR001", file)).then_some(file)
+    (missing && !unit.reports(code::TR001, file)).then_some(file)
 }
 
 /// The label a finding of a skill without the section puts on the start of its SKILL.md.
@@ -600,7 +600,7 @@ fn report_without_section(unit: &Unit<'_>, sink: &mut Sink, finding: &RuleFindin
     };
     let heading = &unit.settings().tool_use_rules_heading;
     for (file, tool, name) in named_tools(unit) {
-        if !(finding.applies)(tool) || unit.reports("TR003", file) {
+        if !(finding.applies)(tool) || unit.reports(code::TR003, file) {
             continue;
         }
         sink.report(file, tool.span(), (finding.message)(name))

@@ -30,7 +30,7 @@ fn skill(frontmatter_extra: &str, body: &str) -> String {
 fn run(code: &str, skill_md: &str, tools: Option<&str>) -> Vec<(Diagnostic, String)> {
     let mut files = vec![("calendar/SKILL.md", skill_md)];
     files.extend(tools.map(|tools| ("calendar/tools.json", tools)));
-    crate::check::testing::findings(code, &files)
+    crate::rule_testing::findings(code, &files)
 }
 
 #[test]
@@ -85,8 +85,8 @@ fn codes_found(codes: &[&str], skill_md: &str, tools: &str) -> Vec<&'static str>
         ("calendar/SKILL.md", skill_md),
         ("calendar/tools.json", tools),
     ];
-    crate::check::testing::write(dir.path(), &files);
-    let options = crate::check::testing::options(dir.path(), codes);
+    crate::rule_testing::write(dir.path(), &files);
+    let options = crate::rule_testing::options(dir.path(), codes);
     let outcome = crate::engine::lint(&options).expect("lint runs");
     outcome.diagnostics.iter().map(|d| d.code).collect()
 }
@@ -336,7 +336,7 @@ fn fixed(codes: &[&str], skill_md: &str, tools: &str) -> (String, Vec<&'static s
         ("calendar/SKILL.md", skill_md),
         ("calendar/tools.json", tools),
     ];
-    crate::check::testing::fix_files(codes, &files, "SKILL.md", skill_md)
+    crate::rule_testing::fix_files(codes, &files, "SKILL.md", skill_md)
 }
 
 const ALL_TR: [&str; 10] = [

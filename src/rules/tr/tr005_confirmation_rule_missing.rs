@@ -4,7 +4,7 @@
 use super::{
     confirmation_item, documentable, named_tools, report_without_section, RuleFinding, RulesSection,
 };
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::diagnostic::Fix;
 use crate::model::tools::{SideEffect, Tool};
 use crate::rules::util::contains_ignore_case;
@@ -23,7 +23,7 @@ pub(super) fn confirmation_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
         // A tool no item mentions at all is TR003's finding, when TR003 reports it (its fix adds
         // the confirmation rule too); else it is reported here, not lost.
         let mentioned = rules.any_item(name, |_| true);
-        if !mentioned && unit.reports("TR003", file) {
+        if !mentioned && unit.reports(code::TR003, file) {
             continue;
         }
         let section_label = if mentioned {

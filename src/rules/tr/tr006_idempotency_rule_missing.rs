@@ -4,7 +4,7 @@
 use super::{
     documentable, idempotency_item, named_tools, report_without_section, RuleFinding, RulesSection,
 };
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::diagnostic::Fix;
 use crate::model::tools::Tool;
 use crate::rules::util::contains_ignore_case;
@@ -22,7 +22,7 @@ pub(super) fn idempotency_rule_missing(unit: &Unit<'_>, sink: &mut Sink) {
         }
         // As for TR005: an unmentioned tool is TR003's finding only when TR003 reports it.
         let mentioned = rules.any_item(name, |_| true);
-        if !mentioned && unit.reports("TR003", file) {
+        if !mentioned && unit.reports(code::TR003, file) {
             continue;
         }
         let section_label = if mentioned {

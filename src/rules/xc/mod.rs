@@ -8,7 +8,7 @@
 //!
 //! One file per rule, `<code>_<rule name>.rs`, holding the check named after the rule and its
 //! private helpers; what several rules of the family share stays here. A rule file imports from
-//! below `rules`, from `rules::report` and `rules::util`, and from this module, never from a
+//! below `rules`, from `rules::phrasing` and `rules::util`, and from this module, never from a
 //! sibling rule or another family.
 
 #[cfg(test)]
@@ -18,7 +18,7 @@ mod xc002_confirmation_weaker_than_contract;
 mod xc003_idempotency_contradicts_contract;
 mod xc004_contract_input_missing;
 
-use crate::check::{Check, RuleImpl};
+use crate::check::{code, Check, RuleImpl};
 use xc001_tool_type_contradicts_contract::tool_type_contradicts_contract;
 use xc002_confirmation_weaker_than_contract::confirmation_weaker_than_contract;
 use xc003_idempotency_contradicts_contract::idempotency_contradicts_contract;
@@ -26,8 +26,8 @@ use xc004_contract_input_missing::contract_input_missing;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
-    RuleImpl { code: "XC001", check: Check::Unit(tool_type_contradicts_contract) },
-    RuleImpl { code: "XC002", check: Check::Unit(confirmation_weaker_than_contract) },
-    RuleImpl { code: "XC003", check: Check::Unit(idempotency_contradicts_contract) },
-    RuleImpl { code: "XC004", check: Check::Unit(contract_input_missing) },
+    RuleImpl { code: code::XC001, check: Check::Unit(tool_type_contradicts_contract) },
+    RuleImpl { code: code::XC002, check: Check::Unit(confirmation_weaker_than_contract) },
+    RuleImpl { code: code::XC003, check: Check::Unit(idempotency_contradicts_contract) },
+    RuleImpl { code: code::XC004, check: Check::Unit(contract_input_missing) },
 ];

@@ -1,7 +1,7 @@
 use crate::index::Settings;
 use crate::{lint, LintOptions};
 
-use crate::check::testing::write;
+use crate::rule_testing::write;
 
 /// Lints `files` with only `code` selected; (message, primary text, secondary texts).
 fn run_with(
@@ -13,7 +13,7 @@ fn run_with(
     write(dir.path(), files);
     let options = LintOptions {
         settings,
-        ..crate::check::testing::options(dir.path(), &[code])
+        ..crate::rule_testing::options(dir.path(), &[code])
     };
     let outcome = lint(&options).expect("lint runs");
     let text = |file, span: crate::source::Span| {

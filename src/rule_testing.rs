@@ -1,5 +1,6 @@
 //! Helpers for the rule modules' unit tests: write files to a temporary folder, lint or fix them
-//! with some rules selected, and read back the findings.
+//! with some rules selected, and read back the findings. Test-only, and outside `check`: it drives
+//! the engine and the fix loop, which the check stage sits below.
 
 use crate::diagnostic::Diagnostic;
 use crate::engine::{lint, LintOutcome};

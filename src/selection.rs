@@ -1,9 +1,13 @@
-//! Which rules run: `select` / `ignore` selectors (codes, code prefixes, names, families,
-//! categories, `ALL`) resolved against the rule catalog.
+//! Which rules run and where they report: `select` / `ignore` selectors (codes, code prefixes,
+//! names, families, categories, `ALL`) and `per-file-ignores` resolved against the rule catalog.
+//! A reading of the catalog, below the index (which holds a run's [`Reporting`] so that a rule
+//! can ask whether another reports) and below config (which validates selectors); triage applies
+//! it to the findings.
 
 use crate::catalog::{Catalog, Category, RuleMeta};
 use crate::discover::GlobFilter;
 use std::collections::BTreeSet;
+use std::path::Path;
 
 /// What runs when nothing is selected: every category but pedantic.
 pub const DEFAULT_SELECT: [&str; 3] = ["correctness", "safety", "style"];
@@ -129,6 +133,24 @@ pub fn resolve(catalog: &Catalog, select: &[String], ignore: &[String]) -> Resul
         .map(|meta| meta.code)
         .collect();
     Ok(Enabled { codes })
+}
+
+/// The enabled rules with the `per-file-ignores` globs compiled; `Err` carries the message of a
+/// bad glob or selector.
+pub(crate) fn reporting(
+    catalog: &Catalog,
+    enabled: &Enabled,
+    base: &Path,
+    root: &Path,
+    ignores: &[(String, Vec<String>)],
+) -> Result<Reporting, String> {
+    let mut filters = Vec::with_capacity(ignores.len());
+    for (glob, selectors) in ignores {
+        let filter = GlobFilter::new(base, root, std::slice::from_ref(glob))?;
+        let codes = resolve(catalog, selectors, &[])?;
+        filters.push((filter, codes));
+    }
+    Ok(Reporting::new(enabled.clone(), filters))
 }
 
 #[cfg(test)]
