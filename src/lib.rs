@@ -16,6 +16,7 @@ pub mod diagnostic;
 pub mod discover;
 pub mod edit;
 pub mod engine;
+pub mod english;
 pub mod escape;
 pub mod fix;
 mod git_index;

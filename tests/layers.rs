@@ -250,6 +250,11 @@ const NEVER: &[Never] = &[
         to: &["main", "cli"],
         why: "the core knows no command line",
     },
+    Never {
+        from: &["english"],
+        to: &["<library>"],
+        why: "the wording of counts sits below everything that prints one, render and fix alike",
+    },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@
 //! `-o` report goes through the same temporary-file-and-rename route ([`ReportFile`]).
 
 use super::FixRun;
+use crate::english::plural;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::fmt;
@@ -606,14 +607,6 @@ impl Applied {
                 self.fixed.join(", ")
             )
         }
-    }
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
     }
 }
 

@@ -19,6 +19,7 @@ pub use user::{
     without_remote_refs, PATTERN_SIZE_LIMIT, PATTERN_STEPS,
 };
 
+use crate::english::plural;
 use crate::parse::node::Value as NodeValue;
 use crate::parse::Node;
 use jsonschema::{Draft, Validator};
@@ -271,14 +272,6 @@ fn show(value: &Value) -> String {
     }
 }
 
-fn plural(n: u64, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("{n} {one}")
-    } else {
-        format!("{n} {many}")
-    }
-}
-
 /// `an integer`, `a string`, `null`.
 pub fn with_article(type_name: &str) -> String {
     match type_name {
@@ -310,32 +303,26 @@ fn expectation(kind: &jsonschema::error::ValidationErrorKind, instance: &Value) 
         Kind::Constant { expected_value } => format!("must be {}", show(expected_value)),
         Kind::Pattern { pattern } => format!("must match `{pattern}`"),
         Kind::MinLength { limit } => {
-            format!(
-                "must be at least {} long",
-                plural(*limit, "character", "characters")
-            )
+            format!("must be at least {} long", plural(*limit, "character"))
         }
         Kind::MaxLength { limit } => {
-            format!(
-                "must be at most {} long",
-                plural(*limit, "character", "characters")
-            )
+            format!("must be at most {} long", plural(*limit, "character"))
         }
         Kind::Minimum { limit } => format!("must be at least {limit}"),
         Kind::Maximum { limit } => format!("must be at most {limit}"),
         Kind::ExclusiveMinimum { limit } => format!("must be greater than {limit}"),
         Kind::ExclusiveMaximum { limit } => format!("must be less than {limit}"),
         Kind::MinItems { limit } => {
-            format!("must have at least {}", plural(*limit, "item", "items"))
+            format!("must have at least {}", plural(*limit, "item"))
         }
         Kind::MaxItems { limit } => {
-            format!("must have at most {}", plural(*limit, "item", "items"))
+            format!("must have at most {}", plural(*limit, "item"))
         }
         Kind::MinProperties { limit } => {
-            format!("must have at least {}", plural(*limit, "key", "keys"))
+            format!("must have at least {}", plural(*limit, "key"))
         }
         Kind::MaxProperties { limit } => {
-            format!("must have at most {}", plural(*limit, "key", "keys"))
+            format!("must have at most {}", plural(*limit, "key"))
         }
         Kind::UniqueItems => "must not list the same item twice".to_string(),
         Kind::MultipleOf { multiple_of } => format!("must be a multiple of {multiple_of}"),
