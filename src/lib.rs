@@ -24,6 +24,7 @@ pub mod history;
 pub mod index;
 pub mod inventory;
 pub mod model;
+pub mod output_file;
 pub mod parse;
 pub mod pattern;
 pub mod policy;

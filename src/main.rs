@@ -8,6 +8,7 @@ use std::sync::Arc;
 // Paths and messages on stderr quote the repository: printed escaped, as in the reports.
 use skilllint::escape::{display_path, escape_text};
 use skilllint::fix;
+use skilllint::output_file;
 use skilllint::render::{self, Format};
 use skilllint::{lint, LintOptions};
 use std::io::{IsTerminal, Write};
@@ -160,7 +161,7 @@ fn write_report_with(
     draw: impl FnOnce(&mut render::Emit<'_>) -> std::io::Result<()>,
 ) -> Result<(), WriteError> {
     match output {
-        Some(path) if fix::is_lint_input(path, inputs) => Err(WriteError {
+        Some(path) if output_file::is_lint_input(path, inputs) => Err(WriteError {
             path: Some(path.to_path_buf()),
             error: std::io::Error::other(
                 "it is a file this run linted, and the report would replace it; nothing was written",
@@ -171,7 +172,7 @@ fn write_report_with(
                 path: Some(path.to_path_buf()),
                 error,
             };
-            let mut file = fix::ReportFile::create(path).map_err(failed)?;
+            let mut file = output_file::ReportFile::create(path).map_err(failed)?;
             draw(&mut |piece: &str| file.write(piece.as_bytes())).map_err(failed)?;
             file.finish().map_err(failed)
         }
@@ -186,7 +187,7 @@ fn write_report_with(
 
 /// Writes `text` to `path`, a file the repository named (its configuration's baseline), only
 /// inside `root` and never over one of `inputs`: checked again right before the write, and
-/// written to a temporary file renamed over the real target ([`fix::ReportFile::create_confined`]).
+/// written to a temporary file renamed over the real target ([`output_file::ReportFile::create_confined`]).
 fn write_confined(
     path: &Path,
     root: &Path,
@@ -197,12 +198,12 @@ fn write_confined(
         path: Some(path.to_path_buf()),
         error,
     };
-    if fix::is_lint_input(path, inputs) {
+    if output_file::is_lint_input(path, inputs) {
         return Err(failed(std::io::Error::other(
             "it is a file this run linted, and the baseline would replace it; nothing was written",
         )));
     }
-    let mut file = fix::ReportFile::create_confined(path, root).map_err(failed)?;
+    let mut file = output_file::ReportFile::create_confined(path, root).map_err(failed)?;
     file.write(text.as_bytes()).map_err(failed)?;
     file.finish().map_err(failed)
 }
@@ -779,7 +780,7 @@ fn baseline_path(args: &cli::LintArgs, config: &Config) -> Result<Option<Baselin
             "cannot be checked: the configuration's folder cannot be resolved ({error})"
         ))
     })?;
-    fix::confined_target(path, &folder).map_err(refused)?;
+    output_file::confined_target(path, &folder).map_err(refused)?;
     Ok(Some(BaselineFile {
         path: path.clone(),
         confined_to: Some(folder),
@@ -823,7 +824,7 @@ fn run_lint(args: cli::LintArgs) -> ExitCode {
         ("-o/--output", args.output.as_deref()),
         ("--write-baseline", args.write_baseline.as_deref()),
     ] {
-        if let Some(reason) = path.and_then(fix::output_path_refused) {
+        if let Some(reason) = path.and_then(output_file::output_path_refused) {
             return fail_usage(&format!(
                 "{flag} {}: {reason}",
                 display_path(path.unwrap_or(Path::new("")))

@@ -255,6 +255,11 @@ const NEVER: &[Never] = &[
         to: &["<library>"],
         why: "the wording of counts sits below everything that prints one, render and fix alike",
     },
+    Never {
+        from: &["output_file"],
+        to: &["fix/**", "engine/**"],
+        why: "writing the report or the baseline is not the fix loop; fix writes share its primitives, not the other way round",
+    },
 ];
 
 // ---------------------------------------------------------------------------------------------
