@@ -12,6 +12,7 @@ use skilllint::config::Config;
 use skilllint::diagnostic::Severity;
 use skilllint::escape::{display_path, escape_text};
 use skilllint::fix;
+use skilllint::output_file;
 use skilllint::render::{self, Format};
 use skilllint::{lint, LintOptions};
 use std::io::IsTerminal;
@@ -80,7 +81,7 @@ pub(crate) fn baseline_path(
             "cannot be checked: the configuration's folder cannot be resolved ({error})"
         ))
     })?;
-    fix::confined_target(path, &folder).map_err(refused)?;
+    output_file::confined_target(path, &folder).map_err(refused)?;
     Ok(Some(BaselineFile {
         path: path.clone(),
         confined_to: Some(folder),
@@ -220,7 +221,7 @@ fn set_up(args: &flags::LintArgs) -> Result<LintRun, ExitCode> {
         ("-o/--output", args.output.as_deref()),
         ("--write-baseline", args.write_baseline.as_deref()),
     ] {
-        if let Some(reason) = path.and_then(fix::output_path_refused) {
+        if let Some(reason) = path.and_then(output_file::output_path_refused) {
             return Err(usage_error(&format!(
                 "{flag} {}: {reason}",
                 display_path(path.unwrap_or(Path::new("")))

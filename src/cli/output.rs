@@ -5,7 +5,7 @@
 use super::terminal;
 use super::EXIT_USAGE;
 use skilllint::escape::display_path;
-use skilllint::{fix, render};
+use skilllint::{output_file, render};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -49,7 +49,7 @@ pub(crate) fn write_report_with(
     draw: impl FnOnce(&mut render::Emit<'_>) -> std::io::Result<()>,
 ) -> Result<(), WriteError> {
     match output {
-        Some(path) if fix::is_lint_input(path, inputs) => Err(WriteError {
+        Some(path) if output_file::is_lint_input(path, inputs) => Err(WriteError {
             path: Some(path.to_path_buf()),
             error: std::io::Error::other(
                 "it is a file this run linted, and the report would replace it; nothing was written",
@@ -60,7 +60,7 @@ pub(crate) fn write_report_with(
                 path: Some(path.to_path_buf()),
                 error,
             };
-            let mut file = fix::ReportFile::create(path).map_err(failed)?;
+            let mut file = output_file::ReportFile::create(path).map_err(failed)?;
             draw(&mut |piece: &str| file.write(piece.as_bytes())).map_err(failed)?;
             file.finish().map_err(failed)
         }
@@ -75,7 +75,7 @@ pub(crate) fn write_report_with(
 
 /// Writes `text` to `path`, a file the repository named (its configuration's baseline), only
 /// inside `root` and never over one of `inputs`: checked again right before the write, and
-/// written to a temporary file renamed over the real target ([`fix::ReportFile::create_confined`]).
+/// written to a temporary file renamed over the real target ([`output_file::ReportFile::create_confined`]).
 pub(crate) fn write_confined(
     path: &Path,
     root: &Path,
@@ -86,12 +86,12 @@ pub(crate) fn write_confined(
         path: Some(path.to_path_buf()),
         error,
     };
-    if fix::is_lint_input(path, inputs) {
+    if output_file::is_lint_input(path, inputs) {
         return Err(failed(std::io::Error::other(
             "it is a file this run linted, and the baseline would replace it; nothing was written",
         )));
     }
-    let mut file = fix::ReportFile::create_confined(path, root).map_err(failed)?;
+    let mut file = output_file::ReportFile::create_confined(path, root).map_err(failed)?;
     file.write(text.as_bytes()).map_err(failed)?;
     file.finish().map_err(failed)
 }

@@ -156,11 +156,7 @@ pub fn written(path: &Path, written: &Written) -> String {
 }
 
 fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
+    skilllint::english::plural(n, word)
 }
 
 /// Findings by file (as shown) and rule, as `--show-fixes` lists them.

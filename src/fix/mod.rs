@@ -20,10 +20,7 @@ pub mod noqa;
 mod output;
 mod write;
 pub use output::{diff, diff_summary, unified_diff};
-pub use write::{
-    apply, confined_target, is_lint_input, output_path_refused, rename_fixed, write_fixed, Applied,
-    NotFixed, ReportFile, WriteScope,
-};
+pub use write::{apply, rename_fixed, write_fixed, Applied, NotFixed, WriteScope};
 
 /// Passes of "lint, apply what fixes allow, lint again" before giving up on convergence.
 const MAX_PASSES: usize = 10;

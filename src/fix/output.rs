@@ -2,6 +2,7 @@
 //! stderr that sums it up. Text only; nothing here reads or writes a file.
 
 use super::FixRun;
+use crate::english::plural;
 use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
 
@@ -63,14 +64,6 @@ fn touched_files(run: &FixRun) -> usize {
         .chain(run.renames.iter().map(|(from, _)| from))
         .collect::<BTreeSet<_>>()
         .len()
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 /// A unified diff of one file's change, with paths relative to the lint root.

@@ -516,111 +516,26 @@ impl Loader {
     }
 
     fn rule(&mut self, file: &File<'_>, item: &Node) -> Result<(), ConfigError> {
-        let Some(members) = item.as_object() else {
-            return Err(file.at_value(item, "each rule must be a mapping of keys"));
-        };
-        for member in members {
-            if !KEYS.contains(&member.key.as_str()) {
-                return Err(file.at_key(
-                    member,
-                    format!(
-                        "unknown key `{}` in a policy rule (expected one of {})",
-                        member.key,
-                        KEYS.join(", ")
-                    ),
-                ));
-            }
-        }
-        let start = item.span.start..item.span.start + 1;
-        for key in REQUIRED {
-            if item.get(key).is_none() {
-                return Err(file.error(
-                    start.clone(),
-                    format!(
-                        "this rule has no `{key}` (required: {})",
-                        REQUIRED.join(", ")
-                    ),
-                ));
-            }
-        }
-        let string = |key: &str| -> Result<Option<(&str, &Node)>, ConfigError> {
-            match item.get(key) {
-                None => Ok(None),
-                Some(node) => match node.as_str() {
-                    Some(text) => Ok(Some((text, node))),
-                    None => Err(file.at_value(node, format!("`{key}` must be a string"))),
-                },
-            }
-        };
-        let required = |key: &str| -> Result<(&str, &Node), ConfigError> {
-            string(key)?
-                .ok_or_else(|| file.error(start.clone(), format!("this rule has no `{key}`")))
-        };
-
-        let (code, code_node) = required("code")?;
-        let Some(letters) = code_letters(code) else {
-            return Err(file.at_value(
-                code_node,
-                format!("`{code}` is not a rule code: two to five uppercase letters and three digits, such as ORG001"),
-            ));
-        };
-        if let Some(family) = self
-            .families
-            .iter()
-            .find(|f| letters.starts_with(f.as_str()))
-        {
-            return Err(file.at_value(
-                code_node,
-                format!("`{code}` starts with `{family}`, the prefix of skilllint's built-in rules; choose another prefix, such as ORG"),
-            ));
-        }
-        let (name, name_node) = required("name")?;
-        if !is_kebab(name) {
-            return Err(file.at_value(
-                name_node,
-                format!("`{name}` is not a kebab-case name such as database-writes-need-approval"),
-            ));
-        }
-        if catalog().rules.iter().any(|m| m.name == name) {
-            return Err(file.at_value(
-                name_node,
-                format!("`{name}` is the name of a built-in rule"),
-            ));
-        }
-        for seen in &self.seen {
-            let duplicate = if seen.code == code {
-                Some(("code", code, code_node))
-            } else if seen.name == name {
-                Some(("name", name, name_node))
-            } else {
-                None
-            };
-            if let Some((what, value, node)) = duplicate {
-                return Err(file.at_value(
-                    node,
-                    format!(
-                        "duplicate {what} `{value}`: already defined at {}:{}",
-                        seen.file, seen.line
-                    ),
-                ));
-            }
-        }
-        let (severity, severity_node) = required("severity")?;
+        let item = RuleItem::new(file, item)?;
+        let (code, code_node, letters) = self.rule_code(&item)?;
+        let (name, name_node) = rule_name(&item)?;
+        self.not_seen(file, (code, code_node), (name, name_node))?;
+        let (severity, severity_node) = item.required("severity")?;
         let Some(severity) = Severity::parse(severity) else {
             return Err(file.at_value(
                 severity_node,
                 format!("unknown severity `{severity}` (expected error, warning or info)"),
             ));
         };
-        let (category, category_node) = required("category")?;
+        let (category, category_node) = item.required("category")?;
         let Some(category) = Category::parse(category) else {
             return Err(file.at_value(
                 category_node,
                 format!("unknown category `{category}` (expected correctness, safety, style or pedantic)"),
             ));
         };
-        let (summary, _) = required("summary")?;
-        let (on, on_node) = required("on")?;
+        let (summary, _) = item.required("summary")?;
+        let (on, on_node) = item.required("on")?;
         let Some(kind) = Kind::parse(on) else {
             return Err(file.at_value(
                 on_node,
@@ -631,53 +546,21 @@ impl Loader {
             ));
         };
         let variables = variables_for(kind);
-        let compile = |key: &str| -> Result<Option<expr::Compiled>, ConfigError> {
-            let Some((source, node)) = string(key)? else {
-                return Ok(None);
-            };
-            expr::compile(source, &variables).map(Some).map_err(|e| {
-                let span = locate_in_scalar(file.text, node, source, e.range.clone());
-                file.error(span, format!("`{key}`: {}", e.message))
-            })
-        };
-        let when = compile("when")?;
-        let assert = compile("assert")?
-            .ok_or_else(|| file.error(start.clone(), "this rule has no `assert`"))?;
-        let (message, message_node) = required("message")?;
+        let when = item.compile("when", &variables)?;
+        let assert = item
+            .compile("assert", &variables)?
+            .ok_or_else(|| file.error(item.start.clone(), "this rule has no `assert`"))?;
+        let (message, message_node) = item.required("message")?;
         let message = parse_template(message, &variables).map_err(|(range, why)| {
             file.error(
                 locate_in_scalar(file.text, message_node, message, range),
                 format!("`message`: {why}"),
             )
         })?;
-        let (at_root, at) = match string("at")? {
-            None => (kind.variable().to_string(), Vec::new()),
-            Some((text, node)) => {
-                let path = parse_path(text).ok_or_else(|| {
-                    file.at_value(
-                        node,
-                        format!(
-                            "`at` must be a dotted path such as {}.name",
-                            kind.variable()
-                        ),
-                    )
-                })?;
-                let root = path[0].clone();
-                if root != kind.variable() && !(root == "skill" && kind != Kind::Skill) {
-                    return Err(file.at_value(
-                        node,
-                        format!(
-                            "`at` must start with `{}` (or `skill`), the entity this rule is about",
-                            kind.variable()
-                        ),
-                    ));
-                }
-                (root, path[1..].to_vec())
-            }
-        };
-        let help = string("help")?.map(|(h, _)| h.to_string());
-        let docs = string("docs")?.map(|(d, _)| d.to_string());
-        let tests = match item.get("tests") {
+        let (at_root, at) = item.at(kind)?;
+        let help = item.string("help")?.map(|(h, _)| h.to_string());
+        let docs = item.string("docs")?.map(|(d, _)| d.to_string());
+        let tests = match item.item.get("tests") {
             None => Vec::new(),
             Some(node) => tests(file, node, kind)?,
         };
@@ -726,6 +609,188 @@ impl Loader {
             file: display,
         });
         Ok(())
+    }
+
+    /// The rule's `code`, with its letters: a code's form, and not a built-in family's prefix.
+    fn rule_code<'n>(
+        &self,
+        item: &RuleItem<'_, 'n>,
+    ) -> Result<(&'n str, &'n Node, &'n str), ConfigError> {
+        let file = item.file;
+        let (code, code_node) = item.required("code")?;
+        let Some(letters) = code_letters(code) else {
+            return Err(file.at_value(
+                code_node,
+                format!("`{code}` is not a rule code: two to five uppercase letters and three digits, such as ORG001"),
+            ));
+        };
+        if let Some(family) = self
+            .families
+            .iter()
+            .find(|f| letters.starts_with(f.as_str()))
+        {
+            return Err(file.at_value(
+                code_node,
+                format!("`{code}` starts with `{family}`, the prefix of skilllint's built-in rules; choose another prefix, such as ORG"),
+            ));
+        }
+        Ok((code, code_node, letters))
+    }
+
+    /// Neither the code nor the name of a rule loaded before.
+    fn not_seen(
+        &self,
+        file: &File<'_>,
+        (code, code_node): (&str, &Node),
+        (name, name_node): (&str, &Node),
+    ) -> Result<(), ConfigError> {
+        for seen in &self.seen {
+            let duplicate = if seen.code == code {
+                Some(("code", code, code_node))
+            } else if seen.name == name {
+                Some(("name", name, name_node))
+            } else {
+                None
+            };
+            if let Some((what, value, node)) = duplicate {
+                return Err(file.at_value(
+                    node,
+                    format!(
+                        "duplicate {what} `{value}`: already defined at {}:{}",
+                        seen.file, seen.line
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The rule's `name`: kebab-case, and not a built-in rule's.
+fn rule_name<'n>(item: &RuleItem<'_, 'n>) -> Result<(&'n str, &'n Node), ConfigError> {
+    let file = item.file;
+    let (name, name_node) = item.required("name")?;
+    if !is_kebab(name) {
+        return Err(file.at_value(
+            name_node,
+            format!("`{name}` is not a kebab-case name such as database-writes-need-approval"),
+        ));
+    }
+    if catalog().rules.iter().any(|m| m.name == name) {
+        return Err(file.at_value(
+            name_node,
+            format!("`{name}` is the name of a built-in rule"),
+        ));
+    }
+    Ok((name, name_node))
+}
+
+/// One item of `rules:`, a mapping whose keys are known and whose required keys are there, read
+/// key by key.
+struct RuleItem<'f, 'n> {
+    file: &'f File<'f>,
+    item: &'n Node,
+    /// The item's first byte: where an error about a missing key points.
+    start: Range<usize>,
+}
+
+impl<'f, 'n> RuleItem<'f, 'n> {
+    fn new(file: &'f File<'f>, item: &'n Node) -> Result<Self, ConfigError> {
+        let Some(members) = item.as_object() else {
+            return Err(file.at_value(item, "each rule must be a mapping of keys"));
+        };
+        for member in members {
+            if !KEYS.contains(&member.key.as_str()) {
+                return Err(file.at_key(
+                    member,
+                    format!(
+                        "unknown key `{}` in a policy rule (expected one of {})",
+                        member.key,
+                        KEYS.join(", ")
+                    ),
+                ));
+            }
+        }
+        let start = item.span.start..item.span.start + 1;
+        for key in REQUIRED {
+            if item.get(key).is_none() {
+                return Err(file.error(
+                    start.clone(),
+                    format!(
+                        "this rule has no `{key}` (required: {})",
+                        REQUIRED.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(RuleItem { file, item, start })
+    }
+
+    /// The string at `key`, if the key is there.
+    fn string(&self, key: &str) -> Result<Option<(&'n str, &'n Node)>, ConfigError> {
+        match self.item.get(key) {
+            None => Ok(None),
+            Some(node) => match node.as_str() {
+                Some(text) => Ok(Some((text, node))),
+                None => Err(self
+                    .file
+                    .at_value(node, format!("`{key}` must be a string"))),
+            },
+        }
+    }
+
+    /// The string at `key`, which must be there.
+    fn required(&self, key: &str) -> Result<(&'n str, &'n Node), ConfigError> {
+        self.string(key)?.ok_or_else(|| {
+            self.file
+                .error(self.start.clone(), format!("this rule has no `{key}`"))
+        })
+    }
+
+    /// The expression at `key` (`when`, `assert`) compiled over `variables`, if the key is there.
+    fn compile(
+        &self,
+        key: &str,
+        variables: &[Variable],
+    ) -> Result<Option<expr::Compiled>, ConfigError> {
+        let Some((source, node)) = self.string(key)? else {
+            return Ok(None);
+        };
+        expr::compile(source, variables).map(Some).map_err(|e| {
+            let span = locate_in_scalar(self.file.text, node, source, e.range.clone());
+            self.file.error(span, format!("`{key}`: {}", e.message))
+        })
+    }
+
+    /// Where a finding points (`at`): its root variable and the path below it; by default the
+    /// entity the rule is about.
+    fn at(&self, kind: Kind) -> Result<(String, Vec<String>), ConfigError> {
+        let file = self.file;
+        Ok(match self.string("at")? {
+            None => (kind.variable().to_string(), Vec::new()),
+            Some((text, node)) => {
+                let path = parse_path(text).ok_or_else(|| {
+                    file.at_value(
+                        node,
+                        format!(
+                            "`at` must be a dotted path such as {}.name",
+                            kind.variable()
+                        ),
+                    )
+                })?;
+                let root = path[0].clone();
+                if root != kind.variable() && !(root == "skill" && kind != Kind::Skill) {
+                    return Err(file.at_value(
+                        node,
+                        format!(
+                            "`at` must start with `{}` (or `skill`), the entity this rule is about",
+                            kind.variable()
+                        ),
+                    ));
+                }
+                (root, path[1..].to_vec())
+            }
+        })
     }
 }
 

@@ -11,6 +11,7 @@ pub mod statistics;
 
 use crate::catalog::{Catalog, RuleMeta};
 use crate::diagnostic::{Diagnostic, Severity, Suppressed};
+use crate::english::plural;
 use crate::source::{FileId, LineCol, LineIndex, Sources, Span};
 use std::collections::HashMap;
 
@@ -117,14 +118,6 @@ impl Counts {
             }
         }
         counts
-    }
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
     }
 }
 

@@ -8,6 +8,10 @@ use crate::model::document::{Frontmatter, FrontmatterState, MarkdownDoc};
 use crate::schema::{self, SchemaError};
 use crate::source::{FileId, Span};
 
+/// The help of a key defined twice in YAML frontmatter, one wording for every family.
+pub(crate) const DUPLICATE_YAML_KEY_HELP: &str =
+    "keep one definition; YAML readers disagree on which duplicate wins";
+
 /// Where meta-validation reports a bad root `type`, which SC002 reports instead (SC001, TM009).
 pub(crate) const ROOT_TYPE_POINTER: &str = "/type";
 
@@ -98,7 +102,7 @@ pub(crate) fn report_frontmatter_problem(
                 )
                 .label("defined again here")
                 .secondary(file, first, "first defined here")
-                .help("keep one definition; YAML readers disagree on which duplicate wins");
+                .help(DUPLICATE_YAML_KEY_HELP);
             }
             None => {
                 sink.report(

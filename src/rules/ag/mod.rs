@@ -11,6 +11,8 @@ mod ag002_agent_field_missing;
 mod ag003_agent_tool_unknown;
 mod ag004_command_allowed_tools_unrestricted;
 mod ag005_instructions_broken_link;
+#[cfg(test)]
+mod tests;
 
 use crate::check::{code, Check, RuleImpl};
 use ag001_agent_frontmatter_invalid::agent_frontmatter_invalid;

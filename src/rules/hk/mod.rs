@@ -13,6 +13,9 @@ mod hk005_hook_pipes_download_to_shell;
 mod hk006_hook_runs_unpinned_package;
 
 use crate::check::{code, Check, RuleImpl};
+#[cfg(test)]
+mod tests;
+
 use hk001_hooks_json_invalid::hooks_json_invalid;
 use hk002_hooks_shape_invalid::hooks_shape_invalid;
 use hk003_hook_event_unknown::hook_event_unknown;

@@ -12,6 +12,8 @@ mod mc003_mcp_inline_secret;
 mod mc004_mcp_package_unpinned;
 mod mc005_mcp_plain_http;
 mod mc006_mcp_command_missing;
+#[cfg(test)]
+mod tests;
 
 use crate::check::Unit;
 use crate::check::{code, Check, RuleImpl};

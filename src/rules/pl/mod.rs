@@ -11,6 +11,8 @@ mod pl003_plugin_manifest_unknown_key;
 mod pl004_plugin_path_broken;
 mod pl005_marketplace_name_mismatch;
 mod pl006_marketplace_plugin_duplicate;
+#[cfg(test)]
+mod tests;
 
 use crate::check::Unit;
 use crate::check::{code, Check, RuleImpl};

@@ -2,6 +2,7 @@
 
 use crate::check::{Sink, Unit};
 use crate::model::document::FrontmatterState;
+use crate::rules::phrasing::DUPLICATE_YAML_KEY_HELP;
 
 pub(super) fn skill_frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, skill)) = unit.skill() else {
@@ -19,7 +20,7 @@ pub(super) fn skill_frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
             )
             .label("defined again here")
             .secondary(file, first, "first defined here")
-            .help("keep one definition; YAML tools disagree on which duplicate wins");
+            .help(DUPLICATE_YAML_KEY_HELP);
         }
         None => {
             sink.report(

@@ -1,3 +1,5 @@
+use super::automaton::{anchors, caps_anchors};
+use super::lexicon::patterns;
 use super::*;
 
 /// The cues of one text: (cue, channel, evidence).

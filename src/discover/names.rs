@@ -1,0 +1,184 @@
+//! What a path's name makes a file (a skill, a tool list, a plugin manifest…), and why a file
+//! whose name skilllint reads is still left out once its text is known.
+
+use crate::model::FileKind;
+
+/// Classifies a file by its `/`-separated path (relative to the lint root, or as given): the name
+/// decides, and for agentproto files also the folder they sit in (`.tools/`, `.drivers/`, `.cli/`).
+pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
+    let (folder, file_name) = crate::source::split_path(path);
+    let mut folders = folder.split('/');
+    match file_name {
+        "SKILL.md" => Some(FileKind::Skill { misnamed: false }),
+        // Another case of the name (`skill.md`, `Skill.md`, `SKILL.MD`): what an agent on a
+        // case-insensitive file system (macOS, Windows) reads as the skill file.
+        _ if file_name.eq_ignore_ascii_case("SKILL.md") => Some(FileKind::Skill { misnamed: true }),
+        "tools.json" => Some(FileKind::Tools { by_content: false }),
+        "SECRETS.md" => Some(FileKind::Secrets),
+        "TOOL.md" if folders.any(|f| f == ".tools") => Some(FileKind::Contract),
+        // A builtin driver sits beside its TOOL.md.
+        "DRIVER.md" if folders.any(|f| f == ".drivers" || f == ".tools") => {
+            Some(FileKind::Driver { cli: false })
+        }
+        "CLI.md" if folders.any(|f| f == ".cli") => Some(FileKind::Driver { cli: true }),
+        "AGENTS.md" | "CLAUDE.md" => Some(FileKind::Instructions),
+        _ if file_name.ends_with(".tools.json") => Some(FileKind::Tools { by_content: false }),
+        _ if is_tool_list_name(folder, file_name) => Some(FileKind::Tools { by_content: true }),
+        _ if requirement_files.iter().any(|r| r == file_name) => Some(FileKind::Requirement),
+        _ => classify_plugin_file(folder, file_name),
+    }
+}
+
+/// Names tool lists are committed under besides `tools.json`, read for their content: a file of
+/// one of these names that holds no tools (a library's `functions.json`) is passed over in
+/// silence.
+pub const TOOL_LIST_NAMES: [&str; 11] = [
+    "functions.json",
+    "tools-list.json",
+    "tools_list.json",
+    "mcp-tools.json",
+    "mcp_tools.json",
+    "toolDefinitions.json",
+    "tool-definitions.json",
+    "tool_definitions.json",
+    "anthropic_tools.json",
+    "openai_tools.json",
+    "openai_functions.json",
+];
+
+/// The folder MCP servers keep their tool-schema snapshot tests in: one tool as JSON per file.
+pub const TOOL_SNAPSHOT_DIR: &str = "__toolsnaps__";
+
+/// A file read for its content as a tool list: one of [`TOOL_LIST_NAMES`], or a `.snap` or
+/// `.json` file directly under a `__toolsnaps__/` folder.
+pub(super) fn is_tool_list_name(folder: &str, file_name: &str) -> bool {
+    TOOL_LIST_NAMES.contains(&file_name)
+        || (folder.rsplit('/').next() == Some(TOOL_SNAPSHOT_DIR)
+            && (file_name.ends_with(".snap") || file_name.ends_with(".json")))
+}
+
+/// What a file no name rule claims is read as when `[tools] include` matches it or it is a JSON
+/// file named on the command line: a tool list, if its content is one.
+pub const BY_CONTENT: FileKind = FileKind::Tools { by_content: true };
+
+/// The plugin surface's files: manifests and marketplaces by the folder they sit in, hook and
+/// MCP configurations by name, commands and agents as Markdown under `commands/` and `agents/`.
+pub(super) fn classify_plugin_file(folder: &str, file_name: &str) -> Option<FileKind> {
+    use crate::model::plugin::Host;
+    let last = folder.rsplit('/').next().unwrap_or(folder);
+    match file_name {
+        "plugin.json" => Host::of_manifest_dir(last).map(|host| FileKind::PluginManifest { host }),
+        "marketplace.json" => match Host::of_manifest_dir(last) {
+            Some(Host::Codex) => None,
+            Some(host) => Some(FileKind::Marketplace { host }),
+            None if last == "plugins"
+                && crate::source::parent_dir(folder).rsplit('/').next() == Some(".agents") =>
+            {
+                Some(FileKind::Marketplace { host: Host::Codex })
+            }
+            None => None,
+        },
+        "hooks.json" => Some(FileKind::Hooks),
+        ".mcp.json" | "mcp.json" => Some(FileKind::McpConfig),
+        _ if file_name.ends_with(".md") && is_instructions_file(file_name) => Some(FileKind::Prose),
+        _ if file_name.ends_with(".md") && !is_project_doc(file_name) => {
+            let mut kind = None;
+            for segment in folder.split('/') {
+                match segment {
+                    "commands" => kind = Some(FileKind::Command),
+                    "agents" => kind = Some(FileKind::Agent),
+                    "references" if kind.is_none() => kind = Some(FileKind::Prose),
+                    _ => {}
+                }
+            }
+            kind
+        }
+        _ => None,
+    }
+}
+
+/// The instruction files coding agents read at the start of a session in the folder they sit in.
+pub(super) fn is_instructions_file(file_name: &str) -> bool {
+    matches!(file_name, "AGENTS.md" | "CLAUDE.md" | "CLAUDE.local.md")
+}
+
+/// Markdown files of a folder that are about the folder, never a command or an agent.
+pub(super) fn is_project_doc(file_name: &str) -> bool {
+    let stem = &file_name[..file_name.len() - 3];
+    [
+        "README",
+        "CHANGELOG",
+        "LICENSE",
+        "CONTRIBUTING",
+        "AGENTS",
+        "CLAUDE",
+        "SKILL",
+        "skill",
+    ]
+    .iter()
+    .any(|d| stem.eq_ignore_ascii_case(d))
+}
+/// Why a file whose name skilllint reads is left out once its text is known, or `None` when it
+/// is read. This completes [`classify`] for what discovery found:
+/// - a SECRETS.md is an AIP-19 manifest only when it opens with YAML frontmatter: the name is
+///   also common for a prose security checklist;
+/// - a lowercase `skill.md` (or another case of `SKILL.md`, such as `Skill.md`) is a skill only
+///   when its frontmatter has a top-level `name` or `description`: the name is also common for a
+///   page about skills (a site's `docs/skill.md`), and a file without those keys is no skill to
+///   any agent.
+///   `SKILL.md` is always a skill, and an unclosed frontmatter block is read (SK002 says what is
+///   wrong with it).
+///
+/// A file found by the walk is then left out silently, as any other file skilllint does not
+/// read; one named on the command line gets the returned reason.
+pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
+    use crate::parse::frontmatter::{opens, split, Split};
+    match kind {
+        FileKind::Secrets if !opens(text) => Some(PROSE_SECRETS_NOT_READ),
+        // A Markdown file under `agents/` without frontmatter is a prompt or a note (a skill's
+        // `agents/grader.md`), not a subagent, which always has frontmatter.
+        FileKind::Agent if !opens(text) => Some(NOT_AN_AGENT),
+        FileKind::Hooks if !crate::model::hooks::looks_like_hooks(text) => Some(NOT_HOOKS),
+        FileKind::McpConfig if !crate::model::mcp_config::looks_like_mcp_config(text) => {
+            Some(NOT_AN_MCP_CONFIG)
+        }
+        FileKind::Tools { by_content: true } if !crate::model::tools::reads_as_tool_list(text) => {
+            Some(NOT_A_TOOL_LIST)
+        }
+        FileKind::Skill { misnamed: true } => match split(text) {
+            Split::Missing => Some(NOT_A_LOWERCASE_SKILL),
+            Split::Unterminated { .. } => None,
+            Split::Found(frontmatter) => {
+                let yaml = text.get(frontmatter.yaml.start..frontmatter.yaml.end)?;
+                let names_a_skill = yaml.lines().any(|line| {
+                    let key = line
+                        .split_once(':')
+                        .map(|(key, _)| key.trim_end().trim_matches(['"', '\'']));
+                    // Top-level only: an indented `name:` belongs to a nested mapping.
+                    !line.starts_with([' ', '\t']) && matches!(key, Some("name" | "description"))
+                });
+                (!names_a_skill).then_some(NOT_A_LOWERCASE_SKILL)
+            }
+        },
+        _ => None,
+    }
+}
+
+/// How every reason a file is not read starts: a path named on the command line that gets one is
+/// reported as SL004 (no file kind skilllint reads), not as SL001 (could not be read).
+pub const NOT_READ_PREFIX: &str = "skilllint does not read this file:";
+
+pub(super) const NOT_A_TOOL_LIST: &str = "skilllint does not read this file: it is not a file kind skilllint reads (a JSON file is read as a tool list when it holds tools of a known dialect: MCP, OpenAI, Anthropic, forge, script, Docker's catalogue, a `schema` + `command` manifest, or a catalogue of names and descriptions; see `skilllint rule TJ002`)";
+
+pub(super) const NOT_AN_AGENT: &str = "skilllint does not read this file: a Markdown file under `agents/` is read as a subagent only when it starts with YAML frontmatter (`---` on the first line)";
+
+pub(super) const NOT_HOOKS: &str = "skilllint does not read this file: a `hooks.json` is read as a hook configuration only when it has a `hooks` key";
+
+pub(super) const NOT_AN_MCP_CONFIG: &str = "skilllint does not read this file: an `mcp.json` is read as an MCP configuration only when it has an `mcpServers` or `servers` key";
+
+pub const PROSE_SECRETS_NOT_READ: &str = "skilllint does not read this file: a SECRETS.md is read as an AIP-19 manifest only when it starts with YAML frontmatter (`---` on the first line)";
+
+pub(super) const NOT_A_LOWERCASE_SKILL: &str = "skilllint does not read this file: a `skill.md` (or another case of `SKILL.md`) is read as a skill only when its frontmatter has a `name` or `description` (a `SKILL.md` always is)";
+
+/// Why a file named on the command line is not read.
+pub(super) const NOT_READ_WHEN_NAMED: &str = "skilllint does not read this file: it is not a file kind skilllint reads (SKILL.md, tool lists: tools.json, *.tools.json, functions.json, mcp-tools.json, __toolsnaps__/*.snap and any JSON file that holds tools, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests and marketplaces, hooks.json, .mcp.json/mcp.json, commands/*.md and agents/*.md, AGENTS.md/CLAUDE.md, and Markdown under references/)";

@@ -1,0 +1,241 @@
+//! The lexicon of the text cues, as data: the trigger words with the checks each calls for, and
+//! the cue patterns, each compiled the first time a text needs it.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// Which checks a trigger word calls for.
+pub(super) const TAG: u8 = 1;
+pub(super) const CONCEAL: u8 = 2;
+pub(super) const OVERRIDE: u8 = 4;
+pub(super) const EXFIL: u8 = 8;
+pub(super) const TOOLS: u8 = 16;
+pub(super) const REMOTE: u8 = 32;
+
+/// Trigger words, each with the checks it calls for: every cue contains one (ASCII
+/// case-insensitive, at the start of a word).
+pub(super) const ANCHORS: &[(&str, u8)] = &[
+    ("<important", TAG),
+    ("</important", TAG),
+    ("<system", TAG),
+    ("</system", TAG),
+    ("[inst]", TAG),
+    ("[/inst]", TAG),
+    ("<<sys>>", TAG),
+    ("<|im_start|>", TAG),
+    ("<|system|>", TAG),
+    ("<instructions", TAG),
+    ("tell", CONCEAL),
+    ("mention", CONCEAL),
+    ("inform", CONCEAL),
+    ("notify", CONCEAL),
+    ("reveal", CONCEAL),
+    ("disclose", CONCEAL),
+    ("without", CONCEAL),
+    ("hide", CONCEAL),
+    ("conceal", CONCEAL),
+    ("from the user", CONCEAL),
+    ("let the user", CONCEAL),
+    ("let your user", CONCEAL),
+    ("from your user", CONCEAL),
+    ("silently", CONCEAL),
+    ("secretly", CONCEAL),
+    ("covertly", CONCEAL),
+    ("user must", CONCEAL),
+    ("user should", CONCEAL),
+    ("ignore", OVERRIDE),
+    ("disregard", OVERRIDE),
+    ("forget", OVERRIDE),
+    ("override", OVERRIDE),
+    ("you are now", OVERRIDE),
+    ("from now on", OVERRIDE),
+    (".ssh", EXFIL),
+    ("id_rsa", EXFIL),
+    ("id_ed25519", EXFIL),
+    ("id_ecdsa", EXFIL),
+    (".env", EXFIL),
+    ("mcp.json", EXFIL),
+    ("claude_desktop_config", EXFIL),
+    ("credentials", EXFIL),
+    (".npmrc", EXFIL),
+    (".netrc", EXFIL),
+    (".pypirc", EXFIL),
+    ("/etc/passwd", EXFIL),
+    ("/etc/shadow", EXFIL),
+    (".kube/config", EXFIL),
+    (".docker/config", EXFIL),
+    (".gnupg", EXFIL),
+    ("keychain", EXFIL),
+    ("wallet.dat", EXFIL),
+    ("login data", EXFIL),
+    ("cookies", EXFIL),
+    ("environment variables", EXFIL),
+    ("api key", EXFIL),
+    ("system prompt", EXFIL),
+    ("conversation", EXFIL),
+    ("chat history", EXFIL),
+    ("this tool is", TOOLS),
+    ("tool must", TOOLS),
+    ("tool should", TOOLS),
+    ("tool has to", TOOLS),
+    ("tool needs to", TOOLS),
+    ("tool shall", TOOLS),
+    ("other tool", TOOLS),
+    ("other function", TOOLS),
+    ("when using", TOOLS),
+    ("when calling", TOOLS),
+    ("when invoking", TOOLS),
+    ("when you use", TOOLS),
+    ("when you call", TOOLS),
+    ("when sending", TOOLS),
+    ("all tools", TOOLS),
+    ("any tool", TOOLS),
+    ("every tool", TOOLS),
+    ("each tool", TOOLS),
+    ("instead of", TOOLS),
+    ("rather than", TOOLS),
+    ("this tool", TOOLS),
+    ("curl", REMOTE),
+    ("wget", REMOTE),
+    ("iwr", REMOTE),
+    ("irm", REMOTE),
+    ("invoke-webrequest", REMOTE),
+    ("invoke-restmethod", REMOTE),
+    ("base64", REMOTE),
+];
+
+/// A compiled pattern. Patterns are constants of this room, never input; the tests compile every
+/// one, so the panic can only be a defect of this room.
+pub(super) fn compile(pattern: &str) -> Regex {
+    Regex::new(pattern).unwrap_or_else(|e| panic!("a text-cue pattern does not compile: {e}"))
+}
+
+/// The verbs of sending, moving or running something, shared by the patterns of concealment.
+const VERBS_SEND: &str = r"send|upload|forward|copy|transmit|post|email|bcc|cc|attach|share|exfiltrate|leak|redirect|install|download|execute|include|append";
+
+/// A cue pattern, compiled the first time a text needs it.
+macro_rules! pattern {
+    ($pattern:expr $(,)?) => {
+        LazyLock::new(|| compile($pattern))
+    };
+}
+
+/// The cue patterns, each compiled the first time a text needs it: most texts need a few, and
+/// two threads that need different ones compile them at once instead of one waiting for all.
+pub(super) struct Patterns {
+    pub(super) tag: LazyLock<Regex>,
+    pub(super) tag_description: LazyLock<Regex>,
+    pub(super) conceal_tell: LazyLock<Regex>,
+    pub(super) conceal_without: LazyLock<Regex>,
+    pub(super) conceal_hide: LazyLock<Regex>,
+    pub(super) conceal_let: LazyLock<Regex>,
+    pub(super) conceal_user: LazyLock<Regex>,
+    pub(super) conceal_silent: LazyLock<Regex>,
+    pub(super) override_ignore: LazyLock<Regex>,
+    pub(super) override_system: LazyLock<Regex>,
+    pub(super) override_yours: LazyLock<Regex>,
+    pub(super) override_now_strong: LazyLock<Regex>,
+    pub(super) override_now: LazyLock<Regex>,
+    pub(super) sensitive: LazyLock<Regex>,
+    pub(super) sensitive_weak: LazyLock<Regex>,
+    pub(super) transfer: LazyLock<Regex>,
+    pub(super) sink: LazyLock<Regex>,
+    pub(super) read: LazyLock<Regex>,
+    pub(super) network_command: LazyLock<Regex>,
+    pub(super) shadow_available: LazyLock<Regex>,
+    pub(super) shadow_all: LazyLock<Regex>,
+    pub(super) shadow_named: LazyLock<Regex>,
+    pub(super) shadow_tool_must: LazyLock<Regex>,
+    pub(super) directive: LazyLock<Regex>,
+    pub(super) steer_instead: LazyLock<Regex>,
+    pub(super) steer_phrase: LazyLock<Regex>,
+    pub(super) topic: LazyLock<Regex>,
+    pub(super) negation: LazyLock<Regex>,
+}
+
+static PATTERNS: Patterns = Patterns {
+    tag: pattern!(
+        r"(?i)</?(?:important|system|system[_-]prompt)>|\[/?inst\]|<<sys>>|<\|(?:im_start|system)\|>",
+    ),
+    tag_description: pattern!(r"(?i)</?instructions>"),
+    conceal_tell: pattern!(
+        r"(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?(?:tell|mention|inform|notify|alert|reveal|disclose|show|say|explain|report|admit|acknowledge)\b([^.;!?\n]{0,40}?)\b(?:to\s+)?(?:the|your)\s+users?\b([^.;!?\n]{0,30})",
+    ),
+    conceal_without: pattern!(
+        r"(?i)\bwithout\s+(?:(?:telling|informing|notifying|alerting|showing)\s+(?:the\s+|your\s+)?users?|letting\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice)|(?:the\s+|your\s+)?users?(?:'s)?\s+(?:knowing|knowledge|noticing|seeing|being\s+aware))\b",
+    ),
+    conceal_hide: pattern!(
+        r"(?i)\b(?:hide|conceal|withhold|keep)\s+(?:this|that|it|these|them|everything|the\s+\w+(?:\s+\w+)?)\s+(?:hidden\s+|secret\s+)?from\s+(?:the\s+|your\s+)?users?\b",
+    ),
+    conceal_let: pattern!(
+        r"(?i)\b(?:do\s+not|don'?t|never|must\s+not)\s+let\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice|find\s+out|learn)\b",
+    ),
+    conceal_user: pattern!(
+        r"(?i)\b(?:the\s+|your\s+)?users?\s+(?:must|should|may)\s+(?:not|never)\s+(?:know|notice|find\s+out|learn|be\s+(?:told|informed|notified|made\s+aware))\b",
+    ),
+    conceal_silent: pattern!(&format!(
+        r"(?i)\b(?:silently|secretly|covertly|quietly)\s+(?:{VERBS_SEND})\b|\b(?:do\s+(?:this|it|so)|proceed|act)\s+(?:silently|secretly|covertly)\b"
+    )),
+    override_ignore: pattern!(
+        r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:(?:previous|prior|preceding|earlier|above|former|original|initial|pretrained|pre-trained)\b(?:\s+[\w-]+){0,2}?\s+(?:instructions?|prompts?|directions|directives|guidelines|rules|training|data|knowledge|context|messages|constraints)\b|(?:previous|prior|preceding|earlier|above)\s*(?:[.,;:!]|$|and\b))|\b(?:ignore|disregard)\s+(?:all\s+|any\s+)?(?:the\s+)?(?:instructions|guidelines|rules)\s*(?:[.,;:!]|$|and\s+(?:instead|now|from|follow|do|output|print|reveal|tell|say|respond|answer)\b)",
+    ),
+    override_yours: pattern!(
+        r"(?i)\b(?:ignore|disregard|forget|override)\s+(?:all\s+)?(?:of\s+)?your\s+(?:own\s+)?(?:instructions|system\s+prompt|training|guidelines|programming|guardrails|rules|safety\s+(?:rules|guidelines|instructions))\b",
+    ),
+    override_system: pattern!(
+        r"(?i)\b(?:disregard|ignore|override|bypass|forget)\s+(?:the\s+|your\s+|any\s+|all\s+)*(?:system\s+prompt|system\s+instructions|safety\s+(?:guidelines|rules|instructions|policies)|content\s+polic(?:y|ies))\b",
+    ),
+    override_now_strong: pattern!(
+        r"(?i)\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|dan\b|developer\s+mode|god\s+mode|free\s+(?:from|of)|no\s+longer\s+(?:bound|restricted|an?\s+(?:ai|assistant)))",
+    ),
+    override_now: pattern!(
+        r"(?i)\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you\s+(?:are|will|must))\b"
+    ),
+    sensitive: pattern!(
+        r"(?i)~/\.ssh\b(?:/[\w.-]+)?|(?:^|[^\w])\.ssh/(?:id_[\w]+|authorized_keys)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b|(?:^|[\s`'(/~])\.env(?:\.(?:local|production|prod|development|dev|staging|test))?(?:$|[^\w.-])|\bmcp\.json\b|\bclaude_desktop_config\.json\b|\.aws/credentials\b|(?:^|[\s`'(/~])\.(?:npmrc|netrc|pypirc|git-credentials)\b|/etc/(?:passwd|shadow)\b|\.kube/config\b|\.docker/config\.json\b|\.gnupg\b|\bkeychain\b|\bwallet\.dat\b|\blogin\s+data\b|\b(?:chrome|firefox|browser|brave|edge|safari)(?:'s)?\s+(?:profiles?|cookies|saved\s+passwords|password\s+store)\b",
+    ),
+    sensitive_weak: pattern!(
+        r"(?i)\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|your\s+|the\s+user'?s\s+)?(?:environment\s+variables?|api\s+keys?|secrets?|credentials?|tokens?|passwords?|private\s+keys?|ssh\s+keys?|cookies)\b|\b(?:your|the)\s+system\s+prompt\b|\b(?:entire|full|whole|complete)\s+(?:conversation|chat)(?:\s+history)?\b|\bchat\s+history\b",
+    ),
+    transfer: pattern!(
+        r"(?i)\b(?:pass|send|include|put|paste|append|embed|add|upload|post|forward|attach|copy|insert|encode|provide|supply|submit|transmit|share|leak|exfiltrate|bcc|cc)\b",
+    ),
+    sink: pattern!(
+        r"(?i)\b(?:parameter|param|argument|arg|field|sidenote|side_note|notes?|url|query(?:\s+string)?|webhook|endpoint|message|e-?mail|comment|gist|pastebin|request\s+body)s?\b|https?://",
+    ),
+    read: pattern!(r"(?i)\b(?:read|open|cat|load|access|collect|grab|extract|list|copy|dump)\b"),
+    network_command: pattern!(
+        r"(?i)\b(?:curl|wget|nc|ncat|netcat|scp|invoke-webrequest|iwr|invoke-restmethod|irm)\b",
+    ),
+    shadow_available: pattern!(
+        r"(?i)\bwhen\s+this\s+tool\s+is\s+(?:available|present|installed|loaded|enabled|connected)\b",
+    ),
+    shadow_all: pattern!(
+        r"(?i)\b(?:all|any|every|each)\s+other\s+(?:tools?|functions?|mcp\s+servers?|servers?)\b|\b(?:for|with|before|when\s+(?:using|calling|invoking))\s+(?:all|any|every|each)\s+(?:tools?|functions?|tool\s+calls?)\b",
+    ),
+    shadow_named: pattern!(
+        r"(?i)\bwhen\s+(?:using|calling|invoking|you\s+(?:use|call|invoke))\s+(?:the\s+)?`?([A-Za-z][\w.:-]*)`?(\s+tool)?",
+    ),
+    shadow_tool_must: pattern!(
+        r"(?i)\bthe\s+`?([A-Za-z][\w.:-]*)`?\s+tool\s+(?:must|should|has\s+to|needs\s+to|shall)\b",
+    ),
+    directive: pattern!(
+        r"(?i)\b(?:always|never|must|should|make\s+sure|be\s+sure|ensure|instead|bcc|cc|add|include|change|replace|set|send)\b",
+    ),
+    steer_instead: pattern!(
+        r"(?i)\b(?:use|call|prefer|choose|pick|select)\s+this\s+(?:tool|function)\s+(?:first\s+)?(?:(?:instead\s+of|rather\s+than|over|in\s+place\s+of)\s+(?:any\s+|all\s+|the\s+)?(?:other|built-?in|native|default|existing)\b|before\s+(?:any|all|every)\b|for\s+(?:all|any|every)\s+(?:tasks?|requests?|questions?|queries)\b)|\b(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?:any|all|the)?\s*(?:other|built-?in|native|default)\s+(?:tools?|functions?)\b",
+    ),
+    steer_phrase: pattern!(
+        r"(?i)\bdo\s+not\s+use\s+(?:any\s+)?(?:other|another|built-?in|the\s+built-?in)\s+(?:tools?|functions?)\b|\bstrongly\s+consider\s+using\s+this\s+tool\b|\bthis\s+is\s+the\s+only\s+tool\s+(?:you\s+)?(?:should|may|can)\b",
+    ),
+    topic: pattern!(
+        r"(?i)inject|jailbreak|\battack|malicious|poison|exfiltrat|adversar|red[- ]team|\bthreat|vulnerab|payload|exploit|phishing|malware|backdoor|pentest|penetration\s+test|smuggl",
+    ),
+    negation: pattern!(
+        r"(?i)\b(?:never|not|no|don'?t|doesn'?t|shouldn'?t|mustn'?t|cannot|can'?t|avoid|refuse|prevent|nor)\b",
+    ),
+};
+
+pub(super) fn patterns() -> &'static Patterns {
+    &PATTERNS
+}

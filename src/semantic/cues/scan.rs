@@ -1,0 +1,432 @@
+//! The scan of one piece of text: its trigger words, each read in its line (commands) and its
+//! sentence (words); then every candidate weighed by where it sits (quoted, in a comment, in a
+//! text about attacks) before it is reported.
+
+use super::automaton::{caps_anchors, trigger_hits};
+use super::clauses::{
+    chat_marker_named, imperative_before, names_another_tool, negated, self_referential,
+    user_thing, written_into,
+};
+use super::lexicon::{patterns, Patterns, CONCEAL, EXFIL, OVERRIDE, REMOTE, TAG, TOOLS};
+use super::regions::{region_at, regions, Region};
+use super::remote::remote_code;
+use super::structure::{
+    caps_blocks, evidence, infinitive, look_back, quoted_in_description, sentence, QUOTATION_REACH,
+};
+use super::{Channel, Cue, Found, Piece, Surface};
+use regex::Regex;
+use std::cell::OnceCell;
+
+/// A candidate cue: its bytes in the piece, the cue, and the channel it reaches the model by.
+type Candidate = (usize, usize, Cue, Channel);
+
+/// What every check of one piece reads: its text and surface, and what is known of them (the
+/// Markdown regions and whether the text is about attacks, each worked out on first need: most
+/// texts with a trigger word hold no cue at all).
+struct Scan<'t, 's> {
+    text: &'t str,
+    surface: &'t Surface<'s>,
+    p: &'static Patterns,
+    markdown: bool,
+    description: bool,
+    has_comment: bool,
+    base_channel: Channel,
+    regions_cell: OnceCell<Vec<(usize, usize, Region)>>,
+    attacks_cell: OnceCell<bool>,
+}
+
+/// What the checks collect, before the candidates are weighed.
+#[derive(Default)]
+struct Collected {
+    found: Vec<Candidate>,
+    /// Sensitive reads with no named destination: exfiltration only next to concealment.
+    pending_reads: Vec<(usize, usize, Channel)>,
+    /// For an exfiltration cue (by its start), the sentence or line that makes it one: the
+    /// evidence a message quotes, while the span stays on the sensitive name.
+    contexts: Vec<(usize, usize, usize)>,
+}
+
+/// One sentence around a trigger word: its bounds in the piece, the checks its trigger words call
+/// for, and whether it sits in an HTML comment.
+struct Sentence<'t> {
+    start: usize,
+    end: usize,
+    window: &'t str,
+    mask: u8,
+    in_comment: bool,
+    channel: Channel,
+}
+
+impl Sentence<'_> {
+    /// A candidate at `s..e` of the sentence.
+    fn push(&self, s: usize, e: usize, cue: Cue, found: &mut Vec<Candidate>) {
+        found.push((self.start + s, self.start + e, cue, self.channel));
+    }
+
+    /// The sentence when its trigger words call for `group`, else nothing to search.
+    fn when(&self, group: u8) -> &str {
+        if self.mask & group != 0 {
+            self.window
+        } else {
+            ""
+        }
+    }
+}
+
+pub(super) fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dyn FnMut(Found)) {
+    let text: &str = &piece.text;
+    let hits = trigger_hits(text);
+    let description = matches!(surface, Surface::Description { .. });
+    let caps = description && caps_anchors().is_some_and(|ac| ac.is_match(text));
+    if hits.is_empty() && !caps {
+        return;
+    }
+    let markdown = matches!(surface, Surface::Markdown);
+    let scan = Scan {
+        text,
+        surface,
+        p: patterns(),
+        markdown,
+        description,
+        has_comment: markdown && memchr::memmem::find(text.as_bytes(), b"<!--").is_some(),
+        base_channel: match surface {
+            Surface::Description { own: false, .. } => Channel::ParameterDescription,
+            _ => Channel::Visible,
+        },
+        regions_cell: OnceCell::new(),
+        attacks_cell: OnceCell::new(),
+    };
+    let mut out = Collected::default();
+    let mut done_until = 0usize;
+    let mut lines_done_until = 0usize;
+    for (index, &(hit, group)) in hits.iter().enumerate() {
+        // Commands: the hit's line.
+        if group & (REMOTE | EXFIL) != 0 && hit >= lines_done_until {
+            lines_done_until = scan.line_checks(hit, &mut out);
+        }
+        if hit < done_until {
+            continue;
+        }
+        let (start, end) = sentence(text, hit);
+        done_until = end;
+        // The checks the trigger words of this sentence call for.
+        let mask = hits[index..]
+            .iter()
+            .take_while(|(at, _)| *at < end)
+            .fold(0u8, |mask, (_, group)| mask | group);
+        let sentence = Sentence {
+            start,
+            end,
+            window: &text[start..end],
+            mask,
+            in_comment: scan.has_comment && region_at(scan.regions(), hit) == Some(Region::Comment),
+            channel: scan.base_channel,
+        };
+        scan.tags(&sentence, &mut out);
+        scan.concealment(&sentence, &mut out);
+        scan.overrides(&sentence, &mut out);
+        scan.exfiltration(&sentence, &mut out);
+        scan.tool_rules(&sentence, &mut out);
+    }
+    if caps {
+        for (s, e) in caps_blocks(text) {
+            out.found.push((s, e, Cue::Steering, scan.base_channel));
+        }
+    }
+    // A sensitive read next to concealment is exfiltration even without a named destination.
+    if out.found.iter().any(|f| f.2 == Cue::Concealment) {
+        for (s, e, channel) in std::mem::take(&mut out.pending_reads) {
+            out.found.push((s, e, Cue::Exfiltration, channel));
+        }
+    }
+    scan.weigh(piece, out, emit);
+}
+
+impl Scan<'_, '_> {
+    fn regions(&self) -> &[(usize, usize, Region)] {
+        self.regions_cell.get_or_init(|| {
+            if self.markdown {
+                regions(self.text)
+            } else {
+                Vec::new()
+            }
+        })
+    }
+
+    /// Whether quoted text is a mention: always in Markdown for words; for commands and in
+    /// descriptions, when the text is about attacks.
+    fn about_attacks(&self) -> bool {
+        *self
+            .attacks_cell
+            .get_or_init(|| self.p.topic.is_match(self.text))
+    }
+
+    /// The checks of the line holding trigger `hit`: a download run as code, a secret on the
+    /// line of a network command. Returns where the line ends.
+    fn line_checks(&self, hit: usize, out: &mut Collected) -> usize {
+        let (text, p, base_channel) = (self.text, self.p, self.base_channel);
+        let line_start = text[..hit].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[hit..].find('\n').map_or(text.len(), |i| hit + i);
+        let line = &text[line_start..line_end];
+        // A quoted command in a document about attacks is an example.
+        let mention = |at: usize| {
+            self.about_attacks()
+                && if self.markdown {
+                    region_at(self.regions(), line_start + at).is_some_and(|r| r != Region::Comment)
+                } else {
+                    quoted_in_description(line, at)
+                }
+        };
+        let hidden = self.has_comment && region_at(self.regions(), hit) == Some(Region::Comment);
+        for (s, e) in remote_code(line, self.description || hidden) {
+            if !mention(s) {
+                out.found.push((
+                    line_start + s,
+                    line_start + e,
+                    Cue::RemoteCode,
+                    base_channel,
+                ));
+            }
+        }
+        if let Some(net) = p.network_command.find(line) {
+            if let Some(m) = p.sensitive.find(line) {
+                if !negated(line, m.start()) && !mention(m.start()) && !mention(net.start()) {
+                    out.found.push((
+                        line_start + m.start(),
+                        line_start + m.end(),
+                        Cue::Exfiltration,
+                        base_channel,
+                    ));
+                    out.contexts
+                        .push((line_start + m.start(), line_start, line_end));
+                }
+            }
+        }
+        line_end
+    }
+
+    /// Pseudo-system tags; `<instructions>` only where the reader cannot see it.
+    fn tags(&self, s: &Sentence<'_>, out: &mut Collected) {
+        let (p, window) = (self.p, s.window);
+        for m in p.tag.find_iter(s.when(TAG)) {
+            if !chat_marker_named(m.as_str(), &window[m.end()..]) {
+                s.push(m.start(), m.end(), Cue::HiddenTag, &mut out.found);
+            }
+        }
+        if self.description || s.in_comment {
+            for m in p.tag_description.find_iter(s.when(TAG)) {
+                s.push(m.start(), m.end(), Cue::HiddenTag, &mut out.found);
+            }
+        }
+    }
+
+    /// Keeping something from the user.
+    fn concealment(&self, s: &Sentence<'_>, out: &mut Collected) {
+        let (p, window) = (self.p, s.window);
+        for c in p.conceal_tell.captures_iter(s.when(CONCEAL)) {
+            let (Some(all), between, after) = (c.get(0), c.get(1), c.get(2)) else {
+                continue;
+            };
+            let after = after.map_or("", |m| m.as_str());
+            if self_referential(between.map_or("", |m| m.as_str()), after) {
+                // The words after "the user" decide, but are not quoted.
+                s.push(
+                    all.start(),
+                    all.end() - after.len(),
+                    Cue::Concealment,
+                    &mut out.found,
+                );
+            }
+        }
+        let conceal: &[&Regex] = if s.mask & CONCEAL != 0 {
+            &[&p.conceal_hide, &p.conceal_user, &p.conceal_silent]
+        } else {
+            &[]
+        };
+        for m in p.conceal_without.find_iter(s.when(CONCEAL)) {
+            if !negated(window, m.start()) && imperative_before(window, m.start()) {
+                s.push(m.start(), m.end(), Cue::Concealment, &mut out.found);
+            }
+        }
+        for m in p.conceal_let.find_iter(s.when(CONCEAL)) {
+            s.push(m.start(), m.end(), Cue::Concealment, &mut out.found);
+        }
+        for re in conceal {
+            for m in re.find_iter(window) {
+                // "hide the sidebar from the user interface" is about a screen, not a person.
+                let person = !user_thing(&window[m.end()..]);
+                if person && !negated(window, m.start()) {
+                    s.push(m.start(), m.end(), Cue::Concealment, &mut out.found);
+                }
+            }
+        }
+    }
+
+    /// Dropping the instructions the model already has.
+    fn overrides(&self, s: &Sentence<'_>, out: &mut Collected) {
+        let (p, window) = (self.p, s.window);
+        let overrides: &[&Regex] = if s.mask & OVERRIDE != 0 {
+            &[
+                &p.override_ignore,
+                &p.override_yours,
+                &p.override_system,
+                &p.override_now_strong,
+            ]
+        } else {
+            &[]
+        };
+        for re in overrides {
+            for m in re.find_iter(window) {
+                if !negated(window, m.start()) {
+                    s.push(m.start(), m.end(), Cue::Override, &mut out.found);
+                }
+            }
+        }
+        if self.description || s.in_comment {
+            for m in p.override_now.find_iter(s.when(OVERRIDE)) {
+                if !negated(window, m.start()) {
+                    s.push(m.start(), m.end(), Cue::Override, &mut out.found);
+                }
+            }
+        }
+    }
+
+    /// A secret sent somewhere, or read (exfiltration if the text also conceals it).
+    fn exfiltration(&self, s: &Sentence<'_>, out: &mut Collected) {
+        let (p, window, start, end) = (self.p, s.window, s.start, s.end);
+        // A secret the sentence writes into ("paste the token into `.env`") is where the data
+        // goes, not what leaves: the first one that is not is the cue.
+        let sensitive = (s.mask & EXFIL != 0)
+            .then(|| {
+                let leaving = |m: &regex::Match<'_>| !written_into(window, m.start());
+                p.sensitive
+                    .find_iter(window)
+                    .find(leaving)
+                    .or_else(|| p.sensitive_weak.find_iter(window).find(leaving))
+            })
+            .flatten();
+        let Some(m) = sensitive else {
+            return;
+        };
+        let clean = !negated(window, m.start())
+            && p.transfer
+                .find(window)
+                .is_none_or(|t| !negated(window, t.start()));
+        // The verb and the destination are the sentence's own words, not a quoted command's.
+        let prose = |re: &Regex| {
+            re.find_iter(window).any(|w| {
+                !self.markdown
+                    || matches!(
+                        region_at(self.regions(), start + w.start()),
+                        None | Some(Region::Comment)
+                    )
+            })
+        };
+        if clean && prose(&p.transfer) && prose(&p.sink) {
+            s.push(m.start(), m.end(), Cue::Exfiltration, &mut out.found);
+            out.contexts.push((start + m.start(), start, end));
+        } else if clean && p.read.is_match(window) {
+            out.pending_reads
+                .push((start + m.start(), start + m.end(), s.channel));
+            out.contexts.push((start + m.start(), start, end));
+        }
+    }
+
+    /// In a tool's description: rules for other tools, and steering towards this one.
+    fn tool_rules(&self, s: &Sentence<'_>, out: &mut Collected) {
+        let (p, window) = (self.p, s.window);
+        let (Surface::Description { name, siblings, .. }, true) =
+            (self.surface, s.mask & TOOLS != 0)
+        else {
+            return;
+        };
+        for m in p.shadow_available.find_iter(window) {
+            s.push(m.start(), m.end(), Cue::Shadowing, &mut out.found);
+        }
+        if p.directive.is_match(window) {
+            for m in p.shadow_all.find_iter(window) {
+                if !negated(window, m.start()) {
+                    s.push(m.start(), m.end(), Cue::Shadowing, &mut out.found);
+                }
+            }
+            for re in [&p.shadow_named, &p.shadow_tool_must] {
+                for c in re.captures_iter(window) {
+                    let (Some(all), Some(named)) = (c.get(0), c.get(1)) else {
+                        continue;
+                    };
+                    if names_another_tool(
+                        named.as_str(),
+                        c.get(2).is_some()
+                            || all.as_str().contains('`')
+                            || re.as_str() == p.shadow_tool_must.as_str(),
+                        name,
+                        siblings,
+                    ) {
+                        s.push(all.start(), all.end(), Cue::Shadowing, &mut out.found);
+                    }
+                }
+            }
+        }
+        for re in [&p.steer_instead, &p.steer_phrase] {
+            for m in re.find_iter(window) {
+                s.push(m.start(), m.end(), Cue::Steering, &mut out.found);
+            }
+        }
+    }
+
+    /// Weighs every candidate by where it sits, and reports the rest in text order.
+    fn weigh(&self, piece: &Piece<'_>, out: Collected, emit: &mut dyn FnMut(Found)) {
+        let text = self.text;
+        let Collected {
+            mut found,
+            contexts,
+            ..
+        } = out;
+        // The first context recorded for each start, looked up once per cue: a search of the list
+        // per cue was quadratic in the cues of a file.
+        let mut context_of: std::collections::HashMap<usize, (usize, usize)> =
+            std::collections::HashMap::with_capacity(contexts.len());
+        for (at, from, to) in contexts {
+            context_of.entry(at).or_insert((from, to));
+        }
+        found.sort_by_key(|f| (f.0, f.1, f.2));
+        found.dedup_by(|a, b| a.2 == b.2 && a.0 < b.1 && b.0 < a.1);
+        for (s, e, cue, mut channel) in found {
+            // In a document about attacks, "attempts to ignore previous instructions" describes
+            // one.
+            if infinitive(text, s) && self.about_attacks() {
+                continue;
+            }
+            if self.markdown {
+                match region_at(self.regions(), s) {
+                    Some(Region::Comment) => channel = Channel::HtmlComment,
+                    // Quoted words are mentions; quoted commands were weighed above.
+                    Some(_) if cue != Cue::RemoteCode && cue != Cue::Exfiltration => continue,
+                    // A path in backticks is how prose names a file: the sentence decides.
+                    Some(_) if cue == Cue::Exfiltration && self.about_attacks() => continue,
+                    _ => {}
+                }
+            } else if cue != Cue::RemoteCode && self.about_attacks() {
+                // Only the line's last bytes before the cue are weighed: the line is read that far
+                // back, not to its start, so many cues on one long line stay linear.
+                let near = look_back(text, s, QUOTATION_REACH);
+                let line_start = near
+                    .rfind('\n')
+                    .map_or(s - near.len(), |i| s - near.len() + i + 1);
+                if quoted_in_description(&text[line_start..s], s - line_start) {
+                    continue;
+                }
+            }
+            let quoted = match cue {
+                Cue::Exfiltration => context_of.get(&s).map_or((s, e), |&(from, to)| (from, to)),
+                _ => (s, e),
+            };
+            emit(Found {
+                span: piece.span(s, e),
+                cue,
+                channel,
+                evidence: evidence(&text[quoted.0..quoted.1]),
+            });
+        }
+    }
+}
