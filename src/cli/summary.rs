@@ -5,6 +5,7 @@ use crate::cli::flags::LintArgs;
 use skilllint::catalog::Catalog;
 use skilllint::config::Config;
 use skilllint::diagnostic::Applicability;
+use skilllint::english::plural;
 use skilllint::escape::{display_path, escape_text};
 use skilllint::fix::FixRun;
 use skilllint::render::paths::{absolute_in, shown_path, Outside};
@@ -153,10 +154,6 @@ pub fn written(path: &Path, written: &Written) -> String {
         written.kept,
         written.pruned
     )
-}
-
-fn plural(n: usize, word: &str) -> String {
-    skilllint::english::plural(n, word)
 }
 
 /// Findings by file (as shown) and rule, as `--show-fixes` lists them.
