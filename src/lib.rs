@@ -13,6 +13,7 @@ pub mod catalog;
 pub mod check;
 pub mod config;
 pub mod diagnostic;
+pub mod diff;
 pub mod discover;
 pub mod edit;
 pub mod engine;

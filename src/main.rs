@@ -314,8 +314,8 @@ fn load_folder_side(
     dir: &Path,
     isolated: bool,
     threads: Option<usize>,
-) -> Option<skilllint::inventory::side::Side> {
-    use skilllint::inventory::side;
+) -> Option<skilllint::diff::side::Side> {
+    use skilllint::diff::side;
     let (options, config) = load_options(&[dir.to_path_buf()], None, isolated, threads)?;
     let cap = skilllint::engine::DEFAULT_MAX_FILE_SIZE;
     let facts = match side::SideConfig::from_disk(&config, dir, options.catalog(), cap) {
@@ -480,7 +480,7 @@ fn run_diff(args: &cli::DiffArgs) -> ExitCode {
         for (side, built) in [(&old, &mut old_side), (&new, &mut new_side)] {
             built.nested = match side {
                 DiffSide::Folder(dir) | DiffSide::WorkTree(dir) => {
-                    skilllint::inventory::side::nested_configs_on_disk(dir)
+                    skilllint::diff::side::nested_configs_on_disk(dir)
                 }
                 DiffSide::Revision(history, revision) => match history.nested_configs(revision) {
                     Ok(nested) => nested,
@@ -500,17 +500,17 @@ fn run_diff(args: &cli::DiffArgs) -> ExitCode {
     } else {
         (old_side, new_side)
     };
-    let mut diff = skilllint::inventory::diff::diff_sides(&old_side, &new_side);
+    let mut diff = skilllint::diff::diff_sides(&old_side, &new_side);
     if args.base.is_some() {
-        diff.revisions = Some(skilllint::inventory::Revisions {
+        diff.revisions = Some(skilllint::diff::Revisions {
             base: old.revision_side(),
             head: new.revision_side(),
         });
     }
     let text = match args.format {
-        cli::InventoryFormat::Full => skilllint::inventory::render::diff_full(&diff),
-        cli::InventoryFormat::Json => skilllint::inventory::render::diff_json(&diff),
-        cli::InventoryFormat::Markdown => skilllint::inventory::render::diff_markdown(&diff),
+        cli::InventoryFormat::Full => skilllint::diff::render::diff_full(&diff),
+        cli::InventoryFormat::Json => skilllint::diff::render::diff_json(&diff),
+        cli::InventoryFormat::Markdown => skilllint::diff::render::diff_markdown(&diff),
     };
     let code = if diff.widens() && !args.exit_zero {
         ExitCode::from(EXIT_FINDINGS)
@@ -533,13 +533,13 @@ enum DiffSide<'a> {
 }
 
 impl DiffSide<'_> {
-    fn revision_side(&self) -> skilllint::inventory::RevisionSide {
+    fn revision_side(&self) -> skilllint::diff::RevisionSide {
         match self {
-            DiffSide::Folder(_) | DiffSide::WorkTree(_) => skilllint::inventory::RevisionSide {
+            DiffSide::Folder(_) | DiffSide::WorkTree(_) => skilllint::diff::RevisionSide {
                 name: None,
                 commit: None,
             },
-            DiffSide::Revision(_, revision) => skilllint::inventory::RevisionSide {
+            DiffSide::Revision(_, revision) => skilllint::diff::RevisionSide {
                 name: Some(revision.name.clone()),
                 commit: revision.commit.clone(),
             },
@@ -577,7 +577,7 @@ fn load_side(
     side: &DiffSide<'_>,
     isolated: bool,
     threads: Option<usize>,
-) -> Option<skilllint::inventory::side::Side> {
+) -> Option<skilllint::diff::side::Side> {
     match side {
         DiffSide::Folder(dir) | DiffSide::WorkTree(dir) => load_folder_side(dir, isolated, threads),
         DiffSide::Revision(history, revision) => match history.side(revision, isolated, threads) {

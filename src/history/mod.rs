@@ -18,10 +18,10 @@
 //! is read. The git folder itself is checked before gix reads it (`git_dir`).
 
 use crate::config::{ConfigError, CONFIG_NAMES};
+use crate::diff::side::{Side, SideConfig};
 use crate::discover::{Decisions, Discovered, LinkTarget, ListedEntry};
 use crate::engine::{Files, FoundFile, LintOptions, Listing, Replaced, Session};
 use crate::escape::{escape_text, path_form};
-use crate::inventory::side::{Side, SideConfig};
 use crate::read::ReadProblem;
 use gix::bstr::ByteSlice;
 use gix::objs::tree::EntryKind;
@@ -238,7 +238,7 @@ impl Repository {
     ) -> Result<Side, Error> {
         let (options, config) = self.options(revision, isolated, threads)?;
         let listing = self.listing(revision);
-        let side = crate::inventory::side::build(&options, config, Files::Listed(&listing))
+        let side = crate::diff::side::build(&options, config, Files::Listed(&listing))
             .map_err(|e| Error::Read(e.to_string()))?;
         Ok(in_tree_policy_paths(side, revision))
     }
@@ -332,7 +332,7 @@ impl Repository {
         let second = session
             .take_inventory()
             .and_then(|inventory| side_of(&head_options, head_config, &session, inventory));
-        let second = second.map(|side| crate::inventory::side::Side {
+        let second = second.map(|side| crate::diff::side::Side {
             excluded: new_excluded,
             ..in_tree_policy_paths(side, head)
         });
@@ -372,7 +372,7 @@ impl Repository {
     }
 
     /// The configuration files below the top of `revision`'s tree, as a folder side's
-    /// [`crate::inventory::side::nested_configs_on_disk`] finds them on disk: every folder but
+    /// [`crate::diff::side::nested_configs_on_disk`] finds them on disk: every folder but
     /// the top (`.git`, `node_modules` and `target` aside, as discovery passes them), links not
     /// followed, the first of [`CONFIG_NAMES`] in a folder; one over the size cap or not UTF-8
     /// is left out (a lint of its folder refuses it). Bounded as a listing is, in entries and
@@ -588,7 +588,7 @@ impl Repository {
         path: &Path,
         catalog: &crate::catalog::Catalog,
         shown: &dyn Fn(&str) -> PathBuf,
-    ) -> Result<Option<crate::inventory::side::BaselineFacts>, Error> {
+    ) -> Result<Option<crate::diff::side::BaselineFacts>, Error> {
         if crate::policy::leaves(path) {
             return Ok(None);
         }
@@ -607,10 +607,7 @@ impl Repository {
         };
         let entries = crate::triage::baseline::parse_entries(&text, &shown(&rel), catalog)
             .map_err(Error::Config)?;
-        Ok(Some((
-            rel,
-            crate::inventory::side::baseline_entries(&entries),
-        )))
+        Ok(Some((rel, crate::diff::side::baseline_entries(&entries))))
     }
 }
 
@@ -661,7 +658,7 @@ fn side_of(
     session: &Session,
     inventory: crate::inventory::Inventory,
 ) -> Option<Side> {
-    crate::inventory::side::side_of(options, config, session.outcome(), inventory).ok()
+    crate::diff::side::side_of(options, config, session.outcome(), inventory).ok()
 }
 
 /// A policy file is named `REV:path` in messages; as a fact to compare it is its path in the
