@@ -195,11 +195,12 @@ struct Placed<'s> {
     old: &'s Settings,
     new: &'s Settings,
     out: Vec<Change>,
-    // Each change of a kind is placed by a scan of the configuration text: past
-    // [`MAX_EACH_SETTING`] of one kind the rest are counted, so a configuration listing
-    // thousands of new globs costs no more than one scan per shown change.
+    /// How many changes of each kind are listed. Each is placed by a scan of the configuration
+    /// text: past [`MAX_EACH_SETTING`] of one kind the rest are counted, so a configuration
+    /// listing thousands of new globs costs no more than one scan per shown change.
     shown: BTreeMap<ChangeKind, usize>,
-    // The count goes where the last change shown of its kind is, so that it follows them.
+    /// How many more of each kind, and where the last one listed is: the count goes there, so
+    /// that it follows them.
     more: BTreeMap<ChangeKind, (usize, String, At, SideName)>,
 }
 
