@@ -14,6 +14,7 @@ pub mod catalog;
 pub mod check;
 pub mod config;
 pub mod diagnostic;
+pub mod diff;
 pub mod discover;
 pub mod edit;
 pub mod engine;

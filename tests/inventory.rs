@@ -916,7 +916,7 @@ fn diff_time_is_linear_in_the_number_of_tools() {
 /// The seam a git-revision diff reads through: files already read, as (path, text) pairs.
 #[test]
 fn a_side_builds_from_files_in_memory_as_from_a_folder() {
-    use skilllint::inventory::side::{in_memory, SideConfig};
+    use skilllint::diff::side::{in_memory, SideConfig};
     use skilllint::settings::LintOptions;
     let read = |side: &str| -> Vec<(String, String)> {
         let root = fixtures().join("capdiff").join(side);
@@ -935,7 +935,7 @@ fn a_side_builds_from_files_in_memory_as_from_a_folder() {
     let side = |name: &str| in_memory(&options, SideConfig::default(), read(name)).expect("a side");
     let (old, new) = (side("old"), side("new"));
     assert!(old.findings.iter().any(|f| f.path == "ledger/tools.json"));
-    let diff = skilllint::inventory::diff::diff_sides(&old, &new);
+    let diff = skilllint::diff::diff_sides(&old, &new);
     assert!(diff.silencing.is_empty());
     let kinds: Vec<(&str, &str)> = diff
         .changes
@@ -962,7 +962,7 @@ fn a_side_builds_from_files_in_memory_as_from_a_folder() {
         .collect();
     assert_eq!(codes, ["PI002"]);
     // The same files give the same side: nothing differs.
-    assert!(skilllint::inventory::diff::diff_sides(&new, &side("new")).is_empty());
+    assert!(skilllint::diff::diff_sides(&new, &side("new")).is_empty());
 }
 
 #[test]

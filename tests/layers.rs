@@ -268,6 +268,16 @@ const NEVER: &[Never] = &[
         why: "the language server sits above the engine and the fix loop; the library does not know it is served",
     },
     Never {
+        from: &["inventory/**"],
+        to: &["diff/**"],
+        why: "the inventory does not know the diff: `skilllint diff` compares two inventories",
+    },
+    Never {
+        from: &["diff/**", "history/**"],
+        to: &["server/**"],
+        why: "the diff and the revisions it reads are products of the command line; the language server is another face above them",
+    },
+    Never {
         from: &["<library>"],
         to: &["main", "cli/**"],
         why: "the core knows no command line: flags, the summary and the terminal are the binary's",

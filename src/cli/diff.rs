@@ -17,8 +17,8 @@ pub(crate) fn load_folder_side(
     dir: &Path,
     isolated: bool,
     threads: Option<usize>,
-) -> Option<skilllint::inventory::side::Side> {
-    use skilllint::inventory::side;
+) -> Option<skilllint::diff::side::Side> {
+    use skilllint::diff::side;
     let (options, config) =
         match skilllint::settings::for_paths(&[dir.to_path_buf()], None, isolated, threads) {
             Ok(loaded) => loaded,
@@ -102,7 +102,7 @@ pub(crate) fn run_diff(args: &flags::DiffArgs) -> ExitCode {
         for (side, built) in [(&old, &mut old_side), (&new, &mut new_side)] {
             built.nested = match side {
                 DiffSide::Folder(dir) | DiffSide::WorkTree(dir) => {
-                    skilllint::inventory::side::nested_configs_on_disk(dir)
+                    skilllint::diff::side::nested_configs_on_disk(dir)
                 }
                 DiffSide::Revision(history, revision) => match history.nested_configs(revision) {
                     Ok(nested) => nested,
@@ -122,17 +122,17 @@ pub(crate) fn run_diff(args: &flags::DiffArgs) -> ExitCode {
     } else {
         (old_side, new_side)
     };
-    let mut diff = skilllint::inventory::diff::diff_sides(&old_side, &new_side);
+    let mut diff = skilllint::diff::diff_sides(&old_side, &new_side);
     if args.base.is_some() {
-        diff.revisions = Some(skilllint::inventory::Revisions {
+        diff.revisions = Some(skilllint::diff::Revisions {
             base: old.revision_side(),
             head: new.revision_side(),
         });
     }
     let text = match args.format {
-        flags::InventoryFormat::Full => skilllint::inventory::render::diff_full(&diff),
-        flags::InventoryFormat::Json => skilllint::inventory::render::diff_json(&diff),
-        flags::InventoryFormat::Markdown => skilllint::inventory::render::diff_markdown(&diff),
+        flags::InventoryFormat::Full => skilllint::diff::render::diff_full(&diff),
+        flags::InventoryFormat::Json => skilllint::diff::render::diff_json(&diff),
+        flags::InventoryFormat::Markdown => skilllint::diff::render::diff_markdown(&diff),
     };
     let code = if diff.widens() && !args.exit_zero {
         ExitCode::from(EXIT_FINDINGS)
@@ -155,13 +155,13 @@ pub(crate) enum DiffSide<'a> {
 }
 
 impl DiffSide<'_> {
-    fn revision_side(&self) -> skilllint::inventory::RevisionSide {
+    fn revision_side(&self) -> skilllint::diff::RevisionSide {
         match self {
-            DiffSide::Folder(_) | DiffSide::WorkTree(_) => skilllint::inventory::RevisionSide {
+            DiffSide::Folder(_) | DiffSide::WorkTree(_) => skilllint::diff::RevisionSide {
                 name: None,
                 commit: None,
             },
-            DiffSide::Revision(_, revision) => skilllint::inventory::RevisionSide {
+            DiffSide::Revision(_, revision) => skilllint::diff::RevisionSide {
                 name: Some(revision.name.clone()),
                 commit: revision.commit.clone(),
             },
@@ -199,7 +199,7 @@ pub(crate) fn load_side(
     side: &DiffSide<'_>,
     isolated: bool,
     threads: Option<usize>,
-) -> Option<skilllint::inventory::side::Side> {
+) -> Option<skilllint::diff::side::Side> {
     match side {
         DiffSide::Folder(dir) | DiffSide::WorkTree(dir) => load_folder_side(dir, isolated, threads),
         DiffSide::Revision(history, revision) => match history.side(revision, isolated, threads) {

@@ -1,15 +1,13 @@
-//! The capability inventory (`skilllint tools`, the language server's hover on a tool name, and
-//! `skilllint diff`): one [`Row`] per tool of the repository with its effect, capabilities and
-//! evidence (from `semantic::effect`) and the gates in front of it as written: the forge
-//! `requiresConfirmation` and `idempotent`, MCP annotations, confirmation, dry-run and
-//! idempotency parameters, a TOOL.md's approval, and the skill's `allowed-tools` grants that
-//! pre-approve it. Rows own their text, so they outlive the unit's parses.
+//! The capability inventory (`skilllint tools`, and the language server's hover on a tool name):
+//! one [`Row`] per tool of the repository with its effect, capabilities and evidence (from
+//! `semantic::effect`) and the gates in front of it as written: the forge `requiresConfirmation`
+//! and `idempotent`, MCP annotations, confirmation, dry-run and idempotency parameters, a
+//! TOOL.md's approval, and the skill's `allowed-tools` grants that pre-approve it. Rows own their
+//! text, so they outlive the unit's parses. `skilllint diff` compares two inventories
+//! ([`crate::diff`]); nothing here knows of it.
 
-pub mod diff;
 pub(crate) mod drive;
 pub mod render;
-pub mod side;
-pub mod words;
 
 pub use drive::inventory;
 pub(crate) use drive::lint_with_inventory;
@@ -226,35 +224,6 @@ pub struct Unread {
     pub digest: Option<u64>,
 }
 
-/// The two git revisions a diff compares, when it compares revisions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Revisions {
-    pub base: RevisionSide,
-    pub head: RevisionSide,
-}
-
-/// One side of a diff between revisions.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RevisionSide {
-    /// The revision as named; `None` for the work tree (the files on disk).
-    pub name: Option<String>,
-    /// The commit it resolved to, in hex (`None` for the work tree or a tree named directly).
-    pub commit: Option<String>,
-}
-
-impl RevisionSide {
-    /// `main (1a2b3c4d5e6f)` or `the work tree`, for people.
-    pub fn describe(&self) -> String {
-        match (&self.name, &self.commit) {
-            (None, _) => "the work tree".to_string(),
-            (Some(name), None) => format!("`{name}`"),
-            (Some(name), Some(commit)) => {
-                format!("`{name}` ({})", commit.get(..12).unwrap_or(commit))
-            }
-        }
-    }
-}
-
 /// The repository's inventory: rows sorted by path, then place in the file.
 #[derive(Debug, Clone)]
 pub struct Inventory {
@@ -422,7 +391,7 @@ fn builtin_grant_rows(unit: &Unit<'_>) -> Vec<Row> {
         .collect()
 }
 
-fn at(index: &LineIndex<'_>, span: Span) -> At {
+pub(crate) fn at(index: &LineIndex<'_>, span: Span) -> At {
     let lc = index.line_col(span.start);
     At {
         line: u32::try_from(lc.line).unwrap_or(u32::MAX),

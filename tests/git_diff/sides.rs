@@ -115,8 +115,8 @@ fn a_contract_changed_alone_changes_the_findings_of_the_folders_that_read_it() {
 /// neither), asserting that each side it made is the side a fresh lint makes, and that the
 /// reports in every format are the same; the JSON report.
 fn sides_as_fresh(s: &Scratch, made: &str) -> String {
+    use skilllint::diff::{diff_sides, render, side::Side};
     use skilllint::history::{Repository, Revision};
-    use skilllint::inventory::{diff::diff_sides, render, side::Side};
     let history = Repository::discover(&s.path("r"), true).expect("the repository opens");
     let base = history.revision("HEAD~1").expect("base");
     let head = history.revision("HEAD").expect("head");

@@ -9,10 +9,9 @@
 //! beyond the [`LintOptions`] it was turned into (where the file is, its text for places, its
 //! baseline's entries) comes in a [`SideConfig`].
 
-use super::lint_with_inventory;
-use super::{At, Inventory};
 use crate::diagnostic::Severity;
 use crate::engine::{Files, InMemory, LintError};
+use crate::inventory::{at, lint_with_inventory, At, Inventory};
 use crate::settings::LintOptions;
 use crate::source::{FileId, LineIndex, Span};
 use std::collections::{BTreeMap, BTreeSet};
@@ -219,7 +218,7 @@ pub(crate) fn side_of(
             code: d.code.to_string(),
             severity: d.severity,
             path: sources.file(file).rel_path.clone(),
-            at: super::at(&indexes[i].1, d.primary.span),
+            at: at(&indexes[i].1, d.primary.span),
             span: d.primary.span,
             message: d.message.clone(),
             fingerprint: crate::triage::baseline::fingerprint(d.code, text, d.primary.span),
@@ -447,7 +446,7 @@ fn suppression_comments(repo: &crate::index::Repo, comments: &[(FileId, Span)]) 
         let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
         out.push(Comment {
             path: source.rel_path.clone(),
-            at: super::at(lines, Span::new(marker, marker)),
+            at: at(lines, Span::new(marker, marker)),
             text: text[line_start..line_end].trim().to_string(),
         });
     }

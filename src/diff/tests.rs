@@ -1,0 +1,233 @@
+//! The comparison's own tests: schemas, approvals, declared effects, descriptions and the
+//! matching of findings (the command's are in tests/inventory.rs and tests/git_diff.rs).
+
+use super::findings::only_in;
+use super::side::Finding;
+use super::tools::compare;
+use super::*;
+use crate::inventory::{At, ContractFacts, Gates};
+use crate::semantic::effect::Capability;
+use crate::semantic::effect::Effect;
+use serde_json::json;
+
+fn row(schema: serde_json::Value, capabilities: Vec<Capability>) -> Row {
+    Row {
+        path: "tools.json".to_string(),
+        folder: String::new(),
+        at: At { line: 1, column: 1 },
+        span: crate::source::Span::empty(0),
+        name: "run".to_string(),
+        dialect: "MCP",
+        effect: Effect::Write,
+        capabilities,
+        evidence: Vec::new(),
+        gates: Gates::default(),
+        description: None,
+        schema: Some(schema),
+        description_span: None,
+        contract: None,
+        rules: Vec::new(),
+    }
+}
+
+fn messages(old: &Row, new: &Row) -> Vec<String> {
+    let mut out = Vec::new();
+    compare(old, new, &mut out);
+    out.into_iter().map(|c| c.message).collect()
+}
+
+#[test]
+fn nested_schemas_widen_at_their_path() {
+    let old = row(
+        json!({"type": "object", "properties": {"filter": {"type": "object", "additionalProperties": false,
+            "required": ["owner"],
+            "properties": {"owner": {"type": "string"}, "labels": {"type": "array", "maxItems": 5,
+                "items": {"type": "string", "enum": ["bug", "docs"], "maxLength": 20}}}}}}),
+        Vec::new(),
+    );
+    let new = row(
+        json!({"type": "object", "properties": {"filter": {"type": "object",
+            "properties": {"owner": {"type": "string"}, "labels": {"type": "array", "maxItems": 50,
+                "items": {"type": "string", "enum": ["bug", "docs", "ops"]}}}}}}),
+        Vec::new(),
+    );
+    assert_eq!(
+        messages(&old, &new),
+        [
+            "property `/filter/owner` no longer required",
+            "`additionalProperties: false` gone at `/filter`: the tool accepts properties it does not declare",
+            "property `/filter/labels` `maxItems` raised from 5 to 50",
+            "property `/filter/labels[]` accepts more `enum` values",
+            "property `/filter/labels[]` lost its `maxLength`",
+        ]
+    );
+    // Narrowing is not widening.
+    assert!(
+        messages(&new, &old).is_empty(),
+        "{:?}",
+        messages(&new, &old)
+    );
+}
+
+#[test]
+fn a_new_unbounded_string_on_an_exec_tool_is_reported_once() {
+    let old = row(
+        json!({"type": "object", "properties": {"script": {"type": "string", "enum": ["build"]}}}),
+        vec![Capability::Exec],
+    );
+    let new = row(
+        json!({"type": "object", "properties": {"script": {"type": "string", "enum": ["build"]},
+            "args": {"type": "string"}, "env": {"type": "string", "pattern": "^[A-Z]+=\\w*$"}}}),
+        vec![Capability::Exec],
+    );
+    assert_eq!(
+        messages(&old, &new),
+        ["new free-form string parameter `/args` on a tool that runs commands (no enum, pattern, format or maxLength)"]
+    );
+    // Not on a tool that runs nothing.
+    let quiet = row(new.schema.clone().unwrap_or_default(), Vec::new());
+    assert!(messages(
+        &row(old.schema.clone().unwrap_or_default(), Vec::new()),
+        &quiet
+    )
+    .is_empty());
+}
+
+fn with_approval(approval: &str, mutates: &[&str]) -> Row {
+    let mut r = row(json!({"type": "object"}), Vec::new());
+    r.contract = Some(ContractFacts {
+        path: "TOOL.md".to_string(),
+        approval: Some((
+            approval.to_string(),
+            At {
+                line: 3,
+                column: 11,
+            },
+        )),
+        mutates: mutates.iter().map(|m| m.to_string()).collect(),
+        ..ContractFacts::default()
+    });
+    r
+}
+
+#[test]
+fn approval_is_ranked_by_what_each_class_asks() {
+    let weakened = |a: &Row, b: &Row| {
+        let mut out = Vec::new();
+        compare(a, b, &mut out);
+        out.iter()
+            .filter(|c| c.kind == ChangeKind::ApprovalWeakened)
+            .count()
+    };
+    let db = ["database:orders"];
+    // AIP-14 lets a tool narrow `always` to `on-mutate`: for a tool that mutates, it still asks.
+    assert_eq!(
+        weakened(
+            &with_approval("always", &db),
+            &with_approval("on-mutate", &db)
+        ),
+        0
+    );
+    // With nothing in `mutates`, `on-mutate` never asks.
+    assert_eq!(
+        weakened(
+            &with_approval("always", &[]),
+            &with_approval("on-mutate", &[])
+        ),
+        1
+    );
+    assert_eq!(
+        weakened(
+            &with_approval("always", &db),
+            &with_approval("policy:finance", &db)
+        ),
+        1
+    );
+    assert_eq!(
+        weakened(
+            &with_approval("policy:finance", &db),
+            &with_approval("auto", &db)
+        ),
+        1
+    );
+    assert_eq!(
+        weakened(&with_approval("auto", &db), &with_approval("always", &db)),
+        0
+    );
+}
+
+#[test]
+fn an_effect_only_now_declared_does_not_widen() {
+    let evidence = |claim: &str, basis: &'static str| crate::inventory::RowEvidence {
+        claim: claim.to_string(),
+        basis,
+        source: "annotations.readOnlyHint",
+        text: String::new(),
+        at: At::default(),
+    };
+    let mut old = row(json!({"type": "object"}), Vec::new());
+    old.effect = Effect::Read;
+    old.evidence = vec![evidence("effect:read", "inferred")];
+    let mut new = old.clone();
+    new.effect = Effect::Write;
+    new.evidence = vec![evidence("at-least:write", "declared")];
+    let mut out = Vec::new();
+    compare(&old, &new, &mut out);
+    assert_eq!(out.len(), 1);
+    assert!(!out[0].widens, "{:?}", out[0]);
+    // With its schema changed too, it is a widening like any other.
+    new.schema = Some(json!({"type": "object", "properties": {"all": {"type": "boolean"}}}));
+    let mut out = Vec::new();
+    compare(&old, &new, &mut out);
+    assert!(out
+        .iter()
+        .any(|c| c.kind == ChangeKind::EffectWidened && c.widens));
+}
+
+#[test]
+fn a_description_respaced_is_listed_without_widening() {
+    let mut old = row(json!({"type": "object"}), Vec::new());
+    old.description = Some("Create a file. If it exists, pass its SHA.".to_string());
+    let mut new = old.clone();
+    new.description = Some("Create a file.\n\nIf it exists, pass its SHA.".to_string());
+    let mut out = Vec::new();
+    compare(&old, &new, &mut out);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].message, "description changed in its spacing only");
+    assert!(!out[0].widens);
+    new.description = Some("Create a file. If it exists, pass any SHA.".to_string());
+    let mut out = Vec::new();
+    compare(&old, &new, &mut out);
+    assert!(out[0].widens);
+}
+
+fn finding(code: &str, message: &str, fingerprint: &str, line: u32) -> Finding {
+    Finding {
+        code: code.to_string(),
+        severity: crate::diagnostic::Severity::Warning,
+        path: "tools.json".to_string(),
+        at: At { line, column: 1 },
+        span: crate::source::Span::empty(0),
+        message: message.to_string(),
+        fingerprint: fingerprint.to_string(),
+    }
+}
+
+#[test]
+fn findings_match_by_identity_then_by_message_never_by_line() {
+    let old = [
+        finding("TJ012", "tool `x` selects one of `a` and `b`", "f1", 10),
+        finding("SC003", "open schema", "f2", 20),
+        finding("SC003", "open schema", "f2", 30),
+    ];
+    let new = [
+        // Moved and its flagged text edited: the same finding.
+        finding("TJ012", "tool `x` selects one of `a` and `b`", "f9", 40),
+        // One of the two identical findings is gone.
+        finding("SC003", "open schema", "f2", 25),
+    ];
+    assert!(only_in(&new, &old).is_empty());
+    let gone = only_in(&old, &new);
+    assert_eq!(gone.len(), 1);
+    assert_eq!(gone[0].code, "SC003");
+}
