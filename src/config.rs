@@ -1,13 +1,13 @@
 //! `skilllint.toml` / `.skilllint.toml`: discovery, parsing with spans, and validation. Every
-//! problem is a [`ConfigError`] pointing at the offending key or value; the CLI renders it with the
+//! problem is a [`FileError`] pointing at the offending key or value; the CLI renders it with the
 //! TOML snippet and exits 2.
 
 use crate::catalog::Catalog;
 use crate::diagnostic::Severity;
+use crate::file_error::{escape_controls, FileError};
 use crate::selection::validate_selector;
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
@@ -81,143 +81,6 @@ struct ContractsSection {
     map: BTreeMap<String, String>,
 }
 
-/// A configuration problem, located in the file.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConfigError {
-    pub path: PathBuf,
-    /// Byte range of the offending key or value in the file.
-    pub span: Option<Range<usize>>,
-    /// The one line of the file an error may show (never more: the file is repository data and
-    /// may be a link to anything, `/proc/self/environ` included).
-    pub quote: Option<Box<Quote>>,
-    pub message: String,
-}
-
-/// The part of one line of a config file that an error message quotes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Quote {
-    /// 1-based line number in the file.
-    pub line: usize,
-    /// Bytes from the start of the line to the start of `text` (non-zero when a long line is cut).
-    pub column_offset: usize,
-    /// Byte offset of `text` in the file.
-    pub offset: usize,
-    /// The quoted text, with control characters replaced (same byte length, so spans still fit).
-    pub text: String,
-    /// The offending range in file offsets, within `offset..offset + text.len()`.
-    pub span: Range<usize>,
-}
-
-/// The longest stretch of one line a config error quotes; a longer line is cut around the span.
-const QUOTE_MAX: usize = 240;
-
-impl Quote {
-    /// The line of `text` holding `span.start`, cut to [`QUOTE_MAX`] bytes around the span, with
-    /// the span clamped to it. `None` when the span is not inside the text.
-    fn of(text: &str, span: &Range<usize>) -> Option<Quote> {
-        let start = span.start.min(text.len());
-        if !text.is_char_boundary(start) {
-            return None;
-        }
-        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = text[start..]
-            .find(['\n', '\r'])
-            .map_or(text.len(), |i| start + i);
-        let mut from = line_start.max(start.saturating_sub(QUOTE_MAX / 3));
-        while !text.is_char_boundary(from) {
-            from -= 1;
-        }
-        let mut to = line_end.min(from + QUOTE_MAX);
-        while !text.is_char_boundary(to) {
-            to -= 1;
-        }
-        let end = span.end.clamp(start, to);
-        let mut quoted = replace_controls(&text[from..to]);
-        let mut span = start..end;
-        if start == to {
-            // At the end of the line (an unclosed array, a missing value): a blank stands for
-            // the line break so the label has a column to point at.
-            quoted.push(' ');
-            span = start..start + 1;
-        }
-        Some(Quote {
-            line: text[..line_start].matches('\n').count() + 1,
-            column_offset: from - line_start,
-            offset: from,
-            text: quoted,
-            span,
-        })
-    }
-}
-
-/// `text` with every control or bidi-override character replaced by a placeholder of the same
-/// byte length, so a quoted line can neither drive the terminal nor shift the spans into it.
-fn replace_controls(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c != '\t' && crate::escape::is_unsafe_char(c) {
-            match c.len_utf8() {
-                1 => out.push('?'),
-                2 => out.push_str("??"),
-                3 => out.push('\u{fffd}'),
-                _ => out.push_str("????"),
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// `text` with control and bidi characters written as `\u{..}` escapes, for messages that
-/// repeat a key or value from the file (the same escaping as every human output format).
-pub fn escape_controls(text: &str) -> String {
-    crate::escape::escape_text(text).into_owned()
-}
-
-impl ConfigError {
-    /// An error at `span` (bytes of `text`, the file's content), quoting its line.
-    pub fn located(path: &Path, text: &str, span: Range<usize>, message: String) -> ConfigError {
-        ConfigError {
-            path: path.to_path_buf(),
-            quote: Quote::of(text, &span).map(Box::new),
-            span: Some(span),
-            message: escape_controls(&message),
-        }
-    }
-
-    /// An error at `span` (bytes of `text`), if there is one, quoting its line.
-    fn at(path: &Path, text: &str, span: Option<Range<usize>>, message: String) -> ConfigError {
-        ConfigError {
-            path: path.to_path_buf(),
-            quote: span
-                .as_ref()
-                .and_then(|span| Quote::of(text, span))
-                .map(Box::new),
-            span,
-            message: escape_controls(&message),
-        }
-    }
-
-    /// An error about the file as a whole (unreadable, too large, a link out), quoting nothing.
-    pub(crate) fn whole_file(path: &Path, message: String) -> ConfigError {
-        ConfigError {
-            path: path.to_path_buf(),
-            span: None,
-            quote: None,
-            message,
-        }
-    }
-}
-
-impl std::fmt::Display for ConfigError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.path.display(), self.message)
-    }
-}
-
-impl std::error::Error for ConfigError {}
-
 /// The configuration after validation: everything the engine and the CLI need.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Config {
@@ -262,7 +125,7 @@ pub struct Config {
 /// lint root): a link leaving it, or one that does not resolve, is an error naming the link, and
 /// the target is never read. Anything that is not a regular file (a FIFO, a device, a socket) is
 /// an error too, never opened; a folder with a config's name is passed over.
-pub fn discover(start: &Path) -> Result<Option<PathBuf>, ConfigError> {
+pub fn discover(start: &Path) -> Result<Option<PathBuf>, FileError> {
     let Ok(start) = start.canonicalize() else {
         return Ok(None);
     };
@@ -295,13 +158,13 @@ pub(crate) const LINK_OUT: &str = "the configuration is a symbolic link to a fil
 
 /// Whether `candidate` (in the canonical folder `dir`) is a config file to read; an error for
 /// one that must not be read.
-pub(crate) fn check_candidate(dir: &Path, candidate: &Path) -> Result<bool, ConfigError> {
-    let refuse = |why: &str| Err(ConfigError::whole_file(candidate, why.to_string()));
+pub(crate) fn check_candidate(dir: &Path, candidate: &Path) -> Result<bool, FileError> {
+    let refuse = |why: &str| Err(FileError::whole_file(candidate, why.to_string()));
     let metadata = match std::fs::symlink_metadata(candidate) {
         Ok(metadata) => metadata,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
         Err(e) => {
-            return Err(ConfigError::whole_file(
+            return Err(FileError::whole_file(
                 candidate,
                 format!("cannot read the configuration: {e}"),
             ))
@@ -317,7 +180,7 @@ pub(crate) fn check_candidate(dir: &Path, candidate: &Path) -> Result<bool, Conf
         match std::fs::metadata(&target) {
             Ok(metadata) => metadata.file_type(),
             Err(e) => {
-                return Err(ConfigError::whole_file(
+                return Err(FileError::whole_file(
                     candidate,
                     format!("cannot read the configuration: {e}"),
                 ))
@@ -339,7 +202,7 @@ pub(crate) fn check_candidate(dir: &Path, candidate: &Path) -> Result<bool, Conf
 
 /// Reads and validates a config file. It is read only if it is a regular file of at most
 /// `max_size` bytes, and must be UTF-8 text.
-pub fn load(path: &Path, catalog: &Catalog, max_size: u64) -> Result<Config, ConfigError> {
+pub fn load(path: &Path, catalog: &Catalog, max_size: u64) -> Result<Config, FileError> {
     let text = read_config_text(path, max_size)?;
     let base = crate::source::folder_of(path).to_path_buf();
     parse(&text, path, base, catalog)
@@ -347,9 +210,9 @@ pub fn load(path: &Path, catalog: &Catalog, max_size: u64) -> Result<Config, Con
 
 /// The text of a config file, bounded by `max_size` and read like a lint file (a regular file
 /// only, never blocking). Nothing of the content goes into an error.
-fn read_config_text(path: &Path, max_size: u64) -> Result<String, ConfigError> {
+fn read_config_text(path: &Path, max_size: u64) -> Result<String, FileError> {
     use crate::read::{read_regular_bounded, Refused};
-    let fail = |message: String| ConfigError::whole_file(path, message);
+    let fail = |message: String| FileError::whole_file(path, message);
     let bytes = read_regular_bounded(path, max_size).map_err(|refused| {
         fail(match refused {
             Refused::Io(e) => format!("cannot read the configuration: {e}"),
@@ -365,8 +228,8 @@ fn read_config_text(path: &Path, max_size: u64) -> Result<String, ConfigError> {
 
 /// The text of a config file's bytes, wherever they were read from (`path` is only for
 /// messages): TOML text, so UTF-8 without NUL bytes. Nothing of the content goes into an error.
-pub fn config_text(path: &Path, bytes: Vec<u8>) -> Result<String, ConfigError> {
-    let fail = |message: String| ConfigError::whole_file(path, message);
+pub fn config_text(path: &Path, bytes: Vec<u8>) -> Result<String, FileError> {
+    let fail = |message: String| FileError::whole_file(path, message);
     if let Some(nul) = memchr::memchr(0, &bytes) {
         return Err(fail(format!(
             "the configuration is binary (a NUL byte at offset {nul}), not TOML text"
@@ -446,8 +309,8 @@ pub fn parse(
     path: &Path,
     base: PathBuf,
     catalog: &Catalog,
-) -> Result<Config, ConfigError> {
-    let error = |span, message| ConfigError::at(path, text, span, message);
+) -> Result<Config, FileError> {
+    let error = |span, message| FileError::at(path, text, span, message);
     let file: ConfigFile =
         toml::from_str(text).map_err(|e| error(e.span(), e.message().trim().to_string()))?;
     validate(&file, text, path, base, catalog)
@@ -460,9 +323,9 @@ fn validate(
     path: &Path,
     base: PathBuf,
     catalog: &Catalog,
-) -> Result<Config, ConfigError> {
-    let error = |span, message| ConfigError::at(path, text, span, message);
-    let selectors = |list: &[Spanned<String>]| -> Result<Vec<String>, ConfigError> {
+) -> Result<Config, FileError> {
+    let error = |span, message| FileError::at(path, text, span, message);
+    let selectors = |list: &[Spanned<String>]| -> Result<Vec<String>, FileError> {
         list.iter()
             .map(|s| {
                 validate_selector(catalog, s.get_ref())
@@ -606,10 +469,10 @@ pub fn apply_overrides(
     overrides: &[String],
     cwd: &Path,
     catalog: &Catalog,
-) -> Result<Config, ConfigError> {
+) -> Result<Config, FileError> {
     for text in overrides {
         let path = Path::new("--config");
-        let error = |span, message| ConfigError::at(path, text, span, message);
+        let error = |span, message| FileError::at(path, text, span, message);
         let file: ConfigFile = toml::from_str(text).map_err(|e| {
             let message = e.message().trim().to_string();
             error(
@@ -680,7 +543,7 @@ fn policy_paths(file: &ConfigFile, base: &Path) -> Vec<PathBuf> {
 
 /// The `[policies] paths` of a config file, joined to its folder, read before the rest is
 /// validated: the policies' rules are part of the catalog the rest is validated against.
-pub fn policy_paths_of(path: &Path, max_size: u64) -> Result<Vec<PathBuf>, ConfigError> {
+pub fn policy_paths_of(path: &Path, max_size: u64) -> Result<Vec<PathBuf>, FileError> {
     let text = read_config_text(path, max_size)?;
     let base = crate::source::folder_of(path).to_path_buf();
     policy_paths_in(&text, path, &base)
@@ -688,9 +551,9 @@ pub fn policy_paths_of(path: &Path, max_size: u64) -> Result<Vec<PathBuf>, Confi
 
 /// [`policy_paths_of`] for config text already read (from a git revision; `path` is only for
 /// messages), joined to `base`.
-pub fn policy_paths_in(text: &str, path: &Path, base: &Path) -> Result<Vec<PathBuf>, ConfigError> {
+pub fn policy_paths_in(text: &str, path: &Path, base: &Path) -> Result<Vec<PathBuf>, FileError> {
     let file: ConfigFile = toml::from_str(text).map_err(|e| {
-        ConfigError::located(
+        FileError::located(
             path,
             text,
             e.span().unwrap_or(0..0),
@@ -720,8 +583,9 @@ fn check_glob(glob: &Spanned<String>) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::catalog::catalog;
+    use crate::file_error::QUOTE_MAX;
 
-    fn parse_text(text: &str) -> Result<Config, ConfigError> {
+    fn parse_text(text: &str) -> Result<Config, FileError> {
         parse(
             text,
             Path::new("skilllint.toml"),

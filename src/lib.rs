@@ -20,6 +20,7 @@ pub mod edit;
 pub mod engine;
 pub mod english;
 pub mod escape;
+pub mod file_error;
 pub mod fix;
 mod git_index;
 pub mod history;

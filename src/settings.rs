@@ -6,7 +6,8 @@
 //! widens whatever is in force, `--ignore` is added last) holds nowhere else.
 
 use crate::catalog::{catalog, Catalog};
-use crate::config::{self, Config, ConfigError};
+use crate::config::{self, Config};
+use crate::file_error::FileError;
 use crate::index::Settings;
 use crate::policy::PolicySet;
 use std::collections::{BTreeMap, HashMap};
@@ -211,8 +212,8 @@ impl Flags {
 /// Why the configuration or the policies of a run could not be loaded.
 #[derive(Debug, Clone)]
 pub enum SetupError {
-    Config(ConfigError),
-    Policy(ConfigError),
+    Config(FileError),
+    Policy(FileError),
 }
 
 /// Where a run reads its configuration: `named` (`--config FILE`), else the nearest one found
@@ -221,7 +222,7 @@ pub fn config_path(
     named: Option<&Path>,
     isolated: bool,
     start: &Path,
-) -> Result<Option<PathBuf>, ConfigError> {
+) -> Result<Option<PathBuf>, FileError> {
     if isolated {
         return Ok(None);
     }

@@ -278,6 +278,27 @@ const NEVER: &[Never] = &[
         why: "the diff and the revisions it reads are products of the command line; the language server is another face above them",
     },
     Never {
+        from: &["triage/**"],
+        to: &["config"],
+        why: "a baseline's problems are FileErrors, as a configuration's are; triage reads no configuration",
+    },
+    Never {
+        from: &["file_error"],
+        to: &[
+            "config",
+            "catalog",
+            "parse/**",
+            "model/**",
+            "index/**",
+            "triage/**",
+            "policy/**",
+            "settings",
+            "engine/**",
+            "render/**",
+        ],
+        why: "the error of a user-supplied file is built by each reader and drawn by the terminal; it knows neither",
+    },
+    Never {
         from: &["<library>"],
         to: &["main", "cli/**"],
         why: "the core knows no command line: flags, the summary and the terminal are the binary's",

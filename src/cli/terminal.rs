@@ -3,7 +3,7 @@
 //! decision of when to draw colour.
 
 use crate::cli::flags::ColorChoice;
-use skilllint::config::ConfigError;
+use skilllint::file_error::FileError;
 use skilllint::render;
 use skilllint::settings::SetupError;
 use std::io::IsTerminal;
@@ -78,7 +78,7 @@ pub fn note(text: &str) {
 }
 
 /// Prints a configuration error on standard error, drawn as diagnostics are.
-pub(crate) fn report_config_error(error: &ConfigError, choice: ColorChoice) {
+pub(crate) fn report_config_error(error: &FileError, choice: ColorChoice) {
     eprint!(
         "{}",
         render::full::config_error(error, stderr_color(choice))

@@ -463,7 +463,7 @@ impl SideConfig {
         root: &std::path::Path,
         catalog: &crate::catalog::Catalog,
         max_size: u64,
-    ) -> Result<SideConfig, crate::config::ConfigError> {
+    ) -> Result<SideConfig, crate::file_error::FileError> {
         let relative = |path: &std::path::Path| relative_to(root, path);
         let text = match &config.path {
             Some(path) => crate::read::read_regular_bounded(path, max_size)

@@ -1,8 +1,8 @@
 //! Why a revision could not be read (the command exits 2 with it), and the wording of the
 //! messages the other parts give it.
 
-use crate::config::ConfigError;
 use crate::escape::escape_text;
+use crate::file_error::FileError;
 use std::path::Path;
 
 /// Why a revision could not be read; the command exits 2 with it.
@@ -13,9 +13,9 @@ pub enum Error {
     /// A revision that names nothing this clone holds; a message for people.
     Revision(String),
     /// The configuration committed in a revision.
-    Config(ConfigError),
+    Config(FileError),
     /// A policy file committed in a revision.
-    Policy(ConfigError),
+    Policy(FileError),
     /// The revision's objects: one missing (a partial clone), a tree over the limits.
     Read(String),
 }
@@ -31,8 +31,8 @@ impl std::fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-pub(super) fn whole_file(path: &Path, message: &str) -> ConfigError {
-    ConfigError::whole_file(path, message.to_string())
+pub(super) fn whole_file(path: &Path, message: &str) -> FileError {
+    FileError::whole_file(path, message.to_string())
 }
 
 /// A read that failed on an object the clone does not hold (a partial clone) or cannot read.

@@ -5,8 +5,8 @@
 use super::expr::{self, Variable};
 use super::{Kind, Piece, PolicyRule, PolicySet, TestCase, REPO_FIELDS, TOOL_USE_RULE_FIELDS};
 use crate::catalog::{catalog, Category, FixAvailability, RuleMeta};
-use crate::config::ConfigError;
 use crate::diagnostic::Severity;
+use crate::file_error::FileError;
 use crate::parse::node::{Member, Node};
 use crate::parse::yaml::parse_yaml;
 use std::borrow::Cow;
@@ -40,9 +40,9 @@ fn builtin_families() -> Vec<String> {
 #[derive(Debug)]
 pub enum RunPoliciesError {
     /// The config file's `[policies]` table.
-    Config(ConfigError),
+    Config(FileError),
     /// A policy file, or a path that names none.
-    Policy(ConfigError),
+    Policy(FileError),
 }
 
 /// Who chose a policy source, which decides what it may name and what its errors may show.
@@ -135,8 +135,8 @@ pub fn for_run(
     load_found(&files).map_err(RunPoliciesError::Policy)
 }
 
-fn whole(path: &Path, message: String) -> ConfigError {
-    ConfigError {
+fn whole(path: &Path, message: String) -> FileError {
+    FileError {
         path: path.to_path_buf(),
         span: None,
         quote: None,
@@ -148,7 +148,7 @@ fn whole(path: &Path, message: String) -> ConfigError {
 /// by name (not its subfolders). `optional` sources (the default folder) may be absent; a source
 /// named by the user must exist. Every source is the user's (see [`for_run`] for the
 /// repository's).
-pub fn discover(sources: &[(PathBuf, bool)]) -> Result<Vec<PathBuf>, ConfigError> {
+pub fn discover(sources: &[(PathBuf, bool)]) -> Result<Vec<PathBuf>, FileError> {
     let sources: Vec<Source> = sources
         .iter()
         .map(|(path, optional)| Source {
@@ -182,7 +182,7 @@ pub(crate) fn leaves(written: &Path) -> bool {
     false
 }
 
-fn outside(path: &Path, root: &Path) -> ConfigError {
+fn outside(path: &Path, root: &Path) -> FileError {
     whole(
         path,
         format!(
@@ -195,7 +195,7 @@ fn outside(path: &Path, root: &Path) -> ConfigError {
 
 /// Where `path` (a repository source) really is: its canonical path, which must be inside
 /// `root`; `None` when it does not exist and that is allowed.
-fn inside_root(path: &Path, root: &Path, optional: bool) -> Result<Option<PathBuf>, ConfigError> {
+fn inside_root(path: &Path, root: &Path, optional: bool) -> Result<Option<PathBuf>, FileError> {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && optional => return Ok(None),
         Err(e) => return Err(whole(path, format!("cannot read the policies: {e}"))),
@@ -217,7 +217,7 @@ fn inside_root(path: &Path, root: &Path, optional: bool) -> Result<Option<PathBu
     }
 }
 
-fn discover_sources(sources: &[Source]) -> Result<Vec<Found>, ConfigError> {
+fn discover_sources(sources: &[Source]) -> Result<Vec<Found>, FileError> {
     let mut files: Vec<Found> = Vec::new();
     let push = |files: &mut Vec<Found>, found: Found| {
         if !files.iter().any(|f| f.path == found.path) {
@@ -298,7 +298,7 @@ fn discover_sources(sources: &[Source]) -> Result<Vec<Found>, ConfigError> {
 
 /// Loads the policies of `base` (its `.skilllint/policies/`, if any) and of `extra` (files or
 /// folders that must exist).
-pub fn load(base: &Path, extra: &[PathBuf]) -> Result<PolicySet, ConfigError> {
+pub fn load(base: &Path, extra: &[PathBuf]) -> Result<PolicySet, FileError> {
     // Without a config file there is no `[policies]` table to read (nor a size cap for one to
     // apply): every error is a policy's.
     for_run(None, false, base, false, extra, u64::MAX).map_err(|error| match error {
@@ -307,7 +307,7 @@ pub fn load(base: &Path, extra: &[PathBuf]) -> Result<PolicySet, ConfigError> {
 }
 
 /// Loads the given policy files, in order (the user's: see [`for_run`]).
-pub fn load_paths(files: &[PathBuf]) -> Result<PolicySet, ConfigError> {
+pub fn load_paths(files: &[PathBuf]) -> Result<PolicySet, FileError> {
     let found: Vec<Found> = files
         .iter()
         .map(|path| Found {
@@ -319,7 +319,7 @@ pub fn load_paths(files: &[PathBuf]) -> Result<PolicySet, ConfigError> {
     load_found(&found)
 }
 
-fn load_found(files: &[Found]) -> Result<PolicySet, ConfigError> {
+fn load_found(files: &[Found]) -> Result<PolicySet, FileError> {
     let mut loader = Loader {
         families: builtin_families(),
         rules: Vec::new(),
@@ -336,7 +336,7 @@ fn load_found(files: &[Found]) -> Result<PolicySet, ConfigError> {
 /// Loads the policy files of a repository read from somewhere other than disk (a git
 /// revision), in order: `(path shown, text)`. As for any repository source, a file that is not
 /// policy YAML is never quoted.
-pub fn load_repository_texts(files: &[(PathBuf, String)]) -> Result<PolicySet, ConfigError> {
+pub fn load_repository_texts(files: &[(PathBuf, String)]) -> Result<PolicySet, FileError> {
     let mut loader = Loader {
         families: builtin_families(),
         rules: Vec::new(),
@@ -350,7 +350,7 @@ pub fn load_repository_texts(files: &[(PathBuf, String)]) -> Result<PolicySet, C
 }
 
 /// Loads policies from text (for tests and `lint_in_memory` callers).
-pub fn load_text(path: &Path, text: &str) -> Result<PolicySet, ConfigError> {
+pub fn load_text(path: &Path, text: &str) -> Result<PolicySet, FileError> {
     let mut loader = Loader {
         families: builtin_families(),
         rules: Vec::new(),
@@ -362,9 +362,9 @@ pub fn load_text(path: &Path, text: &str) -> Result<PolicySet, ConfigError> {
 }
 
 /// The text of the policy file shown as `path`, read at `real`.
-fn read(path: &Path, real: &Path) -> Result<String, ConfigError> {
+fn read(path: &Path, real: &Path) -> Result<String, FileError> {
     use crate::read::{read_regular_bounded, Refused};
-    let fail = |message: String| ConfigError {
+    let fail = |message: String| FileError {
         path: path.to_path_buf(),
         span: None,
         quote: None,
@@ -416,15 +416,15 @@ struct File<'a> {
 }
 
 impl File<'_> {
-    fn error(&self, span: Range<usize>, message: impl Into<String>) -> ConfigError {
+    fn error(&self, span: Range<usize>, message: impl Into<String>) -> FileError {
         super::error_at(self.path, self.text, span, message.into())
     }
 
-    fn at_key(&self, member: &Member, message: impl Into<String>) -> ConfigError {
+    fn at_key(&self, member: &Member, message: impl Into<String>) -> FileError {
         self.error(member.key_span.start..member.key_span.end, message)
     }
 
-    fn at_value(&self, node: &Node, message: impl Into<String>) -> ConfigError {
+    fn at_value(&self, node: &Node, message: impl Into<String>) -> FileError {
         self.error(node.span.start..node.span.end, message)
     }
 
@@ -460,7 +460,7 @@ impl Loader {
     /// Loads one file. `quote`: its errors may quote it (the user chose it); otherwise a file
     /// that is not policy YAML (a credentials file a repository's config names, say) is refused
     /// without a word of its content.
-    fn file(&mut self, path: &Path, text: &str, quote: bool) -> Result<(), ConfigError> {
+    fn file(&mut self, path: &Path, text: &str, quote: bool) -> Result<(), FileError> {
         let file = File { path, text };
         let not_policy = || {
             whole(
@@ -515,7 +515,7 @@ impl Loader {
         Ok(())
     }
 
-    fn rule(&mut self, file: &File<'_>, item: &Node) -> Result<(), ConfigError> {
+    fn rule(&mut self, file: &File<'_>, item: &Node) -> Result<(), FileError> {
         let item = RuleItem::new(file, item)?;
         let (code, code_node, letters) = self.rule_code(&item)?;
         let (name, name_node) = rule_name(&item)?;
@@ -615,7 +615,7 @@ impl Loader {
     fn rule_code<'n>(
         &self,
         item: &RuleItem<'_, 'n>,
-    ) -> Result<(&'n str, &'n Node, &'n str), ConfigError> {
+    ) -> Result<(&'n str, &'n Node, &'n str), FileError> {
         let file = item.file;
         let (code, code_node) = item.required("code")?;
         let Some(letters) = code_letters(code) else {
@@ -643,7 +643,7 @@ impl Loader {
         file: &File<'_>,
         (code, code_node): (&str, &Node),
         (name, name_node): (&str, &Node),
-    ) -> Result<(), ConfigError> {
+    ) -> Result<(), FileError> {
         for seen in &self.seen {
             let duplicate = if seen.code == code {
                 Some(("code", code, code_node))
@@ -667,7 +667,7 @@ impl Loader {
 }
 
 /// The rule's `name`: kebab-case, and not a built-in rule's.
-fn rule_name<'n>(item: &RuleItem<'_, 'n>) -> Result<(&'n str, &'n Node), ConfigError> {
+fn rule_name<'n>(item: &RuleItem<'_, 'n>) -> Result<(&'n str, &'n Node), FileError> {
     let file = item.file;
     let (name, name_node) = item.required("name")?;
     if !is_kebab(name) {
@@ -695,7 +695,7 @@ struct RuleItem<'f, 'n> {
 }
 
 impl<'f, 'n> RuleItem<'f, 'n> {
-    fn new(file: &'f File<'f>, item: &'n Node) -> Result<Self, ConfigError> {
+    fn new(file: &'f File<'f>, item: &'n Node) -> Result<Self, FileError> {
         let Some(members) = item.as_object() else {
             return Err(file.at_value(item, "each rule must be a mapping of keys"));
         };
@@ -727,7 +727,7 @@ impl<'f, 'n> RuleItem<'f, 'n> {
     }
 
     /// The string at `key`, if the key is there.
-    fn string(&self, key: &str) -> Result<Option<(&'n str, &'n Node)>, ConfigError> {
+    fn string(&self, key: &str) -> Result<Option<(&'n str, &'n Node)>, FileError> {
         match self.item.get(key) {
             None => Ok(None),
             Some(node) => match node.as_str() {
@@ -740,7 +740,7 @@ impl<'f, 'n> RuleItem<'f, 'n> {
     }
 
     /// The string at `key`, which must be there.
-    fn required(&self, key: &str) -> Result<(&'n str, &'n Node), ConfigError> {
+    fn required(&self, key: &str) -> Result<(&'n str, &'n Node), FileError> {
         self.string(key)?.ok_or_else(|| {
             self.file
                 .error(self.start.clone(), format!("this rule has no `{key}`"))
@@ -752,7 +752,7 @@ impl<'f, 'n> RuleItem<'f, 'n> {
         &self,
         key: &str,
         variables: &[Variable],
-    ) -> Result<Option<expr::Compiled>, ConfigError> {
+    ) -> Result<Option<expr::Compiled>, FileError> {
         let Some((source, node)) = self.string(key)? else {
             return Ok(None);
         };
@@ -764,7 +764,7 @@ impl<'f, 'n> RuleItem<'f, 'n> {
 
     /// Where a finding points (`at`): its root variable and the path below it; by default the
     /// entity the rule is about.
-    fn at(&self, kind: Kind) -> Result<(String, Vec<String>), ConfigError> {
+    fn at(&self, kind: Kind) -> Result<(String, Vec<String>), FileError> {
         let file = self.file;
         Ok(match self.string("at")? {
             None => (kind.variable().to_string(), Vec::new()),
@@ -913,7 +913,7 @@ fn locate_in_scalar(text: &str, node: &Node, value: &str, range: Range<usize>) -
     start..end.max(start + 1).min(text.len().max(start + 1))
 }
 
-fn tests(file: &File<'_>, node: &Node, kind: Kind) -> Result<Vec<TestCase>, ConfigError> {
+fn tests(file: &File<'_>, node: &Node, kind: Kind) -> Result<Vec<TestCase>, FileError> {
     let Some(items) = node.as_array() else {
         return Err(file.at_value(
             node,

@@ -18,7 +18,7 @@ mod pattern;
 pub mod testing;
 
 use crate::catalog::{catalog, Catalog, RuleMeta};
-use crate::config::ConfigError;
+use crate::file_error::FileError;
 use expr::Compiled;
 use std::path::Path;
 
@@ -171,6 +171,6 @@ pub(crate) fn error_at(
     text: &str,
     span: std::ops::Range<usize>,
     message: String,
-) -> ConfigError {
-    ConfigError::located(path, text, span, message)
+) -> FileError {
+    FileError::located(path, text, span, message)
 }

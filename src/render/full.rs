@@ -543,7 +543,7 @@ fn handler(color: bool, width: usize) -> GraphicalReportHandler {
 /// but nothing else of the file is there to show.
 struct QuotedLine {
     name: String,
-    quote: crate::config::Quote,
+    quote: crate::file_error::Quote,
 }
 
 impl SourceCode for QuotedLine {
@@ -579,22 +579,22 @@ impl SourceCode for QuotedLine {
 /// A configuration error drawn as findings are (same characters, colours and
 /// `path:line:column` header), quoting the one offending line of the file and nothing else:
 /// the file may be a link to a secret.
-pub fn config_error(error: &crate::config::ConfigError, color: bool) -> String {
+pub fn config_error(error: &crate::file_error::FileError, color: bool) -> String {
     file_error(error, "invalid configuration", color)
 }
 
 /// A baseline file problem (see `triage::baseline::Baseline::load`), drawn as a configuration
 /// error is.
-pub fn baseline_error(error: &crate::config::ConfigError, color: bool) -> String {
+pub fn baseline_error(error: &crate::file_error::FileError, color: bool) -> String {
     file_error(error, "invalid baseline", color)
 }
 
 /// A policy file problem (see `policy::load`), drawn as a configuration error is.
-pub fn policy_error(error: &crate::config::ConfigError, color: bool) -> String {
+pub fn policy_error(error: &crate::file_error::FileError, color: bool) -> String {
     file_error(error, "invalid policy", color)
 }
 
-fn file_error(error: &crate::config::ConfigError, heading: &str, color: bool) -> String {
+fn file_error(error: &crate::file_error::FileError, heading: &str, color: bool) -> String {
     // The configuration is the repository's: its path and the message quoting it are escaped,
     // and the one quoted line has its controls replaced (same length, so the label still fits).
     let path = crate::escape::display_path(&error.path);

@@ -14,10 +14,10 @@
 //! `docs/baseline.schema.json`.
 
 use crate::catalog::Catalog;
-use crate::config::ConfigError;
 use crate::diagnostic::{
     flagged_text, stable_hash, Diagnostic, LeftOut, Severity, Suppressed, SuppressedBy,
 };
+use crate::file_error::FileError;
 use crate::parse::json::parse_json_document;
 use crate::parse::node::{Node, Value};
 use crate::sink::Sink;
@@ -174,9 +174,9 @@ impl Baseline {
         cwd: &Path,
         max_size: u64,
         catalog: &Catalog,
-    ) -> Result<Baseline, ConfigError> {
+    ) -> Result<Baseline, FileError> {
         use crate::read::{read_regular_bounded, Refused};
-        let fail = |message: String| ConfigError {
+        let fail = |message: String| FileError {
             path: path.to_path_buf(),
             span: None,
             quote: None,
@@ -209,7 +209,7 @@ impl Baseline {
         cwd: &Path,
         text: String,
         catalog: &Catalog,
-    ) -> Result<Baseline, ConfigError> {
+    ) -> Result<Baseline, FileError> {
         let entries = parse_entries(&text, path, catalog)?;
         Ok(Baseline {
             path: path.to_path_buf(),
@@ -262,10 +262,9 @@ pub(crate) fn parse_entries(
     text: &str,
     path: &Path,
     catalog: &Catalog,
-) -> Result<Vec<Entry>, ConfigError> {
-    let error = |span: Span, message: String| {
-        ConfigError::located(path, text, span.start..span.end, message)
-    };
+) -> Result<Vec<Entry>, FileError> {
+    let error =
+        |span: Span, message: String| FileError::located(path, text, span.start..span.end, message);
     let document = parse_json_document(text).map_err(|e| {
         error(
             e.span,
@@ -331,8 +330,8 @@ pub(crate) fn parse_entries(
 fn parse_entry(
     node: &Node,
     catalog: &Catalog,
-    error: &dyn Fn(Span, String) -> ConfigError,
-) -> Result<Entry, ConfigError> {
+    error: &dyn Fn(Span, String) -> FileError,
+) -> Result<Entry, FileError> {
     let Some(members) = node.as_object() else {
         return Err(error(
             node.span,
