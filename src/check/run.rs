@@ -131,19 +131,12 @@ fn suppressions_in(
     parsed: &Parsed,
 ) -> (Vec<Suppression>, Vec<Malformed>) {
     let resolve = |rule: &str| catalog.find(rule).map(|meta| meta.code);
-    let doc = match parsed {
-        Parsed::Skill(skill) => &skill.doc,
-        Parsed::Contract(doc)
-        | Parsed::Secrets(doc)
-        | Parsed::Driver { doc, .. }
-        | Parsed::Prose(doc) => &**doc,
-        Parsed::Instructions(instructions) => &instructions.doc,
-        Parsed::Agent(agent) => &agent.doc,
-        Parsed::Requirement(_) => {
-            let whole = Span::new(0, text.len());
-            return suppression::collect(file, text, Some(whole), None, &resolve);
-        }
-        _ => return (Vec::new(), Vec::new()),
+    if let Parsed::Requirement(_) = parsed {
+        let whole = Span::new(0, text.len());
+        return suppression::collect(file, text, Some(whole), None, &resolve);
+    }
+    let Some(doc) = parsed.markdown_doc() else {
+        return (Vec::new(), Vec::new());
     };
     let yaml = doc.frontmatter().map(|frontmatter| frontmatter.yaml);
     suppression::collect(file, text, yaml, Some(&doc.body), &resolve)

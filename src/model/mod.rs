@@ -153,6 +153,22 @@ impl Parsed {
             Parsed::Unreadable(kind) | Parsed::Pending(kind) => *kind,
         }
     }
+
+    /// The Markdown document of a file read as one (a SKILL.md, TOOL.md, SECRETS.md, DRIVER.md,
+    /// instructions, an agent or command, prose): where inline suppression comments go in its
+    /// frontmatter and body.
+    pub fn markdown_doc(&self) -> Option<&document::MarkdownDoc> {
+        match self {
+            Parsed::Skill(skill) => Some(&skill.doc),
+            Parsed::Contract(doc)
+            | Parsed::Secrets(doc)
+            | Parsed::Driver { doc, .. }
+            | Parsed::Prose(doc) => Some(&**doc),
+            Parsed::Instructions(instructions) => Some(&instructions.doc),
+            Parsed::Agent(agent) => Some(&agent.doc),
+            _ => None,
+        }
+    }
 }
 
 /// Parses the kinds other folders refer to; leaves the rest [`Parsed::Pending`] for their unit.

@@ -8,9 +8,23 @@ use crate::model::document::{Frontmatter, FrontmatterState, MarkdownDoc};
 use crate::schema::{self, SchemaError};
 use crate::source::{FileId, Span};
 
-/// The help of a key defined twice in YAML frontmatter, one wording for every family.
-pub(crate) const DUPLICATE_YAML_KEY_HELP: &str =
-    "keep one definition; YAML readers disagree on which duplicate wins";
+/// A key defined twice in YAML frontmatter (`error.span` the second definition, `first` the
+/// first), in one wording for every family.
+pub(crate) fn report_duplicate_key(
+    sink: &mut Sink,
+    file: FileId,
+    error: &crate::parse::yaml::YamlError,
+    first: Span,
+) {
+    sink.report(
+        file,
+        error.span,
+        format!("{} in the frontmatter", error.message),
+    )
+    .label("defined again here")
+    .secondary(file, first, "first defined here")
+    .help("keep one definition; YAML readers disagree on which duplicate wins");
+}
 
 /// Where meta-validation reports a bad root `type`, which SC002 reports instead (SC001, TM009).
 pub(crate) const ROOT_TYPE_POINTER: &str = "/type";
@@ -94,16 +108,7 @@ pub(crate) fn report_frontmatter_problem(
     report_absent_frontmatter(text, file, name, &doc.frontmatter, sink, missing_help);
     if let FrontmatterState::Invalid { error } = &doc.frontmatter {
         match error.first_definition {
-            Some(first) => {
-                sink.report(
-                    file,
-                    error.span,
-                    format!("{} in the frontmatter", error.message),
-                )
-                .label("defined again here")
-                .secondary(file, first, "first defined here")
-                .help(DUPLICATE_YAML_KEY_HELP);
-            }
+            Some(first) => report_duplicate_key(sink, file, error, first),
             None => {
                 sink.report(
                     file,

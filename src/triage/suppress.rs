@@ -23,17 +23,10 @@ pub enum CommentPlace {
 
 /// The comment form for a finding at `offset` of a file parsed as `parsed`, if it has one.
 pub fn comment_place(parsed: &Parsed, offset: usize) -> Option<CommentPlace> {
-    let doc = match parsed {
-        Parsed::Requirement(_) => return Some(CommentPlace::Yaml),
-        Parsed::Skill(skill) => &skill.doc,
-        Parsed::Contract(doc)
-        | Parsed::Secrets(doc)
-        | Parsed::Driver { doc, .. }
-        | Parsed::Prose(doc) => &**doc,
-        Parsed::Instructions(instructions) => &instructions.doc,
-        Parsed::Agent(agent) => &agent.doc,
-        _ => return None,
-    };
+    if let Parsed::Requirement(_) = parsed {
+        return Some(CommentPlace::Yaml);
+    }
+    let doc = parsed.markdown_doc()?;
     if let Some(frontmatter) = doc.frontmatter() {
         if frontmatter.yaml.start <= offset && offset < frontmatter.yaml.end {
             return Some(CommentPlace::Yaml);

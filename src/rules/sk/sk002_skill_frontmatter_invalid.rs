@@ -2,7 +2,7 @@
 
 use crate::check::{Sink, Unit};
 use crate::model::document::FrontmatterState;
-use crate::rules::phrasing::DUPLICATE_YAML_KEY_HELP;
+use crate::rules::phrasing::report_duplicate_key;
 
 pub(super) fn skill_frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, skill)) = unit.skill() else {
@@ -12,16 +12,7 @@ pub(super) fn skill_frontmatter_invalid(unit: &Unit<'_>, sink: &mut Sink) {
         return;
     };
     match error.first_definition {
-        Some(first) => {
-            sink.report(
-                file,
-                error.span,
-                format!("{} in the frontmatter", error.message),
-            )
-            .label("defined again here")
-            .secondary(file, first, "first defined here")
-            .help(DUPLICATE_YAML_KEY_HELP);
-        }
+        Some(first) => report_duplicate_key(sink, file, error, first),
         None => {
             sink.report(
                 file,
