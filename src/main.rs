@@ -64,6 +64,7 @@ fn main() -> ExitCode {
                 ExitCode::from(EXIT_USAGE)
             }
         },
+        Some(Command::Check(args)) => cli::lint::run_lint(args),
         None => cli::lint::run_lint(cli.lint),
     }
 }

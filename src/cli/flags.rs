@@ -35,6 +35,10 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Lint files and folders: the same as `skilllint [PATH]...`, with the same options (ruff's
+    /// `check`).
+    #[command(after_help = AFTER_HELP)]
+    Check(LintArgs),
     /// List every rule (with the policy rules found as a lint run finds them).
     Rules {
         #[arg(long, value_enum, default_value_t = ListFormat::Table)]
@@ -257,7 +261,7 @@ pub struct LintArgs {
     pub paths: Vec<PathBuf>,
 
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Full)]
+    #[arg(long, visible_alias = "output-format", value_enum, default_value_t = OutputFormat::Full)]
     pub format: OutputFormat,
 
     /// Write the report to FILE instead of standard output.
@@ -302,7 +306,8 @@ pub struct LintArgs {
     #[arg(long)]
     pub unsafe_fixes: bool,
 
-    /// Print the fixes as a unified diff and write nothing (exit 1 when there is a diff).
+    /// Print the fixes as a unified diff and write nothing (exit 1 when there is a diff, unless
+    /// --exit-zero).
     #[arg(long, conflicts_with = "fix")]
     pub diff: bool,
 

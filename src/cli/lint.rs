@@ -435,7 +435,7 @@ fn fix_files(
         }
         std::mem::forget(outcome);
         return Ok(FixStep::Done(
-            if fixes.changed.is_empty() && fixes.renames.is_empty() {
+            if fixes.changed.is_empty() && fixes.renames.is_empty() || args.exit_zero {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(EXIT_FINDINGS)

@@ -1,0 +1,181 @@
+//! End-to-end tests of the habits skilllint shares with ruff: `check` as the lint's command,
+//! `--output-format`, `--exit-zero`, `-q/--quiet` and `-s/--silent`, and `SKILLLINT_`
+//! environment variables for the common flags.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The binary run in `cwd`, with no colour and no `SKILLLINT_` variable of the caller's
+/// environment (each test sets the ones it means).
+fn run(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_skilllint"));
+    command
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("FORCE_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("GITHUB_WORKSPACE")
+        .env("NO_COLOR", "1");
+    for (name, _) in std::env::vars_os() {
+        if name.to_string_lossy().starts_with("SKILLLINT_") {
+            command.env_remove(name);
+        }
+    }
+    command.envs(env.iter().copied());
+    match command.output() {
+        Ok(output) => output,
+        Err(error) => panic!("cannot run skilllint: {error}"),
+    }
+}
+
+fn skilllint(args: &[&str], cwd: &Path) -> Output {
+    run(args, cwd, &[])
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn write(root: &Path, rel: &str, content: &str) {
+    let path = root.join(rel);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).expect("create fixture folder");
+    }
+    std::fs::write(path, content).expect("write fixture file");
+}
+
+/// A folder with one skill whose name does not match its folder: an SK005 error with an unsafe
+/// fix.
+fn repo_with_a_finding() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    write(
+        dir.path(),
+        "pages/SKILL.md",
+        "---\nname: wrong\ndescription: Writes pages. Use when asked.\n---\n",
+    );
+    dir
+}
+
+/// What a run printed and how it ended, to compare two runs.
+fn seen(output: &Output) -> (Option<i32>, String, String) {
+    (output.status.code(), stdout(output), stderr(output))
+}
+
+#[test]
+fn check_is_the_lint_and_output_format_is_format() {
+    let dir = repo_with_a_finding();
+    let bare = skilllint(&["pages", "--format", "concise"], dir.path());
+    assert_eq!(bare.status.code(), Some(1), "{}", stderr(&bare));
+    assert!(stdout(&bare).contains("SK005"), "{}", stdout(&bare));
+    for args in [
+        &["check", "pages", "--format", "concise"][..],
+        &["check", "pages", "--output-format", "concise"],
+        &["check", "--output-format=concise", "pages"],
+        &["pages", "--output-format", "concise"],
+    ] {
+        assert_eq!(seen(&skilllint(args, dir.path())), seen(&bare), "{args:?}");
+    }
+    // Without a path, `check` lints the current folder as the bare command does.
+    assert_eq!(
+        seen(&skilllint(&["check", "--format", "json"], dir.path())),
+        seen(&skilllint(&["--format", "json"], dir.path()))
+    );
+    // The format's values are checked under either name.
+    let bad = skilllint(&["check", "--output-format", "yaml"], dir.path());
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    let help = stdout(&skilllint(&["check", "--help"], dir.path()));
+    assert!(
+        help.contains("--format") && help.contains("output-format") && help.contains("Exit codes"),
+        "{help}"
+    );
+}
+
+#[test]
+fn check_named_like_a_folder_and_flags_that_are_files_stay_refused() {
+    let dir = repo_with_a_finding();
+    write(
+        dir.path(),
+        "check/SKILL.md",
+        "---\nname: check\ndescription: Checks pages. Use when asked.\n---\n",
+    );
+    // `check` is the command (linting the current folder), and the note says how to lint the
+    // folder `check`.
+    let command = skilllint(&["check", "--format", "concise"], dir.path());
+    assert_eq!(command.status.code(), Some(1));
+    assert!(
+        stdout(&command).contains("pages/SKILL.md"),
+        "{}",
+        stdout(&command)
+    );
+    assert!(
+        stderr(&command).contains(
+            "note: `check` was read as the `check` command; to lint the path `check`, write `skilllint ./check`"
+        ),
+        "{}",
+        stderr(&command)
+    );
+    let folder = skilllint(&["./check", "--format", "concise"], dir.path());
+    assert_eq!(folder.status.code(), Some(0), "{}", stdout(&folder));
+    assert!(!stderr(&folder).contains("note:"), "{}", stderr(&folder));
+    let both = skilllint(&["check", "check", "--format", "concise"], dir.path());
+    assert_eq!(both.status.code(), Some(0), "{}", stdout(&both));
+
+    // A glob that expanded to a flag is refused after `check` as it is without it.
+    write(dir.path(), "--config=x/SKILL.md", "---\nname: x\n---\n");
+    for args in [
+        &["check", "--config=x/SKILL.md"][..],
+        &["--config=x/SKILL.md"],
+    ] {
+        let refused = skilllint(args, dir.path());
+        assert_eq!(refused.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&refused).contains("is a flag and also a file or folder"),
+            "{}",
+            stderr(&refused)
+        );
+    }
+    let after_dashes = skilllint(&["check", "--", "--config=x/SKILL.md"], dir.path());
+    assert_ne!(
+        after_dashes.status.code(),
+        Some(2),
+        "{}",
+        stderr(&after_dashes)
+    );
+}
+
+#[test]
+fn exit_zero_exits_0_with_findings_and_2_on_usage_errors() {
+    let dir = repo_with_a_finding();
+    for command in [&[][..], &["check"]] {
+        let with = |rest: &[&str]| {
+            let args: Vec<&str> = command.iter().chain(rest).copied().collect();
+            skilllint(&args, dir.path())
+        };
+        assert_eq!(with(&[]).status.code(), Some(1));
+        let zero = with(&["--exit-zero"]);
+        assert_eq!(zero.status.code(), Some(0));
+        assert!(stderr(&zero).contains("Found 1 error"), "{}", stderr(&zero));
+        // A diff with changes exits 1, and 0 with --exit-zero (ruff's order).
+        let diff = with(&["--diff", "--unsafe-fixes"]);
+        assert_eq!(diff.status.code(), Some(1));
+        let diff_zero = with(&["--diff", "--unsafe-fixes", "--exit-zero"]);
+        assert_eq!(diff_zero.status.code(), Some(0));
+        assert_eq!(stdout(&diff_zero), stdout(&diff));
+        assert!(stdout(&diff_zero).contains("+name: pages"));
+        for usage in [
+            &["--exit-zero", "--select", "XX999"][..],
+            &["--exit-zero", "no/such/path"],
+            &["--exit-zero", "--no-such-flag"],
+            &["--exit-zero", "--config", "missing.toml"],
+        ] {
+            assert_eq!(with(usage).status.code(), Some(2), "{usage:?}");
+        }
+    }
+    // The fix is not written by --diff.
+    assert!(std::fs::read_to_string(dir.path().join("pages/SKILL.md"))
+        .is_ok_and(|text| text.contains("name: wrong")));
+}
