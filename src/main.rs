@@ -36,7 +36,9 @@ fn main() -> ExitCode {
             };
         }
     };
-    if cli.command.is_some() {
+    // `check --quiet` and `check --silent` say nothing but the findings, this note included.
+    let hushed = matches!(&cli.command, Some(Command::Check(args)) if !args.says_more());
+    if cli.command.is_some() && !hushed {
         say_how_a_subcommand_name_was_read();
     }
     match cli.command {

@@ -179,3 +179,91 @@ fn exit_zero_exits_0_with_findings_and_2_on_usage_errors() {
     assert!(std::fs::read_to_string(dir.path().join("pages/SKILL.md"))
         .is_ok_and(|text| text.contains("name: wrong")));
 }
+
+#[test]
+fn quiet_prints_only_the_findings() {
+    let dir = repo_with_a_finding();
+    let loud = skilllint(&["check", "--format", "concise"], dir.path());
+    assert!(stderr(&loud).contains("Found 1 error"), "{}", stderr(&loud));
+    for flag in ["-q", "--quiet"] {
+        let quiet = skilllint(&["check", flag, "--format", "concise"], dir.path());
+        assert_eq!(quiet.status.code(), Some(1));
+        assert_eq!(stdout(&quiet), stdout(&loud));
+        assert_eq!(stderr(&quiet), "");
+    }
+    // Not the note about a folder named like the command either.
+    write(
+        dir.path(),
+        "check/SKILL.md",
+        "---\nname: check\ndescription: Checks pages. Use when asked.\n---\n",
+    );
+    let noted = skilllint(&["check", "--format", "concise"], dir.path());
+    assert!(
+        stderr(&noted).contains("note: `check` was read"),
+        "{}",
+        stderr(&noted)
+    );
+    let quiet = skilllint(&["check", "-q", "--format", "concise"], dir.path());
+    assert_eq!(stderr(&quiet), "");
+    assert!(
+        stdout(&quiet).contains("pages/SKILL.md"),
+        "{}",
+        stdout(&quiet)
+    );
+    // A diff is the output: --quiet drops only its summary line.
+    let diff = skilllint(&["-q", "--diff", "--unsafe-fixes"], dir.path());
+    assert!(stdout(&diff).contains("+name: pages"), "{}", stdout(&diff));
+    assert_eq!(stderr(&diff), "");
+    // An error is still said.
+    let error = skilllint(&["-q", "--select", "XX999"], dir.path());
+    assert_eq!(error.status.code(), Some(2));
+    assert!(stderr(&error).contains("XX999"), "{}", stderr(&error));
+}
+
+#[test]
+fn silent_prints_nothing_and_still_writes_the_report_to_a_file() {
+    let dir = repo_with_a_finding();
+    for args in [
+        &["-s"][..],
+        &["check", "--silent"],
+        &["--silent", "--format", "sarif"],
+        &["-s", "--statistics"],
+        &["-s", "--diff", "--unsafe-fixes"],
+    ] {
+        let silent = skilllint(args, dir.path());
+        assert_eq!(silent.status.code(), Some(1), "{args:?}");
+        assert_eq!(seen(&silent).1 + &seen(&silent).2, "", "{args:?}");
+    }
+    let zero = skilllint(&["-s", "--exit-zero"], dir.path());
+    assert_eq!(seen(&zero), (Some(0), String::new(), String::new()));
+
+    let to_file = skilllint(&["-s", "--format", "json", "-o", "report.json"], dir.path());
+    assert_eq!(seen(&to_file), (Some(1), String::new(), String::new()));
+    let report = std::fs::read_to_string(dir.path().join("report.json")).unwrap_or_default();
+    assert!(report.contains("\"SK005\""), "{report}");
+    assert_eq!(
+        report,
+        stdout(&skilllint(&["--format", "json"], dir.path())),
+        "the same report as without --silent"
+    );
+
+    // The baseline commands write their file and say nothing.
+    let baseline = skilllint(&["-s", "--write-baseline", "base.json"], dir.path());
+    assert_eq!(seen(&baseline), (Some(0), String::new(), String::new()));
+    assert!(dir.path().join("base.json").is_file());
+    // --diff wrote nothing.
+    assert!(std::fs::read_to_string(dir.path().join("pages/SKILL.md"))
+        .is_ok_and(|text| text.contains("name: wrong")));
+
+    // Errors are still said; asking to print and to print nothing is a usage error.
+    for args in [
+        &["-s", "--select", "XX999"][..],
+        &["-s", "-q"],
+        &["-s", "--show-files"],
+        &["-s", "--show-settings"],
+    ] {
+        let error = skilllint(args, dir.path());
+        assert_eq!(error.status.code(), Some(2), "{args:?}");
+        assert_ne!(stderr(&error), "", "{args:?}");
+    }
+}

@@ -30,7 +30,7 @@ pub(crate) fn write_baseline(
         terminal::error(&error.describe("the baseline"));
         return Ok(ExitCode::from(EXIT_USAGE));
     }
-    if !args.quiet {
+    if args.says_more() {
         eprintln!("{}", summary::written(path, &written));
         let read = configured.as_deref().is_some_and(|c| same_file(c, path));
         if !read {
@@ -73,7 +73,7 @@ pub(crate) fn add_noqa(
         ));
         failed = true;
     }
-    for path in &run.left_as_they_were {
+    for path in run.left_as_they_were.iter().filter(|_| args.says_more()) {
         terminal::note(&format!(
             "{} left as it was: a comment there would not silence its findings",
             summary::shown(cwd, &after, path)
@@ -131,14 +131,14 @@ pub(crate) fn add_noqa(
             lines.push(summary::written(&baseline.path, &written));
         }
         Some(_) => {}
-        None if new_left > 0 => terminal::note(&format!(
+        None if new_left > 0 && args.says_more() => terminal::note(&format!(
             "{new_left} {} left without a comment (JSON has none, and some places cannot hold one): record {} with `skilllint --add-noqa --baseline skilllint-baseline.json`",
             if new_left == 1 { "finding is" } else { "findings are" },
             if new_left == 1 { "it" } else { "them" },
         )),
         None => {}
     }
-    if !args.quiet {
+    if args.says_more() {
         for line in lines {
             eprintln!("{line}");
         }

@@ -332,9 +332,19 @@ pub struct LintArgs {
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
 
-    /// Do not print the summary line on standard error.
+    /// Print the findings and nothing else: no summary, warning or note on standard error
+    /// (errors still are).
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// Print nothing at all, the exit code says the outcome (errors are still said on standard
+    /// error); a report still goes to `-o FILE`.
+    #[arg(
+        short,
+        long,
+        conflicts_with_all = ["quiet", "show_settings", "show_files", "show_fixes"]
+    )]
+    pub silent: bool,
 
     /// Rules to run besides the selection (the config's, or the default); same forms as
     /// --select.
@@ -384,6 +394,20 @@ pub struct LintArgs {
     /// pre-commit and editors need; without it a named path is linted even when excluded.
     #[arg(long)]
     pub force_exclude: bool,
+}
+
+impl LintArgs {
+    /// Whether the run says more than its findings (the summary, warnings and notes on standard
+    /// error): not under `--quiet` or `--silent`.
+    pub fn says_more(&self) -> bool {
+        !self.quiet && !self.silent
+    }
+
+    /// Whether the report (or the diff, or the statistics) is written: always to `-o FILE`, to
+    /// standard output unless `--silent`.
+    pub fn writes_report(&self) -> bool {
+        self.output.is_some() || !self.silent
+    }
 }
 
 fn parse_max_file_size(text: &str) -> Result<u64, String> {

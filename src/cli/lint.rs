@@ -190,7 +190,7 @@ fn failed(
     error: skilllint::LintError,
 ) -> ExitCode {
     terminal::error(&escape_text(&error.to_string()));
-    if format == Format::Sarif {
+    if format == Format::Sarif && args.writes_report() {
         let log = render::sarif::render_failure(options.catalog(), &error.to_string());
         if let Err(error) = write_report(args.output.as_deref(), &log, &[]) {
             terminal::error(&error.describe("the report"));
@@ -382,7 +382,7 @@ fn fix_files(
 ) -> Result<FixStep, skilllint::LintError> {
     let (cwd, options) = (&run.cwd, &run.options);
     let (outcome, mut fixes) = fix::fix(options, args.unsafe_fixes)?;
-    for (path, rule, why) in &fixes.refused {
+    for (path, rule, why) in fixes.refused.iter().filter(|_| args.says_more()) {
         terminal::warning(&format!(
             "{rule} fix not applied to {}: {}",
             summary::shown(cwd, &outcome, path),
@@ -413,7 +413,10 @@ fn fix_files(
                 Ok(())
             },
         );
-        eprint!("{report}");
+        // The fixed text is the file, not a report: `--silent` keeps it and drops the report.
+        if !args.silent {
+            eprint!("{report}");
+        }
         std::mem::forget(outcome);
         return Ok(FixStep::Done(printed));
     }
@@ -423,14 +426,19 @@ fn fix_files(
             *rel = summary::shown_of(cwd, path);
         }
         let diff = fix::diff(&fixes);
-        if let Err(error) = write_report(args.output.as_deref(), &diff, &outcome.repo.files) {
+        let written = if args.writes_report() {
+            write_report(args.output.as_deref(), &diff, &outcome.repo.files)
+        } else {
+            Ok(())
+        };
+        if let Err(error) = written {
             terminal::error(&error.describe("the diff"));
             return Ok(FixStep::Done(ExitCode::from(EXIT_USAGE)));
         }
         if let Some(text) = &shown {
             eprint!("{text}");
         }
-        if !args.quiet {
+        if args.says_more() {
             eprintln!("{}", fix::diff_summary(&fixes));
         }
         std::mem::forget(outcome);
@@ -491,7 +499,9 @@ fn report(
     if args.show_fixes && fixed.shown.is_none() {
         fixed.shown = Some(summary::fixes_available(&outcome, cwd, options.catalog()));
     }
-    let written = if args.statistics {
+    let written = if !args.writes_report() {
+        Ok(())
+    } else if args.statistics {
         let counts = render::statistics::count(&outcome.diagnostics, options.catalog());
         let report = match format {
             Format::Json => render::statistics::json(&counts),
@@ -513,7 +523,7 @@ fn report(
     if let Some(text) = &fixed.shown {
         eprint!("{text}");
     }
-    if !args.quiet {
+    if args.says_more() {
         if let Some(line) = &fixed.line {
             eprintln!("{line}");
         }
