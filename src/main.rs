@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         ));
         return ExitCode::from(EXIT_USAGE);
     }
+    forget_empty_variables();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -68,6 +69,22 @@ fn main() -> ExitCode {
         },
         Some(Command::Check(args)) => cli::lint::run_lint(args),
         None => cli::lint::run_lint(cli.lint),
+    }
+}
+
+/// `SKILLLINT_OUTPUT=` (set and empty) is taken as unset, as `NO_COLOR=` is: the flag's default
+/// applies, where the parser would read an empty value (an output file named "", a
+/// configuration file named "").
+fn forget_empty_variables() {
+    let empty: Vec<_> = std::env::vars_os()
+        .filter(|(name, value)| {
+            value.is_empty() && name.as_encoded_bytes().starts_with(b"SKILLLINT_")
+        })
+        .map(|(name, _)| name)
+        .collect();
+    for name in empty {
+        // The process has one thread yet: nothing reads the environment meanwhile.
+        std::env::remove_var(name);
     }
 }
 

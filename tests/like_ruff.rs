@@ -267,3 +267,92 @@ fn silent_prints_nothing_and_still_writes_the_report_to_a_file() {
         assert_ne!(stderr(&error), "", "{args:?}");
     }
 }
+
+#[test]
+fn skilllint_variables_set_the_common_flags_and_the_command_line_wins() {
+    let dir = repo_with_a_finding();
+    let root = dir.path();
+    let concise = stdout(&skilllint(&["--format", "concise"], root));
+    assert!(
+        concise.starts_with("pages/SKILL.md:2:7: error SK005"),
+        "{concise}"
+    );
+    let json = stdout(&skilllint(&["--format", "json"], root));
+    let by_env = run(&["check"], root, &[("SKILLLINT_FORMAT", "concise")]);
+    assert_eq!(stdout(&by_env), concise);
+    let flag_wins = run(
+        &["--format", "json"],
+        root,
+        &[("SKILLLINT_FORMAT", "concise")],
+    );
+    assert_eq!(stdout(&flag_wins), json);
+    let bad = run(&[], root, &[("SKILLLINT_FORMAT", "yaml")]);
+    assert_eq!(bad.status.code(), Some(2), "{}", stderr(&bad));
+    // Only the lint reads them: `tools` has formats of its own.
+    let tools = run(&["tools"], root, &[("SKILLLINT_FORMAT", "concise")]);
+    assert_eq!(tools.status.code(), Some(0), "{}", stderr(&tools));
+
+    let to_file = run(&["-q"], root, &[("SKILLLINT_OUTPUT", "env.txt")]);
+    assert_eq!(seen(&to_file), (Some(1), String::new(), String::new()));
+    assert!(std::fs::read_to_string(root.join("env.txt")).is_ok_and(|t| t.contains("SK005")));
+    run(
+        &["-o", "flag.txt"],
+        root,
+        &[("SKILLLINT_OUTPUT", "other.txt")],
+    );
+    assert!(root.join("flag.txt").is_file() && !root.join("other.txt").exists());
+
+    write(root, "quiet.toml", "[lint]\nignore = [\"SK005\"]\n");
+    write(root, "loud.toml", "[lint]\nselect = [\"SK005\"]\n");
+    let configured = run(&[], root, &[("SKILLLINT_CONFIG", "quiet.toml")]);
+    assert_eq!(configured.status.code(), Some(0), "{}", stdout(&configured));
+    let setting = run(
+        &[],
+        root,
+        &[("SKILLLINT_CONFIG", "lint.ignore=[\"SK005\"]")],
+    );
+    assert_eq!(setting.status.code(), Some(0), "{}", stdout(&setting));
+    let config_flag = run(
+        &["--config", "loud.toml"],
+        root,
+        &[("SKILLLINT_CONFIG", "quiet.toml")],
+    );
+    assert_eq!(config_flag.status.code(), Some(1));
+
+    // SK008 is a warning: it fails the run only under --fail-on warning.
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let warned = ["SK008/fires", "--select", "SK008"];
+    let lenient = skilllint(&warned, &fixtures);
+    assert_eq!(lenient.status.code(), Some(0), "{}", stderr(&lenient));
+    assert!(stderr(&lenient).contains("warning"), "{}", stderr(&lenient));
+    let strict = run(&warned, &fixtures, &[("SKILLLINT_FAIL_ON", "warning")]);
+    assert_eq!(strict.status.code(), Some(1));
+    let mut error_flag = warned.to_vec();
+    error_flag.extend(["--fail-on", "error"]);
+    let fail_on_flag = run(&error_flag, &fixtures, &[("SKILLLINT_FAIL_ON", "warning")]);
+    assert_eq!(fail_on_flag.status.code(), Some(0));
+
+    let threads = run(&[], root, &[("SKILLLINT_THREADS", "many")]);
+    assert_eq!(threads.status.code(), Some(2));
+    assert!(stderr(&threads).contains("many"), "{}", stderr(&threads));
+    let one = run(&["--format", "json"], root, &[("SKILLLINT_THREADS", "1")]);
+    assert_eq!(stdout(&one), json);
+
+    // Set and empty is unset, as `NO_COLOR=` is.
+    let empty = [
+        ("SKILLLINT_FORMAT", ""),
+        ("SKILLLINT_OUTPUT", ""),
+        ("SKILLLINT_CONFIG", ""),
+        ("SKILLLINT_FAIL_ON", ""),
+        ("SKILLLINT_THREADS", ""),
+    ];
+    let unset = run(&["--format", "concise"], root, &empty);
+    assert_eq!(
+        seen(&unset),
+        seen(&skilllint(&["--format", "concise"], root))
+    );
+    let help = stdout(&skilllint(&["--help"], root));
+    for (name, _) in empty {
+        assert!(help.contains(&format!("[env: {name}=]")), "{name}: {help}");
+    }
+}

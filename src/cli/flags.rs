@@ -261,11 +261,17 @@ pub struct LintArgs {
     pub paths: Vec<PathBuf>,
 
     /// Output format.
-    #[arg(long, visible_alias = "output-format", value_enum, default_value_t = OutputFormat::Full)]
+    #[arg(
+        long,
+        visible_alias = "output-format",
+        env = "SKILLLINT_FORMAT",
+        value_enum,
+        default_value_t = OutputFormat::Full
+    )]
     pub format: OutputFormat,
 
     /// Write the report to FILE instead of standard output.
-    #[arg(short, long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", env = "SKILLLINT_OUTPUT")]
     pub output: Option<PathBuf>,
 
     /// Rules to run: codes, code prefixes, names, categories or ALL (comma-separated).
@@ -281,13 +287,13 @@ pub struct LintArgs {
     pub exclude: Vec<String>,
 
     /// Lowest severity that makes the exit code 1 [default: error, or the config's `fail-on`].
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, env = "SKILLLINT_FAIL_ON")]
     pub fail_on: Option<FailOn>,
 
     /// A configuration file to use instead of searching for skilllint.toml / .skilllint.toml,
     /// or a `KEY=VALUE` TOML setting that overrides the file's (`--config 'lint.select=["TJ"]'`;
     /// repeatable).
-    #[arg(long, value_name = "FILE|KEY=VALUE")]
+    #[arg(long, value_name = "FILE|KEY=VALUE", env = "SKILLLINT_CONFIG")]
     pub config: Vec<String>,
 
     /// Ignore every configuration file and `.skilllint/policies/` (`--policies` still counts).
@@ -329,7 +335,7 @@ pub struct LintArgs {
     pub max_file_size: Option<u64>,
 
     /// Worker threads (default: one per core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", env = "SKILLLINT_THREADS")]
     pub threads: Option<usize>,
 
     /// Print the findings and nothing else: no summary, warning or note on standard error
