@@ -124,6 +124,23 @@ impl LintOptions {
     }
 }
 
+/// The pre-commit hooks' `files` pattern (`.pre-commit-hooks.yaml`, which a test holds to it):
+/// every path a run with the default settings reads by its name
+/// ([`crate::discover::name_patterns`]), the configuration files and the policy files of
+/// `.skilllint/policies/`. A commit touching none of them leaves the hooks out; one touching any
+/// runs them, whatever kind of file it is.
+pub fn hook_files_pattern() -> String {
+    let mut patterns = crate::discover::name_patterns(&LintOptions::default().requirement_files);
+    patterns.extend(
+        config::CONFIG_NAMES
+            .iter()
+            .map(|name| crate::discover::regex_literal(name)),
+    );
+    let policies = crate::discover::regex_literal(crate::policy::POLICY_DIR);
+    patterns.push(format!(r"{policies}/[^/]*\.ya?ml"));
+    format!("(^|/)({})$", patterns.join("|"))
+}
+
 /// The folder paths are reported relative to: a single directory argument, else the current folder.
 pub fn lint_root(paths: &[PathBuf]) -> PathBuf {
     match paths {

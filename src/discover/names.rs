@@ -29,6 +29,56 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
     }
 }
 
+/// The paths [`classify`] reads, as regular expressions over a `/`-separated path, each matching
+/// from the start of a path segment to the end of the path (`(^|/)(…)$` joins them): the
+/// pre-commit hooks' `files` pattern is made of them (`settings::hook_files_pattern`). Kept in
+/// step with [`classify`] by a test that matches a sample of every [`FileKind`]; written in the
+/// syntax Python's `re` and Rust's `regex` share. `requirement_files` as for [`classify`].
+pub fn name_patterns(requirement_files: &[String]) -> Vec<String> {
+    use crate::model::plugin::Host;
+    let mut patterns = vec![
+        // `SKILL.md` in any case.
+        r"[Ss][Kk][Ii][Ll][Ll]\.[Mm][Dd]".to_string(),
+        r"([^/]*\.)?tools\.json".to_string(),
+        r"SECRETS\.md".to_string(),
+        r"\.tools/(.*/)?TOOL\.md".to_string(),
+        r"\.(drivers|tools)/(.*/)?DRIVER\.md".to_string(),
+        r"\.cli/(.*/)?CLI\.md".to_string(),
+        format!(r"{TOOL_SNAPSHOT_DIR}/[^/]*\.(snap|json)"),
+    ];
+    let names = TOOL_LIST_NAMES
+        .iter()
+        .copied()
+        .chain(requirement_files.iter().map(String::as_str))
+        .chain(["AGENTS.md", "CLAUDE.md", "CLAUDE.local.md", "hooks.json"]);
+    patterns.extend(names.map(regex_literal));
+    patterns.push(r"\.?mcp\.json".to_string());
+    for host in Host::ALL {
+        let folder = regex_literal(host.manifest_dir());
+        patterns.push(format!(r"{folder}/plugin\.json"));
+        if host != Host::Codex {
+            patterns.push(format!(r"{folder}/marketplace\.json"));
+        }
+    }
+    // Codex's marketplace is not in its manifest folder.
+    patterns.push(r"\.agents/plugins/marketplace\.json".to_string());
+    // Commands, agents and a skill's references: Markdown anywhere under those folders.
+    patterns.push(r"(commands|agents|references)/(.*/)?[^/]*\.md".to_string());
+    patterns
+}
+
+/// `text` matched as it is: every character a regular expression gives a meaning escaped.
+pub fn regex_literal(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len() + 4);
+    for c in text.chars() {
+        if "\\.+*?()|[]{}^$".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
+
 /// Names tool lists are committed under besides `tools.json`, read for their content: a file of
 /// one of these names that holds no tools (a library's `functions.json`) is passed over in
 /// silence.
