@@ -214,6 +214,26 @@ fn quiet_prints_only_the_findings() {
     let diff = skilllint(&["-q", "--diff", "--unsafe-fixes"], dir.path());
     assert!(stdout(&diff).contains("+name: pages"), "{}", stdout(&diff));
     assert_eq!(stderr(&diff), "");
+    // Nor --add-noqa's note about findings no comment can hold (JSON has none).
+    write(
+        dir.path(),
+        "tools.json",
+        r#"[{"name":"delete_repo","description":"Deletes a repository.","input_schema":{"type":"object"}}]"#,
+    );
+    let noqa = skilllint(&["--add-noqa"], dir.path());
+    assert!(
+        stderr(&noqa).contains("note: 2 findings are left without a comment"),
+        "{}",
+        stderr(&noqa)
+    );
+    for flag in ["-q", "-s"] {
+        let hushed = skilllint(&["--add-noqa", flag], dir.path());
+        assert_eq!(
+            seen(&hushed),
+            (Some(0), String::new(), String::new()),
+            "{flag}"
+        );
+    }
     // An error is still said.
     let error = skilllint(&["-q", "--select", "XX999"], dir.path());
     assert_eq!(error.status.code(), Some(2));
@@ -246,6 +266,35 @@ fn silent_prints_nothing_and_still_writes_the_report_to_a_file() {
         stdout(&skilllint(&["--format", "json"], dir.path())),
         "the same report as without --silent"
     );
+
+    // Standard input fixed: the fixed text is the output, the report is left out.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skilllint"))
+        .args([
+            "-s",
+            "-",
+            "--stdin-filename",
+            "pages/SKILL.md",
+            "--fix",
+            "--unsafe-fixes",
+        ])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run skilllint");
+    if let Some(mut input) = child.stdin.take() {
+        use std::io::Write;
+        input
+            .write_all(b"---\nname: other\ndescription: Writes pages. Use when asked.\n---\n")
+            .expect("write standard input");
+    }
+    let fixed = child.wait_with_output().expect("skilllint's output");
+    assert_eq!(
+        stdout(&fixed),
+        "---\nname: pages\ndescription: Writes pages. Use when asked.\n---\n"
+    );
+    assert_eq!(stderr(&fixed), "");
 
     // The baseline commands write their file and say nothing.
     let baseline = skilllint(&["-s", "--write-baseline", "base.json"], dir.path());
