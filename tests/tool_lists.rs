@@ -34,8 +34,10 @@ fn tool_lists(outcome: &LintOutcome) -> Vec<(String, Option<Dialect>, Vec<String
         .enumerate()
         .filter_map(|(i, file)| {
             let id = skilllint::source::FileId(i as u32);
-            let FileKind::Tools { by_content } = outcome.repo.parsed(id).kind() else {
-                return None;
+            let by_content = match outcome.repo.parsed(id).kind() {
+                FileKind::Tools { by_content } => by_content,
+                FileKind::ToolsByShape(_) => true,
+                _ => return None,
             };
             let doc = if by_content {
                 parse_tools_by_content(&file.text)
@@ -182,6 +184,67 @@ fn a_named_json_file_is_linted_by_its_content() {
             "{rel}: {}",
             found[0].1
         );
+    }
+}
+
+#[test]
+fn bundle_manifests_are_read_and_other_manifests_are_not() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    // A DXT manifest (`dxt_version`) and an MCP Bundle template (`manifest_version`), with a
+    // name-only tool as the format allows.
+    write(
+        root,
+        "desktop/manifest.json",
+        r#"{"dxt_version": "0.1", "name": "shell", "server": {"type": "node", "entry_point": "index.js"},
+  "tools": [{"name": "start_process", "description": "Start a terminal process."}, {"name": "kill_process"}]}"#,
+    );
+    write(
+        root,
+        "bundle/manifest.template.json",
+        r#"{"manifest_version": "0.2", "name": "billing", "tools": [{"name": "create_refund", "description": "Refund a charge."}]}"#,
+    );
+    // A browser extension, a web app manifest, and a manifest of some other program with a
+    // `tools` array but no bundle version: never read, and nothing is said about them.
+    write(
+        root,
+        "extension/manifest.json",
+        r#"{"manifest_version": 3, "name": "Tab notes", "permissions": ["tabs"]}"#,
+    );
+    write(
+        root,
+        "web/manifest.json",
+        r#"{"name": "App", "short_name": "App", "start_url": "/", "display": "standalone"}"#,
+    );
+    write(
+        root,
+        "build/manifest.json",
+        r#"{"tools": [{"name": "cmake", "version": "3.28"}]}"#,
+    );
+    let outcome = lint(&options(vec![root.to_path_buf()])).expect("lints");
+    assert_eq!(
+        tool_lists(&outcome),
+        [
+            (
+                "bundle/manifest.template.json".to_string(),
+                Some(Dialect::Catalogue),
+                vec!["create_refund".to_string()]
+            ),
+            (
+                "desktop/manifest.json".to_string(),
+                Some(Dialect::Catalogue),
+                vec!["start_process".to_string(), "kill_process".to_string()]
+            ),
+        ]
+    );
+    assert!(codes_on(&outcome, "desktop/manifest.json").contains(&"SC015"));
+    assert!(!codes_on(&outcome, "desktop/manifest.json").contains(&"TJ002"));
+    for rel in [
+        "extension/manifest.json",
+        "web/manifest.json",
+        "build/manifest.json",
+    ] {
+        assert_eq!(codes_on(&outcome, rel), Vec::<&str>::new(), "{rel}");
     }
 }
 

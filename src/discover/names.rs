@@ -1,6 +1,7 @@
 //! What a path's name makes a file (a skill, a tool list, a plugin manifest…), and why a file
 //! whose name skilllint reads is still left out once its text is known.
 
+use crate::model::tools::Telltale;
 use crate::model::FileKind;
 
 /// Classifies a file by its `/`-separated path (relative to the lint root, or as given): the name
@@ -14,6 +15,10 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
         // case-insensitive file system (macOS, Windows) reads as the skill file.
         _ if file_name.eq_ignore_ascii_case("SKILL.md") => Some(FileKind::Skill { misnamed: true }),
         "tools.json" => Some(FileKind::Tools { by_content: false }),
+        // A DXT / MCP Bundle manifest; the name is also a browser extension's and a web app's.
+        "manifest.json" | "manifest.template.json" => {
+            Some(FileKind::ToolsByShape(Telltale::Bundle))
+        }
         "SECRETS.md" => Some(FileKind::Secrets),
         "TOOL.md" if folders.any(|f| f == ".tools") => Some(FileKind::Contract),
         // A builtin driver sits beside its TOOL.md.
@@ -145,6 +150,13 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
         FileKind::Tools { by_content: true } if !crate::model::tools::reads_as_tool_list(text) => {
             Some(NOT_A_TOOL_LIST)
         }
+        FileKind::ToolsByShape(telltale)
+            if !crate::model::tools::reads_as_shaped(telltale, text) =>
+        {
+            Some(match telltale {
+                Telltale::Bundle => NOT_A_BUNDLE,
+            })
+        }
         FileKind::Skill { misnamed: true } => match split(text) {
             Split::Missing => Some(NOT_A_LOWERCASE_SKILL),
             Split::Unterminated { .. } => None,
@@ -169,6 +181,8 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
 pub const NOT_READ_PREFIX: &str = "skilllint does not read this file:";
 
 pub(super) const NOT_A_TOOL_LIST: &str = "skilllint does not read this file: it is not a file kind skilllint reads (a JSON file is read as a tool list when it holds tools of a known dialect: MCP, OpenAI, Anthropic, forge, script, Docker's catalogue, a `schema` + `command` manifest, or a catalogue of names and descriptions; see `skilllint rule TJ002`)";
+
+pub(super) const NOT_A_BUNDLE: &str = "skilllint does not read this file: a `manifest.json` is read as a tool list only when it is a DXT / MCP Bundle manifest (a `dxt_version` or `manifest_version` beside a `tools` array of named tools)";
 
 pub(super) const NOT_AN_AGENT: &str = "skilllint does not read this file: a Markdown file under `agents/` is read as a subagent only when it starts with YAML frontmatter (`---` on the first line)";
 

@@ -159,6 +159,14 @@ fn read_found(
     // A prose SECRETS.md is no manifest, a lowercase skill.md without a skill's keys no skill:
     // left out as if never found, unless they were named.
     discovered.retain_mut(|(file, read)| {
+        // A file read only for its shape (any `manifest.json`) that cannot be read (too large,
+        // not UTF-8) was never known to hold tools: passed over in silence, unless named.
+        if matches!(file.kind, FileKind::ToolsByShape(_))
+            && read.is_err()
+            && !options.paths.contains(&file.abs_path)
+        {
+            return false;
+        }
         let Some(reason) = read
             .as_ref()
             .ok()

@@ -3,7 +3,8 @@
 
 use super::dialect::{detect, normalise, Detected};
 use super::{
-    NotToolList, Shape, ShapeProblem, ShapeProblemKind, ToolsDoc, CONTAINER_KEYS, DIALECT_KEYS,
+    NotToolList, Shape, ShapeProblem, ShapeProblemKind, ToolsDoc, BUNDLE_VERSION_KEYS,
+    CONTAINER_KEYS, DIALECT_KEYS,
 };
 use crate::parse::json::parse_json_document;
 use crate::parse::node::{pointer_token, Node, Value};
@@ -21,6 +22,7 @@ pub(super) fn parse_tool_list(text: &str, by_content: bool) -> ToolsDoc {
             return doc;
         }
     };
+    let bundle = is_bundle(&parsed.root);
     let list = match take_list(parsed.root, by_content) {
         Contents::List(list) => list,
         Contents::Broken(problem) => {
@@ -33,9 +35,10 @@ pub(super) fn parse_tool_list(text: &str, by_content: bool) -> ToolsDoc {
             return doc;
         }
     };
+    let bundle = bundle && list.pointer == "/tools";
     let mut detected: Vec<Option<Detected>> = list.entries.iter().map(detect).collect();
     if detected.iter().all(Option::is_none) {
-        if let Some(catalogue) = catalogue(&list.entries, by_content) {
+        if let Some(catalogue) = catalogue(&list.entries, by_content, bundle) {
             detected = catalogue;
         }
     }
@@ -47,6 +50,7 @@ pub(super) fn parse_tool_list(text: &str, by_content: bool) -> ToolsDoc {
         return doc;
     }
     doc.duplicate_keys = parsed.duplicate_keys;
+    doc.bundle = bundle;
     doc.entries = list.entries.len();
     let first = detected.iter().flatten().next().copied();
     doc.dialect = first.map(|d| d.shape.dialect());
@@ -233,11 +237,27 @@ pub(super) fn join_and(items: &[String]) -> String {
 /// hand-written tool indexes put there (grouping, display, hints).
 pub(super) const CATALOGUE_KEYS: [&str; 4] = ["category", "tags", "toolset", "group"];
 
+/// Whether the file's root is a DXT / MCP Bundle manifest: an object with a top-level
+/// `dxt_version` or `manifest_version` and a `tools` array.
+pub(super) fn is_bundle(root: &Node) -> bool {
+    root.as_object().is_some_and(|members| {
+        members
+            .iter()
+            .any(|m| BUNDLE_VERSION_KEYS.contains(&m.key.as_str()))
+    }) && root.get("tools").and_then(Node::as_array).is_some()
+}
+
 /// Every entry a `{name, description}` object (with only keys of some dialect or a catalogue's
 /// grouping keys besides): a catalogue, each entry decided by its `description`. In a file read
 /// for its content the names must also be tool names (letters, digits, `_`, `-`, `.`), so a list
-/// of documented functions (`get_ids (deprecated)`) is not taken for tools.
-pub(super) fn catalogue(entries: &[Node], by_content: bool) -> Option<Vec<Option<Detected>>> {
+/// of documented functions (`get_ids (deprecated)`) is not taken for tools. A bundle manifest's
+/// tools may be a bare `{name}` (its format makes the description optional): such an entry is
+/// decided by its `name`, and SC015 reports the description it lacks.
+pub(super) fn catalogue(
+    entries: &[Node],
+    by_content: bool,
+    bundle: bool,
+) -> Option<Vec<Option<Detected>>> {
     if entries.is_empty() {
         return None;
     }
@@ -246,8 +266,14 @@ pub(super) fn catalogue(entries: &[Node], by_content: bool) -> Option<Vec<Option
         .map(|entry| {
             let members = entry.as_object()?;
             let name = entry.get("name")?.as_str()?;
-            let description = entry.member("description")?;
-            description.value.as_str()?;
+            let marker = match entry.member("description") {
+                Some(description) => {
+                    description.value.as_str()?;
+                    description.key_span
+                }
+                None if bundle => entry.member("name")?.key_span,
+                None => return None,
+            };
             let keys_fit = members.iter().all(|m| {
                 DIALECT_KEYS.contains(&m.key.as_str()) || CATALOGUE_KEYS.contains(&m.key.as_str())
             });
@@ -258,7 +284,7 @@ pub(super) fn catalogue(entries: &[Node], by_content: bool) -> Option<Vec<Option
                         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')));
             (keys_fit && name_fits).then_some(Some(Detected {
                 shape: Shape::Catalogue,
-                marker: description.key_span,
+                marker,
             }))
         })
         .collect()

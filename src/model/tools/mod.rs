@@ -291,6 +291,10 @@ pub struct ToolsDoc {
     /// a JSON file named on the command line), not for its name: it is linted only when it holds
     /// tools ([`reads_as_tool_list`]), and one tool object alone is a list of one.
     pub by_content: bool,
+    /// The file is a DXT / MCP Bundle manifest ([`Telltale::Bundle`]) with its tools under
+    /// `tools`: entries may be a bare `{name}`, which the bundle format allows (SC015 reports the
+    /// missing description).
+    pub bundle: bool,
 }
 
 /// A tool list whose shape is wrong: the message names the JSON path, the label (short) sits on
@@ -375,9 +379,36 @@ pub fn parse_tools_by_content(text: &str) -> ToolsDoc {
 /// entries (at least one) are named tools of some dialect. Anything else under such a name (a
 /// `functions.json` listing a library's functions, a Jest snapshot) is left alone.
 pub fn reads_as_tool_list(text: &str) -> bool {
-    let doc = parse_tools_by_content(text);
+    holds_tools(&parse_tools_by_content(text))
+}
+
+fn holds_tools(doc: &ToolsDoc) -> bool {
     let named = doc.tools.iter().filter(|t| t.name().is_some()).count();
     doc.parse_error.is_none() && doc.not_a_tool_list.is_none() && named * 2 > doc.entries
+}
+
+/// What a JSON file whose name says too little must hold to be read as a tool list
+/// ([`crate::model::FileKind::ToolsByShape`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Telltale {
+    /// A DXT / MCP Bundle manifest (`manifest.json`, `manifest.template.json`): a top-level
+    /// `dxt_version` or `manifest_version` beside a `tools` array. A browser extension's or a web
+    /// app's `manifest.json` has no `tools` and is left alone.
+    Bundle,
+}
+
+/// The top-level keys that make an object a DXT / MCP Bundle manifest: `dxt_version` before the
+/// format was renamed, `manifest_version` after.
+pub(super) const BUNDLE_VERSION_KEYS: [&str; 2] = ["dxt_version", "manifest_version"];
+
+/// Whether a file of [`crate::model::FileKind::ToolsByShape`] is read: it holds tools as
+/// [`reads_as_tool_list`] says, and has the shape its telltale names.
+pub fn reads_as_shaped(telltale: Telltale, text: &str) -> bool {
+    let doc = parse_tools_by_content(text);
+    let shaped = match telltale {
+        Telltale::Bundle => doc.bundle,
+    };
+    shaped && holds_tools(&doc)
 }
 
 /// JSON pointer of a property inside the tool's entry, for messages.
