@@ -248,6 +248,78 @@ fn bundle_manifests_are_read_and_other_manifests_are_not() {
     }
 }
 
+const MCP_TOOL: &str = r#"{"name": "create_flag", "description": "Create a feature flag.",
+  "inputSchema": {"type": "object", "properties": {"key": {"type": "string", "description": "Flag key."}}, "required": ["key"], "additionalProperties": false}}"#;
+
+#[test]
+fn mcp_tool_lists_are_read_under_any_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    // A `tools/list` snapshot as test data, bare and as a JSON-RPC response.
+    write(
+        root,
+        "pkg/testdata/toolsets-core-tools.json",
+        &format!("[{MCP_TOOL}]"),
+    );
+    write(
+        root,
+        "e2e/golden/list.json",
+        &format!(r#"{{"jsonrpc": "2.0", "id": 1, "result": {{"tools": [{MCP_TOOL}]}}}}"#),
+    );
+    write(
+        root,
+        "e2e/golden/result.json",
+        &format!(r#"{{"tools": [{MCP_TOOL}], "nextCursor": null}}"#),
+    );
+    // JSON files that are no MCP tool list: never read, never reported.
+    write(
+        root,
+        "package.json",
+        r#"{"name": "flags-server", "version": "1.0.0", "scripts": {"test": "jest"}}"#,
+    );
+    write(
+        root,
+        ".vscode/settings.json",
+        r#"{"tools": [{"name": "prettier", "version": "3"}], "inputSchema": "unused"}"#,
+    );
+    write(
+        root,
+        "data/people.json",
+        r#"[{"name": "ada", "description": "mathematician", "inputSchema": null}]"#,
+    );
+    write(root, "schemas/one-tool.json", MCP_TOOL);
+    write(
+        root,
+        "openai/export.json",
+        &format!("{OPENAI_FUNCTIONS}\n// \"inputSchema\""),
+    );
+    let outcome = lint(&options(vec![root.to_path_buf()])).expect("lints");
+    let names = |rel: &str| {
+        (
+            rel.to_string(),
+            Some(Dialect::Mcp),
+            vec!["create_flag".to_string()],
+        )
+    };
+    assert_eq!(
+        tool_lists(&outcome),
+        [
+            names("e2e/golden/list.json"),
+            names("e2e/golden/result.json"),
+            names("pkg/testdata/toolsets-core-tools.json"),
+        ]
+    );
+    for rel in [
+        "package.json",
+        ".vscode/settings.json",
+        "data/people.json",
+        "schemas/one-tool.json",
+        "openai/export.json",
+    ] {
+        assert_eq!(codes_on(&outcome, rel), Vec::<&str>::new(), "{rel}");
+    }
+}
+
 /// One lint of `root` with every rule.
 fn timed(root: &Path) -> Duration {
     let start = Instant::now();

@@ -66,6 +66,10 @@ pub(super) fn is_tool_list_name(folder: &str, file_name: &str) -> bool {
 /// file named on the command line: a tool list, if its content is one.
 pub const BY_CONTENT: FileKind = FileKind::Tools { by_content: true };
 
+/// What a JSON file no name rule or `[tools] include` claims is, when the walk or a listing meets
+/// it as a regular file: a tool list if it holds MCP tools ([`Telltale::Mcp`]), else passed over.
+pub(super) const ANY_JSON: FileKind = FileKind::ToolsByShape(Telltale::Mcp);
+
 /// The plugin surface's files: manifests and marketplaces by the folder they sit in, hook and
 /// MCP configurations by name, commands and agents as Markdown under `commands/` and `agents/`.
 pub(super) fn classify_plugin_file(folder: &str, file_name: &str) -> Option<FileKind> {
@@ -155,6 +159,7 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
         {
             Some(match telltale {
                 Telltale::Bundle => NOT_A_BUNDLE,
+                Telltale::Mcp => NOT_A_TOOL_LIST,
             })
         }
         FileKind::Skill { misnamed: true } => match split(text) {

@@ -395,6 +395,12 @@ pub enum Telltale {
     /// `dxt_version` or `manifest_version` beside a `tools` array. A browser extension's or a web
     /// app's `manifest.json` has no `tools` and is left alone.
     Bundle,
+    /// Any other JSON file: read when it is an MCP tool list, a root array or a `tools` array
+    /// (a `tools/list` result, bare or in its JSON-RPC envelope) of MCP tools (`name` +
+    /// `inputSchema`), as test data and snapshots are saved under any name
+    /// (`toolsets-core-tools.json`). A `tools` key of any other shape, a catalogue, one tool
+    /// object alone: not read, since the name vouches for nothing.
+    Mcp,
 }
 
 /// The top-level keys that make an object a DXT / MCP Bundle manifest: `dxt_version` before the
@@ -404,9 +410,26 @@ pub(super) const BUNDLE_VERSION_KEYS: [&str; 2] = ["dxt_version", "manifest_vers
 /// Whether a file of [`crate::model::FileKind::ToolsByShape`] is read: it holds tools as
 /// [`reads_as_tool_list`] says, and has the shape its telltale names.
 pub fn reads_as_shaped(telltale: Telltale, text: &str) -> bool {
+    // Every JSON file of a repository gets here: most (a `package.json`, a lock file) are passed
+    // over by a scan for the one key an MCP tool must have, without being parsed.
+    if telltale == Telltale::Mcp && !text.contains("\"inputSchema\"") {
+        return false;
+    }
     let doc = parse_tools_by_content(text);
     let shaped = match telltale {
         Telltale::Bundle => doc.bundle,
+        // Most entries carry an `inputSchema` object: a data file whose records happen to have a
+        // `name` and a null `inputSchema` is no tool list.
+        Telltale::Mcp => {
+            let with_schema = doc
+                .tools
+                .iter()
+                .filter(|t| t.schema().is_some_and(Node::is_object))
+                .count();
+            doc.dialect == Some(Dialect::Mcp)
+                && doc.tools.first().is_some_and(|t| !t.pointer.is_empty())
+                && with_schema * 2 > doc.entries
+        }
     };
     shaped && holds_tools(&doc)
 }
