@@ -320,6 +320,89 @@ fn mcp_tool_lists_are_read_under_any_name() {
     }
 }
 
+#[test]
+fn a_catalogue_keyed_by_tool_name_is_read_as_tools_named_by_their_keys() {
+    let keyed = r#"{
+  "create_flag": {"description": "Create a flag.", "inputSchema": {"type": "object", "properties": {}}},
+  "search_docs": {"description": "Search the docs.", "inputSchema": {"type": "object", "properties": {}}}
+}"#;
+    let doc = parse_tools(keyed);
+    assert_eq!(doc.problems, Vec::new());
+    let tools: Vec<(String, String, Dialect)> = doc
+        .tools
+        .iter()
+        .map(|t| (t.display_name(), t.pointer.clone(), t.dialect))
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            (
+                "create_flag".to_string(),
+                "/create_flag".to_string(),
+                Dialect::Mcp
+            ),
+            (
+                "search_docs".to_string(),
+                "/search_docs".to_string(),
+                Dialect::Mcp
+            ),
+        ]
+    );
+    let openai = parse_tools(
+        r#"{"get_rate": {"description": "Get a rate.", "parameters": {"type": "object"}}}"#,
+    );
+    assert_eq!(openai.dialect, Some(Dialect::OpenAi));
+    assert_eq!(openai.tools[0].display_name(), "get_rate");
+    // The name points at the key, quotes included, as a `name` value would.
+    let span = doc.tools[0].span();
+    assert_eq!(&keyed[span.start..span.end], "\"create_flag\"");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(root, "flags/tools.json", keyed);
+    write(
+        root,
+        "flags/testdata/catalog.json",
+        r#"{"toggle_flag": {"description": "Toggle a flag.", "inputSchema": {"type": "object", "properties": {}}}}"#,
+    );
+    // One member that is no tool: not a keyed catalogue (a `tools.json` says so with TJ014).
+    write(
+        root,
+        "other/tools.json",
+        r#"{"create_flag": {"inputSchema": {"type": "object"}}, "version": "1"}"#,
+    );
+    write(
+        root,
+        "other/functions.json",
+        r#"{"create_flag": {"inputSchema": {"type": "object"}}, "version": "1"}"#,
+    );
+    let outcome = lint(&options(vec![root.to_path_buf()])).expect("lints");
+    let lists: Vec<(String, Vec<String>)> = tool_lists(&outcome)
+        .into_iter()
+        .filter(|(_, _, names)| !names.is_empty())
+        .map(|(rel, _, names)| (rel, names))
+        .collect();
+    assert_eq!(
+        lists,
+        [
+            (
+                "flags/testdata/catalog.json".to_string(),
+                vec!["toggle_flag".to_string()]
+            ),
+            (
+                "flags/tools.json".to_string(),
+                vec!["create_flag".to_string(), "search_docs".to_string()]
+            ),
+        ]
+    );
+    assert!(!codes_on(&outcome, "flags/tools.json").contains(&"TJ014"));
+    assert_eq!(codes_on(&outcome, "other/tools.json"), ["TJ014"]);
+    assert_eq!(
+        codes_on(&outcome, "other/functions.json"),
+        Vec::<&str>::new()
+    );
+}
+
 /// One lint of `root` with every rule.
 fn timed(root: &Path) -> Duration {
     let start = Instant::now();

@@ -56,10 +56,11 @@ pub(super) fn parse_tool_list(text: &str, by_content: bool) -> ToolsDoc {
     doc.dialect = first.map(|d| d.shape.dialect());
     let mut unknown = Vec::new();
     for (index, (entry, own)) in list.entries.into_iter().zip(detected).enumerate() {
-        let pointer = if list.single {
-            String::new()
-        } else {
-            format!("{}/{index}", list.pointer)
+        let key = list.keys.get(index);
+        let pointer = match key.and_then(Node::as_str) {
+            Some(key) => format!("/{}", pointer_token(key)),
+            None if list.single => String::new(),
+            None => format!("{}/{index}", list.pointer),
         };
         if !entry.is_object() {
             unknown.push(Unknown {
@@ -115,7 +116,9 @@ pub(super) fn parse_tool_list(text: &str, by_content: bool) -> ToolsDoc {
                 continue;
             }
         };
-        doc.tools.push(normalise(entry, shape.dialect(), pointer));
+        let mut tool = normalise(entry, shape.dialect(), pointer);
+        tool.named_by_key = key.cloned();
+        doc.tools.push(tool);
     }
     doc.problems.extend(unknown_entries(
         unknown,
@@ -302,6 +305,9 @@ pub(super) struct List {
     anchor: Span,
     /// The file is one tool object (a snapshot): its entry's pointer is the root, ``.
     single: bool,
+    /// The root object's keys, as string nodes spanning them, when the tools are its members
+    /// ([`keyed`]): each entry's name and pointer (`/<key>`). Empty for a list.
+    keys: Vec<Node>,
 }
 
 pub(super) enum Contents {
@@ -326,6 +332,7 @@ pub(super) fn take_list(root: Node, by_content: bool) -> Contents {
                 named: false,
                 anchor,
                 single: false,
+                keys: Vec::new(),
             })
         }
         value => Node::new(span, value),
@@ -339,6 +346,7 @@ pub(super) fn take_list(root: Node, by_content: bool) -> Contents {
             named: false,
             anchor,
             single: true,
+            keys: Vec::new(),
         });
     }
     for (key, pointer) in CONTAINER_KEYS.into_iter().zip(["/tools", "/functions"]) {
@@ -353,6 +361,7 @@ pub(super) fn take_list(root: Node, by_content: bool) -> Contents {
                 named: true,
                 anchor,
                 single: false,
+                keys: Vec::new(),
             });
         }
     }
@@ -369,10 +378,51 @@ pub(super) fn take_list(root: Node, by_content: bool) -> Contents {
                 named: true,
                 anchor,
                 single: false,
+                keys: Vec::new(),
             });
         }
     }
+    if let Some((keys, entries)) = keyed(&mut root) {
+        return Contents::List(List {
+            entries,
+            pointer: "",
+            named: true,
+            anchor,
+            single: false,
+            keys,
+        });
+    }
     without_list(&root, anchor)
+}
+
+/// The keys whose object value makes a root member a tool of a catalogue keyed by tool name.
+const KEYED_SCHEMA_KEYS: [&str; 3] = ["inputSchema", "input_schema", "parameters"];
+
+/// A catalogue keyed by tool name (`{"create_flag": {"description": …, "inputSchema": {…}}}`):
+/// every member of the root an object with an input schema object. Its entries are taken out
+/// with their keys as string nodes (spanning the key, so a finding about the name points at
+/// it); anything else is left untouched.
+pub(super) fn keyed(root: &mut Node) -> Option<(Vec<Node>, Vec<Node>)> {
+    let members = root.as_object()?;
+    let is_tool = |m: &crate::parse::node::Member| {
+        m.value.as_object().is_some_and(|entry| {
+            entry
+                .iter()
+                .any(|e| KEYED_SCHEMA_KEYS.contains(&e.key.as_str()) && e.value.is_object())
+        })
+    };
+    if members.is_empty() || !members.iter().all(is_tool) {
+        return None;
+    }
+    let Value::Object(members) = std::mem::replace(&mut root.value, Value::Null) else {
+        return None;
+    };
+    Some(
+        members
+            .into_iter()
+            .map(|m| (Node::new(m.key_span, Value::String(m.key)), m.value))
+            .unzip(),
+    )
 }
 
 /// A file with no array of tools: a single tool object or tools keyed by name are tools written

@@ -156,6 +156,9 @@ pub struct Tool {
     /// The key of the definition that names the tool: `name`, or `type` for an OpenAI built-in
     /// tool (`{"type": "web_search"}`).
     name_key: &'static str,
+    /// The key that names the tool in a catalogue keyed by tool name (`{"create_flag": {…}}`),
+    /// as a string node spanning it: the tool's name when its entry has no `name` of its own.
+    pub(super) named_by_key: Option<Node>,
 }
 
 impl Tool {
@@ -201,7 +204,9 @@ impl Tool {
     }
 
     pub fn name_node(&self) -> Option<&Node> {
-        self.definition().get(self.name_key)
+        self.definition()
+            .get(self.name_key)
+            .or(self.named_by_key.as_ref())
     }
 
     pub fn name(&self) -> Option<&str> {
