@@ -403,6 +403,57 @@ fn a_catalogue_keyed_by_tool_name_is_read_as_tools_named_by_their_keys() {
     );
 }
 
+#[test]
+fn skilllint_tools_says_which_files_hold_tools_it_does_not_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    // A gateway's registry: MCP-looking tools, most of them without an `inputSchema`.
+    write(
+        root,
+        "registries/demo.json",
+        r#"{"tools": [{"name": "fetch", "description": "Fetch a page.", "inputSchema": {"type": "object"}},
+  {"name": "get_page", "description": "Get a page."}, {"name": "get_text", "description": "Get text."}]}"#,
+    );
+    // A bundle-shaped manifest without its version key.
+    write(
+        root,
+        "ext/manifest.json",
+        r#"{"name": "shell", "tools": [{"name": "run_command", "description": "Run a command."}]}"#,
+    );
+    // Files that hold nothing tool-like stay out of the list.
+    write(
+        root,
+        "package.json",
+        r#"{"name": "gateway", "version": "1.0.0"}"#,
+    );
+    write(
+        root,
+        "web/manifest.json",
+        r#"{"manifest_version": 3, "name": "Tab notes"}"#,
+    );
+    write(root, "docs/functions.json", FUNCTION_INDEX);
+    write(root, "tools/tools.json", &format!("[{MCP_TOOL}]"));
+    let inventory =
+        skilllint::inventory::inventory(&options(vec![root.to_path_buf()])).expect("inventory");
+    let unread: Vec<(&str, bool)> = inventory
+        .unread
+        .iter()
+        .map(|u| {
+            (
+                u.path.as_str(),
+                u.message.starts_with("holds what look like tools"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        unread,
+        [("ext/manifest.json", true), ("registries/demo.json", true)]
+    );
+    assert!(inventory.unread[0].message.contains("dxt_version"));
+    assert!(inventory.unread[1].message.contains("[tools] include"));
+    assert_eq!(inventory.rows.len(), 1);
+}
+
 /// One lint of `root` with every rule.
 fn timed(root: &Path) -> Duration {
     let start = Instant::now();

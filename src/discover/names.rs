@@ -181,6 +181,30 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
     }
 }
 
+/// Why a file skilllint reads for its content, that holds what look like tools, is not read:
+/// `None` when it is read, or when nothing in it looks like tools (it is passed over in silence,
+/// as a file of no kind skilllint reads). What `skilllint tools` lists among the files it did not
+/// read, so that tools are never dropped without a word.
+pub fn unread_tools_note(kind: FileKind, text: &str) -> Option<&'static str> {
+    let telltale = match kind {
+        FileKind::Tools { by_content: true } => None,
+        FileKind::ToolsByShape(telltale) => Some(telltale),
+        _ => return None,
+    };
+    not_read_reason(kind, text)?;
+    crate::model::tools::looks_like_tools(telltale, text).then_some(match telltale {
+        None => UNREAD_TOOLS,
+        Some(Telltale::Bundle) => UNREAD_BUNDLE_TOOLS,
+        Some(Telltale::Mcp) => UNREAD_MCP_TOOLS,
+    })
+}
+
+const UNREAD_TOOLS: &str = "holds what look like tools, but most of its entries are not named tools of a dialect skilllint reads (see `skilllint rule TJ002`)";
+
+const UNREAD_BUNDLE_TOOLS: &str = "holds what look like tools, but a `manifest.json` is read as a tool list only when it has a `dxt_version` or `manifest_version` beside its `tools` array";
+
+const UNREAD_MCP_TOOLS: &str = "holds what look like tools, but a JSON file of another name is read as a tool list only when most of its entries are MCP tools with an `inputSchema` object; add it to `[tools] include` to read it for its content";
+
 /// How every reason a file is not read starts: a path named on the command line that gets one is
 /// reported as SL004 (no file kind skilllint reads), not as SL001 (could not be read).
 pub const NOT_READ_PREFIX: &str = "skilllint does not read this file:";

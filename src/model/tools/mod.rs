@@ -439,6 +439,24 @@ pub fn reads_as_shaped(telltale: Telltale, text: &str) -> bool {
     shaped && holds_tools(&doc)
 }
 
+/// Whether a file read for its content that is not read as a tool list still holds what look
+/// like tools: it parses, and it has a list (an array where tools belong, or a keyed catalogue)
+/// of entries some dialect claims or that look like tools with their schemas missing. A file
+/// with no such list (a `package.json`, a library's function index, a browser extension's
+/// manifest) does not. The caller says why such a file is not read.
+pub fn looks_like_tools(telltale: Option<Telltale>, text: &str) -> bool {
+    // Any JSON file of a repository may get here: without the key no MCP tool lacks, it is not
+    // parsed at all.
+    if telltale == Some(Telltale::Mcp) && !text.contains("\"inputSchema\"") {
+        return false;
+    }
+    let doc = parse_tools_by_content(text);
+    doc.parse_error.is_none()
+        && doc.not_a_tool_list.is_none()
+        && doc.entries > 0
+        && !doc.tools.is_empty()
+}
+
 /// JSON pointer of a property inside the tool's entry, for messages.
 pub fn property_pointer(tool: &Tool, property: &str) -> String {
     let schema = match tool.dialect {
