@@ -4,6 +4,7 @@
 
 use skilllint::discover::classify;
 use skilllint::model::plugin::Host;
+use skilllint::model::tools::Telltale;
 use skilllint::model::FileKind;
 use std::path::Path;
 
@@ -51,8 +52,12 @@ fn samples(kind: FileKind) -> &'static [&'static str] {
         FileKind::Agent => &["agents/reviewer.md", "plugins/x/agents/sub/planner.md"],
         FileKind::Instructions => &["AGENTS.md", "pkg/CLAUDE.md"],
         FileKind::Prose => &["skills/pdf/references/forms.md", "CLAUDE.local.md"],
-        // Never a kind a name gives: a path the walker could not follow.
-        FileKind::Unfollowed => &[],
+        FileKind::ToolsByShape(Telltale::Bundle) => {
+            &["manifest.json", "mcpb/manifest.template.json"]
+        }
+        // Never a kind a name gives: what the walk makes of any other JSON file (read when it
+        // holds MCP tools), and a path the walker could not follow.
+        FileKind::ToolsByShape(Telltale::Mcp) | FileKind::Unfollowed => &[],
     }
 }
 
@@ -63,6 +68,7 @@ fn every_kind() -> Vec<FileKind> {
         FileKind::Skill { misnamed: true },
         FileKind::Tools { by_content: false },
         FileKind::Tools { by_content: true },
+        FileKind::ToolsByShape(Telltale::Bundle),
         FileKind::Requirement,
         FileKind::Contract,
         FileKind::Driver { cli: false },
@@ -136,6 +142,15 @@ fn matches_every_kind_and_nothing_unrelated(pattern: &regex::Regex) {
             );
         }
     }
+    // Any JSON file the walk meets may be an MCP tool list, read by its shape whatever its name.
+    for path in [
+        "testdata/toolsets-core-tools.json",
+        "package.json",
+        "plugin.json",
+    ] {
+        assert!(pattern.is_match(path), "{path} is not matched");
+        assert_eq!(classify(path, &requirement_files), None, "{path}");
+    }
     // The configuration and the policies decide what a run reports too.
     for path in [
         "skilllint.toml",
@@ -150,13 +165,11 @@ fn matches_every_kind_and_nothing_unrelated(pattern: &regex::Regex) {
         "README.md",
         "docs/guide.md",
         "Cargo.toml",
-        "package.json",
         "tools.json.bak",
         "skills/pdf/notes.md",
         "skills/pdf/scripts/fill.py",
         ".github/workflows/ci.yml",
-        "plugin.json",
-        "marketplace.json",
+        "plugin.yaml",
         "xskilllint.toml",
         "mytools.jsonx",
     ] {

@@ -34,8 +34,10 @@ fn tool_lists(outcome: &LintOutcome) -> Vec<(String, Option<Dialect>, Vec<String
         .enumerate()
         .filter_map(|(i, file)| {
             let id = skilllint::source::FileId(i as u32);
-            let FileKind::Tools { by_content } = outcome.repo.parsed(id).kind() else {
-                return None;
+            let by_content = match outcome.repo.parsed(id).kind() {
+                FileKind::Tools { by_content } => by_content,
+                FileKind::ToolsByShape(_) => true,
+                _ => return None,
             };
             let doc = if by_content {
                 parse_tools_by_content(&file.text)
@@ -183,6 +185,273 @@ fn a_named_json_file_is_linted_by_its_content() {
             found[0].1
         );
     }
+}
+
+#[test]
+fn bundle_manifests_are_read_and_other_manifests_are_not() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    // A DXT manifest (`dxt_version`) and an MCP Bundle template (`manifest_version`), with a
+    // name-only tool as the format allows.
+    write(
+        root,
+        "desktop/manifest.json",
+        r#"{"dxt_version": "0.1", "name": "shell", "server": {"type": "node", "entry_point": "index.js"},
+  "tools": [{"name": "start_process", "description": "Start a terminal process."}, {"name": "kill_process"}]}"#,
+    );
+    write(
+        root,
+        "bundle/manifest.template.json",
+        r#"{"manifest_version": "0.2", "name": "billing", "tools": [{"name": "create_refund", "description": "Refund a charge."}]}"#,
+    );
+    // A browser extension, a web app manifest, and a manifest of some other program with a
+    // `tools` array but no bundle version: never read, and nothing is said about them.
+    write(
+        root,
+        "extension/manifest.json",
+        r#"{"manifest_version": 3, "name": "Tab notes", "permissions": ["tabs"]}"#,
+    );
+    write(
+        root,
+        "web/manifest.json",
+        r#"{"name": "App", "short_name": "App", "start_url": "/", "display": "standalone"}"#,
+    );
+    write(
+        root,
+        "build/manifest.json",
+        r#"{"tools": [{"name": "cmake", "version": "3.28"}]}"#,
+    );
+    let outcome = lint(&options(vec![root.to_path_buf()])).expect("lints");
+    assert_eq!(
+        tool_lists(&outcome),
+        [
+            (
+                "bundle/manifest.template.json".to_string(),
+                Some(Dialect::Catalogue),
+                vec!["create_refund".to_string()]
+            ),
+            (
+                "desktop/manifest.json".to_string(),
+                Some(Dialect::Catalogue),
+                vec!["start_process".to_string(), "kill_process".to_string()]
+            ),
+        ]
+    );
+    assert!(codes_on(&outcome, "desktop/manifest.json").contains(&"SC015"));
+    assert!(!codes_on(&outcome, "desktop/manifest.json").contains(&"TJ002"));
+    for rel in [
+        "extension/manifest.json",
+        "web/manifest.json",
+        "build/manifest.json",
+    ] {
+        assert_eq!(codes_on(&outcome, rel), Vec::<&str>::new(), "{rel}");
+    }
+}
+
+const MCP_TOOL: &str = r#"{"name": "create_flag", "description": "Create a feature flag.",
+  "inputSchema": {"type": "object", "properties": {"key": {"type": "string", "description": "Flag key."}}, "required": ["key"], "additionalProperties": false}}"#;
+
+#[test]
+fn mcp_tool_lists_are_read_under_any_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    // A `tools/list` snapshot as test data, bare and as a JSON-RPC response.
+    write(
+        root,
+        "pkg/testdata/toolsets-core-tools.json",
+        &format!("[{MCP_TOOL}]"),
+    );
+    write(
+        root,
+        "e2e/golden/list.json",
+        &format!(r#"{{"jsonrpc": "2.0", "id": 1, "result": {{"tools": [{MCP_TOOL}]}}}}"#),
+    );
+    write(
+        root,
+        "e2e/golden/result.json",
+        &format!(r#"{{"tools": [{MCP_TOOL}], "nextCursor": null}}"#),
+    );
+    // JSON files that are no MCP tool list: never read, never reported.
+    write(
+        root,
+        "package.json",
+        r#"{"name": "flags-server", "version": "1.0.0", "scripts": {"test": "jest"}}"#,
+    );
+    write(
+        root,
+        ".vscode/settings.json",
+        r#"{"tools": [{"name": "prettier", "version": "3"}], "inputSchema": "unused"}"#,
+    );
+    write(
+        root,
+        "data/people.json",
+        r#"[{"name": "ada", "description": "mathematician", "inputSchema": null}]"#,
+    );
+    write(root, "schemas/one-tool.json", MCP_TOOL);
+    write(
+        root,
+        "openai/export.json",
+        &format!("{OPENAI_FUNCTIONS}\n// \"inputSchema\""),
+    );
+    let outcome = lint(&options(vec![root.to_path_buf()])).expect("lints");
+    let names = |rel: &str| {
+        (
+            rel.to_string(),
+            Some(Dialect::Mcp),
+            vec!["create_flag".to_string()],
+        )
+    };
+    assert_eq!(
+        tool_lists(&outcome),
+        [
+            names("e2e/golden/list.json"),
+            names("e2e/golden/result.json"),
+            names("pkg/testdata/toolsets-core-tools.json"),
+        ]
+    );
+    for rel in [
+        "package.json",
+        ".vscode/settings.json",
+        "data/people.json",
+        "schemas/one-tool.json",
+        "openai/export.json",
+    ] {
+        assert_eq!(codes_on(&outcome, rel), Vec::<&str>::new(), "{rel}");
+    }
+}
+
+#[test]
+fn a_catalogue_keyed_by_tool_name_is_read_as_tools_named_by_their_keys() {
+    let keyed = r#"{
+  "create_flag": {"description": "Create a flag.", "inputSchema": {"type": "object", "properties": {}}},
+  "search_docs": {"description": "Search the docs.", "inputSchema": {"type": "object", "properties": {}}}
+}"#;
+    let doc = parse_tools(keyed);
+    assert_eq!(doc.problems, Vec::new());
+    let tools: Vec<(String, String, Dialect)> = doc
+        .tools
+        .iter()
+        .map(|t| (t.display_name(), t.pointer.clone(), t.dialect))
+        .collect();
+    assert_eq!(
+        tools,
+        [
+            (
+                "create_flag".to_string(),
+                "/create_flag".to_string(),
+                Dialect::Mcp
+            ),
+            (
+                "search_docs".to_string(),
+                "/search_docs".to_string(),
+                Dialect::Mcp
+            ),
+        ]
+    );
+    let openai = parse_tools(
+        r#"{"get_rate": {"description": "Get a rate.", "parameters": {"type": "object"}}}"#,
+    );
+    assert_eq!(openai.dialect, Some(Dialect::OpenAi));
+    assert_eq!(openai.tools[0].display_name(), "get_rate");
+    // The name points at the key, quotes included, as a `name` value would.
+    let span = doc.tools[0].span();
+    assert_eq!(&keyed[span.start..span.end], "\"create_flag\"");
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    write(root, "flags/tools.json", keyed);
+    write(
+        root,
+        "flags/testdata/catalog.json",
+        r#"{"toggle_flag": {"description": "Toggle a flag.", "inputSchema": {"type": "object", "properties": {}}}}"#,
+    );
+    // One member that is no tool: not a keyed catalogue (a `tools.json` says so with TJ014).
+    write(
+        root,
+        "other/tools.json",
+        r#"{"create_flag": {"inputSchema": {"type": "object"}}, "version": "1"}"#,
+    );
+    write(
+        root,
+        "other/functions.json",
+        r#"{"create_flag": {"inputSchema": {"type": "object"}}, "version": "1"}"#,
+    );
+    let outcome = lint(&options(vec![root.to_path_buf()])).expect("lints");
+    let lists: Vec<(String, Vec<String>)> = tool_lists(&outcome)
+        .into_iter()
+        .filter(|(_, _, names)| !names.is_empty())
+        .map(|(rel, _, names)| (rel, names))
+        .collect();
+    assert_eq!(
+        lists,
+        [
+            (
+                "flags/testdata/catalog.json".to_string(),
+                vec!["toggle_flag".to_string()]
+            ),
+            (
+                "flags/tools.json".to_string(),
+                vec!["create_flag".to_string(), "search_docs".to_string()]
+            ),
+        ]
+    );
+    assert!(!codes_on(&outcome, "flags/tools.json").contains(&"TJ014"));
+    assert_eq!(codes_on(&outcome, "other/tools.json"), ["TJ014"]);
+    assert_eq!(
+        codes_on(&outcome, "other/functions.json"),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn skilllint_tools_says_which_files_hold_tools_it_does_not_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    // A gateway's registry: MCP-looking tools, most of them without an `inputSchema`.
+    write(
+        root,
+        "registries/demo.json",
+        r#"{"tools": [{"name": "fetch", "description": "Fetch a page.", "inputSchema": {"type": "object"}},
+  {"name": "get_page", "description": "Get a page."}, {"name": "get_text", "description": "Get text."}]}"#,
+    );
+    // A bundle-shaped manifest without its version key.
+    write(
+        root,
+        "ext/manifest.json",
+        r#"{"name": "shell", "tools": [{"name": "run_command", "description": "Run a command."}]}"#,
+    );
+    // Files that hold nothing tool-like stay out of the list.
+    write(
+        root,
+        "package.json",
+        r#"{"name": "gateway", "version": "1.0.0"}"#,
+    );
+    write(
+        root,
+        "web/manifest.json",
+        r#"{"manifest_version": 3, "name": "Tab notes"}"#,
+    );
+    write(root, "docs/functions.json", FUNCTION_INDEX);
+    write(root, "tools/tools.json", &format!("[{MCP_TOOL}]"));
+    let inventory =
+        skilllint::inventory::inventory(&options(vec![root.to_path_buf()])).expect("inventory");
+    let unread: Vec<(&str, bool)> = inventory
+        .unread
+        .iter()
+        .map(|u| {
+            (
+                u.path.as_str(),
+                u.message.starts_with("holds what look like tools"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        unread,
+        [("ext/manifest.json", true), ("registries/demo.json", true)]
+    );
+    assert!(inventory.unread[0].message.contains("dxt_version"));
+    assert!(inventory.unread[1].message.contains("[tools] include"));
+    assert_eq!(inventory.rows.len(), 1);
 }
 
 /// One lint of `root` with every rule.

@@ -13,8 +13,8 @@ mod walk;
 
 pub use filter::GlobFilter;
 pub use names::{
-    classify, name_patterns, not_read_reason, regex_literal, BY_CONTENT, NOT_READ_PREFIX,
-    PROSE_SECRETS_NOT_READ, TOOL_LIST_NAMES, TOOL_SNAPSHOT_DIR,
+    classify, name_patterns, not_read_reason, regex_literal, unread_tools_note, BY_CONTENT,
+    NOT_READ_PREFIX, PROSE_SECRETS_NOT_READ, TOOL_LIST_NAMES, TOOL_SNAPSHOT_DIR,
 };
 pub use walk::discover;
 
@@ -90,6 +90,15 @@ impl Kinds<'_> {
             None => classify(rel_path, self.requirement_files),
         };
         kind.or_else(|| self.include.matches(rel_path).then_some(BY_CONTENT))
+    }
+
+    /// The kind of a regular file met at `rel_path`: [`Kinds::of`], else, for any other JSON
+    /// file, a tool list if its content is MCP tools. Only files met as such: a link, an excluded
+    /// file and a tracked file an ignore file hid are decided by [`Kinds::of`] alone, so a JSON
+    /// file that may hold nothing is never reported as a link out of the root or as excluded.
+    fn of_file(&self, rel_path: &str) -> Option<FileKind> {
+        self.of(rel_path)
+            .or_else(|| rel_path.ends_with(".json").then_some(names::ANY_JSON))
     }
 }
 
@@ -174,9 +183,8 @@ impl Decisions<'_> {
         };
         let kind = || kinds.of(rel_path);
         match entry {
-            ListedEntry::File | ListedEntry::Link(LinkTarget::File) => {
-                kind().map(|kind| (kind, None))
-            }
+            ListedEntry::File => kinds.of_file(rel_path).map(|kind| (kind, None)),
+            ListedEntry::Link(LinkTarget::File) => kind().map(|kind| (kind, None)),
             ListedEntry::Link(LinkTarget::Folder { encloses }) => {
                 encloses.then(|| (FileKind::Unfollowed, Some(LINK_LOOP.to_string())))
             }

@@ -1,6 +1,7 @@
 //! What a path's name makes a file (a skill, a tool list, a plugin manifest…), and why a file
 //! whose name skilllint reads is still left out once its text is known.
 
+use crate::model::tools::Telltale;
 use crate::model::FileKind;
 
 /// Classifies a file by its `/`-separated path (relative to the lint root, or as given): the name
@@ -14,6 +15,10 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
         // case-insensitive file system (macOS, Windows) reads as the skill file.
         _ if file_name.eq_ignore_ascii_case("SKILL.md") => Some(FileKind::Skill { misnamed: true }),
         "tools.json" => Some(FileKind::Tools { by_content: false }),
+        // A DXT / MCP Bundle manifest; the name is also a browser extension's and a web app's.
+        "manifest.json" | "manifest.template.json" => {
+            Some(FileKind::ToolsByShape(Telltale::Bundle))
+        }
         "SECRETS.md" => Some(FileKind::Secrets),
         "TOOL.md" if folders.any(|f| f == ".tools") => Some(FileKind::Contract),
         // A builtin driver sits beside its TOOL.md.
@@ -64,6 +69,9 @@ pub fn name_patterns(requirement_files: &[String]) -> Vec<String> {
     patterns.push(r"\.agents/plugins/marketplace\.json".to_string());
     // Commands, agents and a skill's references: Markdown anywhere under those folders.
     patterns.push(r"(commands|agents|references)/(.*/)?[^/]*\.md".to_string());
+    // Any other JSON file: a bundle manifest by its name, and an MCP tool list under any name,
+    // which the walk reads by its shape.
+    patterns.push(r"[^/]*\.json".to_string());
     patterns
 }
 
@@ -110,6 +118,10 @@ pub(super) fn is_tool_list_name(folder: &str, file_name: &str) -> bool {
 /// What a file no name rule claims is read as when `[tools] include` matches it or it is a JSON
 /// file named on the command line: a tool list, if its content is one.
 pub const BY_CONTENT: FileKind = FileKind::Tools { by_content: true };
+
+/// What a JSON file no name rule or `[tools] include` claims is, when the walk or a listing meets
+/// it as a regular file: a tool list if it holds MCP tools ([`Telltale::Mcp`]), else passed over.
+pub(super) const ANY_JSON: FileKind = FileKind::ToolsByShape(Telltale::Mcp);
 
 /// The plugin surface's files: manifests and marketplaces by the folder they sit in, hook and
 /// MCP configurations by name, commands and agents as Markdown under `commands/` and `agents/`.
@@ -195,6 +207,14 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
         FileKind::Tools { by_content: true } if !crate::model::tools::reads_as_tool_list(text) => {
             Some(NOT_A_TOOL_LIST)
         }
+        FileKind::ToolsByShape(telltale)
+            if !crate::model::tools::reads_as_shaped(telltale, text) =>
+        {
+            Some(match telltale {
+                Telltale::Bundle => NOT_A_BUNDLE,
+                Telltale::Mcp => NOT_A_TOOL_LIST,
+            })
+        }
         FileKind::Skill { misnamed: true } => match split(text) {
             Split::Missing => Some(NOT_A_LOWERCASE_SKILL),
             Split::Unterminated { .. } => None,
@@ -214,11 +234,37 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
     }
 }
 
+/// Why a file skilllint reads for its content, that holds what look like tools, is not read:
+/// `None` when it is read, or when nothing in it looks like tools (it is passed over in silence,
+/// as a file of no kind skilllint reads). What `skilllint tools` lists among the files it did not
+/// read, so that tools are never dropped without a word.
+pub fn unread_tools_note(kind: FileKind, text: &str) -> Option<&'static str> {
+    let telltale = match kind {
+        FileKind::Tools { by_content: true } => None,
+        FileKind::ToolsByShape(telltale) => Some(telltale),
+        _ => return None,
+    };
+    not_read_reason(kind, text)?;
+    crate::model::tools::looks_like_tools(telltale, text).then_some(match telltale {
+        None => UNREAD_TOOLS,
+        Some(Telltale::Bundle) => UNREAD_BUNDLE_TOOLS,
+        Some(Telltale::Mcp) => UNREAD_MCP_TOOLS,
+    })
+}
+
+const UNREAD_TOOLS: &str = "holds what look like tools, but most of its entries are not named tools of a dialect skilllint reads (see `skilllint rule TJ002`)";
+
+const UNREAD_BUNDLE_TOOLS: &str = "holds what look like tools, but a `manifest.json` is read as a tool list only when it has a `dxt_version` or `manifest_version` beside its `tools` array";
+
+const UNREAD_MCP_TOOLS: &str = "holds what look like tools, but a JSON file of another name is read as a tool list only when most of its entries are MCP tools with an `inputSchema` object; add it to `[tools] include` to read it for its content";
+
 /// How every reason a file is not read starts: a path named on the command line that gets one is
 /// reported as SL004 (no file kind skilllint reads), not as SL001 (could not be read).
 pub const NOT_READ_PREFIX: &str = "skilllint does not read this file:";
 
 pub(super) const NOT_A_TOOL_LIST: &str = "skilllint does not read this file: it is not a file kind skilllint reads (a JSON file is read as a tool list when it holds tools of a known dialect: MCP, OpenAI, Anthropic, forge, script, Docker's catalogue, a `schema` + `command` manifest, or a catalogue of names and descriptions; see `skilllint rule TJ002`)";
+
+pub(super) const NOT_A_BUNDLE: &str = "skilllint does not read this file: a `manifest.json` is read as a tool list only when it is a DXT / MCP Bundle manifest (a `dxt_version` or `manifest_version` beside a `tools` array of named tools)";
 
 pub(super) const NOT_AN_AGENT: &str = "skilllint does not read this file: a Markdown file under `agents/` is read as a subagent only when it starts with YAML frontmatter (`---` on the first line)";
 

@@ -228,7 +228,12 @@ impl Walk<'_> {
             }
             return WalkState::Continue;
         }
-        let Some(kind) = self.kinds.of(&rel_path) else {
+        let kind = if file_type.is_file() {
+            self.kinds.of_file(&rel_path)
+        } else {
+            self.kinds.of(&rel_path)
+        };
+        let Some(kind) = kind else {
             if file_type.is_file() {
                 if let Some(candidate) = opaque_candidate(rel_path, &entry) {
                     let mut guard = self.opaque.lock().unwrap_or_else(|e| e.into_inner());

@@ -233,6 +233,9 @@ pub struct Indexed<R> {
     pub read_problems: Vec<Diagnostic>,
     /// The folder paths are reported relative to.
     pub root: PathBuf,
+    /// Files that hold what look like tools but are not read, with why (relative paths, in no
+    /// particular order): what the product lists so that no tools go missing without a word.
+    pub unread_tools: Vec<(String, &'static str)>,
 }
 
 /// Discovery, reading and the index over `options.paths`, then `hook` over each unit: what a
@@ -245,6 +248,7 @@ pub fn index_each_unit<R: Send>(
     let threads = pool.current_num_threads();
     pool.install(|| {
         let read = read_from(options, Files::Walk, threads)?;
+        let unread_tools = read.unread_tools;
         let LintRoot { path, looked_up } = read.root;
         let repo = index_repo(
             options,
@@ -266,6 +270,7 @@ pub fn index_each_unit<R: Send>(
             per_unit,
             read_problems: read.diagnostics,
             root: path,
+            unread_tools,
         })
     })
 }

@@ -79,6 +79,9 @@ pub(super) struct ReadFiles {
     /// What `exclude` passed over ([`LintOutcome::excluded`]).
     pub(super) excluded: Vec<String>,
     pub(super) bundle: Bundle,
+    /// Files found by the walk that hold what look like tools but are not read, with why
+    /// ([`crate::discover::unread_tools_note`]): `skilllint tools` lists them.
+    pub(super) unread_tools: Vec<(String, &'static str)>,
 }
 
 /// What the read stage found around the skills for SK022 and SK023: the archives and
@@ -158,7 +161,16 @@ fn read_found(
 ) -> ReadFiles {
     // A prose SECRETS.md is no manifest, a lowercase skill.md without a skill's keys no skill:
     // left out as if never found, unless they were named.
+    let mut unread_tools = Vec::new();
     discovered.retain_mut(|(file, read)| {
+        // A file read only for its shape (any `manifest.json`) that cannot be read (too large,
+        // not UTF-8) was never known to hold tools: passed over in silence, unless named.
+        if matches!(file.kind, FileKind::ToolsByShape(_))
+            && read.is_err()
+            && !options.paths.contains(&file.abs_path)
+        {
+            return false;
+        }
         let Some(reason) = read
             .as_ref()
             .ok()
@@ -167,6 +179,11 @@ fn read_found(
             return true;
         };
         let named = options.paths.contains(&file.abs_path);
+        if let (false, Ok(text)) = (named, &*read) {
+            if let Some(note) = crate::discover::unread_tools_note(file.kind, text) {
+                unread_tools.push((file.rel_path.clone(), note));
+            }
+        }
         if named {
             file.kind = FileKind::Unfollowed;
             *read = Err(ReadProblem {
@@ -213,6 +230,7 @@ fn read_found(
         excluded_named: Vec::new(),
         excluded: Vec::new(),
         bundle: (bundled, linked_breaks),
+        unread_tools,
     }
 }
 

@@ -18,12 +18,21 @@ pub(crate) type InventorySession = Session<UnitRows>;
 /// rule runs.
 pub fn inventory(options: &LintOptions) -> Result<Inventory, LintError> {
     let indexed = crate::engine::index_each_unit(options, unit_inventory)?;
-    Ok(Inventory::new(
+    let mut inventory = Inventory::new(
         &indexed.repo,
         indexed.per_unit,
         &indexed.read_problems,
         indexed.root,
-    ))
+    );
+    inventory
+        .unread
+        .extend(indexed.unread_tools.into_iter().map(|(path, note)| Unread {
+            path,
+            message: note.to_string(),
+            digest: None,
+        }));
+    inventory.unread.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(inventory)
 }
 
 /// A lint and the capability inventory of the same files (`skilllint diff`, which needs both

@@ -35,6 +35,10 @@ pub enum FileKind {
     /// read for its content (`by_content: true`: a tool snapshot, `functions.json`, a `[tools]
     /// include` glob, a JSON file named on the command line), read only when it holds tools.
     Tools { by_content: bool },
+    /// A JSON file whose name says too little to read it even for its content (`manifest.json`
+    /// is also a browser extension's): read as a tool list only when its content has the shape
+    /// `telltale` names ([`tools::reads_as_shaped`]); once read it is a `Tools { by_content: true }`.
+    ToolsByShape(tools::Telltale),
     /// `requirement.yaml` / `requirement.yml` (names configurable).
     Requirement,
     /// An agentproto AIP-14 `TOOL.md` contract under `.tools/`.
@@ -199,7 +203,7 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
             }))
         }
         FileKind::Tools { by_content: false } => Parsed::Tools(Box::new(parse_tools(&source.text))),
-        FileKind::Tools { by_content: true } => {
+        FileKind::Tools { by_content: true } | FileKind::ToolsByShape(_) => {
             Parsed::Tools(Box::new(tools::parse_tools_by_content(&source.text)))
         }
         FileKind::Requirement => Parsed::Requirement(Box::new(parse_requirement(&source.text))),

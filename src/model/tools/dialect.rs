@@ -196,6 +196,7 @@ pub(super) fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool 
         converted_schema: None,
         provider_defined: false,
         name_key: "name",
+        named_by_key: None,
         entry,
     };
     match dialect {

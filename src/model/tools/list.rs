@@ -3,7 +3,8 @@
 
 use super::dialect::{detect, normalise, Detected};
 use super::{
-    NotToolList, Shape, ShapeProblem, ShapeProblemKind, ToolsDoc, CONTAINER_KEYS, DIALECT_KEYS,
+    NotToolList, Shape, ShapeProblem, ShapeProblemKind, ToolsDoc, BUNDLE_VERSION_KEYS,
+    CONTAINER_KEYS, DIALECT_KEYS,
 };
 use crate::parse::json::parse_json_document;
 use crate::parse::node::{pointer_token, Node, Value};
@@ -21,6 +22,7 @@ pub(super) fn parse_tool_list(text: &str, by_content: bool) -> ToolsDoc {
             return doc;
         }
     };
+    let bundle = is_bundle(&parsed.root);
     let list = match take_list(parsed.root, by_content) {
         Contents::List(list) => list,
         Contents::Broken(problem) => {
@@ -33,9 +35,10 @@ pub(super) fn parse_tool_list(text: &str, by_content: bool) -> ToolsDoc {
             return doc;
         }
     };
+    let bundle = bundle && list.pointer == "/tools";
     let mut detected: Vec<Option<Detected>> = list.entries.iter().map(detect).collect();
     if detected.iter().all(Option::is_none) {
-        if let Some(catalogue) = catalogue(&list.entries, by_content) {
+        if let Some(catalogue) = catalogue(&list.entries, by_content, bundle) {
             detected = catalogue;
         }
     }
@@ -47,15 +50,17 @@ pub(super) fn parse_tool_list(text: &str, by_content: bool) -> ToolsDoc {
         return doc;
     }
     doc.duplicate_keys = parsed.duplicate_keys;
+    doc.bundle = bundle;
     doc.entries = list.entries.len();
     let first = detected.iter().flatten().next().copied();
     doc.dialect = first.map(|d| d.shape.dialect());
     let mut unknown = Vec::new();
     for (index, (entry, own)) in list.entries.into_iter().zip(detected).enumerate() {
-        let pointer = if list.single {
-            String::new()
-        } else {
-            format!("{}/{index}", list.pointer)
+        let key = list.keys.get(index);
+        let pointer = match key.and_then(Node::as_str) {
+            Some(key) => format!("/{}", pointer_token(key)),
+            None if list.single => String::new(),
+            None => format!("{}/{index}", list.pointer),
         };
         if !entry.is_object() {
             unknown.push(Unknown {
@@ -111,7 +116,9 @@ pub(super) fn parse_tool_list(text: &str, by_content: bool) -> ToolsDoc {
                 continue;
             }
         };
-        doc.tools.push(normalise(entry, shape.dialect(), pointer));
+        let mut tool = normalise(entry, shape.dialect(), pointer);
+        tool.named_by_key = key.cloned();
+        doc.tools.push(tool);
     }
     doc.problems.extend(unknown_entries(
         unknown,
@@ -233,11 +240,27 @@ pub(super) fn join_and(items: &[String]) -> String {
 /// hand-written tool indexes put there (grouping, display, hints).
 pub(super) const CATALOGUE_KEYS: [&str; 4] = ["category", "tags", "toolset", "group"];
 
+/// Whether the file's root is a DXT / MCP Bundle manifest: an object with a top-level
+/// `dxt_version` or `manifest_version` and a `tools` array.
+pub(super) fn is_bundle(root: &Node) -> bool {
+    root.as_object().is_some_and(|members| {
+        members
+            .iter()
+            .any(|m| BUNDLE_VERSION_KEYS.contains(&m.key.as_str()))
+    }) && root.get("tools").and_then(Node::as_array).is_some()
+}
+
 /// Every entry a `{name, description}` object (with only keys of some dialect or a catalogue's
 /// grouping keys besides): a catalogue, each entry decided by its `description`. In a file read
 /// for its content the names must also be tool names (letters, digits, `_`, `-`, `.`), so a list
-/// of documented functions (`get_ids (deprecated)`) is not taken for tools.
-pub(super) fn catalogue(entries: &[Node], by_content: bool) -> Option<Vec<Option<Detected>>> {
+/// of documented functions (`get_ids (deprecated)`) is not taken for tools. A bundle manifest's
+/// tools may be a bare `{name}` (its format makes the description optional): such an entry is
+/// decided by its `name`, and SC015 reports the description it lacks.
+pub(super) fn catalogue(
+    entries: &[Node],
+    by_content: bool,
+    bundle: bool,
+) -> Option<Vec<Option<Detected>>> {
     if entries.is_empty() {
         return None;
     }
@@ -246,8 +269,14 @@ pub(super) fn catalogue(entries: &[Node], by_content: bool) -> Option<Vec<Option
         .map(|entry| {
             let members = entry.as_object()?;
             let name = entry.get("name")?.as_str()?;
-            let description = entry.member("description")?;
-            description.value.as_str()?;
+            let marker = match entry.member("description") {
+                Some(description) => {
+                    description.value.as_str()?;
+                    description.key_span
+                }
+                None if bundle => entry.member("name")?.key_span,
+                None => return None,
+            };
             let keys_fit = members.iter().all(|m| {
                 DIALECT_KEYS.contains(&m.key.as_str()) || CATALOGUE_KEYS.contains(&m.key.as_str())
             });
@@ -258,7 +287,7 @@ pub(super) fn catalogue(entries: &[Node], by_content: bool) -> Option<Vec<Option
                         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')));
             (keys_fit && name_fits).then_some(Some(Detected {
                 shape: Shape::Catalogue,
-                marker: description.key_span,
+                marker,
             }))
         })
         .collect()
@@ -276,6 +305,9 @@ pub(super) struct List {
     anchor: Span,
     /// The file is one tool object (a snapshot): its entry's pointer is the root, ``.
     single: bool,
+    /// The root object's keys, as string nodes spanning them, when the tools are its members
+    /// ([`keyed`]): each entry's name and pointer (`/<key>`). Empty for a list.
+    keys: Vec<Node>,
 }
 
 pub(super) enum Contents {
@@ -300,6 +332,7 @@ pub(super) fn take_list(root: Node, by_content: bool) -> Contents {
                 named: false,
                 anchor,
                 single: false,
+                keys: Vec::new(),
             })
         }
         value => Node::new(span, value),
@@ -313,6 +346,7 @@ pub(super) fn take_list(root: Node, by_content: bool) -> Contents {
             named: false,
             anchor,
             single: true,
+            keys: Vec::new(),
         });
     }
     for (key, pointer) in CONTAINER_KEYS.into_iter().zip(["/tools", "/functions"]) {
@@ -327,6 +361,7 @@ pub(super) fn take_list(root: Node, by_content: bool) -> Contents {
                 named: true,
                 anchor,
                 single: false,
+                keys: Vec::new(),
             });
         }
     }
@@ -343,10 +378,51 @@ pub(super) fn take_list(root: Node, by_content: bool) -> Contents {
                 named: true,
                 anchor,
                 single: false,
+                keys: Vec::new(),
             });
         }
     }
+    if let Some((keys, entries)) = keyed(&mut root) {
+        return Contents::List(List {
+            entries,
+            pointer: "",
+            named: true,
+            anchor,
+            single: false,
+            keys,
+        });
+    }
     without_list(&root, anchor)
+}
+
+/// The keys whose object value makes a root member a tool of a catalogue keyed by tool name.
+const KEYED_SCHEMA_KEYS: [&str; 3] = ["inputSchema", "input_schema", "parameters"];
+
+/// A catalogue keyed by tool name (`{"create_flag": {"description": …, "inputSchema": {…}}}`):
+/// every member of the root an object with an input schema object. Its entries are taken out
+/// with their keys as string nodes (spanning the key, so a finding about the name points at
+/// it); anything else is left untouched.
+pub(super) fn keyed(root: &mut Node) -> Option<(Vec<Node>, Vec<Node>)> {
+    let members = root.as_object()?;
+    let is_tool = |m: &crate::parse::node::Member| {
+        m.value.as_object().is_some_and(|entry| {
+            entry
+                .iter()
+                .any(|e| KEYED_SCHEMA_KEYS.contains(&e.key.as_str()) && e.value.is_object())
+        })
+    };
+    if members.is_empty() || !members.iter().all(is_tool) {
+        return None;
+    }
+    let Value::Object(members) = std::mem::replace(&mut root.value, Value::Null) else {
+        return None;
+    };
+    Some(
+        members
+            .into_iter()
+            .map(|m| (Node::new(m.key_span, Value::String(m.key)), m.value))
+            .unzip(),
+    )
 }
 
 /// A file with no array of tools: a single tool object or tools keyed by name are tools written

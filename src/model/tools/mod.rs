@@ -156,6 +156,9 @@ pub struct Tool {
     /// The key of the definition that names the tool: `name`, or `type` for an OpenAI built-in
     /// tool (`{"type": "web_search"}`).
     name_key: &'static str,
+    /// The key that names the tool in a catalogue keyed by tool name (`{"create_flag": {…}}`),
+    /// as a string node spanning it: the tool's name when its entry has no `name` of its own.
+    pub(super) named_by_key: Option<Node>,
 }
 
 impl Tool {
@@ -201,7 +204,9 @@ impl Tool {
     }
 
     pub fn name_node(&self) -> Option<&Node> {
-        self.definition().get(self.name_key)
+        self.definition()
+            .get(self.name_key)
+            .or(self.named_by_key.as_ref())
     }
 
     pub fn name(&self) -> Option<&str> {
@@ -291,6 +296,10 @@ pub struct ToolsDoc {
     /// a JSON file named on the command line), not for its name: it is linted only when it holds
     /// tools ([`reads_as_tool_list`]), and one tool object alone is a list of one.
     pub by_content: bool,
+    /// The file is a DXT / MCP Bundle manifest ([`Telltale::Bundle`]) with its tools under
+    /// `tools`: entries may be a bare `{name}`, which the bundle format allows (SC015 reports the
+    /// missing description).
+    pub bundle: bool,
 }
 
 /// A tool list whose shape is wrong: the message names the JSON path, the label (short) sits on
@@ -375,9 +384,77 @@ pub fn parse_tools_by_content(text: &str) -> ToolsDoc {
 /// entries (at least one) are named tools of some dialect. Anything else under such a name (a
 /// `functions.json` listing a library's functions, a Jest snapshot) is left alone.
 pub fn reads_as_tool_list(text: &str) -> bool {
-    let doc = parse_tools_by_content(text);
+    holds_tools(&parse_tools_by_content(text))
+}
+
+fn holds_tools(doc: &ToolsDoc) -> bool {
     let named = doc.tools.iter().filter(|t| t.name().is_some()).count();
     doc.parse_error.is_none() && doc.not_a_tool_list.is_none() && named * 2 > doc.entries
+}
+
+/// What a JSON file whose name says too little must hold to be read as a tool list
+/// ([`crate::model::FileKind::ToolsByShape`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Telltale {
+    /// A DXT / MCP Bundle manifest (`manifest.json`, `manifest.template.json`): a top-level
+    /// `dxt_version` or `manifest_version` beside a `tools` array. A browser extension's or a web
+    /// app's `manifest.json` has no `tools` and is left alone.
+    Bundle,
+    /// Any other JSON file: read when it is an MCP tool list, a root array or a `tools` array
+    /// (a `tools/list` result, bare or in its JSON-RPC envelope) of MCP tools (`name` +
+    /// `inputSchema`), as test data and snapshots are saved under any name
+    /// (`toolsets-core-tools.json`). A `tools` key of any other shape, a catalogue, one tool
+    /// object alone: not read, since the name vouches for nothing.
+    Mcp,
+}
+
+/// The top-level keys that make an object a DXT / MCP Bundle manifest: `dxt_version` before the
+/// format was renamed, `manifest_version` after.
+pub(super) const BUNDLE_VERSION_KEYS: [&str; 2] = ["dxt_version", "manifest_version"];
+
+/// Whether a file of [`crate::model::FileKind::ToolsByShape`] is read: it holds tools as
+/// [`reads_as_tool_list`] says, and has the shape its telltale names.
+pub fn reads_as_shaped(telltale: Telltale, text: &str) -> bool {
+    // Every JSON file of a repository gets here: most (a `package.json`, a lock file) are passed
+    // over by a scan for the one key an MCP tool must have, without being parsed.
+    if telltale == Telltale::Mcp && !text.contains("\"inputSchema\"") {
+        return false;
+    }
+    let doc = parse_tools_by_content(text);
+    let shaped = match telltale {
+        Telltale::Bundle => doc.bundle,
+        // Most entries carry an `inputSchema` object: a data file whose records happen to have a
+        // `name` and a null `inputSchema` is no tool list.
+        Telltale::Mcp => {
+            let with_schema = doc
+                .tools
+                .iter()
+                .filter(|t| t.schema().is_some_and(Node::is_object))
+                .count();
+            doc.dialect == Some(Dialect::Mcp)
+                && doc.tools.first().is_some_and(|t| !t.pointer.is_empty())
+                && with_schema * 2 > doc.entries
+        }
+    };
+    shaped && holds_tools(&doc)
+}
+
+/// Whether a file read for its content that is not read as a tool list still holds what look
+/// like tools: it parses, and it has a list (an array where tools belong, or a keyed catalogue)
+/// of entries some dialect claims or that look like tools with their schemas missing. A file
+/// with no such list (a `package.json`, a library's function index, a browser extension's
+/// manifest) does not. The caller says why such a file is not read.
+pub fn looks_like_tools(telltale: Option<Telltale>, text: &str) -> bool {
+    // Any JSON file of a repository may get here: without the key no MCP tool lacks, it is not
+    // parsed at all.
+    if telltale == Some(Telltale::Mcp) && !text.contains("\"inputSchema\"") {
+        return false;
+    }
+    let doc = parse_tools_by_content(text);
+    doc.parse_error.is_none()
+        && doc.not_a_tool_list.is_none()
+        && doc.entries > 0
+        && !doc.tools.is_empty()
 }
 
 /// JSON pointer of a property inside the tool's entry, for messages.
