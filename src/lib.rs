@@ -26,6 +26,7 @@ mod git_index;
 pub mod history;
 pub mod index;
 pub mod inventory;
+pub mod lock;
 pub mod model;
 pub mod output_file;
 pub mod parse;

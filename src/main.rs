@@ -59,6 +59,7 @@ fn main() -> ExitCode {
             print_to_stdout(&String::from_utf8_lossy(&script))
         }
         Some(Command::Tools(args)) => cli::tools::run_tools(&args),
+        Some(Command::Lock(args)) => cli::lock::run_lock(&args),
         Some(Command::Diff(args)) => cli::diff::run_diff(&args),
         Some(Command::Server { .. }) => match skilllint::server::run() {
             Ok(()) => ExitCode::SUCCESS,

@@ -52,6 +52,7 @@ fn samples(kind: FileKind) -> &'static [&'static str] {
         FileKind::Agent => &["agents/reviewer.md", "plugins/x/agents/sub/planner.md"],
         FileKind::Instructions => &["AGENTS.md", "pkg/CLAUDE.md"],
         FileKind::Prose => &["skills/pdf/references/forms.md", "CLAUDE.local.md"],
+        FileKind::Lock => &["skilllint.lock", "servers/skilllint.lock"],
         FileKind::ToolsByShape(Telltale::Bundle) => {
             &["manifest.json", "mcpb/manifest.template.json"]
         }
@@ -80,6 +81,7 @@ fn every_kind() -> Vec<FileKind> {
         FileKind::Agent,
         FileKind::Instructions,
         FileKind::Prose,
+        FileKind::Lock,
     ];
     for host in Host::ALL {
         kinds.push(FileKind::PluginManifest { host });

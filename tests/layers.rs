@@ -269,8 +269,8 @@ const NEVER: &[Never] = &[
     },
     Never {
         from: &["inventory/**"],
-        to: &["diff/**"],
-        why: "the inventory does not know the diff: `skilllint diff` compares two inventories",
+        to: &["diff/**", "lock/**"],
+        why: "the inventory does not know the diff or the lock: each compares inventories (two revisions', or the run's and the pinned one)",
     },
     Never {
         from: &["diff/**", "history/**"],

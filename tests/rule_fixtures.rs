@@ -109,7 +109,13 @@ fn run(code: &str, root: PathBuf, inject_panic: bool) -> LintOutcome {
     if inject_panic {
         options.panic_in_rule = Some("SK006".to_string());
     }
-    match lint(&options) {
+    // The LK rules are the lock's: it lints and compares the tools with the fixture's lock.
+    let linted = if code.starts_with("LK") {
+        skilllint::lock::lint(&options)
+    } else {
+        lint(&options)
+    };
+    match linted {
         Ok(outcome) => outcome,
         Err(error) => panic!("{code}: lint failed: {error}"),
     }

@@ -26,7 +26,8 @@ pub type RepoCheck = fn(&RepoContext<'_>, &mut Sink);
 pub enum Check {
     Unit(UnitCheck),
     Repo(RepoCheck),
-    /// Emitted by the engine itself (unreadable files, crashed rules).
+    /// Emitted by the engine itself (unreadable files, crashed rules), or by a product over the
+    /// whole run (the lock's drift).
     Engine,
 }
 

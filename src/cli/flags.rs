@@ -69,6 +69,10 @@ pub enum Command {
     /// destructive), capabilities (exec, financial, credential, sends), the evidence for them,
     /// and the gates in front of it. Lints nothing; exits 0 (2 on a bad path or configuration).
     Tools(ToolsArgs),
+    /// Pin the tool surface: write `skilllint.lock` at the folder's root with every tool read
+    /// (its file, name, effect, capabilities, gates, and SHA-256 fingerprints of its description
+    /// and input schema). A lint there then reports each tool that drifted from it (LK001-LK003).
+    Lock(LockArgs),
     /// What a change does to the agent's capabilities: two git revisions (or a revision and the
     /// work tree, or two folders) linted and their inventories compared (configuration that
     /// silences the linter; tools added, removed, renamed; widened effects, new capabilities,
@@ -99,6 +103,23 @@ pub struct ToolsArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LockArgs {
+    /// The folder whose tools to pin [default: the current folder].
+    #[arg(value_name = "PATH", default_value = ".")]
+    pub path: PathBuf,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// How `tools` and `lock` find what a lint there would read: the configuration and the threads.
+#[derive(Debug, clap::Args)]
+pub struct ReadArgs {
     /// Use this configuration file instead of searching for skilllint.toml / .skilllint.toml.
     #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
     pub config: Option<PathBuf>,

@@ -14,7 +14,7 @@ use skilllint::escape::{display_path, escape_text};
 use skilllint::fix;
 use skilllint::output_file;
 use skilllint::render::{self, Format};
-use skilllint::{lint, LintOptions};
+use skilllint::LintOptions;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -168,7 +168,7 @@ pub(crate) fn run_lint(args: flags::LintArgs) -> ExitCode {
             let name = skilllint::discover::relative_path(Path::new("."), &stdin.path);
             skilllint::engine::lint_in_memory(&run.options, vec![(name, stdin.text.clone())])
         }
-        None => lint(&run.options),
+        None => skilllint::lock::lint(&run.options),
     };
     match linted {
         Ok(outcome) => report(&args, format, &run, outcome, fixed),

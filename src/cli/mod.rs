@@ -1,5 +1,5 @@
 //! The binary's own modules: the command line's flags ([`flags`]), one module per command
-//! ([`lint`] with [`baseline`], [`tools`], [`diff`], [`rules`]), where their output goes
+//! ([`lint`] with [`baseline`], [`tools`], [`lock`], [`diff`], [`rules`]), where their output goes
 //! ([`output`]), what the lint says on standard error ([`summary`]), the terminal's colours and
 //! messages ([`terminal`]) and the allocator. The library never imports them; `main.rs` only
 //! dispatches to them.
@@ -9,6 +9,7 @@ pub mod baseline;
 pub mod diff;
 pub mod flags;
 pub mod lint;
+pub mod lock;
 pub mod output;
 pub mod rules;
 pub mod summary;

@@ -39,9 +39,9 @@ pub(crate) fn load_inventory(
 pub(crate) fn run_tools(args: &flags::ToolsArgs) -> ExitCode {
     let Some(inventory) = load_inventory(
         &args.paths,
-        args.config.as_deref(),
-        args.isolated,
-        args.threads,
+        args.read.config.as_deref(),
+        args.read.isolated,
+        args.read.threads,
     ) else {
         return ExitCode::from(EXIT_USAGE);
     };

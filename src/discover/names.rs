@@ -4,6 +4,9 @@
 use crate::model::tools::Telltale;
 use crate::model::FileKind;
 
+/// The tool-surface lock's file name (`skilllint lock` writes it at the lint root).
+pub const LOCK_FILE_NAME: &str = "skilllint.lock";
+
 /// Classifies a file by its `/`-separated path (relative to the lint root, or as given): the name
 /// decides, and for agentproto files also the folder they sit in (`.tools/`, `.drivers/`, `.cli/`).
 pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
@@ -27,6 +30,7 @@ pub fn classify(path: &str, requirement_files: &[String]) -> Option<FileKind> {
         }
         "CLI.md" if folders.any(|f| f == ".cli") => Some(FileKind::Driver { cli: true }),
         "AGENTS.md" | "CLAUDE.md" => Some(FileKind::Instructions),
+        LOCK_FILE_NAME => Some(FileKind::Lock),
         _ if file_name.ends_with(".tools.json") => Some(FileKind::Tools { by_content: false }),
         _ if is_tool_list_name(folder, file_name) => Some(FileKind::Tools { by_content: true }),
         _ if requirement_files.iter().any(|r| r == file_name) => Some(FileKind::Requirement),
@@ -50,6 +54,7 @@ pub fn name_patterns(requirement_files: &[String]) -> Vec<String> {
         r"\.(drivers|tools)/(.*/)?DRIVER\.md".to_string(),
         r"\.cli/(.*/)?CLI\.md".to_string(),
         format!(r"{TOOL_SNAPSHOT_DIR}/[^/]*\.(snap|json)"),
+        regex_literal(LOCK_FILE_NAME),
     ];
     let names = TOOL_LIST_NAMES
         .iter()

@@ -121,6 +121,8 @@ pub fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
                 unit.others.push(id);
                 continue;
             }
+            // The lock is the run's, not a folder's: no unit rule reads it.
+            FileKind::Lock => continue,
             FileKind::Prose => {
                 unit.prose.push(id);
                 continue;

@@ -67,6 +67,9 @@ pub enum FileKind {
     /// `AGENTS.md` / `CLAUDE.md`, and a skill's reference files (`.md` under a `references/`
     /// folder, the Agent Skills layout for what a skill links to). Only the text rules read it.
     Prose,
+    /// `skilllint.lock`: the committed pin of the tool surface (`skilllint lock`). No rule of a
+    /// unit reads it; the lock compares it with the tools the run read (`crate::lock`).
+    Lock,
     /// A path the walker would not or could not follow (a symlink loop); only ever unreadable.
     Unfollowed,
 }
@@ -127,6 +130,8 @@ pub enum Parsed {
     Instructions(Box<instructions::InstructionsDoc>),
     /// Agent-read Markdown without a schema ([`FileKind::Prose`]): its Markdown structure only.
     Prose(Box<MarkdownDoc>),
+    /// `skilllint.lock`, kept as text: the lock reads it once the run's tools are known.
+    Lock,
     /// Could not be read; SL001 was reported.
     Unreadable(FileKind),
     /// Read, and parsed only while its unit is checked (see [`FileKind::parsed_up_front`]).
@@ -154,6 +159,7 @@ impl Parsed {
             Parsed::Agent(_) => FileKind::Agent,
             Parsed::Instructions(_) => FileKind::Instructions,
             Parsed::Prose(_) => FileKind::Prose,
+            Parsed::Lock => FileKind::Lock,
             Parsed::Unreadable(kind) | Parsed::Pending(kind) => *kind,
         }
     }
@@ -237,6 +243,7 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
             reference_root,
         ))),
         FileKind::Prose => Parsed::Prose(Box::new(parse_markdown_doc(&source.text))),
+        FileKind::Lock => Parsed::Lock,
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }

@@ -216,13 +216,7 @@ pub fn nothing_found(paths: &[std::path::PathBuf]) -> String {
     )
 }
 
-fn join_and(parts: &[String]) -> String {
-    match parts {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
+use crate::english::join_and;
 
 /// What the finding renderers read of a finished run.
 #[derive(Clone, Copy)]

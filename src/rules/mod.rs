@@ -8,6 +8,7 @@
 pub mod ag;
 pub mod dr;
 pub mod hk;
+pub mod lk;
 pub mod mc;
 pub mod phrasing;
 pub mod pi;
@@ -41,6 +42,7 @@ pub fn checks() -> impl Iterator<Item = &'static RuleImpl> + Clone {
         ag::RULES,
         pi::RULES,
         sl::RULES,
+        lk::RULES,
     ]
     .into_iter()
     .flatten()

@@ -227,14 +227,7 @@ pub(super) fn unknown_entries(
     }
 }
 
-/// `a`, `a and b`, `a, b and c`.
-pub(super) fn join_and(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
+pub(crate) use crate::english::join_and;
 
 /// Keys a catalogue entry may carry besides its name and description: what Docker's catalogue and
 /// hand-written tool indexes put there (grouping, display, hints).

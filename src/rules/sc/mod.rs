@@ -267,14 +267,7 @@ fn mcp_name_problem(name: &str) -> Option<String> {
     })
 }
 
-/// `a`, `a and b`, `a, b and c`.
-fn join_and(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
+use crate::english::join_and;
 
 fn describe_char(c: char) -> String {
     match c {
