@@ -74,6 +74,21 @@ const LIMIT_NOUNS: &[&str] = &[
     "config", "configuration", "permission", "permissions", "allowlist", "whitelist",
     "blocklist", "blacklist", "denylist", "sandbox",
 ];
+
+/// Limit nouns that name any configuration too (a data platform's component configuration): they
+/// count only when the description says the configuration guards the agent or its server.
+const CONFIG_NOUNS: &[&str] = &["config", "configuration"];
+
+/// Words of a description that make a configuration the agent's own limits.
+const GUARD_WORDS: &[&str] = &[
+    "security",
+    "server",
+    "agent",
+    "allowed",
+    "blocked",
+    "permission",
+    "permissions",
+];
 #[rustfmt::skip]
 const LIMIT_COMPANIONS: &[&str] = &[
     "value", "values", "key", "setting", "settings", "option", "options", "server", "tool",
@@ -313,20 +328,25 @@ fn exec_description(words: &[String]) -> Option<String> {
 /// its companions in the name (`set_config_value`, `update_permissions`), or a description that
 /// names allowed directories, blocked commands or permission settings.
 fn changes_limits(words: &[String], description: &str) -> Option<String> {
-    let rest = words.get(1..).unwrap_or_default();
-    let noun = rest.iter().find(|w| is_in(LIMIT_NOUNS, w));
-    if let Some(noun) = noun {
-        if rest
-            .iter()
-            .all(|w| is_in(LIMIT_NOUNS, w) || is_in(LIMIT_COMPANIONS, w))
-        {
-            return Some(format!("the name's `{noun}`"));
-        }
-    }
     let lower = description
         .get(..description.len().min(DESCRIPTION_READ * 4))
         .unwrap_or(description)
         .to_ascii_lowercase();
+    let rest = words.get(1..).unwrap_or_default();
+    let noun = rest.iter().find(|w| is_in(LIMIT_NOUNS, w));
+    if let Some(noun) = noun {
+        let guarded = !is_in(CONFIG_NOUNS, noun)
+            || lower
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(|w| is_in(GUARD_WORDS, w));
+        if guarded
+            && rest
+                .iter()
+                .all(|w| is_in(LIMIT_NOUNS, w) || is_in(LIMIT_COMPANIONS, w))
+        {
+            return Some(format!("the name's `{noun}`"));
+        }
+    }
     LIMIT_PHRASES
         .iter()
         .find(|p| lower.contains(*p))
@@ -526,7 +546,8 @@ mod tests {
     #[test]
     fn changing_the_agents_limits_is_access() {
         let list = [
-            tool("set_config_value", "Set a configuration value by key.", ""),
+            tool("set_config_value", "Set a configuration value by key. Use apart from file operations to prevent security issues.", ""),
+            tool("update_config", "Updates a root component configuration by component ID.", ""),
             tool(
                 "get_config",
                 "Get the configuration, with blocked commands and allowed directories.",
@@ -544,6 +565,7 @@ mod tests {
             effects(&format!("[{}]", list.join(","))),
             [
                 "set_config_value: write [\"access\"]",
+                "update_config: write []",
                 "get_config: read []",
                 "update_permissions: write [\"access\"]",
                 "pages_update_page_settings: write []",
