@@ -688,7 +688,7 @@ fn description_verb(text: &str) -> Option<String> {
 }
 
 /// The top-level parameters: name, key span, schema.
-fn parameters(tool: &Tool) -> Vec<(&str, Span, &Node)> {
+pub(super) fn parameters(tool: &Tool) -> Vec<(&str, Span, &Node)> {
     tool.schema()
         .and_then(|s| s.get("properties"))
         .and_then(Node::as_object)

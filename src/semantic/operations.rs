@@ -10,7 +10,7 @@
 use crate::model::tools::Tool;
 use crate::parse::node::{Node, Value};
 use crate::parse::words::name_words;
-use crate::semantic::effect::{Basis, Capability, Claim, Effect, Evidence};
+use crate::semantic::effect::{parameters, Basis, Capability, Claim, Effect, Evidence};
 use crate::source::{FileId, Span};
 
 /// Words that make a parameter an operation selector: its whole name (`action`, `method`), its
@@ -131,17 +131,6 @@ pub fn is_http_method_enum(values: &Node) -> bool {
                 .iter()
                 .all(|v| v.as_str().is_some_and(|m| HTTP_METHODS.contains(&m)))
     })
-}
-
-/// The top-level parameters: name, key span, schema.
-fn parameters(tool: &Tool) -> Vec<(&str, Span, &Node)> {
-    tool.schema()
-        .and_then(|s| s.get("properties"))
-        .and_then(Node::as_object)
-        .unwrap_or_default()
-        .iter()
-        .map(|m| (m.key.as_str(), m.key_span, &m.value))
-        .collect()
 }
 
 fn inferred(
