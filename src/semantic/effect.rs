@@ -18,7 +18,7 @@ use crate::model::tools::Tool;
 use crate::parse::node::{Node, Value};
 use crate::parse::words::name_words;
 use crate::semantic::links::Link;
-use crate::semantic::operations::operation_evidence;
+use crate::semantic::operations::{operation_findings, Finding, NameVerb};
 use crate::source::{FileId, Span};
 use std::collections::HashMap;
 
@@ -688,7 +688,7 @@ fn description_verb(text: &str) -> Option<String> {
 }
 
 /// The top-level parameters: name, key span, schema.
-pub(super) fn parameters(tool: &Tool) -> Vec<(&str, Span, &Node)> {
+fn parameters(tool: &Tool) -> Vec<(&str, Span, &Node)> {
     tool.schema()
         .and_then(|s| s.get("properties"))
         .and_then(Node::as_object)
@@ -893,10 +893,30 @@ fn by_operations(r: &mut Reader<'_>) {
         }
         _ => None,
     });
+    let verb = match verb {
+        None => NameVerb::None,
+        Some(Effect::Read) => NameVerb::Reads,
+        Some(_) => NameVerb::Changes,
+    };
     let mut words = r.tool.name().map(name_words).unwrap_or_default();
     words.truncate(MAX_NAME_WORDS);
-    let found = operation_evidence(r.file, r.tool, &words, verb);
-    r.evidence.extend(found);
+    let params = parameters(r.tool);
+    for found in operation_findings(r.tool, &params, &words, verb) {
+        let (claim, strong) = match found.what {
+            Finding::Deletes => (Claim::AtLeast(Effect::Destructive), true),
+            Finding::Writes => (Claim::AtLeast(Effect::Write), false),
+            Finding::Exec => (Claim::Capability(Capability::Exec), true),
+            Finding::Access => (Claim::Capability(Capability::Access), true),
+        };
+        r.push(
+            claim,
+            Basis::Inferred,
+            found.source,
+            found.text,
+            found.span,
+            strong,
+        );
+    }
 }
 
 /// The effect the evidence supports: inferred evidence, bounded by the declarations.

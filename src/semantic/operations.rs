@@ -5,13 +5,42 @@
 //! changes the agent's own limits (allowed directories, blocked commands, permission settings).
 //!
 //! Kept apart from `effect` so each reading is one function with its own vocabulary; `effect`
-//! appends what these find to the tool's evidence before deciding.
+//! turns what these find into evidence before deciding. This module never imports `effect`.
 
 use crate::model::tools::Tool;
 use crate::parse::node::{Node, Value};
 use crate::parse::words::name_words;
-use crate::semantic::effect::{parameters, Basis, Capability, Claim, Effect, Evidence};
-use crate::source::{FileId, Span};
+use crate::source::Span;
+
+/// What a reading found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Finding {
+    /// An operation the tool offers deletes: at least destructive.
+    Deletes,
+    /// A raw request that can change anything the API can: at least a write.
+    Writes,
+    /// The tool runs what it is given.
+    Exec,
+    /// The tool changes the agent's own limits.
+    Access,
+}
+
+/// One thing found, with where and what was read (`source` as `effect::Evidence` names it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub what: Finding,
+    pub source: &'static str,
+    pub text: String,
+    pub span: Span,
+}
+
+/// What the tool's name (or, without a verb there, its description) says it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NameVerb {
+    None,
+    Reads,
+    Changes,
+}
 
 /// Words that make a parameter an operation selector: its whole name (`action`, `method`), its
 /// last word (`sub_action`, `fileOperation`), or its first word before a qualifier (`action_type`,
@@ -133,27 +162,17 @@ pub fn is_http_method_enum(values: &Node) -> bool {
     })
 }
 
-fn inferred(
-    claim: Claim,
-    source: &'static str,
-    text: String,
-    file: FileId,
-    span: Span,
-    strong: bool,
-) -> Evidence {
-    Evidence {
-        claim,
-        basis: Basis::Inferred,
+fn found(what: Finding, source: &'static str, text: String, span: Span) -> Found {
+    Found {
+        what,
         source,
         text,
-        file,
         span,
-        strong,
     }
 }
 
 /// An operation selector whose `enum` offers a delete: the tool deletes whatever else it does.
-fn deleting_operation(file: FileId, params: &[(&str, Span, &Node)]) -> Option<Evidence> {
+fn deleting_operation(params: &[(&str, Span, &Node)]) -> Option<Found> {
     params.iter().find_map(|(pname, _, schema)| {
         if !is_selector_parameter(pname) {
             return None;
@@ -167,16 +186,14 @@ fn deleting_operation(file: FileId, params: &[(&str, Span, &Node)]) -> Option<Ev
                 .and_then(|t| name_words(t).into_iter().next())
                 .is_some_and(|w| is_in(DELETING_OPERATIONS, &w))
         })?;
-        Some(inferred(
-            Claim::AtLeast(Effect::Destructive),
+        Some(found(
+            Finding::Deletes,
             "operation",
             format!(
                 "the operation `{}` of `{pname}`",
                 value.as_str().unwrap_or_default()
             ),
-            file,
             value.span,
-            true,
         ))
     })
 }
@@ -204,7 +221,7 @@ fn is_string_schema(schema: &Node) -> bool {
 /// A raw API request: an HTTP method parameter that can write (`POST`, `DELETE`…, or any method
 /// when it has no `enum` and the tool takes a path or URL). The request may change anything the
 /// API can, so the tool is at least a write.
-fn raw_request(file: FileId, params: &[(&str, Span, &Node)]) -> Option<Evidence> {
+fn raw_request(params: &[(&str, Span, &Node)]) -> Option<Found> {
     let targeted = params.iter().any(|(pname, _, _)| {
         name_words(pname)
             .last()
@@ -243,14 +260,7 @@ fn raw_request(file: FileId, params: &[(&str, Span, &Node)]) -> Option<Evidence>
             }
             _ => return None,
         };
-        Some(inferred(
-            Claim::AtLeast(Effect::Write),
-            "request",
-            text,
-            file,
-            *span,
-            false,
-        ))
+        Some(found(Finding::Writes, "request", text, *span))
     })
 }
 
@@ -342,58 +352,35 @@ fn changes_limits(words: &[String], description: &str) -> Option<String> {
         .map(|p| format!("the description's `{p}…`"))
 }
 
-/// What the tool's operations add to its evidence. `verb` is the effect of the name's verb (or
-/// the description's, when the name has none), `None` when neither has one.
-pub(crate) fn operation_evidence(
-    file: FileId,
+/// What the tool's operations add to its evidence, its parameters being `params`.
+pub(crate) fn operation_findings(
     tool: &Tool,
+    params: &[(&str, Span, &Node)],
     name_words: &[String],
-    verb: Option<Effect>,
-) -> Vec<Evidence> {
+    verb: NameVerb,
+) -> Vec<Found> {
     let mut out = Vec::new();
-    let params = parameters(tool);
-    if let Some(e) = deleting_operation(file, &params) {
-        out.push(e);
-    }
-    if let Some(e) = raw_request(file, &params) {
-        out.push(e);
-    }
-    if verb == Some(Effect::Read) {
+    out.extend(deleting_operation(params));
+    out.extend(raw_request(params));
+    if verb == NameVerb::Reads {
         return out;
     }
     let description = tool.description();
     let text = description.and_then(Node::as_str).unwrap_or_default();
     let span = description.map_or(tool.span(), |d| d.span);
     if let Some(why) = exec_description(&first_sentence_words(text)) {
-        out.push(inferred(
-            Claim::Capability(Capability::Exec),
-            "description",
-            why,
-            file,
-            span,
-            true,
-        ));
+        out.push(found(Finding::Exec, "description", why, span));
     }
-    // Only a tool that changes something: its name's verb writes, or it has none and the
-    // description names the limits.
-    if verb.is_some_and(|v| v >= Effect::Write) || verb.is_none() {
-        let limits = changes_limits(name_words, text)
-            .filter(|why| verb.is_some() || why.starts_with("the description"));
-        if let Some(why) = limits {
-            let (source, span) = if why.starts_with("the name") {
-                ("name", tool.span())
-            } else {
-                ("description", span)
-            };
-            out.push(inferred(
-                Claim::Capability(Capability::Access),
-                source,
-                why,
-                file,
-                span,
-                true,
-            ));
-        }
+    // A name without a verb counts only when the description names the limits.
+    let limits = changes_limits(name_words, text)
+        .filter(|why| verb == NameVerb::Changes || why.starts_with("the description"));
+    if let Some(why) = limits {
+        let (source, span) = if why.starts_with("the name") {
+            ("name", tool.span())
+        } else {
+            ("description", span)
+        };
+        out.push(found(Finding::Access, source, why, span));
     }
     out
 }
