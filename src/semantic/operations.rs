@@ -391,9 +391,18 @@ mod tests {
     use crate::semantic::effect::tool_effect;
     use crate::source::FileId;
 
-    /// `name: effect [capabilities]` for each tool of an MCP list.
-    fn effects(json: &str) -> Vec<String> {
-        let doc = parse_tools(json);
+    /// `name: effect [capabilities]` for each tool of an MCP list of `(name, description,
+    /// properties)`.
+    fn effects(tools: &[(&str, &str, &str)]) -> Vec<String> {
+        let entries: Vec<String> = tools
+            .iter()
+            .map(|(name, description, properties)| {
+                format!(
+                    r#"{{"name": "{name}", "description": "{description}", "inputSchema": {{"type": "object", "properties": {{{properties}}}}}}}"#
+                )
+            })
+            .collect();
+        let doc = parse_tools(&format!("[{}]", entries.join(",")));
         doc.tools
             .iter()
             .map(|tool| {
@@ -404,44 +413,38 @@ mod tests {
             .collect()
     }
 
-    fn tool(name: &str, description: &str, properties: &str) -> String {
-        format!(
-            r#"{{"name": "{name}", "description": "{description}", "inputSchema": {{"type": "object", "properties": {{{properties}}}}}}}"#
-        )
-    }
-
     #[test]
     fn an_operation_that_deletes_makes_the_tool_destructive() {
         let list = [
-            tool(
+            (
                 "webhooks",
                 "Webhooks.",
                 r#""action": {"type": "string", "enum": ["list", "delete"]}"#,
             ),
-            tool(
+            (
                 "labels",
                 "Labels.",
                 r#""method": {"type": "string", "enum": ["get", "remove_label"]}"#,
             ),
-            tool(
+            (
                 "reads",
                 "Reads.",
                 r#""method": {"type": "string", "enum": ["list", "get"]}"#,
             ),
             // An HTTP method enum is a request, not an operation selector; a `type` is no selector.
-            tool(
+            (
                 "http",
                 "Calls the API.",
                 r#""method": {"type": "string", "enum": ["GET", "DELETE"]}"#,
             ),
-            tool(
+            (
                 "links",
                 "Relationships between issues.",
                 r#""type": {"type": "string", "enum": ["blocked_by", "delete"]}"#,
             ),
         ];
         assert_eq!(
-            effects(&format!("[{}]", list.join(","))),
+            effects(&list),
             [
                 "webhooks: destructive []",
                 "labels: destructive []",
@@ -455,21 +458,21 @@ mod tests {
     #[test]
     fn a_raw_request_is_at_least_a_write() {
         let list = [
-            tool(
+            (
                 "api_request",
                 "Calls the API.",
                 r#""method": {"type": "string"}, "path": {"type": "string"}"#,
             ),
-            tool(
+            (
                 "http_get",
                 "Fetches a page.",
                 r#""method": {"type": "string", "enum": ["GET", "HEAD"]}, "url": {"type": "string"}"#,
             ),
             // A free `method` without a path or URL is not a request.
-            tool("solve", "Solves it.", r#""method": {"type": "string"}"#),
+            ("solve", "Solves it.", r#""method": {"type": "string"}"#),
         ];
         assert_eq!(
-            effects(&format!("[{}]", list.join(","))),
+            effects(&list),
             [
                 "api_request: write []",
                 "http_get: read []",
@@ -481,34 +484,34 @@ mod tests {
     #[test]
     fn descriptions_that_start_or_drive_a_process_are_exec() {
         let list = [
-            tool(
+            (
                 "start_process",
                 "Start a new terminal process with state detection.",
                 "",
             ),
-            tool(
+            (
                 "interact_with_process",
                 "Send input to a running process and receive the response.",
                 "",
             ),
-            tool(
+            (
                 "read_process_output",
                 "Read output from a running process, with REPL prompt recognition.",
                 "",
             ),
-            tool(
+            (
                 "start_search",
                 "Start a streaming search for files by name.",
                 "",
             ),
-            tool(
+            (
                 "pods_run",
                 "Run a Kubernetes Pod with the provided container image.",
                 "",
             ),
         ];
         assert_eq!(
-            effects(&format!("[{}]", list.join(","))),
+            effects(&list),
             [
                 "start_process: write [\"exec\"]",
                 "interact_with_process: write [\"exec\"]",
@@ -522,23 +525,15 @@ mod tests {
     #[test]
     fn changing_the_agents_limits_is_access() {
         let list = [
-            tool("set_config_value", "Set a configuration value by key. Use apart from file operations to prevent security issues.", ""),
-            tool("update_config", "Updates a root component configuration by component ID.", ""),
-            tool(
-                "get_config",
-                "Get the configuration, with blocked commands and allowed directories.",
-                "",
-            ),
-            tool("update_permissions", "Update the permissions.", ""),
-            tool("pages_update_page_settings", "Update page settings.", ""),
-            tool(
-                "add_directory",
-                "Add a directory to the allowed directories.",
-                "",
-            ),
+            ("set_config_value", "Set a configuration value by key. Use apart from file operations to prevent security issues.", ""),
+            ("update_config", "Updates a root component configuration by component ID.", ""),
+            ("get_config", "Get the configuration, with blocked commands and allowed directories.", ""),
+            ("update_permissions", "Update the permissions.", ""),
+            ("pages_update_page_settings", "Update page settings.", ""),
+            ("add_directory", "Add a directory to the allowed directories.", ""),
         ];
         assert_eq!(
-            effects(&format!("[{}]", list.join(","))),
+            effects(&list),
             [
                 "set_config_value: write [\"access\"]",
                 "update_config: write []",
