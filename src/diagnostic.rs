@@ -139,7 +139,7 @@ pub struct ToolFacts {
     pub name: String,
     /// `read`, `write` or `destructive`.
     pub effect: &'static str,
-    /// `exec`, `financial`, `credential`, `sends`, sorted.
+    /// `exec`, `financial`, `credential`, `access`, `sends`, sorted.
     pub capabilities: Vec<&'static str>,
     pub evidence: Vec<EvidenceFacts>,
 }

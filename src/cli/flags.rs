@@ -66,7 +66,7 @@ pub enum Command {
         shell: clap_complete::Shell,
     },
     /// The repository's capability inventory: every tool with its effect (read, write,
-    /// destructive), capabilities (exec, financial, credential, sends), the evidence for them,
+    /// destructive), capabilities (exec, financial, credential, access, sends), the evidence for them,
     /// and the gates in front of it. Lints nothing; exits 0 (2 on a bad path or configuration).
     Tools(ToolsArgs),
     /// Pin the tool surface: write `skilllint.lock` at the folder's root with every tool read

@@ -814,7 +814,7 @@ fn tool_entity<'a>(
 }
 
 /// `effect` (`read`/`write`/`destructive`), `capabilities` (a sorted list of `exec`,
-/// `financial`, `credential`, `sends`) and `effect_evidence` (a list of maps with `claim`,
+/// `financial`, `credential`, `access`, `sends`) and `effect_evidence` (a list of maps with `claim`,
 /// `basis`, `source` and `text`).
 fn effect_fields(b: &mut Builder<'_, '_>, effect: &ToolEffect<'_>, anchor: Span) {
     let origin = Origin::Span(

@@ -18,6 +18,7 @@ use crate::model::tools::Tool;
 use crate::parse::node::{Node, Value};
 use crate::parse::words::name_words;
 use crate::semantic::links::Link;
+use crate::semantic::operations::{operation_findings, Finding, NameVerb};
 use crate::source::{FileId, Span};
 use std::collections::HashMap;
 
@@ -48,6 +49,9 @@ pub enum Capability {
     Financial,
     /// Creates, reveals or rotates keys and tokens.
     Credential,
+    /// Changes the agent's own limits: allowed directories, blocked commands, permission
+    /// settings, its tool server's configuration.
+    Access,
     /// Sends messages or data to third parties.
     Sends,
 }
@@ -58,6 +62,7 @@ impl Capability {
             Capability::Exec => "exec",
             Capability::Financial => "financial",
             Capability::Credential => "credential",
+            Capability::Access => "access",
             Capability::Sends => "sends",
         }
     }
@@ -114,7 +119,8 @@ impl Basis {
 pub struct Evidence {
     pub claim: Claim,
     pub basis: Basis,
-    /// Where it was read: `annotations.readOnlyHint`, `name`, `parameter`, `description`, `type`,
+    /// Where it was read: `annotations.readOnlyHint`, `name`, `parameter`, `operation` (a
+    /// selector's `enum`), `request` (an HTTP method parameter), `description`, `type`,
     /// `requiresConfirmation`, `scopes`, `contract.mutates`, `contract.risk_level`,
     /// `contract.approval`.
     pub source: &'static str,
@@ -247,6 +253,7 @@ const WRITE_VERBS: &[&str] = &[
     "transfer", "withdraw", "deposit", "swap", "mint", "burn", "bridge", "stake", "unstake",
     "configure", "reset", "clear", "mark", "unmark", "upgrade", "downgrade", "attach", "detach",
     "share", "unshare", "notify", "email", "tweet", "retweet", "broadcast", "enqueue", "resolve",
+    "forward",
     "execute", "exec", "run", "eval", "invoke", "fill", "click", "type", "press", "drag", "hover",
     "navigate", "select", "check", "uncheck", "lock", "unlock", "tag", "untag", "star",
     "unstar", "pin", "unpin", "comment", "post", "commit", "release", "schedule", "book", "link",
@@ -876,6 +883,42 @@ fn inferred(r: &mut Reader<'_>) {
     }
 }
 
+/// What the tool's operations add (`semantic::operations`): a selector offering a delete, a raw
+/// API request, a description that starts a terminal process, a tool that changes the agent's
+/// limits. Read after the name and description, whose verb it is given.
+fn by_operations(r: &mut Reader<'_>) {
+    let verb = r.evidence.iter().find_map(|e| match (e.basis, e.claim) {
+        (Basis::Inferred, Claim::Effect(x)) if matches!(e.source, "name" | "description") => {
+            Some(x)
+        }
+        _ => None,
+    });
+    let verb = match verb {
+        None => NameVerb::None,
+        Some(Effect::Read) => NameVerb::Reads,
+        Some(_) => NameVerb::Changes,
+    };
+    let mut words = r.tool.name().map(name_words).unwrap_or_default();
+    words.truncate(MAX_NAME_WORDS);
+    let params = parameters(r.tool);
+    for found in operation_findings(r.tool, &params, &words, verb) {
+        let (claim, strong) = match found.what {
+            Finding::Deletes => (Claim::AtLeast(Effect::Destructive), true),
+            Finding::Writes => (Claim::AtLeast(Effect::Write), false),
+            Finding::Exec => (Claim::Capability(Capability::Exec), true),
+            Finding::Access => (Claim::Capability(Capability::Access), true),
+        };
+        r.push(
+            claim,
+            Basis::Inferred,
+            found.source,
+            found.text,
+            found.span,
+            strong,
+        );
+    }
+}
+
 /// The effect the evidence supports: inferred evidence, bounded by the declarations.
 fn decide(evidence: &[Evidence]) -> (Effect, Vec<Capability>) {
     let mut floor = Effect::Read;
@@ -928,6 +971,7 @@ pub(crate) fn tool_effect<'a>(
         declared_by_contract(&mut r, link);
     }
     inferred(&mut r);
+    by_operations(&mut r);
     let (effect, capabilities) = decide(&r.evidence);
     ToolEffect {
         file,

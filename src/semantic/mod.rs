@@ -14,6 +14,7 @@ pub mod effect;
 pub mod invisible;
 pub mod links;
 mod memo;
+pub mod operations;
 pub mod permissions;
 pub mod schemas;
 pub mod skill_names;

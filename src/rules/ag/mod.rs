@@ -11,6 +11,7 @@ mod ag002_agent_field_missing;
 mod ag003_agent_tool_unknown;
 mod ag004_command_allowed_tools_unrestricted;
 mod ag005_instructions_broken_link;
+mod ag006_agent_key_misspelt;
 #[cfg(test)]
 mod tests;
 
@@ -20,6 +21,7 @@ use ag002_agent_field_missing::agent_field_missing;
 use ag003_agent_tool_unknown::agent_tool_unknown;
 use ag004_command_allowed_tools_unrestricted::command_allowed_tools_unrestricted;
 use ag005_instructions_broken_link::instructions_broken_link;
+use ag006_agent_key_misspelt::agent_key_misspelt;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -28,4 +30,5 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: code::AG003, check: Check::Unit(agent_tool_unknown) },
     RuleImpl { code: code::AG004, check: Check::Unit(command_allowed_tools_unrestricted) },
     RuleImpl { code: code::AG005, check: Check::Unit(instructions_broken_link) },
+    RuleImpl { code: code::AG006, check: Check::Unit(agent_key_misspelt) },
 ];

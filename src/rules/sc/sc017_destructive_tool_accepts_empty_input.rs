@@ -4,7 +4,7 @@
 use crate::check::{Sink, Unit};
 use crate::parse::node::{Node, Value};
 use crate::rules::phrasing::tool_facts;
-use crate::semantic::effect::{Capability, Effect};
+use crate::semantic::effect::{Basis, Capability, Claim, Effect, ToolEffect};
 use crate::semantic::schemas::tool_subject;
 
 /// Whether the root schema demands some property: a non-empty `required`, `minProperties` of at
@@ -46,6 +46,28 @@ fn is_array(schema: &Node) -> bool {
     }
 }
 
+/// Whether the destructive tool deletes something it must be told: the name's (or description's)
+/// verb deletes, an operation it offers deletes, or it is declared destructive without a verb
+/// that only writes. A save or write whose overwrite makes it destructive (`save_document` with
+/// `destructiveHint: true`, `write_file` with a `force` switch) acts on the current document when
+/// called with `{}`, which is its normal call, not a missing target.
+fn deletes(effect: &ToolEffect<'_>) -> bool {
+    let mut verb = None;
+    for e in &effect.evidence {
+        if e.basis != Basis::Inferred {
+            continue;
+        }
+        match (e.source, e.claim) {
+            ("name" | "description", Claim::Effect(x)) => {
+                verb.get_or_insert(x);
+            }
+            ("operation", Claim::AtLeast(Effect::Destructive)) => return true,
+            _ => {}
+        }
+    }
+    verb != Some(Effect::Write)
+}
+
 pub(super) fn destructive_tool_accepts_empty_input(unit: &Unit<'_>, sink: &mut Sink) {
     for effect in unit.tool_effects() {
         let tool = effect.tool;
@@ -66,7 +88,7 @@ pub(super) fn destructive_tool_accepts_empty_input(unit: &Unit<'_>, sink: &mut S
         let why = effect
             .effect_evidence()
             .map_or_else(String::new, |e| format!(": {}", e.text));
-        if destructive && !properties.is_empty() && !demands_a_property(schema) {
+        if destructive && deletes(effect) && !properties.is_empty() && !demands_a_property(schema) {
             sink.report(
                 effect.file,
                 subject.key_span,

@@ -2,9 +2,18 @@
 
 use crate::check::{Sink, Unit};
 use crate::source::{FileId, Span};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub(super) fn tool_name_duplicate(unit: &Unit<'_>, sink: &mut Sink) {
+    // A list read for its content (a `tools/list` snapshot per toolset, `functions.json` beside
+    // `openai_tools.json`, a bundle manifest) is a whole tool set of its own, a copy of tools
+    // defined elsewhere: its names repeat the other lists' by design. Within one file a repeat is
+    // still a duplicate.
+    let copies: BTreeSet<FileId> = unit
+        .tools_docs()
+        .filter(|(_, doc)| doc.by_content)
+        .map(|(id, _)| id)
+        .collect();
     let mut first: BTreeMap<&str, (FileId, Span)> = BTreeMap::new();
     for (id, tool) in unit.tools() {
         let Some(name) = tool.name().filter(|n| !n.is_empty()) else {
@@ -15,6 +24,8 @@ pub(super) fn tool_name_duplicate(unit: &Unit<'_>, sink: &mut Sink) {
             None => {
                 first.insert(name, (id, span));
             }
+            Some(&(first_id, _))
+                if first_id != id && (copies.contains(&id) || copies.contains(&first_id)) => {}
             Some(&(first_id, first_span)) => {
                 let message = if first_id == id {
                     format!("tool `{name}` is defined twice")

@@ -3,58 +3,32 @@
 use crate::check::{Sink, Unit};
 use crate::parse::node::Node;
 use crate::rules::util::name_words;
+use crate::semantic::operations::is_http_method_enum;
+pub(super) use crate::semantic::operations::is_selector_parameter;
 
-/// Words that make a parameter an operation selector: its whole name (`action`, `method`), its
-/// last word (`sub_action`, `fileOperation`), or its first word before a qualifier (`action_type`,
-/// `op_name`). `type`, `kind` and `name` alone are not selectors: they usually name a kind of thing
-/// (`type: ["blocked_by", "blocking"]`), and an enum of them is rarely a list of operations.
-const SELECTOR_WORDS: [&str; 8] = [
-    "action",
-    "operation",
-    "op",
-    "mode",
-    "command",
-    "cmd",
-    "method",
-    "verb",
+/// Verbs that name distinct operations, by what calling them does: reads, writes, deletes.
+const READING_OPERATIONS: [&str; 9] = [
+    "search", "find", "query", "get", "fetch", "list", "read", "view", "show",
 ];
-
-/// The words that may follow a selector word in a two-word selector name (`action_type`).
-const SELECTOR_QUALIFIERS: [&str; 3] = ["type", "name", "kind"];
-
-/// HTTP methods: an enum of only these (`GET`, `POST`, `DELETE`) picks a transport verb for a
-/// request tool, not one of several operations the tool implements.
-const HTTP_METHODS: [&str; 9] = [
-    "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT",
+#[rustfmt::skip]
+const WRITING_OPERATIONS: [&str; 18] = [
+    "create", "add", "insert", "new", "update", "edit", "modify", "patch", "set", "upsert",
+    "cancel", "archive", "write", "send", "post", "move", "copy", "rename",
 ];
+const DELETING_OPERATIONS: [&str; 3] = ["delete", "remove", "destroy"];
 
-/// Whether a parameter name says that its value selects an operation.
-pub(super) fn is_selector_parameter(name: &str) -> bool {
-    let words = name_words(name);
-    let selector = |word: &String| SELECTOR_WORDS.contains(&word.as_str());
-    match words.as_slice() {
-        [.., last] if selector(last) => true,
-        [first, qualifier] => selector(first) && SELECTOR_QUALIFIERS.contains(&qualifier.as_str()),
-        _ => false,
+/// What an operation verb does: `reads`, `writes` or `deletes`.
+fn operation_effect(verb: &str) -> Option<&'static str> {
+    if READING_OPERATIONS.contains(&verb) {
+        Some("reads")
+    } else if WRITING_OPERATIONS.contains(&verb) {
+        Some("writes")
+    } else if DELETING_OPERATIONS.contains(&verb) {
+        Some("deletes")
+    } else {
+        None
     }
 }
-
-/// Whether every value of an `enum` is an HTTP method written the HTTP way (upper case).
-fn is_http_method_enum(values: &Node) -> bool {
-    values.as_array().is_some_and(|items| {
-        !items.is_empty()
-            && items
-                .iter()
-                .all(|v| v.as_str().is_some_and(|m| HTTP_METHODS.contains(&m)))
-    })
-}
-
-/// Verbs that name distinct operations.
-const OPERATION_VERBS: [&str; 30] = [
-    "create", "add", "insert", "new", "update", "edit", "modify", "patch", "set", "upsert",
-    "delete", "remove", "destroy", "cancel", "archive", "search", "find", "query", "get", "fetch",
-    "list", "read", "view", "show", "write", "send", "post", "move", "copy", "rename",
-];
 
 pub(super) fn multi_capability_tool(unit: &Unit<'_>, sink: &mut Sink) {
     const HELP: &str = "split it into one tool per operation, each with its own read/write classification and confirmation gate";
@@ -90,7 +64,12 @@ pub(super) fn multi_capability_tool(unit: &Unit<'_>, sink: &mut Sink) {
                 continue;
             }
             let verbs = enum_verbs(values);
-            if verbs.len() < 2 {
+            // Operations that do the same kind of thing share one classification and one gate:
+            // `list` and `get` on a reading tool, `create` and `update` on a writing one.
+            let mut effects: Vec<&str> = verbs.iter().filter_map(|v| operation_effect(v)).collect();
+            effects.sort_unstable();
+            effects.dedup();
+            if effects.len() < 2 {
                 continue;
             }
             sink.report(
@@ -102,10 +81,26 @@ pub(super) fn multi_capability_tool(unit: &Unit<'_>, sink: &mut Sink) {
                     property.key
                 ),
             )
-            .label("several operations in one tool")
+            .label(differing_label(&verbs))
             .help(HELP);
         }
     }
+}
+
+/// "`list` reads, `delete` deletes": the first verb of each effect, in the enum's order.
+fn differing_label(verbs: &[String]) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut parts = Vec::new();
+    for verb in verbs {
+        let Some(effect) = operation_effect(verb) else {
+            continue;
+        };
+        if !seen.contains(&effect) {
+            seen.push(effect);
+            parts.push(format!("`{verb}` {effect}"));
+        }
+    }
+    format!("operations that differ in effect: {}", parts.join(", "))
 }
 
 /// The distinct operation verbs an `enum` offers, in order (`"create_task"` counts as `create`).
@@ -118,7 +113,7 @@ fn enum_verbs(values: &Node) -> Vec<String> {
         let Some(first) = name_words(text).into_iter().next() else {
             continue;
         };
-        if OPERATION_VERBS.contains(&first.as_str()) && !verbs.contains(&first) {
+        if operation_effect(&first).is_some() && !verbs.contains(&first) {
             verbs.push(first);
         }
     }
