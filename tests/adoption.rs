@@ -14,7 +14,8 @@ fn command(args: &[&str], cwd: &Path) -> Command {
         .env_remove("NO_COLOR")
         .env_remove("FORCE_COLOR")
         .env_remove("CLICOLOR_FORCE")
-        .env_remove("GITHUB_WORKSPACE");
+        .env_remove("GITHUB_WORKSPACE")
+        .env_remove("CI_PROJECT_DIR");
     command
 }
 

@@ -11,6 +11,7 @@ fn skilllint(args: &[&str], cwd: &Path) -> Output {
         .env_remove("FORCE_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .env_remove("GITHUB_WORKSPACE")
+        .env_remove("CI_PROJECT_DIR")
         .output();
     match output {
         Ok(output) => output,

@@ -14,6 +14,7 @@ fn skilllint(args: &[&str], cwd: &Path) -> Output {
         .env_remove("NO_COLOR")
         .env_remove("FORCE_COLOR")
         .env_remove("GITHUB_WORKSPACE")
+        .env_remove("CI_PROJECT_DIR")
         .output();
     match output {
         Ok(output) => output,

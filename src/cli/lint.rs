@@ -132,6 +132,8 @@ pub(crate) fn run_lint(args: flags::LintArgs) -> ExitCode {
         OutputFormat::Json => Format::Json,
         OutputFormat::Github => Format::Github,
         OutputFormat::Sarif => Format::Sarif,
+        OutputFormat::Gitlab => Format::Gitlab,
+        OutputFormat::Junit => Format::Junit,
     };
     let fail = |error: skilllint::LintError| failed(&args, format, &run.options, error);
     // Standard input under a name no file has: linted alone, in memory.

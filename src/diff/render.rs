@@ -6,7 +6,7 @@
 use super::side::Finding;
 use super::word_diff;
 use super::{CapabilityDiff, Change, ChangeKind, RevisionSide, SideName};
-use crate::escape::{escape_json_text, escape_text};
+use crate::escape::{escape_json_text, escape_markup, escape_text};
 use crate::inventory::render::{cell, not_commands};
 use crate::inventory::Unread;
 use serde_json::{json, Value};
@@ -14,25 +14,6 @@ use serde_json::{json, Value};
 /// The version of the JSON form (diff-v1); a change that removes or renames a field makes a
 /// version 2. Versioned apart from the inventory's tools-v1, which happens to be 1 as well.
 pub const JSON_VERSION: u32 = 1;
-
-/// Text inside the HTML of a report (a `<details>` summary), where Markdown is not read and a
-/// backslash would show: control characters escaped, then `&`, `<`, `>` and quotes written as
-/// character references.
-fn html_text(text: &str) -> String {
-    let text = escape_text(text);
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 /// How long a description is shown in the human formats of a diff before it is cut.
 const SHOWN_DESCRIPTION: usize = 200;
@@ -286,8 +267,8 @@ fn push_word_diffs(out: &mut String, changes: &[Change]) {
         };
         out.push_str(&format!(
             "\n<details><summary>Description of {} ({}) changed</summary>\n\n",
-            html_text(&c.tool),
-            html_text(&format!("{}:{}", c.path, c.line))
+            escape_markup(&c.tool),
+            escape_markup(&format!("{}:{}", c.path, c.line))
         ));
         out.push_str(&fenced("diff", &format!("- {before}\n+ {after}")));
         match word_line(c) {
