@@ -439,3 +439,21 @@ fn gitlab_and_junit_reports_from_the_command_line() {
     );
     assert!(xml.contains("<failure type=\"SK005\""), "{xml}");
 }
+
+/// Plain `--diff` says how many fixes it leaves out because they are unsafe, as ruff does; with
+/// `--unsafe-fixes` they are in the diff and nothing is left out.
+#[test]
+fn plain_diff_counts_the_unsafe_fixes_it_does_not_show() {
+    let dir = repo_with_a_finding();
+    let (code, out, err) = seen(&skilllint(&["--diff", "."], dir.path()));
+    assert_eq!((code, out.as_str()), (Some(0), ""));
+    assert!(
+        err.contains("0 findings would be fixed (edits in 0 files); 1 more with an unsafe fix not shown (`--diff --unsafe-fixes` shows it)."),
+        "{err}"
+    );
+    let (code, out, err) = seen(&skilllint(&["--diff", "--unsafe-fixes", "."], dir.path()));
+    assert_eq!(code, Some(1));
+    assert!(out.contains("+name: pages"), "{out}");
+    assert!(err.contains("1 finding would be fixed (edits in 1 file).\n"), "{err}");
+    assert!(!err.contains("not shown"), "{err}");
+}

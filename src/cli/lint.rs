@@ -441,7 +441,14 @@ fn fix_files(
             eprint!("{text}");
         }
         if args.says_more() {
-            eprintln!("{}", fix::diff_summary(&fixes));
+            // What the diff leaves out: the findings whose fix is unsafe, without
+            // `--unsafe-fixes` (with it they are in the diff).
+            let unsafe_not_shown = if args.unsafe_fixes {
+                0
+            } else {
+                render::Counts::of(&outcome.diagnostics).unsafe_fixable
+            };
+            eprintln!("{}", fix::diff_summary(&fixes, unsafe_not_shown));
         }
         std::mem::forget(outcome);
         return Ok(FixStep::Done(
