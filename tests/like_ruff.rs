@@ -454,6 +454,9 @@ fn plain_diff_counts_the_unsafe_fixes_it_does_not_show() {
     let (code, out, err) = seen(&skilllint(&["--diff", "--unsafe-fixes", "."], dir.path()));
     assert_eq!(code, Some(1));
     assert!(out.contains("+name: pages"), "{out}");
-    assert!(err.contains("1 finding would be fixed (edits in 1 file).\n"), "{err}");
+    assert!(
+        err.contains("1 finding would be fixed (edits in 1 file).\n"),
+        "{err}"
+    );
     assert!(!err.contains("not shown"), "{err}");
 }

@@ -123,9 +123,13 @@ pub fn summary(outcome: &LintOutcome, options: &LintOptions, cwd: &Path) -> Vec<
         .filter(|s| s.by == skilllint::diagnostic::SuppressedBy::Comment)
         .count();
     let baselined = outcome.suppressed.len() - inline;
+    // The skills always, then the tools and the plugin surface when there are any: a server's
+    // repository of 117 tools is "(0 skills, 117 tools)", not "(0 skills)".
+    let mut kinds = outcome.repo.inventory();
+    kinds.insert(1.min(kinds.len()), (outcome.tools, "tool"));
     let mut lines = vec![render::summary_of(
         outcome.repo.files.len(),
-        &outcome.repo.inventory(),
+        &kinds,
         &outcome.diagnostics,
         inline,
         baselined,

@@ -60,8 +60,12 @@ pub fn diff_summary(run: &FixRun, unsafe_not_shown: usize) -> String {
     );
     match unsafe_not_shown {
         0 => format!("{shown}."),
-        1 => format!("{shown}; 1 more with an unsafe fix not shown (`--diff --unsafe-fixes` shows it)."),
-        n => format!("{shown}; {n} more with an unsafe fix not shown (`--diff --unsafe-fixes` shows them)."),
+        1 => format!(
+            "{shown}; 1 more with an unsafe fix not shown (`--diff --unsafe-fixes` shows it)."
+        ),
+        n => format!(
+            "{shown}; {n} more with an unsafe fix not shown (`--diff --unsafe-fixes` shows them)."
+        ),
     }
 }
 
