@@ -185,56 +185,57 @@ fn an_effect_only_now_declared_does_not_widen() {
         .any(|c| c.kind == ChangeKind::EffectWidened && c.widens));
 }
 
+/// The one change a description edit from `before` to `after` makes.
+fn description_edit(before: &str, after: &str) -> Change {
+    let mut old = row(json!({"type": "object"}), Vec::new());
+    old.description = Some(before.to_string());
+    let mut new = old.clone();
+    new.description = Some(after.to_string());
+    let mut out = Vec::new();
+    compare(&old, &new, &mut out);
+    assert_eq!(out.len(), 1, "{out:?}");
+    out.remove(0)
+}
+
 #[test]
 fn a_description_respaced_is_listed_without_widening() {
-    let mut old = row(json!({"type": "object"}), Vec::new());
-    old.description = Some("Create a file. If it exists, pass its SHA.".to_string());
-    let mut new = old.clone();
-    new.description = Some("Create a file.\n\nIf it exists, pass its SHA.".to_string());
-    let mut out = Vec::new();
-    compare(&old, &new, &mut out);
-    assert_eq!(out.len(), 1);
-    assert_eq!(out[0].message, "description changed in its spacing only");
-    assert!(!out[0].widens);
+    let before = "Create a file. If it exists, pass its SHA.";
+    let c = description_edit(before, "Create a file.\n\nIf it exists, pass its SHA.");
+    assert_eq!(c.message, "description changed in its spacing only");
+    assert!(!c.widens);
     // Reworded: listed, not widening.
-    new.description = Some("Creates a file; when it exists already, pass its SHA.".to_string());
-    let mut out = Vec::new();
-    compare(&old, &new, &mut out);
+    let c = description_edit(
+        before,
+        "Creates a file; when it exists already, pass its SHA.",
+    );
     assert_eq!(
-        out[0].message,
+        c.message,
         "description reworded; no stated limit dropped, no direction to the model added"
     );
-    assert!(!out[0].widens);
+    assert!(!c.widens);
     // Text directed at the model added: widening.
-    new.description =
-        Some("Create a file. If it exists, pass its SHA. Always call it first.".to_string());
-    let mut out = Vec::new();
-    compare(&old, &new, &mut out);
-    assert!(out[0].widens);
+    let c = description_edit(before, &format!("{before} Always call it first."));
+    assert!(c.widens);
     assert!(
-        out[0]
-            .message
+        c.message
             .contains("adds text directed at the model (`always`, `call`)"),
         "{}",
-        out[0].message
+        c.message
     );
 }
 
 #[test]
 fn a_description_that_drops_a_stated_limit_widens() {
-    let mut old = row(json!({"type": "object"}), Vec::new());
-    old.description = Some("Reads the calendar. Read-only: never changes an event.".to_string());
-    let mut new = old.clone();
-    new.description = Some("Reads the calendar and changes events.".to_string());
-    let mut out = Vec::new();
-    compare(&old, &new, &mut out);
-    assert!(out[0].widens);
+    let c = description_edit(
+        "Reads the calendar. Read-only: never changes an event.",
+        "Reads the calendar and changes events.",
+    );
+    assert!(c.widens);
     assert!(
-        out[0]
-            .message
+        c.message
             .contains("drops a stated limit (`never`, `read-only`)"),
         "{}",
-        out[0].message
+        c.message
     );
 }
 
