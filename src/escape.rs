@@ -97,6 +97,27 @@ pub fn escape_text(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` inside markup (the HTML of a report's `<details>`, a JUnit report's XML): unsafe
+/// characters escaped as in [`escape_text`] (XML 1.0 cannot hold most controls even as character
+/// references), then `&`, `<`, `>` and quotes written as character references.
+pub fn escape_markup(text: &str) -> String {
+    let text = escape_text(text);
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // Not characters XML allows, even as references.
+            '\u{fffe}' | '\u{ffff}' => push_escaped(&mut out, c),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 /// Multi-line `text` (a policy's `docs`, shown by `skilllint rule`) made safe to print: its line
 /// feeds stay, every other unsafe character is escaped as in [`escape_text`], and a line that a
 /// CI runner would read as a workflow command (`::error …`, `##[error]…`) has its first

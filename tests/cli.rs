@@ -11,6 +11,7 @@ fn skilllint(args: &[&str], cwd: &Path) -> Output {
         .env_remove("FORCE_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .env_remove("GITHUB_WORKSPACE")
+        .env_remove("CI_PROJECT_DIR")
         .output();
     match output {
         Ok(output) => output,
@@ -963,4 +964,38 @@ fn references_between_files_named_outside_the_current_folder_still_resolve() {
             stderr(&output)
         );
     }
+}
+
+/// The summary counts the tools beside the skills: a server's repository of tools is not
+/// "(0 skills)".
+#[test]
+fn the_summary_counts_the_tools() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tool = |name: &str| {
+        format!(
+            r#"{{"name": "{name}", "description": "Lists the {name} of the calendar.", "inputSchema": {{"type": "object", "properties": {{}}, "additionalProperties": false}}}}"#
+        )
+    };
+    write(
+        dir.path(),
+        "server/tools.json",
+        format!(
+            "[{}, {}, {}]",
+            tool("events"),
+            tool("calendars"),
+            tool("rooms")
+        )
+        .as_bytes(),
+    );
+    write(
+        dir.path(),
+        "agents/helper.md",
+        b"---\nname: helper\ndescription: Helps with the calendar.\n---\n\nHelp.\n",
+    );
+    let output = skilllint(&["."], dir.path());
+    assert!(
+        stderr(&output).contains("All checks passed: 2 files (0 skills, 3 tools, 1 agent)."),
+        "{}",
+        stderr(&output)
+    );
 }

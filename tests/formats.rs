@@ -179,8 +179,12 @@ fn sarif_for_every_fixture_repository_is_valid() {
     assert!(checked > 50, "only {checked} fixture repositories found");
 }
 
-#[test]
-fn sarif_fingerprints_survive_line_shifts() {
+/// The fingerprints `format`'s report gives the findings of a copy of the fixture, before and
+/// after every finding is pushed down by a few lines.
+fn fingerprints_around_a_line_shift(
+    format: Format,
+    of_report: fn(&serde_json::Value) -> Vec<String>,
+) -> (Vec<String>, Vec<String>) {
     let dir = tempfile::tempdir().expect("temp dir");
     let copy = dir.path().join("réservations");
     std::fs::create_dir_all(&copy).expect("copy folder");
@@ -197,14 +201,8 @@ fn sarif_fingerprints_survive_line_shifts() {
             ..LintOptions::default()
         })
         .expect("lint runs");
-        let text = render_outcome(Format::Sarif, &outcome);
-        let log: serde_json::Value = serde_json::from_str(&text).expect("SARIF parses");
-        log["runs"][0]["results"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|r| r["partialFingerprints"]["skilllint/v1"].to_string())
-            .collect()
+        let text = render_outcome(format, &outcome);
+        of_report(&serde_json::from_str(&text).expect("the report parses"))
     };
     let before = fingerprints(dir.path());
     // Push every finding down by three lines.
@@ -218,9 +216,148 @@ fn sarif_fingerprints_survive_line_shifts() {
     let tools = copy.join("tools.json");
     let text = std::fs::read_to_string(&tools).expect("read");
     std::fs::write(&tools, format!("\n\n\n{text}")).expect("write");
-    let after = fingerprints(dir.path());
+    (before, fingerprints(dir.path()))
+}
+
+#[test]
+fn sarif_fingerprints_survive_line_shifts() {
+    let (before, after) = fingerprints_around_a_line_shift(Format::Sarif, |log| {
+        log["runs"][0]["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|r| r["partialFingerprints"]["skilllint/v1"].to_string())
+            .collect()
+    });
     assert!(!before.is_empty());
     assert_eq!(before, after);
+}
+
+/// Every issue's fingerprint, in report order.
+fn gitlab_fingerprints(report: &serde_json::Value) -> Vec<String> {
+    report
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|issue| {
+            issue["fingerprint"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn gitlab_fingerprints_survive_line_shifts() {
+    let (before, after) = fingerprints_around_a_line_shift(Format::Gitlab, gitlab_fingerprints);
+    assert!(!before.is_empty());
+    assert_eq!(before, after);
+}
+
+/// A GitLab Code Quality report as GitLab reads it: an array whose every issue is valid against
+/// the schema GitLab validates issues with, and has what GitLab's documentation asks for beyond
+/// it (`check_name`, one of its five severities, `location.path` and `location.lines.begin`, a
+/// fingerprint no other issue has). Returns how many issues it holds.
+fn assert_gitlab_report(text: &str, what: &str) -> usize {
+    let report: serde_json::Value = serde_json::from_str(text).expect("the report parses");
+    let issues = report.as_array().expect("a GitLab report is an array");
+    let schema = load_json(&manifest_dir().join("tests/data/gitlab-codeclimate.schema.json"));
+    for issue in issues {
+        assert_valid(&schema, issue, what);
+        assert!(issue["check_name"].is_string(), "{what}: {issue}");
+        assert!(
+            ["info", "minor", "major", "critical", "blocker"]
+                .contains(&issue["severity"].as_str().unwrap_or_default()),
+            "{what}: {issue}"
+        );
+        assert!(issue["location"]["path"].is_string(), "{what}: {issue}");
+        let begin = issue["location"]["lines"]["begin"].as_u64().unwrap_or(0);
+        let end = issue["location"]["lines"]["end"].as_u64().unwrap_or(0);
+        assert!(begin >= 1 && end >= begin, "{what}: {issue}");
+    }
+    let mut fingerprints = gitlab_fingerprints(&report);
+    fingerprints.sort();
+    fingerprints.dedup();
+    assert_eq!(
+        fingerprints.len(),
+        issues.len(),
+        "{what}: fingerprints repeat"
+    );
+    assert!(
+        fingerprints
+            .iter()
+            .all(|f| f.len() == 32 && f.bytes().all(|b| b.is_ascii_hexdigit())),
+        "{what}: {fingerprints:?}"
+    );
+    issues.len()
+}
+
+#[test]
+fn gitlab_code_quality_matches_gitlabs_schema() {
+    let outcome = outcome();
+    let text = render_outcome(Format::Gitlab, &outcome);
+    snapshot("gitlab", &text);
+    let issues = assert_gitlab_report(&text, "the GitLab report");
+    assert_eq!(issues, outcome.diagnostics.len());
+    assert_eq!(
+        render_outcome(
+            Format::Gitlab,
+            &LintOutcome {
+                diagnostics: Vec::new(),
+                ..outcome
+            }
+        ),
+        "[]\n"
+    );
+}
+
+#[test]
+fn gitlab_report_for_every_fixture_repository_is_valid() {
+    let fixtures = manifest_dir().join("tests/fixtures");
+    let mut issues = 0;
+    for code in std::fs::read_dir(&fixtures).expect("fixtures").flatten() {
+        let root = code.path().join("fires");
+        if !root.is_dir() {
+            continue;
+        }
+        let outcome = lint(&LintOptions {
+            paths: vec![root.clone()],
+            select: vec!["ALL".to_string()],
+            ..LintOptions::default()
+        })
+        .expect("lint runs");
+        let text = render_outcome(Format::Gitlab, &outcome);
+        issues += assert_gitlab_report(&text, &root.display().to_string());
+    }
+    assert!(issues > 50, "only {issues} issues in the fixtures");
+}
+
+#[test]
+fn junit_counts_a_failed_test_case_per_finding() {
+    let outcome = outcome();
+    let text = render_outcome(Format::Junit, &outcome);
+    snapshot("junit", &text);
+    let findings = outcome.diagnostics.len();
+    assert!(text.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"));
+    assert!(text.contains(&format!(
+        "<testsuites name=\"skilllint\" tests=\"{findings}\" failures=\"{findings}\" errors=\"0\">"
+    )));
+    assert_eq!(text.matches("<testcase ").count(), findings);
+    assert_eq!(text.matches("<failure ").count(), findings);
+    assert_eq!(text.matches("</failure>").count(), findings);
+    let files: std::collections::BTreeSet<_> =
+        outcome.diagnostics.iter().map(|d| d.primary.file).collect();
+    assert_eq!(text.matches("<testsuite ").count(), files.len());
+    let clean = render_outcome(
+        Format::Junit,
+        &LintOutcome {
+            diagnostics: Vec::new(),
+            ..outcome
+        },
+    );
+    assert!(clean.contains("tests=\"1\" failures=\"0\""), "{clean}");
+    assert!(clean.contains("<testcase name=\"no findings\""), "{clean}");
 }
 
 #[test]

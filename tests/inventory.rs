@@ -14,6 +14,7 @@ fn skilllint(args: &[&str], cwd: &Path) -> Output {
         .env_remove("NO_COLOR")
         .env_remove("FORCE_COLOR")
         .env_remove("GITHUB_WORKSPACE")
+        .env_remove("CI_PROJECT_DIR")
         .output();
     match output {
         Ok(output) => output,
@@ -380,7 +381,7 @@ fn each_change_is_reported_once_with_whether_it_widens() {
             ("run_report", "exec-free-string-added", true),
             ("describe_catalog", "description-changed", true),
             ("transfer_funds", "added", true),
-            ("archive_order", "effect-narrowed", false),
+            // `destructiveHint: true` dropped: the gate, not also a narrowed effect.
             ("get_invoice", "renamed", false),
             ("ping", "removed", false),
         ]
@@ -399,7 +400,8 @@ fn each_change_is_reported_once_with_whether_it_widens() {
         "`destructiveHint` true → absent",
         "new capability `exec`",
         "renamed from `fetch_invoice` (same input schema)",
-        "new write tool (exec)",
+        "`allowed-tools` now pre-approves `Bash`: the agent runs it without asking",
+        "new write tool (financial)",
         "property `/customer_id` no longer required",
         "property `/status` accepts more `enum` values",
         "`additionalProperties: false` gone at `/`: the tool accepts properties it does not declare",
@@ -685,7 +687,7 @@ fn the_markdown_diff_puts_widening_changes_first_and_folds_the_rest() {
         .find("<details><summary>Description of describe_catalog (storefront/tools.json:129) changed</summary>")
         .expect("the word diff");
     let folded = out
-        .find("<details><summary>3 other change(s)</summary>")
+        .find("<details><summary>2 other change(s)</summary>")
         .expect("the folded section");
     let new = out
         .find("<details><summary>6 new finding(s)</summary>")
@@ -703,7 +705,7 @@ fn the_markdown_diff_puts_widening_changes_first_and_folds_the_rest() {
     ));
     let full = stdout(&diff(&["old", "new"]));
     assert!(
-        full.ends_with("10 configuration change(s) silencing the linter; 24 change(s), 21 widening what the agent can do; 6 new finding(s), 1 fixed, 3 silenced.\n"),
+        full.ends_with("10 configuration change(s) silencing the linter; 23 change(s), 21 widening what the agent can do; 6 new finding(s), 1 fixed, 3 silenced.\n"),
         "{full}"
     );
     assert!(full.contains("        - Describe the product catalog's categories.\n"));

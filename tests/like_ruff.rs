@@ -15,6 +15,7 @@ fn run(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Output {
         .env_remove("FORCE_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .env_remove("GITHUB_WORKSPACE")
+        .env_remove("CI_PROJECT_DIR")
         .env("NO_COLOR", "1");
     for (name, _) in std::env::vars_os() {
         if name.to_string_lossy().starts_with("SKILLLINT_") {
@@ -404,4 +405,58 @@ fn skilllint_variables_set_the_common_flags_and_the_command_line_wins() {
     for (name, _) in empty {
         assert!(help.contains(&format!("[env: {name}=]")), "{name}: {help}");
     }
+}
+
+/// `--format gitlab` and `--format junit` from the command line: GitLab's paths are relative to
+/// `CI_PROJECT_DIR` when it is set (the checkout, whatever folder the job runs in), the findings
+/// still exit 1, and a JUnit report written with `-o` names each finding's file.
+#[test]
+fn gitlab_and_junit_reports_from_the_command_line() {
+    let dir = repo_with_a_finding();
+    let nested = dir.path().join("pages");
+    let (code, out, _) = seen(&run(
+        &["--format", "gitlab", "."],
+        &nested,
+        &[("CI_PROJECT_DIR", &dir.path().display().to_string())],
+    ));
+    assert_eq!(code, Some(1));
+    let report: serde_json::Value = serde_json::from_str(&out).expect("a JSON report");
+    assert_eq!(report[0]["check_name"], "SK005", "{out}");
+    assert_eq!(report[0]["location"]["path"], "pages/SKILL.md", "{out}");
+    assert_eq!(report[0]["location"]["lines"]["begin"], 2, "{out}");
+    let (_, plain, _) = seen(&skilllint(&["--format", "gitlab", "."], &nested));
+    assert!(plain.contains("\"path\": \"SKILL.md\""), "{plain}");
+
+    let (code, out, _) = seen(&skilllint(
+        &["--output-format", "junit", "-o", "report.xml"],
+        dir.path(),
+    ));
+    assert_eq!((code, out.as_str()), (Some(1), ""));
+    let xml = std::fs::read_to_string(dir.path().join("report.xml")).expect("the report");
+    assert!(
+        xml.contains("<testsuite name=\"pages/SKILL.md\" tests=\"1\" failures=\"1\" errors=\"0\">"),
+        "{xml}"
+    );
+    assert!(xml.contains("<failure type=\"SK005\""), "{xml}");
+}
+
+/// Plain `--diff` says how many fixes it leaves out because they are unsafe, as ruff does; with
+/// `--unsafe-fixes` they are in the diff and nothing is left out.
+#[test]
+fn plain_diff_counts_the_unsafe_fixes_it_does_not_show() {
+    let dir = repo_with_a_finding();
+    let (code, out, err) = seen(&skilllint(&["--diff", "."], dir.path()));
+    assert_eq!((code, out.as_str()), (Some(0), ""));
+    assert!(
+        err.contains("0 findings would be fixed (edits in 0 files); 1 more with an unsafe fix not shown (`--diff --unsafe-fixes` shows it)."),
+        "{err}"
+    );
+    let (code, out, err) = seen(&skilllint(&["--diff", "--unsafe-fixes", "."], dir.path()));
+    assert_eq!(code, Some(1));
+    assert!(out.contains("+name: pages"), "{out}");
+    assert!(
+        err.contains("1 finding would be fixed (edits in 1 file).\n"),
+        "{err}"
+    );
+    assert!(!err.contains("not shown"), "{err}");
 }

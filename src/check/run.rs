@@ -20,6 +20,8 @@ pub(crate) struct UnitOutcome {
     /// failures, keyed by the rule's position).
     pub(crate) once_per_run: Vec<(usize, Diagnostic)>,
     pub(crate) skill_name: Option<SkillName>,
+    /// How many tools the folder's tool lists declare (the summary counts them).
+    pub(crate) tools: usize,
     /// By file, for the folder's files that have suppression comments.
     pub(crate) suppressions: Vec<(FileId, Vec<Suppression>, Vec<Malformed>)>,
 }
@@ -110,6 +112,7 @@ fn check_parsed_unit(unit: &Unit<'_>, files: &UnitFiles, run: &UnitRun<'_>) -> U
         Err(_) => outcome.diagnostics.extend(crashed("policy rules", primary)),
     }
     outcome.skill_name = crate::semantic::skill_names::skill_name(unit);
+    outcome.tools = unit.tools().count();
     if inline_ignores {
         for id in members {
             let (found, broken) = suppressions_in(catalog, id, repo.text(id), unit.parsed(id));

@@ -259,6 +259,10 @@ pub enum OutputFormat {
     Github,
     /// SARIF 2.1.0 for GitHub code scanning.
     Sarif,
+    /// A GitLab Code Quality report (JSON) for merge requests.
+    Gitlab,
+    /// JUnit XML, which CI systems show as test results.
+    Junit,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -132,6 +132,8 @@ pub(crate) fn run_lint(args: flags::LintArgs) -> ExitCode {
         OutputFormat::Json => Format::Json,
         OutputFormat::Github => Format::Github,
         OutputFormat::Sarif => Format::Sarif,
+        OutputFormat::Gitlab => Format::Gitlab,
+        OutputFormat::Junit => Format::Junit,
     };
     let fail = |error: skilllint::LintError| failed(&args, format, &run.options, error);
     // Standard input under a name no file has: linted alone, in memory.
@@ -439,7 +441,14 @@ fn fix_files(
             eprint!("{text}");
         }
         if args.says_more() {
-            eprintln!("{}", fix::diff_summary(&fixes));
+            // What the diff leaves out: the findings whose fix is unsafe, without
+            // `--unsafe-fixes` (with it they are in the diff).
+            let unsafe_not_shown = if args.unsafe_fixes {
+                0
+            } else {
+                render::Counts::of(&outcome.diagnostics).unsafe_fixable
+            };
+            eprintln!("{}", fix::diff_summary(&fixes, unsafe_not_shown));
         }
         std::mem::forget(outcome);
         return Ok(FixStep::Done(

@@ -16,24 +16,28 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// The folder GitHub annotations are relative to: `GITHUB_WORKSPACE` when it is set (the
-/// repository's checkout, whatever folder the step runs in), else the current folder.
-fn github_workspace() -> Option<PathBuf> {
-    std::env::var_os("GITHUB_WORKSPACE")
+/// The folder a CI's annotations are relative to: for `github`, `GITHUB_WORKSPACE`; for
+/// `gitlab`, `CI_PROJECT_DIR` (the repository's checkout, whatever folder the step runs in),
+/// when set; else none, and paths are relative to the current folder.
+fn ci_workspace(format: Format) -> Option<PathBuf> {
+    let variable = match format {
+        Format::Github => "GITHUB_WORKSPACE",
+        Format::Gitlab => "CI_PROJECT_DIR",
+        _ => return None,
+    };
+    std::env::var_os(variable)
         .filter(|w| !w.is_empty())
         .map(PathBuf::from)
 }
 
 /// The path every file of the run (the baseline file last) is shown under in `format`: relative
-/// to the current folder (as given when outside it); for `github`, relative to the workspace.
-/// SARIF computes its own URIs.
+/// to the current folder (as given when outside it); for `github` and `gitlab`, relative to the
+/// CI's checkout ([`ci_workspace`]). SARIF computes its own URIs.
 pub fn shown_paths(outcome: &LintOutcome, cwd: &Path, format: Format) -> Vec<String> {
     let files = outcome.sources().iter().map(|(_, file)| file);
-    match (format, github_workspace()) {
-        (Format::Github, Some(workspace)) => {
-            render::paths::shown_paths(files, cwd, &workspace, Outside::Absolute)
-        }
-        _ => render::paths::shown_paths(files, cwd, Path::new("."), Outside::AsGiven),
+    match ci_workspace(format) {
+        Some(workspace) => render::paths::shown_paths(files, cwd, &workspace, Outside::Absolute),
+        None => render::paths::shown_paths(files, cwd, Path::new("."), Outside::AsGiven),
     }
 }
 
@@ -56,10 +60,7 @@ pub fn shown_paths_of_findings(outcome: &LintOutcome, cwd: &Path, format: Format
             }
         }
     }
-    let workspace = match format {
-        Format::Github => github_workspace(),
-        _ => None,
-    };
+    let workspace = ci_workspace(format);
     let (base, outside) = match &workspace {
         Some(workspace) => (absolute_in(cwd, workspace), Outside::Absolute),
         None => (absolute_in(cwd, Path::new(".")), Outside::AsGiven),
@@ -122,9 +123,13 @@ pub fn summary(outcome: &LintOutcome, options: &LintOptions, cwd: &Path) -> Vec<
         .filter(|s| s.by == skilllint::diagnostic::SuppressedBy::Comment)
         .count();
     let baselined = outcome.suppressed.len() - inline;
+    // The skills always, then the tools and the plugin surface when there are any: a server's
+    // repository of 117 tools is "(0 skills, 117 tools)", not "(0 skills)".
+    let mut kinds = outcome.repo.inventory();
+    kinds.insert(1.min(kinds.len()), (outcome.tools, "tool"));
     let mut lines = vec![render::summary_of(
         outcome.repo.files.len(),
-        &outcome.repo.inventory(),
+        &kinds,
         &outcome.diagnostics,
         inline,
         baselined,

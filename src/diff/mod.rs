@@ -24,6 +24,7 @@ pub mod side;
 mod silencing;
 mod tools;
 pub mod word_diff;
+mod wording;
 
 #[cfg(test)]
 mod tests;
@@ -50,6 +51,7 @@ pub enum ChangeKind {
     PreApprovalAdded,
     PreApprovalRemoved,
     DescriptionChanged,
+    CommandChanged,
     ApprovalWeakened,
     MutatesWidened,
     RequirementDropped,
@@ -86,6 +88,7 @@ impl ChangeKind {
             ChangeKind::PreApprovalAdded => "pre-approval-added",
             ChangeKind::PreApprovalRemoved => "pre-approval-removed",
             ChangeKind::DescriptionChanged => "description-changed",
+            ChangeKind::CommandChanged => "command-changed",
             ChangeKind::ApprovalWeakened => "approval-weakened",
             ChangeKind::MutatesWidened => "mutates-widened",
             ChangeKind::RequirementDropped => "requirement-dropped",
@@ -316,5 +319,13 @@ pub fn diff_sides(old: &Side, new: &Side) -> CapabilityDiff {
     out.silencing = silencing::silencing(old, new);
     out.findings = findings::finding_changes(old, new);
     findings::in_descriptions(&mut out.changes, &new.inventory, &out.findings.new);
+    // A description that now holds model-directed text widens, whatever else it changed.
+    for c in &mut out.changes {
+        if c.kind == ChangeKind::DescriptionChanged && !c.findings.is_empty() && !c.widens {
+            c.widens = true;
+            c.message = "description adds model-directed text: the text the model reads is not the one reviewed".to_string();
+        }
+    }
+    sort(&mut out.changes);
     out
 }

@@ -6,7 +6,7 @@
 use super::side::Finding;
 use super::word_diff;
 use super::{CapabilityDiff, Change, ChangeKind, RevisionSide, SideName};
-use crate::escape::{escape_json_text, escape_text};
+use crate::escape::{escape_block, escape_json_text, escape_markup, escape_text};
 use crate::inventory::render::{cell, not_commands};
 use crate::inventory::Unread;
 use serde_json::{json, Value};
@@ -14,25 +14,6 @@ use serde_json::{json, Value};
 /// The version of the JSON form (diff-v1); a change that removes or renames a field makes a
 /// version 2. Versioned apart from the inventory's tools-v1, which happens to be 1 as well.
 pub const JSON_VERSION: u32 = 1;
-
-/// Text inside the HTML of a report (a `<details>` summary), where Markdown is not read and a
-/// backslash would show: control characters escaped, then `&`, `<`, `>` and quotes written as
-/// character references.
-fn html_text(text: &str) -> String {
-    let text = escape_text(text);
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
 
 /// How long a description is shown in the human formats of a diff before it is cut.
 const SHOWN_DESCRIPTION: usize = 200;
@@ -230,6 +211,12 @@ fn summary(diff: &CapabilityDiff) -> String {
     line
 }
 
+/// Text of several lines in a table cell: each line a cell's text, `<br>` between them (a line
+/// feed would end the table's row, and written `\u{a}` it reads as noise).
+fn cell_lines(text: &str) -> String {
+    text.split('\n').map(cell).collect::<Vec<_>>().join("<br>")
+}
+
 fn diff_table(out: &mut String, changes: &[&Change]) {
     out.push_str("| Tool | Change | What | File |\n| --- | --- | --- | --- |\n");
     for c in changes {
@@ -237,8 +224,8 @@ fn diff_table(out: &mut String, changes: &[&Change]) {
         if let Some((before, after)) = description_lines(c) {
             what.push_str(&format!(
                 "<br>before: {}<br>after: {}",
-                cell(&before),
-                cell(&after)
+                cell_lines(&before),
+                cell_lines(&after)
             ));
         }
         for f in &c.findings {
@@ -271,7 +258,8 @@ fn fenced(info: &str, text: &str) -> String {
         longest = longest.max(run);
     }
     let fence = "`".repeat((longest + 1).max(3));
-    format!("{fence}{info}\n{}\n{fence}\n", escape_text(text))
+    // Line feeds stay lines of the block; every other unsafe character is escaped.
+    format!("{fence}{info}\n{}\n{fence}\n", escape_block(text))
 }
 
 /// The description changes, each in a collapsed section: the old and the new text as a diff
@@ -286,10 +274,19 @@ fn push_word_diffs(out: &mut String, changes: &[Change]) {
         };
         out.push_str(&format!(
             "\n<details><summary>Description of {} ({}) changed</summary>\n\n",
-            html_text(&c.tool),
-            html_text(&format!("{}:{}", c.path, c.line))
+            escape_markup(&c.tool),
+            escape_markup(&format!("{}:{}", c.path, c.line))
         ));
-        out.push_str(&fenced("diff", &format!("- {before}\n+ {after}")));
+        let marked = |mark: &str, text: &str| {
+            text.split('\n')
+                .map(|line| format!("{mark} {line}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        out.push_str(&fenced(
+            "diff",
+            &format!("{}\n{}", marked("-", &before), marked("+", &after)),
+        ));
         match word_line(c) {
             Some(line) => out.push_str(&fenced("text", &cut(&line))),
             None => out.push_str(

@@ -27,6 +27,7 @@ fn row(schema: serde_json::Value, capabilities: Vec<Capability>) -> Row {
         description_span: None,
         contract: None,
         rules: Vec::new(),
+        runs: None,
     }
 }
 
@@ -184,21 +185,96 @@ fn an_effect_only_now_declared_does_not_widen() {
         .any(|c| c.kind == ChangeKind::EffectWidened && c.widens));
 }
 
+/// The one change a description edit from `before` to `after` makes.
+fn description_edit(before: &str, after: &str) -> Change {
+    let mut old = row(json!({"type": "object"}), Vec::new());
+    old.description = Some(before.to_string());
+    let mut new = old.clone();
+    new.description = Some(after.to_string());
+    let mut out = Vec::new();
+    compare(&old, &new, &mut out);
+    assert_eq!(out.len(), 1, "{out:?}");
+    out.remove(0)
+}
+
 #[test]
 fn a_description_respaced_is_listed_without_widening() {
+    let before = "Create a file. If it exists, pass its SHA.";
+    let c = description_edit(before, "Create a file.\n\nIf it exists, pass its SHA.");
+    assert_eq!(c.message, "description changed in its spacing only");
+    assert!(!c.widens);
+    // Reworded: listed, not widening.
+    let c = description_edit(
+        before,
+        "Creates a file; when it exists already, pass its SHA.",
+    );
+    assert_eq!(
+        c.message,
+        "description reworded; no stated limit dropped, no direction to the model added"
+    );
+    assert!(!c.widens);
+    // Text directed at the model added: widening.
+    let c = description_edit(before, &format!("{before} Always call it first."));
+    assert!(c.widens);
+    assert!(
+        c.message
+            .contains("adds text directed at the model (`always`, `call`)"),
+        "{}",
+        c.message
+    );
+}
+
+#[test]
+fn a_description_that_drops_a_stated_limit_widens() {
+    let c = description_edit(
+        "Reads the calendar. Read-only: never changes an event.",
+        "Reads the calendar and changes events.",
+    );
+    assert!(c.widens);
+    assert!(
+        c.message
+            .contains("drops a stated limit (`never`, `read-only`)"),
+        "{}",
+        c.message
+    );
+}
+
+#[test]
+fn a_dropped_gate_is_not_also_an_effect_narrowed() {
     let mut old = row(json!({"type": "object"}), Vec::new());
-    old.description = Some("Create a file. If it exists, pass its SHA.".to_string());
+    old.effect = Effect::Destructive;
+    old.gates.annotations = vec![("destructiveHint".to_string(), true)];
     let mut new = old.clone();
-    new.description = Some("Create a file.\n\nIf it exists, pass its SHA.".to_string());
+    new.effect = Effect::Write;
+    new.gates.annotations = Vec::new();
+    let mut out = Vec::new();
+    compare(&old, &new, &mut out);
+    let kinds: Vec<ChangeKind> = out.iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, [ChangeKind::GateDropped]);
+    // Without a gate dropped, a narrowed effect is listed.
+    old.gates.annotations = Vec::new();
+    let mut out = Vec::new();
+    compare(&old, &new, &mut out);
+    assert_eq!(out[0].kind, ChangeKind::EffectNarrowed);
+}
+
+#[test]
+fn what_a_hook_or_server_runs_changed_widens() {
+    let mut old = row(json!({"type": "object"}), vec![Capability::Exec]);
+    old.dialect = crate::inventory::surface::MCP_SERVER;
+    old.schema = None;
+    old.runs = Some("npx -y server@1.0.0".to_string());
+    let mut new = old.clone();
+    new.runs = Some("npx -y server@latest".to_string());
     let mut out = Vec::new();
     compare(&old, &new, &mut out);
     assert_eq!(out.len(), 1);
-    assert_eq!(out[0].message, "description changed in its spacing only");
-    assert!(!out[0].widens);
-    new.description = Some("Create a file. If it exists, pass any SHA.".to_string());
-    let mut out = Vec::new();
-    compare(&old, &new, &mut out);
+    assert_eq!(out[0].kind, ChangeKind::CommandChanged);
     assert!(out[0].widens);
+    assert_eq!(
+        out[0].message,
+        "the client now starts or connects to `npx -y server@latest` (was `npx -y server@1.0.0`)"
+    );
 }
 
 fn finding(code: &str, message: &str, fingerprint: &str, line: u32) -> Finding {

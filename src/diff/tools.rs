@@ -5,9 +5,11 @@
 
 use super::schema::{exec_free_strings, schema_widenings};
 use super::side::Side;
-use super::{change, change_at, cut, missing, sort, word_diff};
+use super::{change, change_at, cut, missing, sort, word_diff, wording};
 use super::{CapabilityDiff, Change, ChangeKind, SideName};
+use crate::inventory::surface::{ALLOWED_TOOLS, HOOK, MCP_SERVER};
 use crate::inventory::{At, ContractFacts, Inventory, Row, Unread};
+use crate::semantic::effect::Capability;
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 /// Whether a tool on its own lets the agent change something: it writes, or has a capability.
@@ -75,17 +77,15 @@ pub fn diff(old: &Inventory, new: &Inventory) -> CapabilityDiff {
         !renamed_from[index - 1]
     });
     for row in added {
-        let caps = row.capability_list();
-        let message = if row.capabilities.is_empty() {
-            format!("new {} tool", row.effect.as_str())
-        } else {
-            format!("new {} tool ({caps})", row.effect.as_str())
-        };
-        changes.push(change(ChangeKind::Added, acts(row), row, message));
+        changes.push(change(
+            ChangeKind::Added,
+            acts(row),
+            row,
+            added_message(row),
+        ));
     }
     for row in removed {
-        let message = format!("{} tool removed", row.effect.as_str());
-        let mut removed = change(ChangeKind::Removed, false, row, message);
+        let mut removed = change(ChangeKind::Removed, false, row, removed_message(row));
         removed.side = SideName::Old;
         changes.push(removed);
     }
@@ -172,9 +172,21 @@ fn declares_effect(row: &Row) -> bool {
 /// its gates, its input schema, its pre-approvals, its description, its TOOL.md, its free-form
 /// strings, its Tool Use Rules items.
 pub(super) fn compare(old: &Row, new: &Row, out: &mut Vec<Change>) {
+    let first = out.len();
     effect_change(old, new, out);
     capability_changes(old, new, out);
     gate_changes(old, new, out);
+    // A dropped gate that also lowers the effect the model reads (`destructiveHint: true`
+    // removed makes a destructive tool read as a write) is the gate dropped, not a narrowing too.
+    if out[first..]
+        .iter()
+        .any(|c| c.kind == ChangeKind::GateDropped)
+    {
+        let mut mine = out.split_off(first);
+        mine.retain(|c| c.kind != ChangeKind::EffectNarrowed);
+        out.append(&mut mine);
+    }
+    runs_change(old, new, out);
     schema_changes(old, new, out);
     pre_approval_changes(old, new, out);
     description_change(old, new, out);
@@ -378,33 +390,122 @@ fn pre_approval_changes(old: &Row, new: &Row, out: &mut Vec<Change>) {
     }
 }
 
-/// The description changed: the rug-pull signal, with its word diff (spacing alone listed, not
-/// widening).
+/// The description changed: listed with its word diff, and widening when it drops a stated limit
+/// ([`wording::dropped`]: "read-only", "never", "at most 100" fewer times than before) or adds
+/// text directed at the model ([`wording::directions_added`]: "you", "always", "also send"
+/// more times than before; and, once the findings are known, [`super::findings::in_descriptions`],
+/// a new finding of a model-directed-text rule inside it). A rewording, spacing included, is
+/// listed and does not widen: real MCP servers reword their descriptions in most releases.
 fn description_change(old: &Row, new: &Row, out: &mut Vec<Change>) {
-    if old.description != new.description {
-        let words = match (&old.description, &new.description) {
-            (Some(before), Some(after)) => word_diff::diff(before, after),
-            _ => None,
+    if old.description == new.description {
+        return;
+    }
+    let words = match (&old.description, &new.description) {
+        (Some(before), Some(after)) => word_diff::diff(before, after),
+        _ => None,
+    };
+    let spacing = words.as_deref().is_some_and(word_diff::spacing_only);
+    let (before, after) = (
+        old.description.as_deref().unwrap_or_default(),
+        new.description.as_deref().unwrap_or_default(),
+    );
+    let quoted = |list: Vec<String>| {
+        list.iter()
+            .map(|w| format!("`{w}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let (dropped, directed) = (
+        wording::dropped(before, after),
+        wording::directions_added(before, after),
+    );
+    let widens = !spacing && (!dropped.is_empty() || !directed.is_empty());
+    let rewritten = words.is_none() && old.description.is_some() && new.description.is_some();
+    let mut why = Vec::new();
+    if !dropped.is_empty() {
+        why.push(format!("drops a stated limit ({})", quoted(dropped)));
+    }
+    if !directed.is_empty() {
+        why.push(format!(
+            "adds text directed at the model ({})",
+            quoted(directed)
+        ));
+    }
+    let message = if spacing {
+        "description changed in its spacing only".to_string()
+    } else if widens {
+        format!(
+            "description {}: the text the model reads is not the one reviewed",
+            why.join(" and ")
+        )
+    } else if rewritten {
+        "description rewritten (too much changed to show a word diff); no stated limit dropped, no direction to the model added".to_string()
+    } else {
+        "description reworded; no stated limit dropped, no direction to the model added".to_string()
+    };
+    let mut c = change(ChangeKind::DescriptionChanged, widens, new, message);
+    c.before = old.description.clone();
+    c.after = new.description.clone();
+    c.words = words;
+    out.push(c);
+}
+
+/// What a hook or an MCP server runs (or connects to) changed: the client now runs something
+/// that was not reviewed.
+fn runs_change(old: &Row, new: &Row, out: &mut Vec<Change>) {
+    if old.runs != new.runs {
+        let what = match new.dialect {
+            MCP_SERVER => "the client now starts or connects to",
+            _ => "now runs",
         };
-        let spacing = words.as_deref().is_some_and(word_diff::spacing_only);
-        let message = if spacing {
-            "description changed in its spacing only"
-        } else if words.is_none() && old.description.is_some() && new.description.is_some() {
-            "description rewritten (too much changed to show a word diff): the text the model reads is not the one reviewed"
-        } else {
-            "description changed: the text the model reads is not the one reviewed"
-        };
-        // Spacing the model reads the same is no rug pull: listed, not widening.
-        let mut c = change(
-            ChangeKind::DescriptionChanged,
-            !spacing,
-            new,
-            message.to_string(),
+        let mut push = pusher(new, out);
+        push(
+            ChangeKind::CommandChanged,
+            true,
+            format!(
+                "{what} `{}` (was `{}`)",
+                new.runs.as_deref().unwrap_or("nothing"),
+                old.runs.as_deref().unwrap_or("nothing")
+            ),
+            old.runs.clone(),
+            new.runs.clone(),
         );
-        c.before = old.description.clone();
-        c.after = new.description.clone();
-        c.words = words;
-        out.push(c);
+    }
+}
+
+/// What a new row is, for people: a tool by its effect and capabilities, a hook by what it runs
+/// and when, an MCP server by what the client starts, a pre-approval by what it lets run.
+fn added_message(row: &Row) -> String {
+    let runs = row.runs.as_deref().unwrap_or_default();
+    match row.dialect {
+        HOOK => format!(
+            "new hook: the client runs `{runs}` on `{}` without asking",
+            row.name.split(':').next().unwrap_or_default()
+        ),
+        MCP_SERVER if row.capabilities.contains(&Capability::Sends) => {
+            format!("new MCP server: the client connects to `{runs}`")
+        }
+        MCP_SERVER => format!("new MCP server: the client starts `{runs}`"),
+        ALLOWED_TOOLS => format!(
+            "`allowed-tools` now pre-approves `{}`: the agent runs it without asking",
+            row.name
+        ),
+        _ if row.capabilities.is_empty() => format!("new {} tool", row.effect.as_str()),
+        _ => format!(
+            "new {} tool ({})",
+            row.effect.as_str(),
+            row.capability_list()
+        ),
+    }
+}
+
+/// What a removed row was, for people.
+fn removed_message(row: &Row) -> String {
+    match row.dialect {
+        HOOK => "hook removed".to_string(),
+        MCP_SERVER => "MCP server removed".to_string(),
+        ALLOWED_TOOLS => format!("`allowed-tools` no longer pre-approves `{}`", row.name),
+        _ => format!("{} tool removed", row.effect.as_str()),
     }
 }
 

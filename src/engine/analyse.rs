@@ -170,6 +170,7 @@ fn analyse<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
         policies_spent,
     });
     diagnostics.extend(spent.and_then(|spent| spent.finding));
+    let tools = outcomes.iter().map(|o| o.tools).sum();
     let (diagnostics, suppressed, suppression_comments) =
         conclude(options, enabled, &repo, &rules, diagnostics, outcomes);
     Ok((
@@ -182,6 +183,7 @@ fn analyse<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
             excluded_named: Vec::new(),
             excluded: Vec::new(),
             suppression_comments,
+            tools,
         },
         kept,
         extra,

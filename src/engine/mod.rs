@@ -89,6 +89,8 @@ pub struct LintOutcome {
     /// comment, sorted: what `skilllint diff` compares, so that it sees exactly the comments
     /// the lint read, in whatever spacing the grammar accepts.
     pub suppression_comments: Vec<(FileId, Span)>,
+    /// How many tools the run's tool lists declare (the summary counts them beside the skills).
+    pub tools: usize,
 }
 
 impl LintOutcome {

@@ -281,6 +281,7 @@ impl<R: Clone + Send> Session<R> {
         self.outcome.diagnostics = diagnostics;
         self.outcome.suppressed = suppressed;
         self.outcome.suppression_comments = suppression_comments;
+        self.outcome.tools = self.kept.units.iter().map(|u| u.tools).sum();
         if let (true, Some(baseline)) = (self.with_baseline, &self.options.baseline) {
             apply_baseline(&self.options, &self.enabled, &mut self.outcome, baseline);
         }

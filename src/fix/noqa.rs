@@ -21,6 +21,11 @@ use std::sync::Arc;
 /// Findings no comment is written for: the linter's own about the baseline, and internal errors.
 const NOT_COMMENTED: &[&str] = &["SL020", "SL021", "SL900"];
 
+/// Findings about a Markdown body as a whole, reported at the line where it goes wrong (SK013 at
+/// the first line past the limit): a comment on the line above would itself move that line, so
+/// they get `<!-- skilllint-disable-file CODE -->` at the top of the body, as the README shows.
+const WHOLE_BODY: &[&str] = &["SK013"];
+
 /// What `--add-noqa` did (nothing is written by [`add_noqa`] itself: `changed` goes through the
 /// `--fix` writer).
 #[derive(Debug, Default)]
@@ -72,13 +77,21 @@ fn plan(outcome: &LintOutcome) -> BTreeMap<FileId, Vec<Comment>> {
             .entry(file)
             .or_insert_with(|| parse_pending(repo, file));
         let parsed = parsed.as_ref().unwrap_or_else(|| repo.parsed(file));
-        let Some(place) = comment_place(parsed, d.primary.span.start) else {
-            continue;
+        let place = match comment_place(parsed, d.primary.span.start) {
+            Some(CommentPlace::Markdown) if WHOLE_BODY.contains(&d.code) => {
+                CommentPlace::MarkdownFile
+            }
+            Some(place) => place,
+            None => continue,
         };
         let text = repo.text(file);
-        let line_start = text[..d.primary.span.start.min(text.len())]
-            .rfind('\n')
-            .map_or(0, |i| i + 1);
+        // Every file-wide comment of a file is one, at the top of its body.
+        let line_start = match place {
+            CommentPlace::MarkdownFile => 0,
+            _ => text[..d.primary.span.start.min(text.len())]
+                .rfind('\n')
+                .map_or(0, |i| i + 1),
+        };
         let slot = at.entry((file, line_start, place_key(place))).or_insert((
             d.primary.span.start,
             Vec::new(),
@@ -346,6 +359,37 @@ mod tests {
         assert!(run.files.changed.is_empty(), "{:?}", run.files.changed);
         assert_eq!(run.left_as_they_were, ["notes/SKILL.md"]);
         assert!(after.diagnostics.iter().any(|d| d.code == "SE003"));
+    }
+
+    #[test]
+    fn a_body_too_long_is_silenced_for_the_file_as_the_readme_shows() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let skill = dir.path().join("big");
+        std::fs::create_dir_all(&skill).expect("folder");
+        let body: String = (1..=600)
+            .map(|i| format!("Line {i} of the body.\n"))
+            .collect();
+        std::fs::write(
+            skill.join("SKILL.md"),
+            format!("---\nname: big\ndescription: Writes pages. Use when asked.\n---\n\n# Big\n\n{body}"),
+        )
+        .expect("skill");
+        let mut options = options(dir.path());
+        options.select = vec!["SK013".to_string()];
+        let (after, run) = add_noqa(&options).expect("lints");
+        let (_, text) = run
+            .files
+            .changed
+            .get(&skill.join("SKILL.md"))
+            .expect("SKILL.md is commented");
+        assert!(
+            text.contains("---\n<!-- skilllint-disable-file SK013 -->\n\n# Big"),
+            "{}",
+            &text[..200]
+        );
+        assert!(run.left_as_they_were.is_empty());
+        assert_eq!((run.comments, run.silenced), (1, 1));
+        assert!(after.diagnostics.is_empty(), "{:?}", after.diagnostics);
     }
 
     #[test]

@@ -43,10 +43,13 @@ pub fn diff(run: &FixRun) -> String {
     diff
 }
 
-/// The stderr line after `--diff`, e.g. `2 findings would be fixed (edits in 1 file).`
-pub fn diff_summary(run: &FixRun) -> String {
-    format!(
-        "{} would be fixed ({} in {}).",
+/// The stderr line after `--diff`, e.g. `2 findings would be fixed (edits in 1 file).`, and
+/// when `unsafe_not_shown` findings have an unsafe fix the diff leaves out (no
+/// `--unsafe-fixes`), how many: `… (edits in 1 file); 1 more with an unsafe fix not shown
+/// (`--diff --unsafe-fixes` shows it).`
+pub fn diff_summary(run: &FixRun, unsafe_not_shown: usize) -> String {
+    let shown = format!(
+        "{} would be fixed ({} in {})",
         plural(run.fixed, "finding"),
         if run.renames.is_empty() {
             "edits"
@@ -54,7 +57,16 @@ pub fn diff_summary(run: &FixRun) -> String {
             "edits and renames"
         },
         plural(touched_files(run), "file")
-    )
+    );
+    match unsafe_not_shown {
+        0 => format!("{shown}."),
+        1 => format!(
+            "{shown}; 1 more with an unsafe fix not shown (`--diff --unsafe-fixes` shows it)."
+        ),
+        n => format!(
+            "{shown}; {n} more with an unsafe fix not shown (`--diff --unsafe-fixes` shows them)."
+        ),
+    }
 }
 
 /// Files the fix run edits or renames.

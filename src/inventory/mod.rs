@@ -8,6 +8,7 @@
 
 pub(crate) mod drive;
 pub mod render;
+pub mod surface;
 
 pub use drive::inventory;
 pub(crate) use drive::lint_with_inventory;
@@ -145,6 +146,9 @@ pub struct Row {
     pub contract: Option<ContractFacts>,
     /// The skill's Tool Use Rules items that name the tool, for `diff`.
     pub rules: Vec<RuleItem>,
+    /// For a hook or an MCP server ([`surface`]): the command the client runs (a server's with
+    /// its arguments) or the URL it connects to, for `diff`.
+    pub runs: Option<String>,
 }
 
 /// What a TOOL.md linked to a tool declares about its safety, as written.
@@ -324,71 +328,8 @@ pub(crate) fn unit_rows(unit: &Unit<'_>) -> Vec<Row> {
     for effect in unit.tool_effects() {
         rows.push(row(unit, effect, &mut places, &grants));
     }
-    rows.extend(builtin_grant_rows(unit));
+    rows.extend(surface::surface_rows(unit));
     rows
-}
-
-/// A row for each grant of the skill's `allowed-tools` that pre-approves a built-in tool that
-/// writes files or runs commands (`Bash`, `Write`, `Edit`, `MultiEdit`, `NotebookEdit`), scoped
-/// or not: the agent runs it without asking, so it is part of what the agent can do. `Bash` runs
-/// commands: `exec`. Other grants (read-only built-ins, MCP tools) are not rows of their own; a
-/// grant of a tool the folder's tools file declares shows in that tool's gates.
-fn builtin_grant_rows(unit: &Unit<'_>) -> Vec<Row> {
-    use crate::semantic::permissions::UNRESTRICTED_WHEN_BARE;
-    let Some((file, allowed)) = allowed_tools(unit) else {
-        return Vec::new();
-    };
-    let text = unit.text(file);
-    let index = LineIndex::new(text);
-    grants(allowed, text)
-        .into_iter()
-        .filter(|g| UNRESTRICTED_WHEN_BARE.contains(&g.tool.as_str()))
-        .map(|g| {
-            let written = match &g.scope {
-                Some(scope) => format!("{}({scope})", g.tool),
-                None => g.tool.clone(),
-            };
-            let place = at(&index, g.span);
-            let scope = if g.is_unrestricted() {
-                "without a scope".to_string()
-            } else {
-                format!("scoped to `{}`", g.scope.as_deref().unwrap_or(""))
-            };
-            let evidence = |claim: &str| RowEvidence {
-                claim: claim.to_string(),
-                basis: "declared",
-                source: "allowed-tools",
-                text: format!("`allowed-tools` grants `{}` {scope}", g.tool),
-                at: place,
-            };
-            let mut evidence_list = vec![evidence("effect:write")];
-            let mut capabilities = Vec::new();
-            if g.tool == "Bash" {
-                evidence_list.push(evidence("capability:exec"));
-                capabilities.push(Capability::Exec);
-            }
-            Row {
-                path: unit.repo.file(file).rel_path.clone(),
-                folder: unit.dir().to_string(),
-                at: place,
-                span: g.span,
-                name: written.clone(),
-                dialect: "allowed-tools",
-                effect: Effect::Write,
-                capabilities,
-                evidence: evidence_list,
-                gates: Gates {
-                    pre_approved: vec![written],
-                    ..Gates::default()
-                },
-                description: None,
-                schema: None,
-                description_span: None,
-                contract: None,
-                rules: Vec::new(),
-            }
-        })
-        .collect()
 }
 
 pub(crate) fn at(index: &LineIndex<'_>, span: Span) -> At {
@@ -461,6 +402,7 @@ fn row<'a>(
             .map(|d| d.span),
         contract: contract_facts(unit, tool, places),
         rules: rule_items(unit, tool, places),
+        runs: None,
     }
 }
 
@@ -572,7 +514,7 @@ fn gate_parameters(tool: &Tool) -> Vec<GateParameter> {
 }
 
 /// The SKILL.md and its frontmatter's `allowed-tools` value, if it has one.
-fn allowed_tools<'a>(unit: &Unit<'a>) -> Option<(FileId, &'a Node)> {
+pub(crate) fn allowed_tools<'a>(unit: &Unit<'a>) -> Option<(FileId, &'a Node)> {
     let (file, skill) = unit.skill()?;
     let allowed = skill.doc.frontmatter()?.root.get("allowed-tools")?;
     Some((file, allowed))

@@ -81,7 +81,61 @@ pub fn full(inventory: &Inventory) -> String {
     push_unread(&mut out, inventory, "not read: ", |t| {
         escape_text(t).into_owned()
     });
+    if !inventory.rows.is_empty() {
+        out.push_str(&totals(inventory));
+        out.push('\n');
+    }
     not_commands(out)
+}
+
+/// The last line of a listing: the tools by effect, then what else the agent or its client does
+/// without asking (pre-approvals, hooks, MCP servers), and how many files were not read:
+/// `117 tools (90 read, 20 write, 7 destructive), 2 pre-approvals, 1 hook, 1 MCP server.`
+pub fn totals(inventory: &Inventory) -> String {
+    use super::surface::{ALLOWED_TOOLS, HOOK, MCP_SERVER};
+    use crate::english::plural;
+    use crate::semantic::effect::Effect;
+    let count = |dialect: &str| {
+        inventory
+            .rows
+            .iter()
+            .filter(|r| r.dialect == dialect)
+            .count()
+    };
+    let tools: Vec<&Row> = inventory
+        .rows
+        .iter()
+        .filter(|r| ![ALLOWED_TOOLS, HOOK, MCP_SERVER].contains(&r.dialect))
+        .collect();
+    let by_effect = |effect: Effect| tools.iter().filter(|r| r.effect == effect).count();
+    let mut parts = vec![if tools.is_empty() {
+        "no tools".to_string()
+    } else {
+        format!(
+            "{} ({} read, {} write, {} destructive)",
+            plural(tools.len(), "tool"),
+            by_effect(Effect::Read),
+            by_effect(Effect::Write),
+            by_effect(Effect::Destructive)
+        )
+    }];
+    for (dialect, noun) in [
+        (ALLOWED_TOOLS, "pre-approval"),
+        (HOOK, "hook"),
+        (MCP_SERVER, "MCP server"),
+    ] {
+        let n = count(dialect);
+        if n > 0 {
+            parts.push(plural(n, noun));
+        }
+    }
+    if !inventory.unread.is_empty() {
+        parts.push(format!(
+            "{} not read",
+            plural(inventory.unread.len(), "file")
+        ));
+    }
+    format!("{}.", parts.join(", "))
 }
 
 /// A report for a terminal or a CI log with no line a CI runner would obey: a line that starts,
@@ -184,6 +238,9 @@ pub fn markdown(inventory: &Inventory) -> String {
         out.push_str("\nNot read:\n\n");
         push_unread(&mut out, inventory, "- ", cell);
     }
+    if !inventory.rows.is_empty() {
+        out.push_str(&format!("\n{}\n", totals(inventory)));
+    }
     not_commands(out)
 }
 
@@ -215,7 +272,7 @@ pub fn row_json(row: &Row) -> Value {
         .iter()
         .map(|p| json!({"kind": p.kind, "name": p.name, "required": p.required}))
         .collect();
-    json!({
+    let mut value = json!({
         "name": row.name,
         "path": row.path,
         "folder": row.folder,
@@ -235,7 +292,11 @@ pub fn row_json(row: &Row) -> Value {
             "confirms": row.gates.confirms(),
         },
         "description": row.description,
-    })
+    });
+    if let (Some(runs), Some(object)) = (&row.runs, value.as_object_mut()) {
+        object.insert("runs".to_string(), Value::String(runs.clone()));
+    }
+    value
 }
 
 /// `{"version": 1, "tools": [...], "unread": [...]}`.

@@ -229,16 +229,16 @@ impl<'a> Shown<'a> {
     }
 }
 
-/// Lines longer than this many bytes are shown as windows around the labels on them: miette
-/// prints each line of a snippet whole, so a long line with many findings was printed once per
-/// finding (a 250 KB line: 2 GB of output). Above the longest lines real skill files have (a
-/// frontmatter description of 1,024 characters, a paragraph that is not hard-wrapped), so their
-/// snippets are shown whole.
-const LONG_LINE: usize = 4096;
+/// Lines longer than this many bytes are shown as windows around the labels on them, with `…`
+/// where text is left out: miette prints each line of a snippet whole, so a long line with many
+/// findings was printed once per finding (a 250 KB line: 2 GB of output), and a line of a
+/// frontmatter description of 1,024 characters or a paragraph that is not hard-wrapped filled
+/// the screen with wrapped text around a label lost in it. Three lines of a terminal's width.
+const LONG_LINE: usize = 300;
 /// Characters kept on either side of a label's ends on a long line.
 const CONTEXT: usize = 40;
 /// A label on one long line that is wider than this many bytes shows only its two ends.
-const LONG_LABEL: usize = 8192;
+const LONG_LABEL: usize = 240;
 /// Two windows on a line closer than this many bytes are shown as one.
 const MERGE_GAP: usize = 10;
 /// Marks the cut ends of a windowed line.
@@ -904,6 +904,31 @@ mod tests {
     }
 
     #[test]
+    fn a_line_of_two_thousand_characters_is_clipped_around_its_label() {
+        let text = format!(
+            "---\ndescription: {}SECRET{}\n---\n",
+            "lorem ipsum ".repeat(80),
+            " dolor sit".repeat(100)
+        );
+        let start = text.find("SECRET").expect("marker");
+        let out = render_labels(&text, &[(start, start + 6, "here")], false);
+        let widest = out.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(widest < 120, "{widest}: {out}");
+        assert!(out.contains(" 2 │ …"), "{out}");
+        assert!(
+            out.contains("ipsum SECRET dolor sit") && out.contains(" sit…\n"),
+            "{out}"
+        );
+        assert_points_at(&out, "SECRET");
+        // A line under the limit is shown whole, as before.
+        let short = format!("---\ndescription: {}SECRET\n---\n", "lorem ".repeat(30));
+        let start = short.find("SECRET").expect("marker");
+        let out = render_labels(&short, &[(start, start + 6, "here")], false);
+        assert!(out.contains("description: lorem lorem"), "{out}");
+        assert!(!out.contains('…'), "{out}");
+    }
+
+    #[test]
     fn a_label_at_the_end_of_a_long_line_is_shown() {
         for end in ["\n", "\r\n", ""] {
             let text = format!("short\n{}END{end}", "é ".repeat(3_000));
@@ -966,13 +991,15 @@ mod tests {
 
     #[test]
     fn a_cut_that_keeps_every_character_renders_as_the_whole_text() {
-        // A long line whose label and context cover it all, far down a file with escaped
+        // A long line whose labels and context cover it all, far down a file with escaped
         // controls: the cut text, numbered from its first line, renders the same bytes.
-        let long = format!("key: {}\u{1b}end", "word ".repeat(1_000));
+        let long = format!("key: {}\u{1b}end", "word ".repeat(70));
         let text = format!("{}{long}\nafter\n", "line\n".repeat(120));
         let start = text.find("word").expect("word");
         let end = text.find("end").expect("end") + 3;
-        let labels = [(start, end, "all"), (start + 5, start + 9, "second")];
+        let middle = start + 150;
+        let labels = [(start, middle, "first"), (middle, end, "second")];
+        assert!(long.len() > LONG_LINE && end - middle <= LONG_LABEL);
         let cut = render_labels(&text, &labels, false);
         assert_eq!(cut, render_labels(&text, &labels, true));
         assert!(cut.contains("121 │ key: word"), "{cut}");

@@ -4,7 +4,9 @@
 pub mod concise;
 pub mod full;
 pub mod github;
+pub mod gitlab;
 pub mod json;
+pub mod junit;
 pub mod paths;
 pub mod sarif;
 pub mod statistics;
@@ -22,6 +24,8 @@ pub enum Format {
     Json,
     Github,
     Sarif,
+    Gitlab,
+    Junit,
 }
 
 /// Line/column lookups for the files that have diagnostics, built once per render.
@@ -62,6 +66,49 @@ impl<'a> Positions<'a> {
         match self.indexes.get(&file) {
             Some(index) => index.line_col(span.end),
             None => LineIndex::new(self.sources.text(file)).line_col(span.end),
+        }
+    }
+}
+
+/// What identifies a finding across runs in the reports code review tools keep (SARIF's
+/// partial fingerprint, GitLab's fingerprint): a hash of its rule, its file relative to the lint
+/// root and the text it flags with whitespace folded, and its place among identical findings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Fingerprint {
+    base: u64,
+    occurrence: usize,
+}
+
+impl Fingerprint {
+    /// SARIF's `skilllint/v1` partial fingerprint: `<hash>:<occurrence>`.
+    pub(crate) fn sarif(self) -> String {
+        format!("{:016x}:{}", self.base, self.occurrence)
+    }
+
+    /// GitLab's fingerprint: 32 hexadecimal digits, as the MD5 sums other tools write.
+    pub(crate) fn gitlab(self) -> String {
+        let second = crate::diagnostic::stable_hash(&[&self.sarif()]);
+        format!("{:016x}{second:016x}", self.base)
+    }
+}
+
+/// The fingerprints of findings taken in report order: identical findings (same rule, file and
+/// flagged text) are told apart by their order.
+#[derive(Default)]
+pub(crate) struct Fingerprints {
+    seen: HashMap<u64, usize>,
+}
+
+impl Fingerprints {
+    pub(crate) fn next(&mut self, sources: Sources<'_>, d: &Diagnostic) -> Fingerprint {
+        let path = sources.file(d.primary.file).rel_path.as_str();
+        let flagged = crate::diagnostic::flagged_text(sources.text(d.primary.file), d.primary.span);
+        let base = crate::diagnostic::stable_hash(&[d.code, path, &flagged]);
+        let occurrence = self.seen.entry(base).or_insert(0);
+        *occurrence += 1;
+        Fingerprint {
+            base,
+            occurrence: *occurrence,
         }
     }
 }
@@ -297,6 +344,8 @@ pub fn render_into(
         Format::Json => json::render_into(sources, diagnostics, catalog, emit),
         Format::Github => emit(&github::render(sources, diagnostics)),
         Format::Sarif => sarif::render_into(sources, diagnostics, catalog, suppressed, root, emit),
+        Format::Gitlab => emit(&gitlab::render(sources, diagnostics, catalog)),
+        Format::Junit => emit(&junit::render(sources, diagnostics, catalog)),
     }
 }
 

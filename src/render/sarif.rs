@@ -1,7 +1,7 @@
 //! `--format sarif`: SARIF 2.1.0 for GitHub code scanning. Own serde structs (as ruff, zizmor and
 //! oxc do): the subset we emit is small and the field order stays under our control.
 
-use super::Positions;
+use super::{Fingerprint, Fingerprints, Positions};
 use crate::catalog::{Catalog, Category, RuleMeta};
 use crate::diagnostic::{Diagnostic, Label, Severity};
 use crate::diagnostic::{Suppressed, SuppressedBy};
@@ -252,8 +252,6 @@ fn driver(catalog: &Catalog) -> Driver<'_> {
     }
 }
 
-use crate::diagnostic::stable_hash as fnv1a;
-
 /// The folder `%SRCROOT%` stands for: the git work tree the lint root is in, so that code
 /// scanning (which reads relative URIs against the repository root) finds the files whatever
 /// folder was linted; outside a work tree, the current folder.
@@ -494,17 +492,13 @@ pub fn render_into(
     };
     // Fingerprints in log order: identical findings (same rule, file and text) are told apart
     // by their order.
-    let mut seen: HashMap<u64, usize> = HashMap::new();
+    let mut seen = Fingerprints::default();
     let mut fingerprints = Vec::with_capacity(all.len());
     let mut notifications = Vec::new();
     for (d, _) in &all {
-        let path = sources.file(d.primary.file).rel_path.as_str();
-        let flagged = crate::diagnostic::flagged_text(sources.text(d.primary.file), d.primary.span);
-        let base = fnv1a(&[d.code, path, &flagged]);
-        let occurrence = seen.entry(base).or_insert(0);
-        *occurrence += 1;
-        fingerprints.push((base, *occurrence));
+        fingerprints.push(seen.next(sources, d));
         if matches!(d.code, "SL001" | "SL900") {
+            let path = sources.file(d.primary.file).rel_path.as_str();
             notifications.push(Notification {
                 level: "error",
                 message: Message {
@@ -515,8 +509,7 @@ pub fn render_into(
             });
         }
     }
-    let result = |(d, silenced): &(&Diagnostic, Option<&Suppressed>),
-                  (base, occurrence): &(u64, usize)| {
+    let result = |(d, silenced): &(&Diagnostic, Option<&Suppressed>), fingerprint: &Fingerprint| {
         let rule_index = catalog
             .rules
             .binary_search_by(|m| m.code.cmp(d.code))
@@ -535,10 +528,7 @@ pub fn render_into(
                 .enumerate()
                 .map(|(i, label)| builder.location(label, Some(i + 1)))
                 .collect(),
-            partial_fingerprints: BTreeMap::from([(
-                "skilllint/v1",
-                format!("{base:016x}:{occurrence}"),
-            )]),
+            partial_fingerprints: BTreeMap::from([("skilllint/v1", fingerprint.sarif())]),
             suppressions: silenced
                 .map(|s| SarifSuppression {
                     kind: match s.by {
@@ -684,6 +674,7 @@ fn to_text(log: &Log<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::stable_hash as fnv1a;
 
     #[test]
     fn fingerprint_hash_is_stable() {

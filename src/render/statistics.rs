@@ -1,7 +1,7 @@
 //! `--statistics`: how many findings each rule has, and which setting or fix addresses the rule
 //! with the most (what a first run on an existing repository needs to know before the findings).
 
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, Category};
 use crate::diagnostic::{Applicability, Diagnostic};
 use crate::source::{split_path, Sources};
 use serde::Serialize;
@@ -84,8 +84,11 @@ pub fn json(counts: &[RuleCount]) -> String {
 const MANY: usize = 10;
 
 /// A line about the rule with the most findings and what addresses it, when there are enough
-/// findings for one rule to drown the others: its fix when it has one, else the setting that
-/// turns it off where the findings are (one folder: `per-file-ignores`; everywhere: `ignore`).
+/// findings for one rule to drown the others: for findings all in generated tool snapshots, the
+/// code they are written from (never a hand edit); else its fix when it has one; for a
+/// correctness or safety rule, its explanation and a baseline (never turning it off); else the
+/// setting that turns it off where the findings are (one folder: `per-file-ignores`; everywhere:
+/// `ignore`).
 pub fn biggest_rule(
     diagnostics: &[Diagnostic],
     sources: Sources<'_>,
@@ -104,11 +107,23 @@ pub fn biggest_rule(
         diagnostics.len()
     );
     let code = top.code;
-    let hint = if top.fixable_count == top.count {
+    let category = catalog.get(code).map(|m| m.category);
+    let hint = if every_one_generated(diagnostics, sources, code) {
+        // A hand edit (or `--fix`) of a file a test writes is undone by the next test run.
+        "they are in tool snapshots your tests write (`__toolsnaps__/`): fix the tool definitions in the code they are generated from, then write the snapshots again".to_string()
+    } else if top.fixable_count == top.count {
         format!("`skilllint --fix --select {code}` fixes them")
     } else if top.fixable_count + top.unsafe_fixable_count == top.count {
         format!(
             "`skilllint --fix --unsafe-fixes --select {code}` fixes them (`--diff` shows the edits first)"
+        )
+    } else if code == "SK008" {
+        // Most unknown SKILL.md keys in the wild are Claude Code's: a dialect, not an `ignore`.
+        "`dialect = \"claude-code\"` under [skills] accepts Claude Code's keys, `extra-fields` your own".to_string()
+    } else if matches!(category, Some(Category::Correctness | Category::Safety)) {
+        // What these rules report is wrong or unsafe: never a setting that turns them off.
+        format!(
+            "`skilllint rule {code}` says how to fix them; `--write-baseline FILE` records today's so that only new ones fail"
         )
     } else {
         let setting = match common_folder(diagnostics, sources, code) {
@@ -117,15 +132,19 @@ pub fn biggest_rule(
             ),
             None => format!("`ignore = [\"{code}\"]` under [lint] turns it off"),
         };
-        match code {
-            // Most unknown SKILL.md keys in the wild are Claude Code's.
-            "SK008" => format!(
-                "{setting}; `dialect = \"claude-code\"` under [skills] accepts Claude Code's keys, `extra-fields` your own"
-            ),
-            _ => setting,
-        }
+        setting
     };
     Some(format!("{head}: {hint}; `--statistics` counts every rule."))
+}
+
+/// Whether every finding of `code` is in a file a test run writes: a tool snapshot
+/// (`__toolsnaps__/<tool>.snap` or `.json`), which is regenerated from the code, never edited.
+fn every_one_generated(diagnostics: &[Diagnostic], sources: Sources<'_>, code: &str) -> bool {
+    let snapshot = format!("{}/", crate::discover::TOOL_SNAPSHOT_DIR);
+    diagnostics.iter().filter(|d| d.code == code).all(|d| {
+        let path = &sources.file(d.primary.file).rel_path;
+        path.starts_with(&snapshot) || path.contains(&format!("/{snapshot}"))
+    })
 }
 
 /// The folder holding every finding of `code`, when that is a proper part of the run: the
@@ -242,5 +261,61 @@ mod tests {
             "{line}"
         );
         assert_eq!(biggest_rule(&diagnostics[..5], sources, catalog()), None);
+    }
+
+    fn sources_of(paths: &[&str]) -> Vec<SourceFile> {
+        paths
+            .iter()
+            .map(|p| SourceFile {
+                rel_path: p.to_string(),
+                abs_path: p.into(),
+                text: String::new(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_correctness_or_safety_rule_is_never_turned_off() {
+        let files = sources_of(&["plugins/old/a/SKILL.md", "skills/c/SKILL.md"]);
+        let sources = Sources::new(&files);
+        for code in ["TR004", "SK008", "SK004"] {
+            let diagnostics: Vec<Diagnostic> = (0..10).map(|_| finding(code, 0, None)).collect();
+            let line = biggest_rule(&diagnostics, sources, catalog()).expect("ten findings");
+            assert!(!line.contains("ignore"), "{line}");
+            if code == "SK008" {
+                assert!(line.contains("`dialect = \"claude-code\"`"), "{line}");
+            } else {
+                assert!(
+                    line.contains(&format!("`skilllint rule {code}` says how to fix them; `--write-baseline FILE` records today's")),
+                    "{line}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn findings_in_generated_snapshots_are_fixed_where_they_come_from() {
+        let files = sources_of(&[
+            "__toolsnaps__/a.snap",
+            "pkg/__toolsnaps__/b.snap",
+            "x/tools.json",
+        ]);
+        let sources = Sources::new(&files);
+        let fix = || Some(Fix::safe("f", Vec::new()));
+        let mut diagnostics: Vec<Diagnostic> =
+            (0..10).map(|i| finding("SC005", i % 2, fix())).collect();
+        let line = biggest_rule(&diagnostics, sources, catalog()).expect("ten findings");
+        assert!(
+            line.contains("they are in tool snapshots your tests write (`__toolsnaps__/`): fix the tool definitions in the code"),
+            "{line}"
+        );
+        assert!(!line.contains("--fix"), "{line}");
+        // One outside the snapshots: the fix is the hint again.
+        diagnostics.push(finding("SC005", 2, fix()));
+        let line = biggest_rule(&diagnostics, sources, catalog()).expect("findings");
+        assert!(
+            line.contains("`skilllint --fix --select SC005` fixes them"),
+            "{line}"
+        );
     }
 }

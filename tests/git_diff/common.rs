@@ -18,6 +18,7 @@ pub(crate) fn skilllint(args: &[&str], cwd: &Path) -> Output {
         .env_remove("NO_COLOR")
         .env_remove("FORCE_COLOR")
         .env_remove("GITHUB_WORKSPACE")
+        .env_remove("CI_PROJECT_DIR")
         .env_remove("GIT_DIR")
         .env_remove("GIT_WORK_TREE")
         .output();

@@ -14,3 +14,4 @@ mod git_support;
 mod links;
 mod repositories;
 mod sides;
+mod surface;

@@ -1,7 +1,7 @@
 //! SK005 `skill-name-folder-mismatch`: The skill name differs from its folder name.
 
 use super::{name_problem, nfkc, skill_with_frontmatter};
-use crate::check::{Sink, Unit};
+use crate::check::{code, Sink, Unit};
 use crate::diagnostic::{Edit, Fix};
 use crate::parse::Value;
 use crate::source::Span;
@@ -19,6 +19,11 @@ pub(super) fn skill_name_folder_mismatch(unit: &Unit<'_>, sink: &mut Sink) {
     let normalized = nfkc(text);
     let folder = nfkc(&skill.folder_name);
     if folder.is_empty() || normalized == folder {
+        return;
+    }
+    // One root cause, one error: a name SK004 reports as invalid is that error, whose fix sets
+    // it to the folder's name, and not also a mismatch.
+    if name_problem(text).is_some() && unit.reports(code::SK004, file) {
         return;
     }
     let diagnostic = sink

@@ -59,3 +59,36 @@ fn name_rules() {
     assert!(name_problem("pdf_forms").is_some_and(|p| p.contains("`_`")));
     assert!(name_problem(&"a".repeat(65)).is_some_and(|p| p.contains("64")));
 }
+
+/// One root cause, one error: a `name` that is invalid and differs from its folder is SK004's
+/// finding alone, carrying the fix to the folder's name; SK005 reports it only when SK004 is off.
+#[test]
+fn an_invalid_name_is_one_error_with_the_fix() {
+    use crate::rule_testing::lint_files_among;
+    let files = [(
+        "pages/SKILL.md",
+        "---\nname: My Pages!\ndescription: Writes pages. Use when asked.\n---\n\nBody.\n",
+    )];
+    let both = lint_files_among(&["SK004", "SK005"], &files);
+    let codes: Vec<&str> = both.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["SK004"]);
+    let fix = both.diagnostics[0]
+        .fix
+        .as_ref()
+        .expect("SK004 carries a fix");
+    assert_eq!(fix.description, "set `name` to `pages`, the folder name");
+    assert_eq!(fix.edits[0].replacement, "pages");
+    let alone = lint_files_among(&["SK005"], &files);
+    let codes: Vec<&str> = alone.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["SK005"]);
+    // A valid name that differs from its folder is still SK005's.
+    let valid = lint_files_among(
+        &["SK004", "SK005"],
+        &[(
+            "pages/SKILL.md",
+            "---\nname: notes\ndescription: Writes pages. Use when asked.\n---\n\nBody.\n",
+        )],
+    );
+    let codes: Vec<&str> = valid.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["SK005"]);
+}
