@@ -99,7 +99,8 @@ pub fn drift(
                 *file,
                 row.span,
                 format!(
-                    "tool `{}` differs from `{LOCK_FILE_NAME}`: {}",
+                    "{} `{}` differs from `{LOCK_FILE_NAME}`: {}",
+                    noun(row.dialect),
                     now.name,
                     crate::english::join_and(&changes)
                 ),
@@ -123,14 +124,18 @@ pub fn drift(
                 continue;
             };
             let what = if now.capabilities.is_empty() {
-                format!("a {} tool", now.effect)
+                now.effect.clone()
             } else {
-                format!("a {} tool ({})", now.effect, now.capabilities.join(", "))
+                format!("{} ({})", now.effect, now.capabilities.join(", "))
             };
             let d = sink.report(
                 *file,
                 row.span,
-                format!("tool `{}` is not pinned in `{LOCK_FILE_NAME}`", now.name),
+                format!(
+                    "{} `{}` is not pinned in `{LOCK_FILE_NAME}`",
+                    noun(row.dialect),
+                    now.name
+                ),
             );
             d.primary.message = Some(format!("new: {what}"));
             d.help = Some(
@@ -238,6 +243,18 @@ fn finish(
         }
     }
     found
+}
+
+/// What a row of the inventory is, for a message: the surface's hooks, MCP servers and
+/// pre-approvals are pinned beside the tools.
+fn noun(dialect: &str) -> &'static str {
+    use crate::inventory::surface::{ALLOWED_TOOLS, HOOK, MCP_SERVER};
+    match dialect {
+        HOOK => "hook",
+        MCP_SERVER => "MCP server",
+        ALLOWED_TOOLS => "pre-approval",
+        _ => "tool",
+    }
 }
 
 /// What changed between a pinned tool and the tool now, in words, in a fixed order.
