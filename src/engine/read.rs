@@ -136,6 +136,7 @@ pub(super) fn read_files(
         &root,
         &paths,
         &options.requirement_files,
+        options.source,
         threads,
         &exclude,
         &include,
@@ -266,6 +267,7 @@ pub(crate) fn listing_decisions(
     };
     Ok(crate::discover::Decisions {
         requirement_files: &options.requirement_files,
+        source: options.source,
         exclude: globs(&options.exclude, &options.exclude_here)?,
         include: globs(&options.tool_include, &options.tool_include_here)?,
         max_file_size: options.max_file_size,

@@ -67,6 +67,9 @@ pub enum FileKind {
     /// `AGENTS.md` / `CLAUDE.md`, and a skill's reference files (`.md` under a `references/`
     /// folder, the Agent Skills layout for what a skill links to). Only the text rules read it.
     Prose,
+    /// A source file (TypeScript, JavaScript, Python) read for the MCP tools it registers; once
+    /// read it is a tool list of [`tools::Dialect::Source`] tools.
+    Source(crate::parse::code::Lang),
     /// A path the walker would not or could not follow (a symlink loop); only ever unreadable.
     Unfollowed,
 }
@@ -139,8 +142,11 @@ impl Parsed {
             Parsed::Skill(doc) => FileKind::Skill {
                 misnamed: doc.misnamed_file,
             },
-            Parsed::Tools(doc) => FileKind::Tools {
-                by_content: doc.by_content,
+            Parsed::Tools(doc) => match doc.code {
+                Some(lang) => FileKind::Source(lang),
+                None => FileKind::Tools {
+                    by_content: doc.by_content,
+                },
             },
             Parsed::Requirement(_) => FileKind::Requirement,
             Parsed::Contract(_) => FileKind::Contract,
@@ -237,6 +243,7 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
             reference_root,
         ))),
         FileKind::Prose => Parsed::Prose(Box::new(parse_markdown_doc(&source.text))),
+        FileKind::Source(lang) => Parsed::Tools(Box::new(tools::parse_source(lang, &source.text))),
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }
