@@ -801,6 +801,7 @@ mod schema_sync {
                 }
             }
             Some("object") => "{}".to_string(),
+            Some("boolean") => "false".to_string(),
             _ => "\"Tool Use Rules\"".to_string(),
         }
     }
@@ -873,7 +874,7 @@ mod schema_sync {
             catalog()
         )
         .is_err());
-        assert_eq!(tables.len(), 6);
+        assert_eq!(tables.len(), 7);
     }
 
     #[test]

@@ -13,8 +13,8 @@ mod walk;
 
 pub use filter::GlobFilter;
 pub use names::{
-    classify, name_patterns, not_read_reason, regex_literal, unread_tools_note, BY_CONTENT,
-    NOT_READ_PREFIX, PROSE_SECRETS_NOT_READ, TOOL_LIST_NAMES, TOOL_SNAPSHOT_DIR,
+    classify, name_patterns, not_read_reason, regex_literal, source_kind, unread_tools_note,
+    BY_CONTENT, NOT_READ_PREFIX, PROSE_SECRETS_NOT_READ, TOOL_LIST_NAMES, TOOL_SNAPSHOT_DIR,
 };
 pub use walk::discover;
 

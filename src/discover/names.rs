@@ -83,7 +83,7 @@ pub fn name_patterns(requirement_files: &[String]) -> Vec<String> {
 /// What a source file met by the walk is read as: the tools it registers, unless it is a test,
 /// a fixture, a bundle or a vendored copy (test doubles register tools that are no product's,
 /// and minified bundles repeat the source).
-pub(super) fn source_kind(rel_path: &str) -> Option<FileKind> {
+pub fn source_kind(rel_path: &str) -> Option<FileKind> {
     let (folder, file_name) = crate::source::split_path(rel_path);
     let skipped_folder = folder.split('/').any(|f| {
         matches!(

@@ -313,6 +313,12 @@ pub(super) fn in_memory_files(
         .into_iter()
         .filter_map(|(rel_path, text)| {
             crate::discover::classify(&rel_path, &options.requirement_files)
+                .or_else(|| {
+                    options
+                        .source
+                        .then(|| crate::discover::source_kind(&rel_path))
+                        .flatten()
+                })
                 .filter(|kind| crate::discover::not_read_reason(*kind, &text).is_none())
                 .map(|kind| (rel_path, text, kind))
         })

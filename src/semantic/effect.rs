@@ -116,7 +116,7 @@ pub struct Evidence {
     pub basis: Basis,
     /// Where it was read: `annotations.readOnlyHint`, `name`, `parameter`, `description`, `type`,
     /// `requiresConfirmation`, `scopes`, `contract.mutates`, `contract.risk_level`,
-    /// `contract.approval`.
+    /// `contract.approval`, `handler` (a call in the handler of a tool registered in source).
     pub source: &'static str,
     /// What was read, for messages: "`delete`", "`readOnlyHint: true`".
     pub text: String,
@@ -928,6 +928,17 @@ pub(crate) fn tool_effect<'a>(
         declared_by_contract(&mut r, link);
     }
     inferred(&mut r);
+    // A tool registered in source code: what its handler calls.
+    for e in crate::semantic::handler::handler_evidence(tool) {
+        r.push(
+            e.claim,
+            Basis::Inferred,
+            "handler",
+            e.text,
+            e.span,
+            e.strong,
+        );
+    }
     let (effect, capabilities) = decide(&r.evidence);
     ToolEffect {
         file,

@@ -238,15 +238,7 @@ impl<'t> Reader<'_, 't> {
         let node = self.resolve(written, depth)?;
         match node.kind() {
             "string" => Ok((string_content(node, self.text), span_of(node))),
-            "template_string" => {
-                if named_children(node)
-                    .iter()
-                    .any(|c| c.kind() == "template_substitution")
-                {
-                    return Err("a template literal with substitutions".into());
-                }
-                Ok((string_content(node, self.text), span_of(node)))
-            }
+            "template_string" => self.template(node, depth),
             "binary_expression"
                 if node
                     .child_by_field_name("operator")
@@ -267,6 +259,33 @@ impl<'t> Reader<'_, 't> {
                 abbreviate(text_of(written, self.text))
             )),
         }
+    }
+
+    /// A template literal, each substitution resolved as a string (`${PREFIX}` of a constant);
+    /// one computed at run time makes the whole literal unresolved.
+    fn template(&self, node: SyntaxNode<'t>, depth: usize) -> Result<(String, Span), String> {
+        let mut out = String::new();
+        // Content between the backticks, substitutions replaced by their values.
+        let mut at = node.start_byte() + 1;
+        let end = node.end_byte().saturating_sub(1).max(at);
+        for child in named_children(node) {
+            if child.kind() != "template_substitution" {
+                continue;
+            }
+            out.push_str(&unescape(
+                self.text.get(at..child.start_byte()).unwrap_or(""),
+            ));
+            let inner = child
+                .named_child(0)
+                .ok_or("an empty substitution in a template literal")?;
+            let (value, _) = self.string(inner, depth + 1).map_err(|why| {
+                format!("a template literal with a substitution computed at run time ({why})")
+            })?;
+            out.push_str(&value);
+            at = child.end_byte();
+        }
+        out.push_str(&unescape(self.text.get(at..end).unwrap_or("")));
+        Ok((out, span_of(node)))
     }
 
     /// The member `key` of an object literal: its key and value.

@@ -1,6 +1,6 @@
 //! Python type hints and pydantic fields as the JSON Schema pydantic makes of them.
 
-use super::{computed, named_children, Reader, SyntaxNode};
+use super::{named_children, Reader, SyntaxNode};
 use crate::parse::code::{implied, member, object, span_of, string_node, text_of, MAX_DEPTH};
 use crate::parse::node::{Node, Value};
 use crate::source::Span;
@@ -42,7 +42,7 @@ pub(super) fn signature<'t>(
         };
         let name_text = text_of(name, reader.text);
         let is_context = hint.is_some_and(|h| {
-            let h = text_of(h, reader.text);
+            let h = text_of(h, reader.text).trim_matches(['"', '\'']);
             h == "Context" || h.starts_with("Context[") || h.ends_with(".Context")
         });
         if matches!(name_text, "self" | "cls") || is_context {
@@ -411,13 +411,6 @@ fn convert<'t>(
             text_of(node, reader.text)
         )),
     }
-    .or_else(|why| {
-        if why.is_empty() {
-            Err(computed(node, reader.text))
-        } else {
-            Err(why)
-        }
-    })
 }
 
 /// `A | B`, `Union[A, B]`: `anyOf`, `null` kept as an option.

@@ -199,6 +199,23 @@ fn base<'t>(
             plain(node)
         }
         "any" | "unknown" => plain(object(callee, Vec::new())),
+        // zod 4's string formats.
+        "url" | "email" | "uuid" | "ipv4" | "ipv6" | "iso" => {
+            let format = match method {
+                "url" => "uri",
+                other => other,
+            };
+            let mut node = typed("string", callee);
+            if method != "iso" {
+                set(&mut node, "format", string_node(format.into(), callee));
+            }
+            plain(node)
+        }
+        // `z.preprocess(fn, schema)`: the schema is what the SDK lists.
+        "preprocess" => {
+            let inner = args.get(1).ok_or("`z.preprocess` without a schema")?;
+            convert(reader, *inner, depth + 1)
+        }
         "enum" => {
             let values = args.first().ok_or("`z.enum` without values")?;
             let values = reader.value(*values, depth + 1)?;
