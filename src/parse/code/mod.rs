@@ -84,7 +84,9 @@ pub fn may_register_tools(lang: Lang, text: &str) -> bool {
     let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
     match lang {
         Lang::Python => (has("mcp") || has("MCP")) && (has(".tool") || has("Tool(")),
-        _ => has("@modelcontextprotocol/sdk") && (has("registerTool") || has(".tool(")),
+        // `@modelcontextprotocol/sdk`, and the split packages of the SDK's second version
+        // (`@modelcontextprotocol/server`).
+        _ => has("@modelcontextprotocol/") && (has("registerTool") || has(".tool(")),
     }
 }
 

@@ -213,8 +213,10 @@ impl<'t> Reader<'_, 't> {
                 ) else {
                     return Ok(node);
                 };
-                let Ok(object) = self.resolve(object, depth + 1) else {
-                    return Ok(node);
+                // An object imported or computed: say why the member cannot be read.
+                let object = match self.resolve(object, depth + 1) {
+                    Ok(object) => object,
+                    Err(why) => return Err(why),
                 };
                 if object.kind() != "object" {
                     return Ok(node);
@@ -621,7 +623,11 @@ fn read_positional<'t>(reader: &Reader<'_, 't>, middle: &[SyntaxNode<'t>], parts
         let resolved = reader.resolve(*argument, 0);
         match resolved {
             Ok(node) if node.kind() == "object" => {
-                if parts.schema.is_none() && zod::is_shape(reader, node) {
+                // As the SDK tells them apart: an object of hints is the annotations, any other
+                // the input shape (whose values may be helpers returning zod schemas).
+                let schema_read = parts.schema.is_some()
+                    || parts.unresolved.iter().any(|u| u.part == "inputSchema");
+                if !schema_read && (zod::is_shape(reader, node) || !is_annotations(reader, node)) {
                     match zod::input_schema(reader, node) {
                         Ok(schema) => parts.schema = Some(schema),
                         Err(why) => parts.unresolved("inputSchema", span_of(*argument), why),
@@ -664,6 +670,23 @@ fn read_positional<'t>(reader: &Reader<'_, 't>, middle: &[SyntaxNode<'t>], parts
             }
         }
     }
+}
+
+/// Whether an object literal holds MCP tool annotations only (`title` and the hints).
+fn is_annotations<'t>(reader: &Reader<'_, 't>, object_node: SyntaxNode<'t>) -> bool {
+    reader.members(object_node).is_ok_and(|members| {
+        !members.is_empty()
+            && members.iter().all(|(key, _, _)| {
+                matches!(
+                    key.as_str(),
+                    "title"
+                        | "readOnlyHint"
+                        | "destructiveHint"
+                        | "idempotentHint"
+                        | "openWorldHint"
+                )
+            })
+    })
 }
 
 /// The annotations object: each hint that is a literal boolean (or the title string) is read,

@@ -443,7 +443,8 @@ fn modify<'t>(
         }
         // No effect on the JSON Schema, or an effect that only narrows at run time.
         "refine" | "superRefine" | "transform" | "pipe" | "brand" | "readonly" | "trim"
-        | "toLowerCase" | "toUpperCase" | "finite" | "safe" | "check" | "overwrite" => {}
+        | "toLowerCase" | "toUpperCase" | "finite" | "safe" | "check" | "overwrite"
+        | "startsWith" | "endsWith" | "includes" | "lowercase" | "uppercase" | "normalize" => {}
         _ => {
             return Err(format!("`.{method}()` is not read on a zod schema"));
         }
