@@ -214,10 +214,7 @@ impl<'t> Reader<'_, 't> {
                     return Ok(node);
                 };
                 // An object imported or computed: say why the member cannot be read.
-                let object = match self.resolve(object, depth + 1) {
-                    Ok(object) => object,
-                    Err(why) => return Err(why),
-                };
+                let object = self.resolve(object, depth + 1)?;
                 if object.kind() != "object" {
                     return Ok(node);
                 }
