@@ -302,6 +302,86 @@ pub(crate) fn unescape(raw: &str) -> String {
     out
 }
 
+/// The first characters of an expression, for messages.
+pub(crate) fn abbreviate(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    let mut out: String = line.chars().take(40).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// A callee path (`fs.rm`, `run`) with its first name resolved through the file's imports
+/// (`fs/promises.rm`, `subprocess.run`).
+pub(crate) fn qualify(path: &str, imports: &std::collections::HashMap<&str, String>) -> String {
+    let (head, rest) = match path.split_once('.') {
+        Some((head, rest)) => (head, Some(rest)),
+        None => (path, None),
+    };
+    let head = imports.get(head).map_or(head, String::as_str);
+    match rest {
+        Some(rest) => format!("{head}.{rest}"),
+        None => head.to_string(),
+    }
+}
+
+/// The calls (nodes of `call_kinds`) of a handler's body and of the functions of the file it calls
+/// by name, one level down: `callee` gives a call's callee, `body_of` the body of the function
+/// an identifier callee names, `describe` what the effect model keeps of a call.
+pub(crate) fn handler_calls<'t>(
+    body: tree_sitter::Node<'t>,
+    call_kinds: &[&str],
+    callee: impl Fn(tree_sitter::Node<'t>) -> Option<tree_sitter::Node<'t>>,
+    body_of: impl Fn(tree_sitter::Node<'t>) -> Option<tree_sitter::Node<'t>>,
+    describe: impl Fn(tree_sitter::Node<'t>, tree_sitter::Node<'t>) -> Option<HandlerCall>,
+) -> Vec<HandlerCall> {
+    let mut out = Vec::new();
+    let mut bodies = vec![body];
+    let mut followed = vec![body.start_byte()];
+    for _ in 0..2 {
+        let mut next = Vec::new();
+        for body in bodies {
+            let mut calls = Vec::new();
+            find_all(body, |n| {
+                if call_kinds.contains(&n.kind()) {
+                    calls.push(n);
+                }
+                false
+            });
+            for call in calls {
+                let Some(function) = callee(call) else {
+                    continue;
+                };
+                if function.kind() == "identifier" {
+                    if let Some(inner) = body_of(function) {
+                        if !followed.contains(&inner.start_byte()) {
+                            followed.push(inner.start_byte());
+                            next.push(inner);
+                        }
+                    }
+                }
+                out.extend(describe(call, function));
+            }
+        }
+        bodies = next;
+    }
+    out
+}
+
+/// A schema of one JSON type, implied by what spans `span`.
+pub(crate) fn typed(kind: &str, span: Span) -> Node {
+    object(span, vec![implied("type", string_node(kind.into(), span))])
+}
+
+/// Sets `key` of an object schema, replacing what it had.
+pub(crate) fn set(node: &mut Node, key: &str, value: Node) {
+    if let Value::Object(members) = &mut node.value {
+        members.retain(|m| m.key != key);
+        members.push(implied(key, value));
+    }
+}
+
 /// An object node from its members.
 pub(crate) fn object(span: Span, members: Vec<Member>) -> Node {
     Node::new(span, Value::Object(members))

@@ -12,8 +12,8 @@
 mod hints;
 
 use super::{
-    bool_node, find_all, member, named_children, number_node, object, span_of, string_node,
-    text_of, unescape, CodeDoc, HandlerCall, Registration, Unresolved, MAX_DEPTH,
+    abbreviate, bool_node, find_all, member, named_children, number_node, object, span_of,
+    string_node, text_of, unescape, CodeDoc, HandlerCall, Registration, Unresolved, MAX_DEPTH,
 };
 use crate::parse::node::{Member, Node, Value};
 use crate::source::Span;
@@ -164,16 +164,6 @@ impl<'t> Scope<'t> {
 pub(super) struct Reader<'s, 't> {
     scope: &'s Scope<'t>,
     text: &'t str,
-}
-
-/// The first characters of an expression, for messages.
-fn abbreviate(text: &str) -> String {
-    let line = text.lines().next().unwrap_or("");
-    let mut out: String = line.chars().take(40).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    out
 }
 
 fn computed(node: SyntaxNode<'_>, text: &str) -> String {
@@ -718,47 +708,22 @@ fn tool_call(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> Read {
     })))
 }
 
-/// The calls of a handler's body, and of the module's functions it calls by name (one level).
+/// The calls of a handler's body, and of the module's functions it calls by name.
 fn handler_calls(reader: &Reader<'_, '_>, body: SyntaxNode<'_>) -> Vec<HandlerCall> {
-    let mut out = Vec::new();
-    let mut bodies = vec![body];
-    let mut followed = vec![body.start_byte()];
-    for _ in 0..2 {
-        let mut next = Vec::new();
-        for body in bodies {
-            let mut calls = Vec::new();
-            find_all(body, |n| {
-                if n.kind() == "call" {
-                    calls.push(n);
-                }
-                false
-            });
-            for call in calls {
-                let Some(function) = call.child_by_field_name("function") else {
-                    continue;
-                };
-                if function.kind() == "identifier" {
-                    let inner = reader
-                        .scope
-                        .value(text_of(function, reader.text))
-                        .ok()
-                        .filter(|f| f.kind() == "function_definition")
-                        .and_then(|f| f.child_by_field_name("body"));
-                    if let Some(inner) = inner {
-                        if !followed.contains(&inner.start_byte()) {
-                            followed.push(inner.start_byte());
-                            next.push(inner);
-                        }
-                    }
-                }
-                if let Some(c) = describe_call(reader, call, function) {
-                    out.push(c);
-                }
-            }
-        }
-        bodies = next;
-    }
-    out
+    super::handler_calls(
+        body,
+        &["call"],
+        |call| call.child_by_field_name("function"),
+        |function| {
+            reader
+                .scope
+                .value(text_of(function, reader.text))
+                .ok()
+                .filter(|f| f.kind() == "function_definition")
+                .and_then(|f| f.child_by_field_name("body"))
+        },
+        |call, function| describe_call(reader, call, function),
+    )
 }
 
 fn describe_call(
@@ -780,20 +745,7 @@ fn describe_call(
             span: span_of(function),
         });
     }
-    let (head, rest) = match path.split_once('.') {
-        Some((h, r)) => (h, Some(r)),
-        None => (path, None),
-    };
-    let head = reader
-        .scope
-        .imports
-        .get(head)
-        .cloned()
-        .unwrap_or_else(|| head.to_string());
-    let callee = match rest {
-        Some(rest) => format!("{head}.{rest}"),
-        None => head,
-    };
+    let callee = super::qualify(path, &reader.scope.imports);
     let arguments: Vec<SyntaxNode<'_>> = call
         .child_by_field_name("arguments")
         .map(named_children)

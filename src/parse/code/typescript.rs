@@ -13,7 +13,7 @@
 //! `.default(…)`.
 
 use super::{
-    bool_node, find_all, implied, member, named_children, number_node, object, span_of,
+    abbreviate, bool_node, find_all, implied, member, named_children, number_node, object, span_of,
     string_node, text_of, unescape, CodeDoc, HandlerCall, Registration, Unresolved, MAX_DEPTH,
 };
 use crate::parse::node::{Member, Node, Value};
@@ -394,16 +394,6 @@ impl<'t> Reader<'_, 't> {
     }
 }
 
-/// The first characters of an expression, for messages.
-fn abbreviate(text: &str) -> String {
-    let line = text.lines().next().unwrap_or("");
-    let mut out: String = line.chars().take(40).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    out
-}
-
 mod zod;
 
 /// Every registration of the file.
@@ -741,50 +731,18 @@ fn handler_body<'t>(reader: &Reader<'_, 't>, handler: SyntaxNode<'t>) -> Option<
     }
 }
 
-/// The calls of a handler's body, and of the functions of the file it calls by name (one level).
+/// The calls of a handler's body, and of the functions of the file it calls by name.
 fn handler_calls<'t>(reader: &Reader<'_, 't>, body: SyntaxNode<'t>) -> Vec<HandlerCall> {
-    let mut out = Vec::new();
-    let mut bodies = vec![body];
-    let mut followed: Vec<usize> = vec![body.start_byte()];
-    let mut level = 0;
-    while !bodies.is_empty() && level < 2 {
-        let mut next = Vec::new();
-        for body in bodies {
-            for call in find_calls(body) {
-                let Some(function) = call
-                    .child_by_field_name("function")
-                    .or_else(|| call.child_by_field_name("constructor"))
-                else {
-                    continue;
-                };
-                if function.kind() == "identifier" {
-                    if let Some(inner) = handler_body(reader, function) {
-                        if !followed.contains(&inner.start_byte()) {
-                            followed.push(inner.start_byte());
-                            next.push(inner);
-                        }
-                    }
-                }
-                if let Some(handler_call) = describe_call(reader, call, function) {
-                    out.push(handler_call);
-                }
-            }
-        }
-        bodies = next;
-        level += 1;
-    }
-    out
-}
-
-fn find_calls(body: SyntaxNode<'_>) -> Vec<SyntaxNode<'_>> {
-    let mut calls = Vec::new();
-    find_all(body, |n| {
-        if matches!(n.kind(), "call_expression" | "new_expression") {
-            calls.push(n);
-        }
-        false
-    });
-    calls
+    super::handler_calls(
+        body,
+        &["call_expression", "new_expression"],
+        |call| {
+            call.child_by_field_name("function")
+                .or_else(|| call.child_by_field_name("constructor"))
+        },
+        |function| handler_body(reader, function),
+        |call, function| describe_call(reader, call, function),
+    )
 }
 
 /// A call as the effect model reads it: the callee's path with its first name resolved through
@@ -795,20 +753,7 @@ fn describe_call(
     function: SyntaxNode<'_>,
 ) -> Option<HandlerCall> {
     let path = callee_path(function, reader.text)?;
-    let (head, rest) = match path.split_once('.') {
-        Some((head, rest)) => (head, Some(rest)),
-        None => (path.as_str(), None),
-    };
-    let head = reader
-        .scope
-        .imports
-        .get(head)
-        .cloned()
-        .unwrap_or_else(|| head.to_string());
-    let callee = match rest {
-        Some(rest) => format!("{head}.{rest}"),
-        None => head,
-    };
+    let callee = super::qualify(&path, &reader.scope.imports);
     let arguments: Vec<SyntaxNode<'_>> = call
         .child_by_field_name("arguments")
         .map(named_children)

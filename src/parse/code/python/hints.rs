@@ -1,7 +1,9 @@
 //! Python type hints and pydantic fields as the JSON Schema pydantic makes of them.
 
 use super::{named_children, Reader, SyntaxNode};
-use crate::parse::code::{implied, member, object, span_of, string_node, text_of, MAX_DEPTH};
+use crate::parse::code::{
+    implied, member, object, set, span_of, string_node, text_of, typed, MAX_DEPTH,
+};
 use crate::parse::node::{Node, Value};
 use crate::source::Span;
 
@@ -154,17 +156,6 @@ fn fields_schema<'t>(
         members.push(implied("required", Node::new(span, Value::Array(required))));
     }
     Ok(object(span, members))
-}
-
-fn set(node: &mut Node, key: &str, value: Node) {
-    if let Value::Object(members) = &mut node.value {
-        members.retain(|m| m.key != key);
-        members.push(implied(key, value));
-    }
-}
-
-fn typed(kind: &str, span: Span) -> Node {
-    object(span, vec![implied("type", string_node(kind.into(), span))])
 }
 
 fn is_field_call(reader: &Reader<'_, '_>, node: SyntaxNode<'_>) -> bool {

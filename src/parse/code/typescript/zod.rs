@@ -1,7 +1,9 @@
 //! zod schemas as the JSON Schema the MCP SDK sends for them.
 
 use super::{abbreviate, named_children, Reader, SyntaxNode};
-use crate::parse::code::{implied, member, object, span_of, string_node, text_of, MAX_DEPTH};
+use crate::parse::code::{
+    implied, member, object, set, span_of, string_node, text_of, typed, MAX_DEPTH,
+};
 use crate::parse::node::{Member, Node, Value};
 use crate::source::Span;
 
@@ -90,17 +92,6 @@ fn shape<'t>(
         Node::new(span, Value::Bool(false)),
     ));
     Ok(object(span, members))
-}
-
-fn typed(kind: &str, span: Span) -> Node {
-    object(span, vec![implied("type", string_node(kind.into(), span))])
-}
-
-fn set(node: &mut Node, key: &str, value: Node) {
-    if let Value::Object(members) = &mut node.value {
-        members.retain(|m| m.key != key);
-        members.push(implied(key, value));
-    }
 }
 
 fn remove(node: &mut Node, key: &str) {
