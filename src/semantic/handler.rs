@@ -143,6 +143,13 @@ const HTTP_CLIENTS: &[&str] = &[
     "urllib3",
 ];
 
+/// Whether a file operation works on a scratch file the handler made itself (`temp_path`,
+/// `tmpFile`): cleaning it up changes nothing the caller has.
+fn on_scratch_file(call: &HandlerCall) -> bool {
+    let argument = call.argument.to_ascii_lowercase();
+    argument.contains("tmp") || argument.contains("temp")
+}
+
 /// What one call says, if anything.
 fn classify(call: &HandlerCall) -> Option<(Claim, bool)> {
     let callee = call.callee.as_str();
@@ -152,6 +159,14 @@ fn classify(call: &HandlerCall) -> Option<(Claim, bool)> {
     };
     let destructive = Claim::Effect(Effect::Destructive);
     let write = Claim::Effect(Effect::Write);
+    let file_operation = NODE_FS.contains(&receiver)
+        || PY_DELETES.contains(&callee)
+        || PY_WRITES.contains(&callee)
+        || callee == "open"
+        || receiver == "?";
+    if file_operation && on_scratch_file(call) {
+        return None;
+    }
     // Node.js file system.
     if NODE_FS.contains(&receiver) {
         if NODE_FS_DELETES.contains(&name) {
@@ -259,6 +274,7 @@ mod tests {
             callee: callee.to_string(),
             method: method.map(str::to_string),
             literal_argument: literal,
+            argument: String::from("path"),
             span: Span::new(0, 1),
         }
     }
@@ -291,5 +307,9 @@ mod tests {
         assert_eq!(classify(&call("requests.delete", None, false)), destructive);
         assert_eq!(classify(&call("requests.get", None, false)), None);
         assert_eq!(classify(&call("cache.delete", None, false)), None);
+        // Cleaning up a scratch file the handler made is no delete of the caller's data.
+        let mut scratch = call("os.remove", None, false);
+        scratch.argument = "temp_path".into();
+        assert_eq!(classify(&scratch), None);
     }
 }

@@ -111,6 +111,9 @@ pub struct HandlerCall {
     /// Whether the first argument is a literal (a fixed command or path) rather than a value
     /// computed at run time.
     pub literal_argument: bool,
+    /// The first argument as written (its first characters), for telling a scratch file the
+    /// handler made (`temp_path`) from what it is given.
+    pub argument: String,
     pub span: Span,
 }
 

@@ -742,6 +742,7 @@ fn describe_call(
             callee: format!("?.{}", text_of(method, reader.text)),
             method: None,
             literal_argument: false,
+            argument: String::new(),
             span: span_of(function),
         });
     }
@@ -776,6 +777,10 @@ fn describe_call(
         callee,
         method,
         literal_argument,
+        argument: positional
+            .first()
+            .map(|a| abbreviate(text_of(*a, reader.text)))
+            .unwrap_or_default(),
         span: span_of(function),
     })
 }

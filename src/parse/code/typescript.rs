@@ -780,6 +780,10 @@ fn describe_call(
         callee,
         method,
         literal_argument,
+        argument: arguments
+            .first()
+            .map(|a| abbreviate(text_of(*a, reader.text)))
+            .unwrap_or_default(),
         span: span_of(function),
     })
 }
