@@ -86,7 +86,10 @@ pub fn may_register_tools(lang: Lang, text: &str) -> bool {
         Lang::Python => (has("mcp") || has("MCP")) && (has(".tool") || has("Tool(")),
         // `@modelcontextprotocol/sdk`, and the split packages of the SDK's second version
         // (`@modelcontextprotocol/server`).
-        _ => has("@modelcontextprotocol/") && (has("registerTool") || has(".tool(")),
+        _ => {
+            has("@modelcontextprotocol/")
+                && (has("registerTool") || has(".tool(") || has("ListToolsRequestSchema"))
+        }
     }
 }
 

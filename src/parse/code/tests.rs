@@ -215,3 +215,23 @@ fn deep_nesting_does_not_overflow() {
     let doc = parse_code(Lang::Python, &python);
     assert_eq!(doc.registrations.len(), 1);
 }
+
+#[test]
+fn the_low_level_list_tools_handler_returns_tool_objects() {
+    let text = "import { Server } from \"@modelcontextprotocol/sdk/server/index.js\";\nimport { ListToolsRequestSchema } from \"@modelcontextprotocol/sdk/types.js\";\nimport { zodToJsonSchema } from \"zod-to-json-schema\";\nconst WriteArgs = z.object({ path: z.string() });\nconst READ_TOOL = { name: \"read\", description: \"Reads.\", inputSchema: { type: \"object\", properties: {} }, annotations: { readOnlyHint: true } };\nconst NOT_A_TOOL = { name: \"x\" };\nserver.setRequestHandler(ListToolsRequestSchema, async () => ({\n  tools: [READ_TOOL, { name: \"write\", description: `Writes.`, inputSchema: zodToJsonSchema(WriteArgs) }, { name: dynamicName(), inputSchema: {} }],\n}));\nserver.setRequestHandler(CallToolRequestSchema, async () => ({ tools: [{ name: \"no\", inputSchema: {} }] }));\n";
+    let doc = parse_code(Lang::TypeScript, text);
+    let entries: Vec<String> = doc
+        .registrations
+        .iter()
+        .map(|r| json(Some(&r.entry)))
+        .collect();
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    assert!(
+        entries[0].contains(r#""name":"read""#) && entries[0].contains(r#""readOnlyHint":true"#),
+        "{}",
+        entries[0]
+    );
+    assert!(!doc.registrations[0].built_schema);
+    assert!(entries[1].contains(r#""inputSchema":{"additionalProperties":false,"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}"#), "{}", entries[1]);
+    assert_eq!(doc.unresolved.len(), 1);
+}

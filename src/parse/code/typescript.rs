@@ -394,6 +394,7 @@ impl<'t> Reader<'_, 't> {
     }
 }
 
+mod listed;
 mod zod;
 
 /// Every registration of the file.
@@ -430,6 +431,8 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
             Read::NotATool => {}
         }
     }
+    doc.registrations
+        .extend(listed::listed_tools(&reader, root, &mut doc.unresolved));
     doc.registrations.sort_by_key(|r| r.entry.span.start);
     doc.unresolved.sort_by_key(|u| u.span.start);
     doc
