@@ -29,6 +29,15 @@ struct ConfigFile {
     policies: PoliciesSection,
     #[serde(default)]
     tools: ToolsSection,
+    #[serde(default)]
+    source: SourceSection,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SourceSection {
+    /// Whether source files are read for the MCP tools they register (default true).
+    enabled: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -115,6 +124,9 @@ pub struct Config {
     /// `include` globs set by `--config tools.include=…`, relative to the current folder; they
     /// replace the file's.
     pub tool_include_from_cwd: Vec<String>,
+    /// `[source] enabled`: whether source files are read for the tools they register (`None`:
+    /// not set, they are).
+    pub source: Option<bool>,
 }
 
 /// Looks for a config file from `start` upwards, stopping at the repository root (the first
@@ -363,6 +375,7 @@ fn validate(
         }
         config.exclude = exclude.iter().map(|g| g.get_ref().clone()).collect();
     }
+    config.source = file.source.enabled;
     if let Some(include) = &file.tools.include {
         for glob in include {
             check_glob(glob).map_err(|m| error(Some(glob.span()), m))?;
@@ -503,6 +516,9 @@ pub fn apply_overrides(
         if file.tools.include.is_some() {
             config.tool_include = Vec::new();
             config.tool_include_from_cwd = set.tool_include;
+        }
+        if file.source.enabled.is_some() {
+            config.source = set.source;
         }
         if lint.fail_on.is_some() {
             config.fail_on = set.fail_on;
@@ -785,6 +801,7 @@ mod schema_sync {
                 }
             }
             Some("object") => "{}".to_string(),
+            Some("boolean") => "false".to_string(),
             _ => "\"Tool Use Rules\"".to_string(),
         }
     }
@@ -857,7 +874,7 @@ mod schema_sync {
             catalog()
         )
         .is_err());
-        assert_eq!(tables.len(), 6);
+        assert_eq!(tables.len(), 7);
     }
 
     #[test]

@@ -51,6 +51,9 @@ pub struct LintOptions {
     pub tool_include: Vec<String>,
     /// More such globs, relative to the current folder (`--config tools.include=…`).
     pub tool_include_here: Vec<String>,
+    /// Read source files (TypeScript, JavaScript, Python) for the MCP tools they register
+    /// (`[source] enabled`, default true).
+    pub source: bool,
     /// Apply `exclude` to the paths named in `paths` too (`--force-exclude`); without it an
     /// excluded file or folder that is named is linted all the same.
     pub force_exclude: bool,
@@ -77,6 +80,7 @@ impl Default for LintOptions {
             exclude_here: Vec::new(),
             tool_include: Vec::new(),
             tool_include_here: Vec::new(),
+            source: true,
             per_file_ignores: Vec::new(),
             severity: BTreeMap::new(),
             inline_ignores: true,
@@ -111,6 +115,7 @@ impl LintOptions {
         self.exclude = config.exclude.clone();
         self.tool_include = config.tool_include.clone();
         self.tool_include_here = config.tool_include_from_cwd.clone();
+        self.source = config.source.unwrap_or(true);
         self.per_file_ignores = config.per_file_ignores.clone();
         self.severity = config.severity.clone();
         self.settings.skill_extra_fields = config.extra_fields.clone();

@@ -57,8 +57,9 @@ fn samples(kind: FileKind) -> &'static [&'static str] {
             &["manifest.json", "mcpb/manifest.template.json"]
         }
         // Never a kind a name gives: what the walk makes of any other JSON file (read when it
-        // holds MCP tools), and a path the walker could not follow.
-        FileKind::ToolsByShape(Telltale::Mcp) | FileKind::Unfollowed => &[],
+        // holds MCP tools) and of a source file (read when it registers tools), and a path the
+        // walker could not follow.
+        FileKind::ToolsByShape(Telltale::Mcp) | FileKind::Source(_) | FileKind::Unfollowed => &[],
     }
 }
 
@@ -153,6 +154,17 @@ fn matches_every_kind_and_nothing_unrelated(pattern: &regex::Regex) {
         assert!(pattern.is_match(path), "{path} is not matched");
         assert_eq!(classify(path, &requirement_files), None, "{path}");
     }
+    // Any source file the walk meets may register MCP tools, read when it names an SDK.
+    for path in [
+        "src/index.ts",
+        "server.mjs",
+        "app/page.tsx",
+        "skills/pdf/scripts/fill.py",
+        "lib/tools.cjs",
+    ] {
+        assert!(pattern.is_match(path), "{path} is not matched");
+        assert_eq!(classify(path, &requirement_files), None, "{path}");
+    }
     // The configuration and the policies decide what a run reports too.
     for path in [
         "skilllint.toml",
@@ -169,7 +181,7 @@ fn matches_every_kind_and_nothing_unrelated(pattern: &regex::Regex) {
         "Cargo.toml",
         "tools.json.bak",
         "skills/pdf/notes.md",
-        "skills/pdf/scripts/fill.py",
+        "skills/pdf/scripts/fill.sh",
         ".github/workflows/ci.yml",
         "plugin.yaml",
         "xskilllint.toml",

@@ -98,6 +98,13 @@ fn check_parsed_unit(unit: &Unit<'_>, files: &UnitFiles, run: &UnitRun<'_>) -> U
                 .extend(guarded(rule, primary, panic_in, |sink| check(unit, sink)));
         }
     }
+    // The rules' fixes edit JSON and YAML: none applies to a tool registered in source code.
+    for diagnostic in &mut outcome.diagnostics {
+        if matches!(unit.parsed(diagnostic.primary.file), Parsed::Tools(doc) if doc.code.is_some())
+        {
+            diagnostic.fix = None;
+        }
+    }
     // Guarded as a rule is: a panic in an expression becomes SL900, and the unit's other
     // findings stay.
     install_panic_hook();
@@ -137,6 +144,11 @@ fn suppressions_in(
     if let Parsed::Requirement(_) = parsed {
         let whole = Span::new(0, text.len());
         return suppression::collect(file, text, Some(whole), None, &resolve);
+    }
+    if let Parsed::Tools(doc) = parsed {
+        if let Some(lang) = doc.code {
+            return suppression::collect_in_code(file, text, lang.line_comment(), &resolve);
+        }
     }
     let Some(doc) = parsed.markdown_doc() else {
         return (Vec::new(), Vec::new());

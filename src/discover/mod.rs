@@ -13,8 +13,9 @@ mod walk;
 
 pub use filter::GlobFilter;
 pub use names::{
-    classify, name_patterns, not_read_reason, regex_literal, unread_tools_note, BY_CONTENT,
-    LOCK_FILE_NAME, NOT_READ_PREFIX, PROSE_SECRETS_NOT_READ, TOOL_LIST_NAMES, TOOL_SNAPSHOT_DIR,
+    classify, name_patterns, not_read_reason, regex_literal, source_kind, unread_tools_note,
+    BY_CONTENT, LOCK_FILE_NAME, NOT_READ_PREFIX, PROSE_SECRETS_NOT_READ, TOOL_LIST_NAMES,
+    TOOL_SNAPSHOT_DIR,
 };
 pub use walk::discover;
 
@@ -81,6 +82,8 @@ struct Kinds<'a> {
     requirement_files: &'a [String],
     include: &'a GlobFilter,
     context: Option<&'a str>,
+    /// Whether source files are read for the tools they register (`[source] enabled`).
+    source: bool,
 }
 
 impl Kinds<'_> {
@@ -99,6 +102,7 @@ impl Kinds<'_> {
     fn of_file(&self, rel_path: &str) -> Option<FileKind> {
         self.of(rel_path)
             .or_else(|| rel_path.ends_with(".json").then_some(names::ANY_JSON))
+            .or_else(|| self.source.then(|| names::source_kind(rel_path)).flatten())
     }
 }
 
@@ -153,6 +157,8 @@ pub(crate) enum LinkTarget {
 /// The decisions discovery makes for each file, for a listing to apply to its entries.
 pub(crate) struct Decisions<'a> {
     pub(crate) requirement_files: &'a [String],
+    /// Whether source files are read for the tools they register.
+    pub(crate) source: bool,
     pub(crate) exclude: GlobFilter,
     pub(crate) include: GlobFilter,
     /// Files larger than this are not read (SL001), wherever they come from.
@@ -180,6 +186,7 @@ impl Decisions<'_> {
             requirement_files: self.requirement_files,
             include: &self.include,
             context: None,
+            source: self.source,
         };
         let kind = || kinds.of(rel_path);
         match entry {
@@ -208,6 +215,7 @@ impl Decisions<'_> {
             requirement_files: self.requirement_files,
             include: &self.include,
             context: None,
+            source: self.source,
         };
         self.passed_over.note(&kinds, rel_path);
     }

@@ -77,7 +77,55 @@ pub fn name_patterns(requirement_files: &[String]) -> Vec<String> {
     // Any other JSON file: a bundle manifest by its name, and an MCP tool list under any name,
     // which the walk reads by its shape.
     patterns.push(r"[^/]*\.json".to_string());
+    // Source files, read for the tools they register.
+    patterns.push(format!(
+        r"[^/]*\.({})",
+        crate::parse::code::EXTENSIONS.join("|")
+    ));
     patterns
+}
+
+/// What a source file met by the walk is read as: the tools it registers, unless it is a test,
+/// a fixture, a bundle or a vendored copy (test doubles register tools that are no product's,
+/// and minified bundles repeat the source).
+pub fn source_kind(rel_path: &str) -> Option<FileKind> {
+    let (folder, file_name) = crate::source::split_path(rel_path);
+    let skipped_folder = folder.split('/').any(|f| {
+        matches!(
+            f,
+            "__tests__"
+                | "__mocks__"
+                | "__fixtures__"
+                | "test"
+                | "tests"
+                | "testdata"
+                | "fixtures"
+                | "dist"
+                | "build"
+                | "vendor"
+                | "site-packages"
+                | "__pycache__"
+                | ".venv"
+                | "venv"
+                | "bower_components"
+        )
+    });
+    let test_file = [".test.", ".spec.", ".min.", ".bundle."]
+        .iter()
+        .any(|m| file_name.contains(m))
+        || (file_name.ends_with(".py")
+            && (file_name.starts_with("test_") || file_name.ends_with("_test.py")))
+        || file_name == "conftest.py";
+    if skipped_folder || test_file {
+        return None;
+    }
+    named_source_kind(rel_path)
+}
+
+/// What a source file named on the command line is read as, wherever it is.
+pub(super) fn named_source_kind(rel_path: &str) -> Option<FileKind> {
+    let (_, file_name) = crate::source::split_path(rel_path);
+    crate::parse::code::Lang::of_file_name(file_name).map(FileKind::Source)
 }
 
 /// `text` matched as it is: every character a regular expression gives a meaning escaped.
@@ -206,6 +254,9 @@ pub fn not_read_reason(kind: FileKind, text: &str) -> Option<&'static str> {
         // `agents/grader.md`), not a subagent, which always has frontmatter.
         FileKind::Agent if !opens(text) => Some(NOT_AN_AGENT),
         FileKind::Hooks if !crate::model::hooks::looks_like_hooks(text) => Some(NOT_HOOKS),
+        FileKind::Source(lang) if !crate::parse::code::may_register_tools(lang, text) => {
+            Some(NOT_SOURCE_TOOLS)
+        }
         FileKind::McpConfig if !crate::model::mcp_config::looks_like_mcp_config(text) => {
             Some(NOT_AN_MCP_CONFIG)
         }
@@ -272,6 +323,8 @@ pub(super) const NOT_A_TOOL_LIST: &str = "skilllint does not read this file: it 
 pub(super) const NOT_A_BUNDLE: &str = "skilllint does not read this file: a `manifest.json` is read as a tool list only when it is a DXT / MCP Bundle manifest (a `dxt_version` or `manifest_version` beside a `tools` array of named tools)";
 
 pub(super) const NOT_AN_AGENT: &str = "skilllint does not read this file: a Markdown file under `agents/` is read as a subagent only when it starts with YAML frontmatter (`---` on the first line)";
+
+pub(super) const NOT_SOURCE_TOOLS: &str = "skilllint does not read this file: a source file is read for the tools it registers only when it imports an MCP SDK and calls a registration (`registerTool`, `server.tool`, `@mcp.tool`, `Tool(…)`)";
 
 pub(super) const NOT_HOOKS: &str = "skilllint does not read this file: a `hooks.json` is read as a hook configuration only when it has a `hooks` key";
 

@@ -2,7 +2,7 @@
 //! honouring ignore files, the tracked files those hid, and the sort of what was found.
 
 use super::filter::GlobFilter;
-use super::names::{classify, BY_CONTENT, NOT_READ_WHEN_NAMED};
+use super::names::{classify, named_source_kind, BY_CONTENT, NOT_READ_WHEN_NAMED};
 use super::problems::{
     named_link_leaves_root, not_regular, resolve_symlink, too_deep, unreadable, walk_problem,
     LINK_OUT_OF_ROOT,
@@ -22,10 +22,12 @@ use std::sync::Mutex;
 /// always taken) and returns the classified files sorted by relative path, each with what `load`
 /// made of it. `load` runs on the walking threads as files are found, so reading overlaps the
 /// walk.
+#[allow(clippy::too_many_arguments)]
 pub fn discover<T: Send + Sync>(
     root: &Path,
     paths: &[PathBuf],
     requirement_files: &[String],
+    source: bool,
     threads: usize,
     exclude: &GlobFilter,
     include: &GlobFilter,
@@ -36,6 +38,7 @@ pub fn discover<T: Send + Sync>(
         requirement_files,
         include,
         context: kind_context(&canonical_root),
+        source,
     };
     let found: Mutex<Vec<(Discovered, T)>> = Mutex::new(Vec::new());
     // Archives and native executables the walk passes (SK022 keeps those in skill folders).
@@ -92,10 +95,12 @@ where
             Ok(metadata) if metadata.is_dir() => directories.push(path.clone()),
             Ok(metadata) => {
                 let rel_path = relative_path(root, path);
-                let kind = classify(&rel_path, requirement_files).or_else(|| {
-                    (include.matches(&rel_path) || rel_path.ends_with(".json"))
-                        .then_some(BY_CONTENT)
-                });
+                let kind = classify(&rel_path, requirement_files)
+                    .or_else(|| {
+                        (include.matches(&rel_path) || rel_path.ends_with(".json"))
+                            .then_some(BY_CONTENT)
+                    })
+                    .or_else(|| kinds.source.then(|| named_source_kind(&rel_path)).flatten());
                 let problem = if named_link_leaves_root(path, canonical_root) {
                     // `skilllint skills/*/SKILL.md` names whatever the repository put there: a
                     // link in the repository to a file outside it is the repository's, not the

@@ -136,6 +136,7 @@ pub(super) fn read_files(
         &root,
         &paths,
         &options.requirement_files,
+        options.source,
         threads,
         &exclude,
         &include,
@@ -266,6 +267,7 @@ pub(crate) fn listing_decisions(
     };
     Ok(crate::discover::Decisions {
         requirement_files: &options.requirement_files,
+        source: options.source,
         exclude: globs(&options.exclude, &options.exclude_here)?,
         include: globs(&options.tool_include, &options.tool_include_here)?,
         max_file_size: options.max_file_size,
@@ -311,6 +313,12 @@ pub(super) fn in_memory_files(
         .into_iter()
         .filter_map(|(rel_path, text)| {
             crate::discover::classify(&rel_path, &options.requirement_files)
+                .or_else(|| {
+                    options
+                        .source
+                        .then(|| crate::discover::source_kind(&rel_path))
+                        .flatten()
+                })
                 .filter(|kind| crate::discover::not_read_reason(*kind, &text).is_none())
                 .map(|kind| (rel_path, text, kind))
         })

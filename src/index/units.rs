@@ -102,7 +102,7 @@ pub fn build_units(files: &[SourceFile], parsed: &[Parsed]) -> Vec<UnitFiles> {
                 continue;
             }
             FileKind::Skill { misnamed: true } => &mut unit.skill,
-            FileKind::Tools { .. } | FileKind::ToolsByShape(_) => {
+            FileKind::Tools { .. } | FileKind::ToolsByShape(_) | FileKind::Source(_) => {
                 if name == "tools.json" {
                     unit.tools.insert(0, id);
                 } else {

@@ -269,6 +269,9 @@ pub(crate) fn unit_inventory(unit: &Unit<'_>) -> (Vec<Row>, Vec<Unread>) {
     let unread = unit
         .tools_docs()
         .filter_map(|(file, doc)| {
+            if doc.code.is_some() {
+                return code_unread(unit, file, doc);
+            }
             let message = match (&doc.parse_error, &doc.not_a_tool_list) {
                 (Some(e), _) => format!("not valid JSON: {}", e.message),
                 (None, Some(_)) => {
@@ -285,6 +288,59 @@ pub(crate) fn unit_inventory(unit: &Unit<'_>) -> (Vec<Row>, Vec<Unread>) {
         })
         .collect();
     (unit_rows(unit), unread)
+}
+
+/// What of a source file's registrations could not be read: the registrations whose name is
+/// computed at run time (they are no rows), and the parts of the others (their rules do not
+/// run on them). `None` when everything was read.
+fn code_unread(
+    unit: &Unit<'_>,
+    file: FileId,
+    doc: &crate::model::tools::ToolsDoc,
+) -> Option<Unread> {
+    let source = unit.repo.file(file);
+    let lines = LineIndex::new(&source.text);
+    let line = |span: Span| lines.line_col(span.start).line;
+    let mut notes = Vec::new();
+    if !doc.unresolved.is_empty() {
+        let count = doc.unresolved.len();
+        let noun = if count == 1 {
+            "registration"
+        } else {
+            "registrations"
+        };
+        let places: Vec<String> = doc
+            .unresolved
+            .iter()
+            .map(|u| format!("line {}: {}", line(u.span), u.why))
+            .collect();
+        notes.push(format!(
+            "{count} tool {noun} not read, the name being computed at run time ({})",
+            places.join("; ")
+        ));
+    }
+    for tool in &doc.tools {
+        let Some(code) = &tool.code else {
+            continue;
+        };
+        for part in &code.unresolved {
+            notes.push(format!(
+                "tool `{}`: {} not read at line {} ({})",
+                tool.display_name(),
+                part.part,
+                line(part.span),
+                part.why
+            ));
+        }
+    }
+    if notes.is_empty() {
+        return None;
+    }
+    Some(Unread {
+        path: source.rel_path.clone(),
+        message: notes.join("; "),
+        digest: Some(crate::diagnostic::stable_hash(&[source.text.as_str()])),
+    })
 }
 
 /// The row of the tool whose name (or, for an unnamed tool, whose entry) spans `offset` in the

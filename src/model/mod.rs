@@ -70,6 +70,9 @@ pub enum FileKind {
     /// `skilllint.lock`: the committed pin of the tool surface (`skilllint lock`). No rule of a
     /// unit reads it; the lock compares it with the tools the run read (`crate::lock`).
     Lock,
+    /// A source file (TypeScript, JavaScript, Python) read for the MCP tools it registers; once
+    /// read it is a tool list of [`tools::Dialect::Source`] tools.
+    Source(crate::parse::code::Lang),
     /// A path the walker would not or could not follow (a symlink loop); only ever unreadable.
     Unfollowed,
 }
@@ -144,8 +147,11 @@ impl Parsed {
             Parsed::Skill(doc) => FileKind::Skill {
                 misnamed: doc.misnamed_file,
             },
-            Parsed::Tools(doc) => FileKind::Tools {
-                by_content: doc.by_content,
+            Parsed::Tools(doc) => match doc.code {
+                Some(lang) => FileKind::Source(lang),
+                None => FileKind::Tools {
+                    by_content: doc.by_content,
+                },
             },
             Parsed::Requirement(_) => FileKind::Requirement,
             Parsed::Contract(_) => FileKind::Contract,
@@ -244,6 +250,7 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
         ))),
         FileKind::Prose => Parsed::Prose(Box::new(parse_markdown_doc(&source.text))),
         FileKind::Lock => Parsed::Lock,
+        FileKind::Source(lang) => Parsed::Tools(Box::new(tools::parse_source(lang, &source.text))),
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }

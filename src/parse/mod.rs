@@ -1,6 +1,7 @@
 //! Span-preserving parsers, the word scanning rules and facts share ([`words`]) and the grammar of
 //! inline suppression comments ([`suppression`]). Each keeps byte offsets in file coordinates.
 
+pub mod code;
 pub mod frontmatter;
 pub mod json;
 pub mod markdown;

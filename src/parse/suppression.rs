@@ -259,14 +259,27 @@ fn markdown_suppressions(collector: &mut Collector<'_>, body: &Markdown, text: &
 }
 
 fn yaml_suppressions(collector: &mut Collector<'_>, text: &str, region: Span) {
+    line_comment_suppressions(collector, text, region, "#");
+}
+
+/// `<marker> skilllint: ignore[RULES]` comments (`#` in YAML and Python, `//` in TypeScript and
+/// JavaScript): about their own line after code, about the next line on a line of their own.
+fn line_comment_suppressions(
+    collector: &mut Collector<'_>,
+    text: &str,
+    region: Span,
+    marker: &str,
+) {
     let yaml = crate::source::slice(text, region);
     if !yaml.contains("skilllint") {
         return;
     }
+    let spaced = format!("{marker} skilllint");
+    let tight = format!("{marker}skilllint");
     let mut offset = region.start;
     for line in yaml.split_inclusive('\n') {
-        if let Some(hash) = line.find("# skilllint").or_else(|| line.find("#skilllint")) {
-            let comment = &line[hash + 1..];
+        if let Some(hash) = line.find(&spaced).or_else(|| line.find(&tight)) {
+            let comment = &line[hash + marker.len()..];
             let start = offset + hash;
             let span = Span::new(start, offset + line.trim_end().len());
             match parse_yaml_comment(comment.trim_end()) {
@@ -307,6 +320,24 @@ fn yaml_suppressions(collector: &mut Collector<'_>, text: &str, region: Span) {
         }
         offset += line.len();
     }
+}
+
+/// The `# skilllint: ignore[RULES]` (Python) or `// skilllint: ignore[RULES]` (TypeScript,
+/// JavaScript) comments of a source file, and the malformed ones, in text order.
+pub fn collect_in_code(
+    file: FileId,
+    text: &str,
+    marker: &str,
+    resolve: &dyn Fn(&str) -> Option<&'static str>,
+) -> (Vec<Suppression>, Vec<Malformed>) {
+    let mut collector = Collector {
+        resolve,
+        file,
+        suppressions: Vec::new(),
+        malformed: Vec::new(),
+    };
+    line_comment_suppressions(&mut collector, text, Span::new(0, text.len()), marker);
+    (collector.suppressions, collector.malformed)
 }
 
 /// The suppression comments of one file, and the malformed ones, in text order: those in its

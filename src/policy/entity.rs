@@ -696,6 +696,7 @@ fn dialect_name(dialect: Dialect) -> &'static str {
         Dialect::Docker => "docker",
         Dialect::Manifest => "manifest",
         Dialect::Catalogue => "catalogue",
+        Dialect::Source => "source",
     }
 }
 

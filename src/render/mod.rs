@@ -258,7 +258,7 @@ pub fn nothing_found(paths: &[std::path::PathBuf]) -> String {
         .map(|p| crate::escape::display_path(p).into_owned())
         .collect();
     format!(
-        "No skill or tool files found under {} (SKILL.md, tools.json, *.tools.json, functions.json and other tool lists, __toolsnaps__/*.snap, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests, hooks.json, .mcp.json, commands/*.md, agents/*.md).",
+        "No skill or tool files found under {} (SKILL.md, tools.json, *.tools.json, functions.json and other tool lists, __toolsnaps__/*.snap, requirement.yaml, TOOL.md, DRIVER.md, CLI.md, SECRETS.md, plugin manifests, hooks.json, .mcp.json, commands/*.md, agents/*.md, and source files that register MCP tools).",
         join_and(&places)
     )
 }

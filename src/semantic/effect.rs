@@ -122,7 +122,7 @@ pub struct Evidence {
     /// Where it was read: `annotations.readOnlyHint`, `name`, `parameter`, `operation` (a
     /// selector's `enum`), `request` (an HTTP method parameter), `description`, `type`,
     /// `requiresConfirmation`, `scopes`, `contract.mutates`, `contract.risk_level`,
-    /// `contract.approval`.
+    /// `contract.approval`, `handler` (a call in the handler of a tool registered in source).
     pub source: &'static str,
     /// What was read, for messages: "`delete`", "`readOnlyHint: true`".
     pub text: String,
@@ -972,6 +972,17 @@ pub(crate) fn tool_effect<'a>(
     }
     inferred(&mut r);
     by_operations(&mut r);
+    // A tool registered in source code: what its handler calls.
+    for e in crate::semantic::handler::handler_evidence(tool) {
+        r.push(
+            e.claim,
+            Basis::Inferred,
+            "handler",
+            e.text,
+            e.span,
+            e.strong,
+        );
+    }
     let (effect, capabilities) = decide(&r.evidence);
     ToolEffect {
         file,

@@ -11,6 +11,7 @@ pub mod commands;
 pub mod credentials;
 pub mod cues;
 pub mod effect;
+pub(crate) mod handler;
 pub mod invisible;
 pub mod links;
 mod memo;

@@ -230,7 +230,8 @@ impl Workspace {
                     // before it is saved), excluded, or a `skill.md` or SECRETS.md whose text
                     // made it one skilllint does not read. Only the last can change with an
                     // edit: lint afresh when the text turns it into one that is read, or back.
-                    let kind = crate::discover::classify(&rel, folder.requirement_files());
+                    let kind = crate::discover::classify(&rel, folder.requirement_files())
+                        .or_else(|| crate::discover::source_kind(&rel));
                     if let (Some(kind), true) = (kind, path.exists()) {
                         let read = crate::discover::not_read_reason(kind, text).is_none();
                         if folder.unread.insert(rel.clone(), read) != Some(read) {
@@ -394,7 +395,9 @@ fn is_setup_file(rel: &str) -> bool {
 
 /// Whether the file at `rel` is a kind skilllint reads, under the folder's configuration.
 fn reads(folder: &Folder, rel: &str) -> bool {
-    crate::discover::classify(rel, folder.requirement_files()).is_some()
+    crate::discover::classify(rel, folder.requirement_files())
+        .or_else(|| crate::discover::source_kind(rel))
+        .is_some()
 }
 
 /// The requirement file names when the folder has no configuration (or it is broken).

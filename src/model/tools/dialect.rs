@@ -197,6 +197,7 @@ pub(super) fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool 
         provider_defined: false,
         name_key: "name",
         named_by_key: None,
+        code: None,
         entry,
     };
     match dialect {
@@ -213,7 +214,7 @@ pub(super) fn normalise(entry: Node, dialect: Dialect, pointer: String) -> Tool 
             tool.idempotent = bool_member(Some(&tool.entry), "idempotent");
         }
         // Docker's catalogue and catalogues copy MCP's annotations where they keep them.
-        Dialect::Mcp | Dialect::Docker | Dialect::Catalogue => {
+        Dialect::Mcp | Dialect::Docker | Dialect::Catalogue | Dialect::Source => {
             let annotations = tool.entry.get("annotations");
             let read_only = bool_member(annotations, "readOnlyHint");
             let destructive = bool_member(annotations, "destructiveHint");

@@ -17,11 +17,13 @@
 
 mod dialect;
 mod list;
+mod source;
 
 use crate::parse::json::{DuplicateKey, JsonError};
 use crate::parse::node::{pointer_token, Member, Node};
 use crate::source::Span;
 use list::parse_tool_list;
+pub use source::{parse_source, CodeFacts};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dialect {
@@ -47,6 +49,9 @@ pub enum Dialect {
     /// A catalogue of `{name, description}` entries with no input schema at all: the name,
     /// description and effect rules apply, the schema rules do not.
     Catalogue,
+    /// An MCP tool registered in source code (TypeScript, JavaScript, Python), read statically
+    /// into the MCP shape: its schema built from zod or type hints, its spans in the source.
+    Source,
 }
 
 impl Dialect {
@@ -60,6 +65,7 @@ impl Dialect {
             Dialect::Docker => "Docker",
             Dialect::Manifest => "manifest",
             Dialect::Catalogue => "catalogue",
+            Dialect::Source => "source",
         }
     }
 }
@@ -159,6 +165,9 @@ pub struct Tool {
     /// The key that names the tool in a catalogue keyed by tool name (`{"create_flag": {…}}`),
     /// as a string node spanning it: the tool's name when its entry has no `name` of its own.
     pub(super) named_by_key: Option<Node>,
+    /// For a tool registered in source code: how, what could not be read, and its handler's
+    /// calls.
+    pub code: Option<Box<CodeFacts>>,
 }
 
 impl Tool {
@@ -175,7 +184,7 @@ impl Tool {
     /// `parameters`, Docker's `arguments`…): where a finding about the schema as a whole points.
     pub fn schema_member(&self) -> Option<&Member> {
         match self.dialect {
-            Dialect::Forge | Dialect::Mcp => self.entry.member("inputSchema"),
+            Dialect::Forge | Dialect::Mcp | Dialect::Source => self.entry.member("inputSchema"),
             Dialect::Anthropic => self.entry.member("input_schema"),
             Dialect::OpenAi => self.definition().member("parameters"),
             Dialect::Script => self.entry.member("parameters"),
@@ -189,6 +198,17 @@ impl Tool {
     /// arguments): its root object cannot carry `additionalProperties`.
     pub fn has_synthesised_schema(&self) -> bool {
         matches!(self.dialect, Dialect::Script | Dialect::Docker)
+            || self.code.as_ref().is_some_and(|c| c.built_schema)
+    }
+
+    /// Whether a part of a tool registered in source code (`description`, `inputSchema`,
+    /// `annotations`…) could not be read: no rule reports it missing.
+    pub fn unresolved(&self, part: &str) -> bool {
+        self.code.as_ref().is_some_and(|c| {
+            c.unresolved
+                .iter()
+                .any(|u| u.part == part || u.part == "registration")
+        })
     }
 
     /// The function object of a wrapped OpenAI tool, else the entry itself.
@@ -300,6 +320,11 @@ pub struct ToolsDoc {
     /// `tools`: entries may be a bare `{name}`, which the bundle format allows (SC015 reports the
     /// missing description).
     pub bundle: bool,
+    /// The language of a source file whose registrations these tools are.
+    pub code: Option<crate::parse::code::Lang>,
+    /// Registrations of a source file that could not be read at all (a name computed at run
+    /// time): counted by `skilllint tools`, never guessed.
+    pub unresolved: Vec<crate::parse::code::Unresolved>,
 }
 
 /// A tool list whose shape is wrong: the message names the JSON path, the label (short) sits on
@@ -460,7 +485,7 @@ pub fn looks_like_tools(telltale: Option<Telltale>, text: &str) -> bool {
 /// JSON pointer of a property inside the tool's entry, for messages.
 pub fn property_pointer(tool: &Tool, property: &str) -> String {
     let schema = match tool.dialect {
-        Dialect::Forge | Dialect::Mcp => "/inputSchema",
+        Dialect::Forge | Dialect::Mcp | Dialect::Source => "/inputSchema",
         Dialect::Anthropic => "/input_schema",
         Dialect::OpenAi if tool.entry.get("function").is_some_and(Node::is_object) => {
             "/function/parameters"

@@ -292,9 +292,13 @@ fn hint<'a>(tool: &'a Tool, key: &str) -> Option<(bool, &'a Node)> {
 }
 
 /// The forge contract states the behaviour with `type` and `idempotent` (and its entry is closed,
-/// TJ002); an OpenAI function definition has no place for annotations.
+/// TJ002); an OpenAI function definition has no place for annotations. A tool registered in
+/// source code whose annotations could not be read is not judged on them.
 fn takes_annotations(tool: &Tool) -> bool {
-    matches!(tool.dialect, Dialect::Mcp | Dialect::Script)
+    matches!(
+        tool.dialect,
+        Dialect::Mcp | Dialect::Script | Dialect::Source
+    ) && !tool.unresolved("annotations")
 }
 
 /// A tool of an annotated dialect that needs behaviour hints for a client to gate it: it writes,

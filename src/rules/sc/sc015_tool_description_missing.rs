@@ -12,6 +12,8 @@ pub(super) fn tool_description_missing(unit: &Unit<'_>, sink: &mut Sink) {
             // for the file); the provider describes its own tools (Anthropic's
             // `web_search_20250305`).
             None if tool.provider_defined => {}
+            // A description in source code computed at run time: not read, not reported.
+            None if tool.unresolved("description") => {}
             None if tool.dialect == Dialect::Forge && unit.reports(code::TJ002, file) => {}
             None => {
                 sink.report(

@@ -23,7 +23,11 @@ pub(super) fn risky_tool_ungated(unit: &Unit<'_>, sink: &mut Sink) {
     for effect in unit.tool_effects() {
         let tool = effect.tool;
         // The forge contract gates with `requiresConfirmation`, which TJ003 checks.
-        if tool.dialect == Dialect::Forge || tool.provider_defined || effect.gate().is_some() {
+        if tool.dialect == Dialect::Forge
+            || tool.provider_defined
+            || effect.gate().is_some()
+            || tool.unresolved("annotations")
+        {
             continue;
         }
         // Docker's catalogue and tool catalogues (bundle manifests among them) keep MCP's

@@ -1,0 +1,397 @@
+//! Tools registered in source code, read statically: one module per language holds the parser
+//! and the forms it recognises ([`typescript`] for TypeScript and JavaScript, [`python`]). Nothing
+//! read is ever run or imported: a file is parsed into a concrete syntax tree (tree-sitter, one
+//! tree API for every grammar), the registration calls are found in it, and what a reader of the
+//! file can resolve (string constants, concatenations, template literals without substitutions,
+//! `const` objects and schemas in the same file) is resolved. What cannot be resolved is recorded
+//! as [`Unresolved`], never guessed.
+//!
+//! A registration becomes an MCP tool entry [`Node`] (`name`, `title`, `description`,
+//! `inputSchema`, `annotations`) whose every span points into the source file, so the model
+//! above reads it as any tool list. The handler's calls are kept as [`HandlerCall`]s for the
+//! effect model to judge.
+//!
+//! Most source files register nothing: [`may_register_tools`] decides with a byte search, before
+//! any parse, which files are worth parsing.
+
+pub mod python;
+pub mod typescript;
+
+use crate::parse::node::{Member, Node, Number, Value};
+use crate::source::Span;
+
+/// The languages tools are read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lang {
+    /// `.ts`, `.mts`, `.cts`.
+    TypeScript,
+    /// `.tsx`.
+    Tsx,
+    /// `.js`, `.mjs`, `.cjs`, `.jsx`.
+    JavaScript,
+    /// `.py`.
+    Python,
+}
+
+impl Lang {
+    /// The language of a file by its name; `None` for every other file, and for TypeScript
+    /// declaration files (`.d.ts`), which register nothing.
+    pub fn of_file_name(file_name: &str) -> Option<Lang> {
+        let (stem, extension) = file_name.rsplit_once('.')?;
+        match extension {
+            "ts" | "mts" | "cts" if !stem.ends_with(".d") => Some(Lang::TypeScript),
+            "tsx" => Some(Lang::Tsx),
+            "js" | "mjs" | "cjs" | "jsx" => Some(Lang::JavaScript),
+            "py" => Some(Lang::Python),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lang::TypeScript => "TypeScript",
+            Lang::Tsx => "TSX",
+            Lang::JavaScript => "JavaScript",
+            Lang::Python => "Python",
+        }
+    }
+
+    /// The line comment that opens an inline suppression in this language.
+    pub fn line_comment(self) -> &'static str {
+        match self {
+            Lang::Python => "#",
+            _ => "//",
+        }
+    }
+
+    fn grammar(self) -> tree_sitter::Language {
+        match self {
+            Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+            Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+            Lang::Python => tree_sitter_python::LANGUAGE.into(),
+        }
+    }
+}
+
+/// The file extensions read as source, for the walk's name patterns.
+pub const EXTENSIONS: [&str; 9] = ["ts", "mts", "cts", "tsx", "js", "mjs", "cjs", "jsx", "py"];
+
+/// Whether a file's bytes can hold a tool registration of a form [`parse_code`] reads: it names
+/// an MCP SDK and a registration word. Cheap (a few substring searches), so that the files of a
+/// large repository that register nothing are never parsed.
+pub fn may_register_tools(lang: Lang, text: &str) -> bool {
+    let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
+    match lang {
+        Lang::Python => (has("mcp") || has("MCP")) && (has(".tool") || has("Tool(")),
+        // `@modelcontextprotocol/sdk`, and the split packages of the SDK's second version
+        // (`@modelcontextprotocol/server`).
+        _ => {
+            has("@modelcontextprotocol/")
+                && (has("registerTool") || has(".tool(") || has("ListToolsRequestSchema"))
+        }
+    }
+}
+
+/// What could not be read of a registration, or a registration that could not be read at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unresolved {
+    /// The part (`name`, `description`, `inputSchema`, `annotations`, `registration`).
+    pub part: &'static str,
+    pub span: Span,
+    /// Why, for `skilllint tools`: "`ReadArgs` is imported from another module".
+    pub why: String,
+}
+
+/// A call in a tool's handler, as written: the callee with imports resolved (`fs/promises.rm`,
+/// `subprocess.run`, `fetch`), and for an HTTP call the method when it is a literal.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandlerCall {
+    pub callee: String,
+    /// `POST`, `DELETE`…: the `method` of a `fetch` options object, or the verb of
+    /// `axios.post` / `requests.delete`.
+    pub method: Option<String>,
+    /// Whether the first argument is a literal (a fixed command or path) rather than a value
+    /// computed at run time.
+    pub literal_argument: bool,
+    /// The first argument as written (its first characters), for telling a scratch file the
+    /// handler made (`temp_path`) from what it is given.
+    pub argument: String,
+    pub span: Span,
+}
+
+/// One tool registration found in a file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Registration {
+    /// How it is written: `registerTool`, `server.tool`, `@tool`, `Tool(…)`.
+    pub form: &'static str,
+    /// The MCP tool entry it amounts to, spans into the file.
+    pub entry: Node,
+    /// Whether `inputSchema` was built from a schema builder (zod, a signature) rather than
+    /// written out as a JSON Schema literal: its root cannot carry `additionalProperties`.
+    pub built_schema: bool,
+    /// Parts that could not be read (left out of `entry`).
+    pub unresolved: Vec<Unresolved>,
+    /// The calls of its handler, when the handler is in the file.
+    pub handler: Vec<HandlerCall>,
+    /// Where the handler is, when found.
+    pub handler_span: Option<Span>,
+}
+
+/// What a source file registers.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CodeDoc {
+    pub registrations: Vec<Registration>,
+    /// Registrations that could not be read at all (their name is computed at run time).
+    pub unresolved: Vec<Unresolved>,
+}
+
+/// Reads the tool registrations of a source file.
+pub fn parse_code(lang: Lang, text: &str) -> CodeDoc {
+    let mut parser = tree_sitter::Parser::new();
+    if parser.set_language(&lang.grammar()).is_err() {
+        return CodeDoc::default();
+    }
+    let Some(tree) = parser.parse(text, None) else {
+        return CodeDoc::default();
+    };
+    match lang {
+        Lang::Python => python::registrations(&tree, text),
+        _ => typescript::registrations(&tree, text),
+    }
+}
+
+/// How deep values, schemas and constants are followed: deeper is never hand-written, and the
+/// walks over the syntax tree recurse.
+pub(crate) const MAX_DEPTH: usize = 48;
+
+/// The span of a syntax node.
+pub(crate) fn span_of(node: tree_sitter::Node<'_>) -> Span {
+    Span::new(node.start_byte(), node.end_byte())
+}
+
+/// The text of a syntax node.
+pub(crate) fn text_of<'t>(node: tree_sitter::Node<'_>, text: &'t str) -> &'t str {
+    text.get(node.start_byte()..node.end_byte()).unwrap_or("")
+}
+
+/// Every node of `root`'s subtree for which `visit` returns true (not descending into them),
+/// in document order, without recursion.
+pub(crate) fn find_all<'t>(
+    root: tree_sitter::Node<'t>,
+    mut visit: impl FnMut(tree_sitter::Node<'t>) -> bool,
+) -> Vec<tree_sitter::Node<'t>> {
+    let mut out = Vec::new();
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        let take = visit(node);
+        if take {
+            out.push(node);
+        }
+        if !take && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+        }
+    }
+}
+
+/// The named children of a node.
+pub(crate) fn named_children(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).collect()
+}
+
+/// Builders of span-keeping nodes.
+pub(crate) fn string_node(value: String, span: Span) -> Node {
+    Node::new(span, Value::String(value))
+}
+
+pub(crate) fn bool_node(value: bool, span: Span) -> Node {
+    Node::new(span, Value::Bool(value))
+}
+
+pub(crate) fn number_node(raw: &str, span: Span) -> Option<Node> {
+    let clean: String = raw.chars().filter(|c| *c != '_').collect();
+    let value: f64 = clean.parse().ok()?;
+    let integer = !clean.contains(['.', 'e', 'E']);
+    Some(Node::new(
+        span,
+        Value::Number(Box::new(Number {
+            raw: raw.to_string(),
+            value,
+            integer,
+        })),
+    ))
+}
+
+pub(crate) fn member(key: &str, key_span: Span, value: Node) -> Member {
+    Member {
+        key: key.to_string(),
+        key_span,
+        value,
+    }
+}
+
+/// A member whose key is not written anywhere (`type` of a schema built from `z.string()`): its
+/// key spans what implies it.
+pub(crate) fn implied(key: &str, value: Node) -> Member {
+    Member {
+        key: key.to_string(),
+        key_span: value.span,
+        value,
+    }
+}
+
+/// The decoded text of a string literal's content in JavaScript or Python (escapes resolved;
+/// unknown escapes kept as written).
+pub(crate) fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some('\n') => {}
+            Some('u') => {
+                let mut hex = String::new();
+                if chars.peek() == Some(&'{') {
+                    chars.next();
+                    for h in chars.by_ref() {
+                        if h == '}' {
+                            break;
+                        }
+                        hex.push(h);
+                    }
+                } else {
+                    for _ in 0..4 {
+                        if let Some(h) = chars.next() {
+                            hex.push(h);
+                        }
+                    }
+                }
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(decoded) => out.push(decoded),
+                    None => {
+                        out.push_str("\\u");
+                        out.push_str(&hex);
+                    }
+                }
+            }
+            Some('x') => {
+                let hex: String = chars.by_ref().take(2).collect();
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(decoded) => out.push(decoded),
+                    None => {
+                        out.push_str("\\x");
+                        out.push_str(&hex);
+                    }
+                }
+            }
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// The first characters of an expression, for messages.
+pub(crate) fn abbreviate(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("");
+    let mut out: String = line.chars().take(40).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// A callee path (`fs.rm`, `run`) with its first name resolved through the file's imports
+/// (`fs/promises.rm`, `subprocess.run`).
+pub(crate) fn qualify(path: &str, imports: &std::collections::HashMap<&str, String>) -> String {
+    let (head, rest) = match path.split_once('.') {
+        Some((head, rest)) => (head, Some(rest)),
+        None => (path, None),
+    };
+    let head = imports.get(head).map_or(head, String::as_str);
+    match rest {
+        Some(rest) => format!("{head}.{rest}"),
+        None => head.to_string(),
+    }
+}
+
+/// The calls (nodes of `call_kinds`) of a handler's body and of the functions of the file it calls
+/// by name, one level down: `callee` gives a call's callee, `body_of` the body of the function
+/// an identifier callee names, `describe` what the effect model keeps of a call.
+pub(crate) fn handler_calls<'t>(
+    body: tree_sitter::Node<'t>,
+    call_kinds: &[&str],
+    callee: impl Fn(tree_sitter::Node<'t>) -> Option<tree_sitter::Node<'t>>,
+    body_of: impl Fn(tree_sitter::Node<'t>) -> Option<tree_sitter::Node<'t>>,
+    describe: impl Fn(tree_sitter::Node<'t>, tree_sitter::Node<'t>) -> Option<HandlerCall>,
+) -> Vec<HandlerCall> {
+    let mut out = Vec::new();
+    let mut bodies = vec![body];
+    let mut followed = vec![body.start_byte()];
+    for _ in 0..2 {
+        let mut next = Vec::new();
+        for body in bodies {
+            let mut calls = Vec::new();
+            find_all(body, |n| {
+                if call_kinds.contains(&n.kind()) {
+                    calls.push(n);
+                }
+                false
+            });
+            for call in calls {
+                let Some(function) = callee(call) else {
+                    continue;
+                };
+                if function.kind() == "identifier" {
+                    if let Some(inner) = body_of(function) {
+                        if !followed.contains(&inner.start_byte()) {
+                            followed.push(inner.start_byte());
+                            next.push(inner);
+                        }
+                    }
+                }
+                out.extend(describe(call, function));
+            }
+        }
+        bodies = next;
+    }
+    out
+}
+
+/// A schema of one JSON type, implied by what spans `span`.
+pub(crate) fn typed(kind: &str, span: Span) -> Node {
+    object(span, vec![implied("type", string_node(kind.into(), span))])
+}
+
+/// Sets `key` of an object schema, replacing what it had.
+pub(crate) fn set(node: &mut Node, key: &str, value: Node) {
+    if let Value::Object(members) = &mut node.value {
+        members.retain(|m| m.key != key);
+        members.push(implied(key, value));
+    }
+}
+
+/// An object node from its members.
+pub(crate) fn object(span: Span, members: Vec<Member>) -> Node {
+    Node::new(span, Value::Object(members))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,237 @@
+use super::*;
+
+const SDK: &str = "import { McpServer } from \"@modelcontextprotocol/sdk/server/mcp.js\";\n";
+
+fn one(lang: Lang, text: &str) -> Registration {
+    let doc = parse_code(lang, text);
+    assert_eq!(doc.registrations.len(), 1, "{doc:#?}");
+    doc.registrations
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| unreachable!())
+}
+
+fn json(node: Option<&Node>) -> String {
+    node.map(|n| n.to_json().to_string()).unwrap_or_default()
+}
+
+fn names(lang: Lang, text: &str) -> Vec<String> {
+    parse_code(lang, text)
+        .registrations
+        .iter()
+        .filter_map(|r| {
+            r.entry
+                .get("name")
+                .and_then(Node::as_str)
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+#[test]
+fn files_are_told_apart_by_extension() {
+    assert_eq!(Lang::of_file_name("index.ts"), Some(Lang::TypeScript));
+    assert_eq!(Lang::of_file_name("index.d.ts"), None);
+    assert_eq!(Lang::of_file_name("app.tsx"), Some(Lang::Tsx));
+    assert_eq!(Lang::of_file_name("server.mjs"), Some(Lang::JavaScript));
+    assert_eq!(Lang::of_file_name("server.py"), Some(Lang::Python));
+    assert_eq!(Lang::of_file_name("Makefile"), None);
+}
+
+#[test]
+fn only_files_naming_an_sdk_and_a_registration_are_parsed() {
+    assert!(may_register_tools(
+        Lang::TypeScript,
+        &format!("{SDK}server.registerTool(\"x\", {{}}, f)")
+    ));
+    assert!(!may_register_tools(
+        Lang::TypeScript,
+        "server.registerTool(\"x\", {}, f)"
+    ));
+    assert!(!may_register_tools(Lang::TypeScript, SDK));
+    assert!(may_register_tools(
+        Lang::Python,
+        "from mcp.server.fastmcp import FastMCP\n@mcp.tool()\ndef f(): ..."
+    ));
+    assert!(!may_register_tools(Lang::Python, "import os\n"));
+}
+
+#[test]
+fn a_zod_shape_becomes_the_closed_object_schema_the_sdk_sends() {
+    let text = format!(
+        "{SDK}const LIMIT = 5;\nserver.registerTool(\"find\", {{\n  description: 'Finds ' + \"things\",\n  inputSchema: {{\n    q: z.string().min(1).max(200).describe(\"Query\"),\n    limit: z.number().int().max(LIMIT).default(3),\n    kind: z.enum([\"a\", \"b\"]).optional(),\n    at: z.string().nullable(),\n  }},\n  annotations: {{ readOnlyHint: true }},\n}}, async () => ({{}}));\n"
+    );
+    let r = one(Lang::TypeScript, &text);
+    assert_eq!(json(r.entry.get("description")), "\"Finds things\"");
+    assert_eq!(
+        json(r.entry.get("inputSchema")),
+        r#"{"additionalProperties":false,"properties":{"at":{"type":["string","null"]},"kind":{"enum":["a","b"],"type":"string"},"limit":{"default":3,"maximum":5,"type":"integer"},"q":{"description":"Query","maxLength":200,"minLength":1,"type":"string"}},"required":["q","at"],"type":"object"}"#
+    );
+    assert_eq!(json(r.entry.get("annotations")), r#"{"readOnlyHint":true}"#);
+    // Every span is in the file: the name's on its literal, a property's on its key.
+    let name = r.entry.get("name").map(|n| n.span).unwrap_or_default();
+    assert_eq!(&text[name.start..name.end], "\"find\"");
+    let property = r
+        .entry
+        .get("inputSchema")
+        .and_then(|s| s.get("properties"))
+        .and_then(|p| p.member("limit"))
+        .map(|m| m.key_span)
+        .unwrap_or_default();
+    assert_eq!(&text[property.start..property.end], "limit");
+}
+
+#[test]
+fn server_tool_takes_its_arguments_by_position() {
+    let text = format!(
+        "{SDK}server.tool(\"ping\", \"Pings.\", {{ host: z.string() }}, {{ readOnlyHint: true }}, async () => ({{}}));\nserver.tool(\"noop\", async () => ({{}}));\n"
+    );
+    let doc = parse_code(Lang::TypeScript, &text);
+    let entries: Vec<String> = doc
+        .registrations
+        .iter()
+        .map(|r| json(Some(&r.entry)))
+        .collect();
+    assert_eq!(entries.len(), 2);
+    assert!(
+        entries[0].contains(r#""annotations":{"readOnlyHint":true}"#),
+        "{}",
+        entries[0]
+    );
+    assert!(
+        entries[0].contains(r#""description":"Pings.""#),
+        "{}",
+        entries[0]
+    );
+    // Without a shape the SDK lists an empty object schema.
+    assert!(
+        entries[1].contains(r#""inputSchema":{"properties":{},"type":"object"}"#),
+        "{}",
+        entries[1]
+    );
+}
+
+#[test]
+fn what_cannot_be_read_is_recorded_not_guessed() {
+    let text = format!(
+        "{SDK}import {{ Args }} from \"./args.js\";\nserver.registerTool(\"a\", {{ description: makeText(), inputSchema: Args }}, f);\nserver.registerTool(name(), {{}}, f);\n"
+    );
+    let doc = parse_code(Lang::TypeScript, &text);
+    assert_eq!(doc.unresolved.len(), 1);
+    assert_eq!(doc.unresolved[0].part, "name");
+    let r = &doc.registrations[0];
+    let parts: Vec<&str> = r.unresolved.iter().map(|u| u.part).collect();
+    assert_eq!(parts, ["description", "inputSchema"]);
+    assert!(r.entry.get("description").is_none());
+    assert!(r.entry.get("inputSchema").is_none());
+    assert!(
+        r.unresolved[1].why.contains("imported from another module"),
+        "{:?}",
+        r.unresolved
+    );
+}
+
+#[test]
+fn look_alike_calls_are_no_registrations() {
+    let text = format!(
+        "{SDK}toolbox.tool(\"x\");\nprogram.command(\"rm\").action(f);\napp.post(\"/tool\", f);\nz.tool(1, 2);\n"
+    );
+    assert!(names(Lang::TypeScript, &text).is_empty());
+}
+
+#[test]
+fn the_handler_calls_are_kept_with_imports_resolved() {
+    let text = format!(
+        "{SDK}import {{ exec }} from \"node:child_process\";\nimport fs from \"fs/promises\";\nasync function wipe(p) {{ await fs.rm(p); }}\nserver.tool(\"t\", async ({{ cmd }}) => {{ exec(cmd); await wipe(\"x\"); await fetch(u, {{ method: \"delete\" }}); }});\n"
+    );
+    let r = one(Lang::TypeScript, &text);
+    let calls: Vec<(String, Option<String>)> = r
+        .handler
+        .iter()
+        .map(|c| (c.callee.clone(), c.method.clone()))
+        .collect();
+    assert!(
+        calls.contains(&("child_process.exec".into(), None)),
+        "{calls:?}"
+    );
+    assert!(
+        calls.contains(&("fetch".into(), Some("DELETE".into()))),
+        "{calls:?}"
+    );
+    // A function of the file the handler calls is followed.
+    assert!(
+        calls.contains(&("fs/promises.rm".into(), None)),
+        "{calls:?}"
+    );
+}
+
+#[test]
+fn fastmcp_reads_the_signature_and_the_docstring() {
+    let text = "from typing import Annotated, Optional\nfrom mcp.server.fastmcp import FastMCP, Context\nfrom pydantic import Field\nmcp = FastMCP('x')\n\n@mcp.tool(title=\"Search\")\nasync def search(ctx: Context, q: Annotated[str, Field(description=\"Query\", max_length=80)], limit: int = 10, tag: Optional[str] = None) -> list:\n    \"\"\"Searches the index.\"\"\"\n    return []\n";
+    let r = one(Lang::Python, text);
+    assert_eq!(json(r.entry.get("name")), "\"search\"");
+    assert_eq!(json(r.entry.get("description")), "\"Searches the index.\"");
+    assert_eq!(
+        json(r.entry.get("inputSchema")),
+        r#"{"properties":{"limit":{"default":10,"type":"integer"},"q":{"description":"Query","maxLength":80,"type":"string"},"tag":{"anyOf":[{"type":"string"},{"type":"null"}],"default":null}},"required":["q"],"type":"object"}"#
+    );
+}
+
+#[test]
+fn the_low_level_tool_reads_literals_and_same_file_models() {
+    let text = "from mcp.types import Tool\nfrom pydantic import BaseModel\nclass Args(BaseModel):\n    path: str\n    depth: int = 2\nNAME = 'walk'\nTOOLS = [Tool(name=NAME, description='Walks.', inputSchema=Args.model_json_schema()), Tool(name='x', description=f'Uses {y}.', inputSchema={'type': 'object', 'properties': {}})]\n";
+    let doc = parse_code(Lang::Python, text);
+    assert_eq!(doc.registrations.len(), 2);
+    assert_eq!(
+        json(doc.registrations[0].entry.get("inputSchema")),
+        r#"{"properties":{"depth":{"default":2,"type":"integer"},"path":{"type":"string"}},"required":["path"],"type":"object"}"#
+    );
+    assert!(doc.registrations[0].built_schema);
+    assert!(!doc.registrations[1].built_schema);
+    // An f-string description keeps its substitutions as written.
+    assert_eq!(
+        json(doc.registrations[1].entry.get("description")),
+        "\"Uses {y}.\""
+    );
+}
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let depth = 5000;
+    let nested = format!(
+        "{}z.string(){}",
+        "z.array(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let text = format!("{SDK}server.tool(\"deep\", {{ a: {nested} }}, f);\n");
+    let doc = parse_code(Lang::TypeScript, &text);
+    assert_eq!(doc.registrations.len(), 1);
+    assert_eq!(doc.registrations[0].unresolved[0].part, "inputSchema");
+    let python = format!(
+        "from mcp import x\n@mcp.tool()\ndef f(a: {}str{}): ...\n",
+        "list[".repeat(depth),
+        "]".repeat(depth)
+    );
+    let doc = parse_code(Lang::Python, &python);
+    assert_eq!(doc.registrations.len(), 1);
+}
+
+#[test]
+fn the_low_level_list_tools_handler_returns_tool_objects() {
+    let text = "import { Server } from \"@modelcontextprotocol/sdk/server/index.js\";\nimport { ListToolsRequestSchema } from \"@modelcontextprotocol/sdk/types.js\";\nimport { zodToJsonSchema } from \"zod-to-json-schema\";\nconst WriteArgs = z.object({ path: z.string() });\nconst READ_TOOL = { name: \"read\", description: \"Reads.\", inputSchema: { type: \"object\", properties: {} }, annotations: { readOnlyHint: true } };\nconst NOT_A_TOOL = { name: \"x\" };\nserver.setRequestHandler(ListToolsRequestSchema, async () => ({\n  tools: [READ_TOOL, { name: \"write\", description: `Writes.`, inputSchema: zodToJsonSchema(WriteArgs) }, { name: dynamicName(), inputSchema: {} }],\n}));\nserver.setRequestHandler(CallToolRequestSchema, async () => ({ tools: [{ name: \"no\", inputSchema: {} }] }));\n";
+    let doc = parse_code(Lang::TypeScript, text);
+    let entries: Vec<String> = doc
+        .registrations
+        .iter()
+        .map(|r| json(Some(&r.entry)))
+        .collect();
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    assert!(
+        entries[0].contains(r#""name":"read""#) && entries[0].contains(r#""readOnlyHint":true"#),
+        "{}",
+        entries[0]
+    );
+    assert!(!doc.registrations[0].built_schema);
+    assert!(entries[1].contains(r#""inputSchema":{"additionalProperties":false,"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}"#), "{}", entries[1]);
+    assert_eq!(doc.unresolved.len(), 1);
+}

@@ -1,0 +1,156 @@
+//! Tools registered in source code (TypeScript, JavaScript, Python), read statically: what
+//! `skilllint tools` lists from tests/fixtures/source/servers, what it counts as not read, that
+//! look-alikes (a CLI, an HTTP router, a test double, an unrelated `tool()` helper, a dataclass
+//! named `Tool`) give no tool, that `[source] enabled = false` turns reading off, and that a
+//! `// skilllint: ignore[…]` comment in the source silences a finding.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn skilllint(args: &[&str], cwd: &Path) -> Output {
+    let output = Command::new(env!("CARGO_BIN_EXE_skilllint"))
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("NO_COLOR")
+        .env_remove("FORCE_COLOR")
+        .env_remove("GITHUB_WORKSPACE")
+        .output();
+    match output {
+        Ok(output) => output,
+        Err(error) => panic!("cannot run skilllint: {error}"),
+    }
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/source")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn inventory(args: &[&str]) -> Value {
+    let mut all = vec!["tools", "--format", "json"];
+    all.extend_from_slice(args);
+    let output = skilllint(&all, &fixtures());
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    serde_json::from_str(&stdout(&output)).expect("the inventory is JSON")
+}
+
+fn rows(inventory: &Value) -> Vec<(String, String, u64)> {
+    inventory["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap_or_default().to_string(),
+                t["path"].as_str().unwrap_or_default().to_string(),
+                t["line"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn registrations_are_listed_with_their_place_in_the_source() {
+    let inventory = inventory(&["servers"]);
+    let found = rows(&inventory);
+    let expected = [
+        ("notes_append", "notes/index.ts", 18),
+        ("notes_list", "notes/index.ts", 32),
+        ("notes_search", "notes/index.ts", 41),
+        ("ops_cleanup", "ops/server.py", 13),
+        ("ops_status", "ops/server.py", 25),
+        ("ops_restart", "ops/server.py", 31),
+        ("ops_ping", "ops/server.py", 52),
+    ];
+    let expected: Vec<(String, String, u64)> = expected
+        .iter()
+        .map(|(n, p, l)| (n.to_string(), p.to_string(), *l))
+        .collect();
+    assert_eq!(found, expected, "{inventory:#}");
+    // The registration whose name is computed at run time is counted, and the schema imported
+    // from another module is said to be unread; neither is guessed.
+    let unread = inventory["unread"].to_string();
+    assert!(unread.contains("1 tool registration not read"), "{unread}");
+    assert!(unread.contains("line 48"), "{unread}");
+    assert!(
+        unread.contains("`notes_search`: inputSchema not read at line 42"),
+        "{unread}"
+    );
+}
+
+#[test]
+fn what_the_registrations_declare_and_do_is_the_effect() {
+    let inventory = inventory(&["servers"]);
+    let tool = |name: &str| {
+        inventory["tools"]
+            .as_array()
+            .and_then(|t| t.iter().find(|t| t["name"] == name))
+            .cloned()
+            .unwrap_or_else(|| panic!("no {name}"))
+    };
+    assert_eq!(tool("ops_cleanup")["effect"], "destructive");
+    assert_eq!(tool("notes_list")["effect"], "read");
+    assert_eq!(tool("notes_append")["effect"], "write");
+    let evidence = tool("ops_cleanup")["evidence"].to_string();
+    assert!(
+        evidence.contains("`shutil.rmtree` in the handler"),
+        "{evidence}"
+    );
+}
+
+#[test]
+fn look_alikes_register_no_tool() {
+    let output = skilllint(&["tools", "lookalikes"], &fixtures());
+    assert_eq!(stdout(&output), "No tools found.\n", "{output:?}");
+}
+
+#[test]
+fn source_reading_can_be_turned_off() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let server = fixtures().join("servers/notes/index.ts");
+    std::fs::copy(server, root.path().join("index.ts")).expect("copy");
+    let tools = || stdout(&skilllint(&["tools", "."], root.path()));
+    assert!(tools().contains("notes_append"), "{}", tools());
+    std::fs::write(
+        root.path().join("skilllint.toml"),
+        "[source]\nenabled = false\n",
+    )
+    .expect("write");
+    assert_eq!(tools(), "No tools found.\n");
+    // And as a setting on the command line of a lint.
+    let fires =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/SC009/fires/servers/workspace");
+    let lint = |extra: &[&str]| {
+        let mut args = vec!["--select", "SC009", "--format", "concise", "."];
+        args.extend_from_slice(extra);
+        stdout(&skilllint(&args, &fires))
+    };
+    assert!(lint(&[]).contains("SC009"));
+    assert!(!lint(&["--config", "source.enabled=false"]).contains("SC009"));
+}
+
+#[test]
+fn a_comment_in_the_source_silences_a_finding() {
+    let root = tempfile::tempdir().expect("tempdir");
+    let server = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/SC009/fires/servers/workspace/server.ts");
+    let text = std::fs::read_to_string(server).expect("fixture");
+    std::fs::write(root.path().join("server.ts"), &text).expect("write");
+    let lint = |root: &Path| {
+        let output = skilllint(&["--select", "SC009", "--format", "concise", "."], root);
+        stdout(&output)
+    };
+    assert!(lint(root.path()).contains("SC009"), "the fixture fires");
+    let silenced = text.replace(
+        "    annotations: { readOnlyHint: true",
+        "    // skilllint: ignore[SC009] the tidy only removes build output\n    annotations: { readOnlyHint: true",
+    );
+    assert_ne!(silenced, text);
+    std::fs::write(root.path().join("server.ts"), silenced).expect("write");
+    let out = lint(root.path());
+    assert!(!out.contains("SC009"), "{out}");
+}
