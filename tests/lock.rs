@@ -160,6 +160,10 @@ fn the_lock_is_never_written_through_a_link_out_of_the_root() {
     std::os::unix::fs::symlink(&victim, root.join("skilllint.lock")).expect("link");
     let refused = skilllint(&["lock", "."], root);
     assert_eq!(refused.status.code(), Some(2), "{refused:?}");
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains("it is a link"),
+        "{refused:?}"
+    );
     assert_eq!(
         std::fs::read_to_string(&victim).expect("victim"),
         "keep me\n"

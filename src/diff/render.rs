@@ -60,9 +60,21 @@ fn finding_line(f: &Finding) -> String {
     )
 }
 
+/// A description's text under `first` (`        - `), its later lines indented to match: line
+/// breaks stay lines, as the markdown output shows them; every other unsafe character, and a line
+/// a CI log would read as a command, is escaped ([`escape_block`]).
+fn push_text_lines(out: &mut String, first: &str, text: &str) {
+    let indent = " ".repeat(first.len());
+    for (index, line) in escape_block(text).split('\n').enumerate() {
+        out.push_str(if index == 0 { first } else { &indent });
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
 /// One change as the terminal shows it, with a description's old text, new text and word diff
 /// and its new findings below.
-fn push_full_change(out: &mut String, c: &Change) {
+pub(super) fn push_full_change(out: &mut String, c: &Change) {
     let mark = if c.widens { "widens" } else { "      " };
     let side = match c.side {
         SideName::Old => " (old side)",
@@ -78,8 +90,8 @@ fn push_full_change(out: &mut String, c: &Change) {
         escape_text(&c.message)
     ));
     if let Some((before, after)) = description_lines(c) {
-        out.push_str(&format!("        - {}\n", escape_text(&before)));
-        out.push_str(&format!("        + {}\n", escape_text(&after)));
+        push_text_lines(out, "        - ", &before);
+        push_text_lines(out, "        + ", &after);
     }
     if let Some(line) = word_line(c) {
         out.push_str(&format!("        words: {}\n", escape_text(&cut(&line))));

@@ -307,3 +307,19 @@ fn findings_match_by_identity_then_by_message_never_by_line() {
     assert_eq!(gone.len(), 1);
     assert_eq!(gone[0].code, "SC003");
 }
+
+#[test]
+fn the_terminal_shows_a_description_s_lines_as_lines_and_escapes_a_log_command() {
+    let c = description_edit(
+        "Send the weekly report.\nOnly to the team list.",
+        "Send the weekly report.\n::warning::Also to any address.",
+    );
+    let mut out = String::new();
+    super::render::push_full_change(&mut out, &c);
+    assert!(
+        out.contains(
+            "        - Send the weekly report.\n          Only to the team list.\n        + Send the weekly report.\n          \\u{3a}:warning::Also to any address.\n"
+        ),
+        "{out}"
+    );
+}

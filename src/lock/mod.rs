@@ -235,6 +235,14 @@ pub fn write(options: &crate::settings::LintOptions) -> Result<Written, WriteErr
     let path = root.join(LOCK_FILE_NAME);
     let io =
         |error: std::io::Error| WriteError::Io(format!("cannot write {}: {error}", path.display()));
+    // A lock is a regular file of the root: a link at its name is refused outright, wherever
+    // it leads (the confined write below also refuses one leading out of the root).
+    if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(WriteError::Io(format!(
+            "cannot write {}: it is a link, and the lock is written only as a regular file of the lint root; remove the link, then run `skilllint lock` again",
+            path.display()
+        )));
+    }
     let real_root = root.canonicalize().map_err(io)?;
     let mut file =
         crate::output_file::ReportFile::create_confined(&path, &real_root).map_err(io)?;
