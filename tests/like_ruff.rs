@@ -2,44 +2,12 @@
 //! `--output-format`, `--exit-zero`, `-q/--quiet` and `-s/--silent`, and `SKILLLINT_`
 //! environment variables for the common flags.
 
+#[path = "support/binary.rs"]
+mod binary;
+
+use binary::{run, skilllint, stderr, stdout};
 use std::path::Path;
 use std::process::{Command, Output};
-
-/// The binary run in `cwd`, with no colour and no `SKILLLINT_` variable of the caller's
-/// environment (each test sets the ones it means).
-fn run(args: &[&str], cwd: &Path, env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_skilllint"));
-    command
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("FORCE_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("GITHUB_WORKSPACE")
-        .env_remove("CI_PROJECT_DIR")
-        .env("NO_COLOR", "1");
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("SKILLLINT_") {
-            command.env_remove(name);
-        }
-    }
-    command.envs(env.iter().copied());
-    match command.output() {
-        Ok(output) => output,
-        Err(error) => panic!("cannot run skilllint: {error}"),
-    }
-}
-
-fn skilllint(args: &[&str], cwd: &Path) -> Output {
-    run(args, cwd, &[])
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 fn write(root: &Path, rel: &str, content: &str) {
     let path = root.join(rel);

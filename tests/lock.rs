@@ -2,32 +2,11 @@
 //! is written sorted and stable, a change to a tool fails the lint until the lock is written
 //! again, and the lock is written only inside the lint root.
 
-use std::path::Path;
-use std::process::{Command, Output};
+#[path = "support/binary.rs"]
+mod binary;
 
-fn skilllint(args: &[&str], cwd: &Path) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_skilllint"));
-    command
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("FORCE_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("GITHUB_WORKSPACE")
-        .env("NO_COLOR", "1");
-    for (name, _) in std::env::vars_os() {
-        if name.to_string_lossy().starts_with("SKILLLINT_") {
-            command.env_remove(name);
-        }
-    }
-    match command.output() {
-        Ok(output) => output,
-        Err(error) => panic!("cannot run skilllint: {error}"),
-    }
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
+use binary::{skilllint, stdout};
+use std::process::Output;
 
 const TOOLS: &str = r#"{
   "tools": [

@@ -7,7 +7,7 @@
 use skilllint::catalog::catalog;
 use skilllint::engine::registry;
 use skilllint::render::{concise, full};
-use skilllint::{lint, LintOptions, LintOutcome};
+use skilllint::{LintOptions, LintOutcome};
 use std::path::{Path, PathBuf};
 
 fn fixture(code: &str, kind: &str) -> PathBuf {
@@ -109,13 +109,9 @@ fn run(code: &str, root: PathBuf, inject_panic: bool) -> LintOutcome {
     if inject_panic {
         options.panic_in_rule = Some("SK006".to_string());
     }
-    // The LK rules are the lock's: it lints and compares the tools with the fixture's lock.
-    let linted = if code.starts_with("LK") {
-        skilllint::lock::lint(&options)
-    } else {
-        lint(&options)
-    };
-    match linted {
+    // As the command line lints: with a lock at the fixture's root (the LK rules' fixtures) its
+    // drift is reported too; without one this is `skilllint::lint`.
+    match skilllint::lock::lint(&options) {
         Ok(outcome) => outcome,
         Err(error) => panic!("{code}: lint failed: {error}"),
     }

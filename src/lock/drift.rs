@@ -63,7 +63,7 @@ pub fn drift(
                     .primary
                     .message = Some("here".to_string());
             });
-            return finish(options, outcome, diagnostics);
+            return reported(options, outcome, diagnostics);
         }
     };
     let by_path: HashMap<&str, FileId> = repo
@@ -226,22 +226,17 @@ pub fn drift(
             }
         }
     });
-    finish(options, outcome, diagnostics)
+    reported(options, outcome, diagnostics)
 }
 
 /// The run's selection, per-file ignores and severity overrides, applied to the LK findings as
 /// the triage applies them to the rules'.
-fn finish(
+fn reported(
     options: &LintOptions,
     outcome: &LintOutcome,
     mut found: Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
-    found.retain(|d| outcome.repo.reports_str(d.code, d.primary.file));
-    for d in &mut found {
-        if let Some(severity) = options.severity.get(d.code) {
-            d.severity = *severity;
-        }
-    }
+    crate::triage::report_where_selected(&mut found, &outcome.repo, &options.severity);
     found
 }
 

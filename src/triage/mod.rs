@@ -25,6 +25,23 @@ pub(crate) struct Policy<'a> {
     pub(crate) inline_ignores: bool,
 }
 
+/// The first steps of [`apply`], for findings made after the units (the lock's drift): drops
+/// what the selection and `per-file-ignores` do not report in its file, and applies the severity
+/// overrides.
+pub(crate) fn report_where_selected(
+    diagnostics: &mut Vec<Diagnostic>,
+    repo: &Repo,
+    severity: &BTreeMap<&'static str, Severity>,
+) {
+    // Only the enabled rules ran; this drops what `per-file-ignores` silences.
+    diagnostics.retain(|d| repo.reports_str(d.code, d.primary.file));
+    for d in diagnostics {
+        if let Some(severity) = severity.get(d.code) {
+            d.severity = *severity;
+        }
+    }
+}
+
 /// Applies, in this order: the per-file ignores (only enabled rules ran), the severity
 /// overrides, the inline suppressions and the SL002 / SL003 findings about them; then sorts and
 /// dedups. Returns the findings kept and those silenced in source, both sorted.
@@ -36,13 +53,7 @@ pub(crate) fn apply(
     malformed: Vec<Malformed>,
 ) -> (Vec<Diagnostic>, Vec<Suppressed>) {
     let enabled = policy.enabled;
-    // Only the enabled rules ran; this drops what `per-file-ignores` silences.
-    diagnostics.retain(|d| repo.reports_str(d.code, d.primary.file));
-    for d in &mut diagnostics {
-        if let Some(severity) = policy.severity.get(d.code) {
-            d.severity = *severity;
-        }
-    }
+    report_where_selected(&mut diagnostics, repo, policy.severity);
     let mut suppressed = Vec::new();
     if policy.inline_ignores {
         let (kept, silenced, used) = suppress::apply(diagnostics, suppressions);
