@@ -204,6 +204,26 @@ pub(crate) fn find_all<'t>(
 }
 
 /// The named children of a node.
+/// The two operands of a binary expression (Python's `binary_operator`, TypeScript's
+/// `binary_expression`) when its operator is `+`: `None` for another operator, `Some(Err)` when
+/// the parser left an operand out.
+pub(crate) fn plus_operands(
+    node: tree_sitter::Node<'_>,
+) -> Option<Result<(tree_sitter::Node<'_>, tree_sitter::Node<'_>), String>> {
+    let is_plus = node
+        .child_by_field_name("operator")
+        .is_some_and(|o| o.kind() == "+");
+    is_plus.then(|| {
+        match (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("right"),
+        ) {
+            (Some(left), Some(right)) => Ok((left, right)),
+            _ => Err("an incomplete expression".into()),
+        }
+    })
+}
+
 pub(crate) fn named_children(node: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor).collect()
@@ -309,6 +329,14 @@ pub(crate) fn unescape(raw: &str) -> String {
 }
 
 /// The first characters of an expression, for messages.
+/// Why a value is not read: the source text that only running the code would turn into one.
+pub(crate) fn computed(node: tree_sitter::Node<'_>, text: &str) -> String {
+    format!(
+        "`{}` is computed at run time",
+        abbreviate(text_of(node, text))
+    )
+}
+
 pub(crate) fn abbreviate(text: &str) -> String {
     let line = text.lines().next().unwrap_or("");
     let mut out: String = line.chars().take(40).collect();

@@ -12,8 +12,9 @@
 mod hints;
 
 use super::{
-    abbreviate, bool_node, find_all, member, named_children, number_node, object, span_of,
-    string_node, text_of, unescape, CodeDoc, HandlerCall, Registration, Unresolved, MAX_DEPTH,
+    abbreviate, bool_node, computed, find_all, member, named_children, number_node, object,
+    plus_operands, span_of, string_node, text_of, unescape, CodeDoc, HandlerCall, Registration,
+    Unresolved, MAX_DEPTH,
 };
 use crate::parse::node::{Member, Node, Value};
 use crate::source::Span;
@@ -166,13 +167,6 @@ pub(super) struct Reader<'s, 't> {
     text: &'t str,
 }
 
-fn computed(node: SyntaxNode<'_>, text: &str) -> String {
-    format!(
-        "`{}` is computed at run time",
-        abbreviate(text_of(node, text))
-    )
-}
-
 impl<'t> Reader<'_, 't> {
     /// Follows names (`NAME`, `Class.MEMBER`) to the value assigned to them.
     fn resolve(&self, mut node: SyntaxNode<'t>, depth: usize) -> Result<SyntaxNode<'t>, String> {
@@ -241,21 +235,15 @@ impl<'t> Reader<'_, 't> {
                 }
                 Ok((out, span_of(node)))
             }
-            "binary_operator"
-                if node
-                    .child_by_field_name("operator")
-                    .is_some_and(|o| o.kind() == "+") =>
-            {
-                let (Some(left), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) else {
-                    return Err("an incomplete expression".into());
-                };
-                let (l, _) = self.string_in(left, depth + 1, lenient)?;
-                let (r, _) = self.string_in(right, depth + 1, lenient)?;
-                Ok((l + &r, span_of(node)))
-            }
+            "binary_operator" => match plus_operands(node) {
+                Some(operands) => {
+                    let (left, right) = operands?;
+                    let (l, _) = self.string_in(left, depth + 1, lenient)?;
+                    let (r, _) = self.string_in(right, depth + 1, lenient)?;
+                    Ok((l + &r, span_of(node)))
+                }
+                None => Err(computed(written, self.text)),
+            },
             _ => Err(computed(written, self.text)),
         }
     }

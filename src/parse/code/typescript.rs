@@ -13,8 +13,9 @@
 //! `.default(…)`.
 
 use super::{
-    abbreviate, bool_node, find_all, implied, member, named_children, number_node, object, span_of,
-    string_node, text_of, unescape, CodeDoc, HandlerCall, Registration, Unresolved, MAX_DEPTH,
+    abbreviate, bool_node, computed, find_all, implied, member, named_children, number_node,
+    object, plus_operands, span_of, string_node, text_of, unescape, CodeDoc, HandlerCall,
+    Registration, Unresolved, MAX_DEPTH,
 };
 use crate::parse::node::{Member, Node, Value};
 use crate::source::Span;
@@ -238,25 +239,16 @@ impl<'t> Reader<'_, 't> {
         match node.kind() {
             "string" => Ok((string_content(node, self.text), span_of(node))),
             "template_string" => self.template(node, depth),
-            "binary_expression"
-                if node
-                    .child_by_field_name("operator")
-                    .is_some_and(|o| o.kind() == "+") =>
-            {
-                let (Some(left), Some(right)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                ) else {
-                    return Err("an incomplete expression".into());
-                };
-                let (l, _) = self.string(left, depth + 1)?;
-                let (r, _) = self.string(right, depth + 1)?;
-                Ok((l + &r, span_of(node)))
-            }
-            _ => Err(format!(
-                "`{}` is computed at run time",
-                abbreviate(text_of(written, self.text))
-            )),
+            "binary_expression" => match plus_operands(node) {
+                Some(operands) => {
+                    let (left, right) = operands?;
+                    let (l, _) = self.string(left, depth + 1)?;
+                    let (r, _) = self.string(right, depth + 1)?;
+                    Ok((l + &r, span_of(node)))
+                }
+                None => Err(computed(written, self.text)),
+            },
+            _ => Err(computed(written, self.text)),
         }
     }
 
@@ -562,10 +554,7 @@ fn read_config<'t>(reader: &Reader<'_, 't>, config: SyntaxNode<'t>, parts: &mut 
     let config = match reader.resolve(config, 0) {
         Ok(c) if c.kind() == "object" => c,
         Ok(c) => {
-            let why = format!(
-                "`{}` is computed at run time",
-                abbreviate(text_of(c, reader.text))
-            );
+            let why = computed(c, reader.text);
             parts.unresolved("registration", span_of(c), why);
             return;
         }
@@ -647,10 +636,7 @@ fn read_positional<'t>(reader: &Reader<'_, 't>, middle: &[SyntaxNode<'t>], parts
                 Err(why) => parts.unresolved("inputSchema", span_of(*argument), why),
             },
             Ok(node) => {
-                let why = format!(
-                    "`{}` is computed at run time",
-                    abbreviate(text_of(node, reader.text))
-                );
+                let why = computed(node, reader.text);
                 let part = if i == 0 { "description" } else { "inputSchema" };
                 parts.unresolved(part, span_of(*argument), why);
             }
@@ -690,10 +676,7 @@ fn read_annotations<'t>(
     let object_node = match reader.resolve(value, 0) {
         Ok(o) if o.kind() == "object" => o,
         Ok(o) => {
-            let why = format!(
-                "`{}` is computed at run time",
-                abbreviate(text_of(o, reader.text))
-            );
+            let why = computed(o, reader.text);
             parts.unresolved("annotations", span_of(o), why);
             return;
         }

@@ -3,9 +3,8 @@
 //! written inline or held by constants of the file. An `inputSchema` is a JSON Schema literal, or
 //! `zodToJsonSchema(Schema)` / `z.toJSONSchema(Schema)` of a zod schema of the file.
 
-use super::{
-    abbreviate, find_all, named_children, read_annotations, zod, Parts, Reader, SyntaxNode,
-};
+use super::{find_all, named_children, read_annotations, zod, Parts, Reader, SyntaxNode};
+use crate::parse::code::computed;
 use crate::parse::code::{member, object, span_of, string_node, text_of, Registration, Unresolved};
 
 /// Every tool the `ListTools` handlers of the file return.
@@ -117,10 +116,7 @@ fn read_tool<'t>(
                     .ok_or_else(|| "a conversion without a schema".to_string())
                     .and_then(|schema| zod::input_schema(reader, schema))
             }
-            Ok(node) => Err(format!(
-                "`{}` is computed at run time",
-                abbreviate(text_of(node, reader.text))
-            )),
+            Ok(node) => Err(computed(node, reader.text)),
             Err(why) => Err(why),
         };
         match schema {

@@ -1,6 +1,7 @@
 //! zod schemas as the JSON Schema the MCP SDK sends for them.
 
 use super::{abbreviate, named_children, Reader, SyntaxNode};
+use crate::parse::code::computed;
 use crate::parse::code::{
     implied, member, object, set, span_of, string_node, text_of, typed, MAX_DEPTH,
 };
@@ -232,10 +233,7 @@ fn base<'t>(
             let shape_arg = args.first().ok_or("`z.object` without a shape")?;
             let shape_node = reader.resolve(*shape_arg, depth + 1)?;
             if shape_node.kind() != "object" {
-                return Err(format!(
-                    "`{}` is computed at run time",
-                    abbreviate(text_of(shape_node, reader.text))
-                ));
+                return Err(computed(shape_node, reader.text));
             }
             let mut node = super::zod::shape(reader, shape_node, span, depth + 1)?;
             if method == "looseObject" {
