@@ -88,7 +88,13 @@ pub(crate) fn read_discovered(
     max_size: u64,
     overlay: &HashMap<PathBuf, String>,
 ) -> Result<String, ReadProblem> {
-    match (&file.problem, overlay.get(&file.abs_path)) {
+    // The walk's path (`./a/SKILL.md`) finds the text given under the typed one (`a/SKILL.md`).
+    let given = match overlay.get(&file.abs_path) {
+        Some(text) => Some(text),
+        None if !overlay.is_empty() => overlay.get(&crate::source::without_cur_dir(&file.abs_path)),
+        None => None,
+    };
+    match (&file.problem, given) {
         (Some(_), _) => Err(not_followed(file)),
         (None, Some(text)) => Ok(text.clone()),
         (None, None) => read_text(&file.abs_path, max_size),

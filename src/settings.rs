@@ -60,6 +60,11 @@ pub struct LintOptions {
     /// The baseline whose entries [`lint`] hides (`--baseline`, `[lint] baseline`); a
     /// [`Session`] applies one only when made for a diff ([`Session::with_inventory`]).
     pub baseline: Option<std::sync::Arc<crate::triage::baseline::Baseline>>,
+    /// The folder the run reads whole when `paths` name only part of a repository
+    /// ([`widen_to_project`]): the files of `paths` are reported, the rest is read for what it
+    /// tells about them (a marketplace above a plugin, the tools a skill names). `None`: the run
+    /// reads what `paths` name.
+    pub project_root: Option<PathBuf>,
 }
 
 impl Default for LintOptions {
@@ -89,11 +94,52 @@ impl Default for LintOptions {
             panic_in_rule: None,
             force_exclude: false,
             baseline: None,
+            project_root: None,
         }
     }
 }
 
 impl LintOptions {
+    /// The folder the run reads and paths are relative to: the project root when the run was
+    /// widened to it, else the lint root of `paths`.
+    pub fn root(&self) -> PathBuf {
+        match &self.project_root {
+            Some(root) => root.clone(),
+            None => lint_root(&self.paths),
+        }
+    }
+
+    /// Whether `path` (as the walk made it) is one of `paths`, named on the command line.
+    pub fn names(&self, path: &Path) -> bool {
+        self.paths.iter().any(|named| named == path)
+            || self.project_root.is_some() && {
+                let path = crate::source::without_cur_dir(path);
+                self.paths
+                    .iter()
+                    .any(|named| crate::source::without_cur_dir(named) == path)
+            }
+    }
+
+    /// The paths below `root` whose files' findings a widened run reports, relative to it (`""`
+    /// for the whole of it); `None` when the run was not widened and reports every file it read.
+    pub fn report_scope(&self, root: &Path) -> Option<Vec<String>> {
+        self.project_root.as_ref()?;
+        let mut scope: Vec<String> = self
+            .paths
+            .iter()
+            .map(|path| {
+                if path == root {
+                    String::new()
+                } else {
+                    crate::discover::relative_path(root, path)
+                }
+            })
+            .collect();
+        scope.sort();
+        scope.dedup();
+        Some(scope)
+    }
+
     /// The rules of this run: the built-in ones and the policies'.
     pub fn catalog(&self) -> &Catalog {
         match self.policies.as_deref() {
@@ -144,6 +190,74 @@ pub fn hook_files_pattern() -> String {
     let policies = crate::discover::regex_literal(crate::policy::POLICY_DIR);
     patterns.push(format!(r"{policies}/[^/]*\.ya?ml"));
     format!("(^|/)({})$", patterns.join("|"))
+}
+
+/// Widens a run over part of a repository to the whole of it, so that what is reported for a
+/// file does not depend on the path named: `skilllint plugins/x`, `skilllint .` inside it and
+/// `skilllint plugins/x/skills/a/SKILL.md` (as pre-commit runs it) report for those files
+/// exactly what `skilllint` at the top reports for them, with the marketplace above, the tool
+/// lists beside and the other skills read as context. The repository is the work tree the lint
+/// root is in (the nearest folder at or above it holding `.git`, where the configuration's
+/// search stops too); nothing above it is read. Outside a work tree, or when the whole of it is
+/// named, the run stays as it is. Paths become absolute when the root is above the current
+/// folder, so that every file's path is below it; reports still show them from the current
+/// folder.
+pub fn widen_to_project(options: &mut LintOptions, cwd: &Path) {
+    use crate::source::absolute_in;
+    let named_root = lint_root(&options.paths);
+    let absolute_root = absolute_in(cwd, &named_root);
+    let Some(project) = absolute_root
+        .ancestors()
+        .find(|dir| dir.join(".git").exists())
+    else {
+        return;
+    };
+    let named: Vec<PathBuf> = options
+        .paths
+        .iter()
+        .map(|path| absolute_in(cwd, path))
+        .collect();
+    if named.iter().any(|path| path == project) || !named.iter().all(|p| p.starts_with(project)) {
+        return;
+    }
+    if project == absolute_root {
+        // Files named from the top (`skilllint a/SKILL.md b/SKILL.md`): the root keeps the form
+        // it was given in, and so do the paths.
+        options.project_root = Some(named_root);
+        return;
+    }
+    // The root as a path from the current folder (`..`, `../..`, `sub/repo`), absolute only when
+    // neither holds the other, and each path named as that root joined with its path below it:
+    // every path the walk makes then shows from the current folder as the one typed did.
+    let absolute_cwd = absolute_in(cwd, Path::new("."));
+    let root = match (
+        project.strip_prefix(&absolute_cwd),
+        absolute_cwd.strip_prefix(project),
+    ) {
+        (Ok(below), _) if below.as_os_str().is_empty() => PathBuf::from("."),
+        (Ok(below), _) => below.to_path_buf(),
+        (_, Ok(above)) => above.components().map(|_| "..").collect(),
+        _ => project.to_path_buf(),
+    };
+    let rebase = |path: &Path| -> PathBuf {
+        match absolute_in(cwd, path).strip_prefix(project) {
+            Ok(rel) if !rel.as_os_str().is_empty() && root == Path::new(".") => rel.to_path_buf(),
+            Ok(rel) if !rel.as_os_str().is_empty() => root.join(rel),
+            _ => root.clone(),
+        }
+    };
+    options.paths = options.paths.iter().map(|path| rebase(path)).collect();
+    // The overlay (standard input under a file's name) is keyed by the path the walk
+    // produces.
+    if !options.overlay.is_empty() {
+        let overlay = options
+            .overlay
+            .iter()
+            .map(|(path, text)| (rebase(path), text.clone()))
+            .collect();
+        options.overlay = Arc::new(overlay);
+    }
+    options.project_root = Some(root);
 }
 
 /// The folder paths are reported relative to: a single directory argument, else the current folder.

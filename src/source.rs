@@ -198,6 +198,14 @@ pub fn folder_of(path: &std::path::Path) -> &std::path::Path {
 
 /// `path` made absolute against `cwd`, with `.` and `..` resolved lexically (as a shell does,
 /// without reading links): where a path the user typed leads, for comparing it with others.
+/// `path` without its `.` components (`./a/b` is `a/b`): how the walk's paths (`./a/b` under
+/// the folder `.`) and the ones typed (`a/b`) are compared.
+pub fn without_cur_dir(path: &std::path::Path) -> std::path::PathBuf {
+    path.components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect()
+}
+
 pub fn absolute_in(cwd: &std::path::Path, path: &std::path::Path) -> std::path::PathBuf {
     use std::path::Component;
     let mut out = PathBuf::new();

@@ -181,13 +181,15 @@ fn outside_a_work_tree_sarif_is_relative_to_the_current_folder() {
 }
 
 #[test]
-fn json_keeps_the_lint_root_path_and_adds_the_shown_one() {
+fn json_paths_are_relative_to_the_work_tree_and_the_shown_one_to_the_current_folder() {
     let (_dir, repo) = repository();
     let out = json(&stdout(&skilllint(
         &[".claude/skills", "--format", "json"],
         &repo,
     )));
-    assert_eq!(out[0]["path"], "notes/SKILL.md");
+    // A folder inside a work tree is linted as part of it: `path` is the same whatever path
+    // is named.
+    assert_eq!(out[0]["path"], ".claude/skills/notes/SKILL.md");
     assert_eq!(out[0]["display_path"], ".claude/skills/notes/SKILL.md");
     assert_eq!(
         out[0]["labels"][0]["display_path"],

@@ -119,7 +119,10 @@ fn check_parsed_unit(unit: &Unit<'_>, files: &UnitFiles, run: &UnitRun<'_>) -> U
         Err(_) => outcome.diagnostics.extend(crashed("policy rules", primary)),
     }
     outcome.skill_name = crate::semantic::skill_names::skill_name(unit);
-    outcome.tools = unit.tools().count();
+    outcome.tools = unit
+        .tools()
+        .filter(|(file, _)| repo.in_scope(*file))
+        .count();
     if inline_ignores {
         for id in members {
             let (found, broken) = suppressions_in(catalog, id, repo.text(id), unit.parsed(id));

@@ -270,6 +270,11 @@ fn set_up(args: &flags::LintArgs) -> Result<LintRun, ExitCode> {
         }
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    // Standard input under a name no file has is linted alone; anything else is reported as
+    // a lint of the whole repository reports it.
+    if stdin.as_ref().is_none_or(|s| s.path.is_file()) {
+        skilllint::settings::widen_to_project(&mut options, &cwd);
+    }
     let baseline_file = baseline_path(args, &config).map_err(|message| usage_error(&message))?;
     let loaded_baseline = load_baseline(args, &options, baseline_file.as_ref(), &cwd)?;
     if args.write_baseline.is_none() {
@@ -499,7 +504,10 @@ fn report(
     if args.show_files {
         let shown = summary::shown_paths(&outcome, cwd, Format::Full);
         let mut text = String::new();
-        for path in shown.iter().take(outcome.repo.files.len()) {
+        let files = shown.iter().take(outcome.repo.files.len()).enumerate();
+        for (_, path) in
+            files.filter(|(i, _)| outcome.repo.in_scope(skilllint::source::FileId(*i as u32)))
+        {
             text.push_str(path);
             text.push('\n');
         }

@@ -1,4 +1,5 @@
-//! `skilllint lock`: pins the tools of a folder in `skilllint.lock` at its root.
+//! `skilllint lock`: pins the tools of a folder (of the repository it is in) in `skilllint.lock`
+//! at its root.
 
 use super::flags;
 use super::flags::ColorChoice;
@@ -19,7 +20,7 @@ pub(crate) fn run_lock(args: &flags::LockArgs) -> ExitCode {
         return ExitCode::from(EXIT_USAGE);
     }
     let paths = [args.path.clone()];
-    let options = match skilllint::settings::for_paths(
+    let mut options = match skilllint::settings::for_paths(
         &paths,
         args.read.config.as_deref(),
         args.read.isolated,
@@ -31,6 +32,10 @@ pub(crate) fn run_lock(args: &flags::LockArgs) -> ExitCode {
             return ExitCode::from(EXIT_USAGE);
         }
     };
+    // The lock of a folder inside a repository is the repository's: every lint there, whatever
+    // path it names, checks the one at the top.
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    skilllint::settings::widen_to_project(&mut options, &cwd);
     match skilllint::lock::write(&options) {
         Ok(written) => {
             eprintln!(

@@ -100,7 +100,7 @@ pub fn shown(cwd: &Path, outcome: &LintOutcome, rel_path: &str) -> String {
 /// The summary lines for standard error: the counts (what the baseline hid included), or where
 /// nothing was found and why; then, in a run with many findings, the rule with the most.
 pub fn summary(outcome: &LintOutcome, options: &LintOptions, cwd: &Path) -> Vec<String> {
-    if outcome.repo.files.is_empty() {
+    if outcome.repo.files_in_scope() == 0 {
         if !outcome.excluded_named.is_empty() {
             let names: Vec<String> = outcome
                 .excluded_named
@@ -115,7 +115,22 @@ pub fn summary(outcome: &LintOutcome, options: &LintOptions, cwd: &Path) -> Vec<
                 if names.len() == 1 { "it" } else { "them" },
             )];
         }
-        return vec![render::nothing_found(&options.paths)];
+        // A run widened to the repository holds the paths from its top: they are shown from
+        // the current folder, as typed.
+        let base = absolute_in(cwd, Path::new("."));
+        let typed: Vec<PathBuf> = options
+            .paths
+            .iter()
+            .map(|path| {
+                let absolute = absolute_in(cwd, path);
+                match absolute.strip_prefix(&base) {
+                    Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
+                    Ok(rel) => rel.to_path_buf(),
+                    Err(_) => path.clone(),
+                }
+            })
+            .collect();
+        return vec![render::nothing_found(&typed)];
     }
     let inline = outcome
         .suppressed
@@ -128,7 +143,7 @@ pub fn summary(outcome: &LintOutcome, options: &LintOptions, cwd: &Path) -> Vec<
     let mut kinds = outcome.repo.inventory();
     kinds.insert(1.min(kinds.len()), (outcome.tools, "tool"));
     let mut lines = vec![render::summary_of(
-        outcome.repo.files.len(),
+        outcome.repo.files_in_scope(),
         &kinds,
         &outcome.diagnostics,
         inline,

@@ -8,10 +8,11 @@ use std::path::Path;
 /// matched against paths relative to the lint root.
 #[derive(Debug, Clone)]
 pub struct GlobFilter {
-    /// Each set of globs with the lint root's path below the folder they are relative to,
-    /// `/`-terminated; a set whose folder does not hold the lint root is left out (no glob of it
-    /// can match).
-    parts: Vec<(globset::GlobSet, String)>,
+    /// Each set of globs with where its folder is: the lint root's path below that folder
+    /// (`/`-terminated, put before a path), or that folder's path below the lint root (a run
+    /// widened to the repository above the folder: a path must start with it, and the rest is
+    /// matched). A set whose folder and the lint root hold neither the other is left out.
+    parts: Vec<(globset::GlobSet, Relative)>,
     /// Folders (relative to the lint root, `""` for the root itself) where nothing matches: an
     /// excluded folder named on the command line is linted all the same.
     lifted: Vec<String>,
@@ -27,19 +28,26 @@ impl GlobFilter {
         let Some(set) = glob_set(globs)? else {
             return Ok(self);
         };
-        let prefix = match (base.canonicalize(), root.canonicalize()) {
-            (Ok(base), Ok(root)) => root.strip_prefix(&base).ok().map(|rel| {
-                let rel = relative_path(Path::new(""), rel);
-                if rel.is_empty() {
-                    String::new()
-                } else {
-                    format!("{rel}/")
-                }
-            }),
+        let folder = |rel: &Path| {
+            let rel = relative_path(Path::new(""), rel);
+            if rel.is_empty() {
+                String::new()
+            } else {
+                format!("{rel}/")
+            }
+        };
+        let relative = match (base.canonicalize(), root.canonicalize()) {
+            (Ok(base), Ok(root)) => match root.strip_prefix(&base) {
+                Ok(rel) => Some(Relative::RootBelow(folder(rel))),
+                Err(_) => base
+                    .strip_prefix(&root)
+                    .ok()
+                    .map(|rel| Relative::FolderBelow(folder(rel))),
+            },
             _ => None,
         };
-        if let Some(prefix) = prefix {
-            self.parts.push((set, prefix));
+        if let Some(relative) = relative {
+            self.parts.push((set, relative));
         }
         Ok(self)
     }
@@ -49,7 +57,7 @@ impl GlobFilter {
     pub fn rooted(globs: &[String]) -> Result<Self, String> {
         let mut filter = GlobFilter::none();
         if let Some(set) = glob_set(globs)? {
-            filter.parts.push((set, String::new()));
+            filter.parts.push((set, Relative::RootBelow(String::new())));
         }
         Ok(filter)
     }
@@ -70,10 +78,12 @@ impl GlobFilter {
                     .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
         });
         !lifted
-            && self
-                .parts
-                .iter()
-                .any(|(set, prefix)| set.is_match(format!("{prefix}{rel_path}")))
+            && self.parts.iter().any(|(set, relative)| match relative {
+                Relative::RootBelow(prefix) => set.is_match(format!("{prefix}{rel_path}")),
+                Relative::FolderBelow(folder) => rel_path
+                    .strip_prefix(folder.as_str())
+                    .is_some_and(|rest| set.is_match(rest)),
+            })
     }
 
     /// Whether the folder at `rel_folder` (relative to the lint root, `""` for the root) is
@@ -92,6 +102,15 @@ impl GlobFilter {
     pub fn lift(&mut self, rel_folder: String) {
         self.lifted.push(rel_folder);
     }
+}
+
+/// Where the folder a set of globs is written relative to is, from the lint root.
+#[derive(Debug, Clone)]
+enum Relative {
+    /// The lint root is at or below the folder: its path there, `/`-terminated (`""`: the same).
+    RootBelow(String),
+    /// The folder is below the lint root: its path there, `/`-terminated.
+    FolderBelow(String),
 }
 
 /// The globs compiled as `exclude` and `include` globs are (`*` stops at `/`); `None` for none.

@@ -31,6 +31,7 @@ pub fn discover<T: Send + Sync>(
     threads: usize,
     exclude: &GlobFilter,
     include: &GlobFilter,
+    walked_apart: &[PathBuf],
     load: impl Fn(&Discovered) -> T + Sync,
 ) -> (Vec<(Discovered, T)>, Vec<Candidate>, Vec<String>) {
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
@@ -64,6 +65,7 @@ pub fn discover<T: Send + Sync>(
         kinds: &kinds,
         opaque: &opaque,
         passed_over: &passed_over,
+        walked_apart,
     };
     walk.folders(&directories, threads, &push);
     let mut files = found.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -140,6 +142,10 @@ struct Walk<'w> {
     opaque: &'w Mutex<Vec<Candidate>>,
     /// Files of a kind skilllint reads that `exclude` passes over.
     passed_over: &'w PassedOver,
+    /// Folders walked on their own (the folders named in a run widened to the repository
+    /// around them): another walk that meets one passes it, so that each is walked once, as
+    /// named (an excluded or ignored folder that is named is still read).
+    walked_apart: &'w [PathBuf],
 }
 
 impl Walk<'_> {
@@ -152,6 +158,12 @@ impl Walk<'_> {
         let Some((first, rest)) = directories.split_first() else {
             return;
         };
+        let apart: std::sync::Arc<Vec<PathBuf>> = std::sync::Arc::new(
+            self.walked_apart
+                .iter()
+                .map(|dir| crate::source::without_cur_dir(dir))
+                .collect(),
+        );
         let mut builder = WalkBuilder::new(first);
         for dir in rest {
             builder.add(dir);
@@ -175,6 +187,11 @@ impl Walk<'_> {
                 if is_dir && entry.depth() > 0 {
                     // `file_name()` parses the path from its end: once, not once per name.
                     if is_skipped_dir(entry.file_name().as_encoded_bytes()) {
+                        return false;
+                    }
+                    if !apart.is_empty()
+                        && apart.contains(&crate::source::without_cur_dir(entry.path()))
+                    {
                         return false;
                     }
                 }

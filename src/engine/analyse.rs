@@ -216,6 +216,7 @@ pub(super) fn index_repo(
         contracts,
         settings: options.settings.clone(),
         reporting,
+        scope: options.report_scope(root),
         reference_root,
         bundled,
         linked_breaks,

@@ -26,7 +26,7 @@ use crate::check::{Registry, Unit};
 use crate::diagnostic::{Diagnostic, Suppressed};
 use crate::index::Repo;
 use crate::selection::{resolve, Enabled};
-use crate::settings::{lint_root, LintOptions};
+use crate::settings::LintOptions;
 use crate::source::{FileId, Span};
 use analyse::{analyse_keeping, analyse_read, apply_baseline, index_repo, Kept, Stages};
 use rayon::prelude::*;
@@ -106,7 +106,7 @@ impl LintOutcome {
 pub fn lint(options: &LintOptions) -> Result<LintOutcome, LintError> {
     let (enabled, pool) = prepare(options)?;
     let threads = pool.current_num_threads();
-    let root = lint_root(&options.paths);
+    let root = options.root();
     let mut outcome = pool.install(|| run(options, &enabled, root, threads))?;
     if let Some(baseline) = &options.baseline {
         apply_baseline(options, &enabled, &mut outcome, baseline);

@@ -9,7 +9,7 @@ use crate::diagnostic::Diagnostic;
 use crate::discover::{discover, Discovered, GlobFilter};
 use crate::model::{parse_up_front, FileKind, Parsed};
 use crate::read::{read_discovered, ReadProblem};
-use crate::settings::{lint_root, LintOptions};
+use crate::settings::LintOptions;
 use crate::source::{FileId, SourceFile, Span};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -130,6 +130,13 @@ pub(super) fn read_files(
     let include = GlobFilter::new(&base, &root, &options.tool_include)
         .and_then(|filter| filter.and(Path::new("."), &root, &options.tool_include_here))
         .map_err(LintError::Selector)?;
+    // A widened run walks the whole project, and the paths named as named paths are walked (an
+    // excluded or ignored one is read all the same); the project's walk passes those folders.
+    let mut walked_apart = Vec::new();
+    if options.project_root.is_some() {
+        walked_apart = named.iter().filter(|path| path.is_dir()).cloned().collect();
+        named.insert(0, root.clone());
+    }
     let paths = crate::discover::with_skill_siblings(&named, &options.requirement_files);
     let overlay = options.overlay.as_ref();
     let (discovered, opaque, excluded) = discover(
@@ -140,6 +147,7 @@ pub(super) fn read_files(
         threads,
         &exclude,
         &include,
+        &walked_apart,
         |file| read_discovered(file, options.max_file_size, overlay),
     );
     let looked_up = root.canonicalize().ok();
@@ -168,7 +176,7 @@ fn read_found(
         // not UTF-8) was never known to hold tools: passed over in silence, unless named.
         if matches!(file.kind, FileKind::ToolsByShape(_))
             && read.is_err()
-            && !options.paths.contains(&file.abs_path)
+            && !options.names(&file.abs_path)
         {
             return false;
         }
@@ -179,7 +187,7 @@ fn read_found(
         else {
             return true;
         };
-        let named = options.paths.contains(&file.abs_path);
+        let named = options.names(&file.abs_path);
         if let (false, Ok(text)) = (named, &*read) {
             if let Some(note) = crate::discover::unread_tools_note(file.kind, text) {
                 unread_tools.push((file.rel_path.clone(), note));
@@ -347,7 +355,7 @@ pub(super) fn read_from(
     threads: usize,
 ) -> Result<ReadFiles, LintError> {
     match files {
-        Files::Walk => read_files(options, lint_root(&options.paths), threads),
+        Files::Walk => read_files(options, options.root(), threads),
         Files::Listed(listing) => {
             let (found, excluded) = listed_files(options, listing)?;
             let mut read = read_found(options, found, Vec::new(), PathBuf::from("."), None);

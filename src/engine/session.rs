@@ -12,7 +12,7 @@ use crate::diagnostic::Diagnostic;
 use crate::index::ContractIndex;
 use crate::model::{parse_up_front, Parsed};
 use crate::selection::Enabled;
-use crate::settings::{lint_root, LintOptions};
+use crate::settings::LintOptions;
 use crate::source::FileId;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -68,7 +68,7 @@ impl Session {
     /// Lints as [`super::lint`] does, keeping what later edits need.
     pub fn lint(options: &LintOptions) -> Result<Session, LintError> {
         let (enabled, pool) = prepare(options)?;
-        let root = lint_root(&options.paths);
+        let root = options.root();
         let threads = pool.current_num_threads();
         let (outcome, kept) =
             pool.install(|| run_keeping(options, &enabled, root, threads, true))?;

@@ -198,6 +198,9 @@ pub struct Repo {
     pub settings: Settings,
     /// Which rules report in which files (selection and `per-file-ignores`).
     pub reporting: crate::selection::Reporting,
+    /// The paths (relative, `""` for all) whose files' findings a run over part of a repository
+    /// reports ([`crate::settings::widen_to_project`]); `None`: every file's.
+    pub scope: Option<Vec<String>>,
     /// The canonical lint root: a skill's links are looked up on disk inside it, and nowhere
     /// else (`None`: a run without a file system, where they are not looked up).
     pub reference_root: Option<PathBuf>,
@@ -287,7 +290,36 @@ impl Repo {
     }
 
     pub fn skill_count(&self) -> usize {
-        self.units.iter().filter(|u| u.skill.is_some()).count()
+        self.units
+            .iter()
+            .filter(|u| u.skill.is_some_and(|skill| self.in_scope(skill)))
+            .count()
+    }
+
+    /// How many of the files read the run reports on (all of them, unless it was widened).
+    pub fn files_in_scope(&self) -> usize {
+        match &self.scope {
+            None => self.files.len(),
+            Some(_) => (0..self.files.len())
+                .filter(|i| self.in_scope(FileId(*i as u32)))
+                .count(),
+        }
+    }
+
+    /// Whether the run reports findings in `file`: every file, unless the run was widened from
+    /// part of the repository to the whole ([`Repo::scope`]). A file the repository does not
+    /// hold (the baseline file of the run) is in scope.
+    pub fn in_scope(&self, file: FileId) -> bool {
+        let (Some(scope), Some(file)) = (&self.scope, self.files.get(file.0 as usize)) else {
+            return true;
+        };
+        let path = file.rel_path.as_str();
+        scope.iter().any(|named| {
+            named.is_empty()
+                || path
+                    .strip_prefix(named.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
     }
 
     /// What the run read, for the summary: the skills, then the plugin surface by kind (plugin
@@ -295,7 +327,10 @@ impl Repo {
     pub fn inventory(&self) -> Vec<(usize, &'static str)> {
         use crate::model::FileKind;
         let mut counts = [0usize; 6];
-        for parsed in &self.parsed {
+        for (index, parsed) in self.parsed.iter().enumerate() {
+            if !self.in_scope(FileId(index as u32)) {
+                continue;
+            }
             let slot = match parsed.kind() {
                 FileKind::PluginManifest { .. } => 0,
                 FileKind::Marketplace { .. } => 1,

@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 /// A lint of `options.paths`, and when the lint root holds a `skilllint.lock` that the run read,
 /// the drift of its tools from it. Without a lock this is [`crate::lint`].
 pub fn lint(options: &LintOptions) -> Result<LintOutcome, LintError> {
-    let root = crate::settings::lint_root(&options.paths);
+    let root = options.root();
     if std::fs::symlink_metadata(root.join(LOCK_FILE_NAME)).is_err() {
         return crate::lint(options);
     }

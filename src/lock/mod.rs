@@ -224,14 +224,15 @@ impl std::fmt::Display for WriteError {
     }
 }
 
-/// `skilllint lock`: the inventory of `options.paths` pinned in `skilllint.lock` at the lint
-/// root. The file is written as the configuration's baseline is: confined to the root (a link at
+/// `skilllint lock`: the inventory of `options.paths` pinned in `skilllint.lock` at the root
+/// the run reads ([`crate::settings::LintOptions::root`]: the repository's, for a folder inside
+/// one, since that is the lock every lint of the repository checks). The file is written as the configuration's baseline is: confined to the root (a link at
 /// its name must resolve inside it), through a new temporary file renamed over the name.
 pub fn write(options: &crate::settings::LintOptions) -> Result<Written, WriteError> {
     let inventory = crate::inventory::inventory(options).map_err(WriteError::Lint)?;
     let locked = entries(&inventory);
     let text = render(&locked);
-    let root = crate::settings::lint_root(&options.paths);
+    let root = options.root();
     let path = root.join(LOCK_FILE_NAME);
     let io =
         |error: std::io::Error| WriteError::Io(format!("cannot write {}: {error}", path.display()));

@@ -33,8 +33,10 @@ pub(crate) fn report_where_selected(
     repo: &Repo,
     severity: &BTreeMap<&'static str, Severity>,
 ) {
-    // Only the enabled rules ran; this drops what `per-file-ignores` silences.
-    diagnostics.retain(|d| repo.reports_str(d.code, d.primary.file));
+    // Only the enabled rules ran; this drops what `per-file-ignores` silences, and in a run
+    // widened to the whole repository, what is in files it was not asked about.
+    diagnostics
+        .retain(|d| repo.reports_str(d.code, d.primary.file) && repo.in_scope(d.primary.file));
     for d in diagnostics {
         if let Some(severity) = severity.get(d.code) {
             d.severity = *severity;
@@ -94,6 +96,10 @@ pub(crate) fn apply(
             diagnostics.extend(sink.finish());
         }
     }
+    // A suppression in a file the run does not report on lost its findings above: it is not
+    // reported as unused there, nor is anything silenced in such a file listed.
+    diagnostics.retain(|d| repo.in_scope(d.primary.file));
+    suppressed.retain(|s| repo.in_scope(s.diagnostic.primary.file));
     diagnostics.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diagnostics.dedup();
     suppressed.sort_by(|a, b| a.diagnostic.sort_key().cmp(&b.diagnostic.sort_key()));
