@@ -32,7 +32,9 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
                     || target
                         .strip_prefix(root)
                         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
-                if inside {
+                // ... except a file of a sibling skill: skills are also installed one by one
+                // (a skill directory, `skills add`), and then the sibling is not there.
+                if inside && other_skill(unit, target).is_none() {
                     return None;
                 }
             }
@@ -66,9 +68,15 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
         let leads_out = format!("link to `{destination}` leads outside the skill folder");
         let through_symlink = format!("{leads_out} through a symlink{also}");
         let (message, label) = match outside {
-            Outside::Existing { symlink: None, .. } => (
+            Outside::Existing {
+                symlink: None,
+                target,
+            } => (
                 leads_out,
-                "exists, but outside the skill folder".to_string(),
+                match other_skill(unit, target) {
+                    Some(sibling) => format!("exists, but in another skill (`{sibling}`)"),
+                    None => "exists, but outside the skill folder".to_string(),
+                },
             ),
             Outside::Existing {
                 symlink: Some(symlink),
@@ -101,6 +109,26 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
             .label(label)
             .help(help);
     }
+}
+
+/// The folder of the skill, other than this unit's, that holds `target` (a path relative to the
+/// lint root): the nearest enclosing folder with a `SKILL.md`.
+fn other_skill<'a>(unit: &Unit<'_>, target: &'a str) -> Option<&'a str> {
+    let mut folder = target;
+    while !folder.is_empty() {
+        if folder == unit.dir() {
+            return None;
+        }
+        if unit
+            .repo
+            .file_by_path(&crate::source::join_path(folder, "SKILL.md"))
+            .is_some()
+        {
+            return Some(folder);
+        }
+        folder = crate::source::parent_dir(folder);
+    }
+    None
 }
 
 /// The symlink in the skill folder a link leaves through, if it leaves through one.
