@@ -33,8 +33,10 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
                         .strip_prefix(root)
                         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
                 // ... except a file of a sibling skill: skills are also installed one by one
-                // (a skill directory, `skills add`), and then the sibling is not there.
-                if inside && other_skill(unit, target).is_none() {
+                // (a skill directory, `skills add`), and then the sibling is not there. A link
+                // to the sibling itself (its folder or `SKILL.md`) names a skill, which the host
+                // loads by name; a link into its files depends on what it ships.
+                if inside && !into_other_skill(unit, target) {
                     return None;
                 }
             }
@@ -109,6 +111,14 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
             .label(label)
             .help(help);
     }
+}
+
+/// Whether `target` is a file inside another skill's folder other than its `SKILL.md`.
+fn into_other_skill(unit: &Unit<'_>, target: &str) -> bool {
+    other_skill(unit, target).is_some_and(|sibling| {
+        let (dir, name) = crate::source::split_path(target);
+        target != sibling && !(dir == sibling && name.eq_ignore_ascii_case("SKILL.md"))
+    })
 }
 
 /// The folder of the skill, other than this unit's, that holds `target` (a path relative to the
