@@ -19,12 +19,12 @@ pub(super) fn hook_matcher_missing(unit: &Unit<'_>, sink: &mut Sink) {
             let span = hooks
                 .matchers
                 .iter()
-                .filter(|m| {
+                .rev()
+                .find(|m| {
                     m.event == command.event
                         && m.span.start < command.span.start
                         && command.matcher.as_deref() == Some(m.text.as_str())
                 })
-                .last()
                 .map_or(command.span, |m| m.span);
             if seen.contains(&span) {
                 continue;
