@@ -83,6 +83,7 @@ fn risky_command(text: &str, prefix: &[&str]) -> Option<(usize, usize, String, &
         let line = text.get(start..line_end).unwrap_or_default();
         let words: Vec<&str> = line
             .split_whitespace()
+            .map(|w| w.trim_end_matches(['`', '"', '\'', ')', ',', ';', '|']))
             .take(6)
             .take_while(|w| {
                 !w.starts_with('-')
