@@ -3,15 +3,25 @@
 use crate::check::{Sink, Unit};
 use crate::semantic::permissions::grants;
 
-/// Claude Code's built-in tools, as agents name them in `tools`.
-const BUILT_IN: [&str; 40] = [
+/// Claude Code's built-in tools, as agents name them in `tools`. Source: Claude Code
+/// documentation, "Tools reference" (code.claude.com/docs/en/tools-reference: "the exact strings
+/// you use in permission rules, subagent tool lists, and hook matchers"), as read on 2026-12-07,
+/// plus names earlier versions documented (`LS`, `MultiEdit`, `NotebookRead`, `KillBash`, …),
+/// which older agents still list.
+const BUILT_IN: [&str; 46] = [
     "Agent",
+    "Artifact",
     "AskUserQuestion",
     "Bash",
     "BashOutput",
+    "CronCreate",
+    "CronDelete",
+    "CronList",
     "Edit",
     "EnterPlanMode",
+    "EnterWorktree",
     "ExitPlanMode",
+    "ExitWorktree",
     "Glob",
     "Grep",
     "KillBash",
