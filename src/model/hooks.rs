@@ -23,6 +23,19 @@ pub struct HookCommand {
     pub text: String,
     /// Its shell words and operators, in file coordinates.
     pub tokens: Vec<Token>,
+    /// The matcher of its group as written (`None`: no matcher, or Cursor's flat dialect).
+    pub matcher: Option<String>,
+}
+
+/// A group's `matcher` string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HookMatcher {
+    /// The event the group is under, as written.
+    pub event: String,
+    /// The matcher as the client reads it (JSON escapes decoded).
+    pub text: String,
+    /// The JSON string's span (quotes included).
+    pub span: Span,
 }
 
 /// What the hooks of one file (or one manifest's inline `hooks`) run.
@@ -33,6 +46,8 @@ pub struct Hooks {
     /// Cursor's dialect: hooks straight under each event, no matcher groups.
     pub flat: bool,
     pub commands: Vec<HookCommand>,
+    /// Every group's string `matcher`, in file order.
+    pub matchers: Vec<HookMatcher>,
     /// Plugin files the commands name that do not exist or lead out of the plugin.
     pub broken_refs: Vec<LocalRef>,
 }
@@ -59,27 +74,36 @@ pub(crate) fn hooks_view(
     let Some(events) = hooks.as_object() else {
         return view;
     };
-    let mut command_nodes: Vec<(&str, &Node)> = Vec::new();
+    let mut command_nodes: Vec<(&str, &Node, Option<&str>)> = Vec::new();
     for event in events {
         for group in event.value.as_array().unwrap_or_default() {
             match group.get("hooks").and_then(Node::as_array) {
                 Some(inner) => {
+                    let matcher = group.get("matcher").and_then(|m| {
+                        let text = m.as_str()?;
+                        view.matchers.push(HookMatcher {
+                            event: event.key.clone(),
+                            text: text.to_string(),
+                            span: m.span,
+                        });
+                        Some(text)
+                    });
                     for hook in inner {
                         if let Some(command) = hook.get("command") {
-                            command_nodes.push((&event.key, command));
+                            command_nodes.push((&event.key, command, matcher));
                         }
                     }
                 }
                 None => {
                     if let Some(command) = group.get("command") {
                         view.flat = true;
-                        command_nodes.push((&event.key, command));
+                        command_nodes.push((&event.key, command, None));
                     }
                 }
             }
         }
     }
-    for (event, node) in command_nodes {
+    for (event, node, matcher) in command_nodes {
         let Value::String(command) = &node.value else {
             continue;
         };
@@ -97,6 +121,7 @@ pub(crate) fn hooks_view(
             span: node.span,
             text: command.clone(),
             tokens,
+            matcher: matcher.map(str::to_string),
         });
     }
     view

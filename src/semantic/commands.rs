@@ -229,6 +229,15 @@ fn python_version(spec: &str) -> Option<&str> {
 
 /// Every package run at a version the author did not fix, in one simple command's words.
 pub fn unpinned_packages(words: &[(&str, Span)]) -> Vec<PackageRun> {
+    package_runs(words)
+        .into_iter()
+        .filter(|run| !run.version.as_deref().is_some_and(is_exact))
+        .collect()
+}
+
+/// Every package a runner fetches from a registry and runs, pinned or not, in one simple
+/// command's words.
+pub fn package_runs(words: &[(&str, Span)]) -> Vec<PackageRun> {
     let mut found = Vec::new();
     let Some(first) = words.iter().position(|(w, _)| {
         let p = program(w);
@@ -292,9 +301,6 @@ pub fn unpinned_packages(words: &[(&str, Span)]) -> Vec<PackageRun> {
     } else {
         npm_version(spec)
     };
-    if version.is_some_and(is_exact) {
-        return found;
-    }
     found.push(PackageRun {
         runner,
         package: spec.to_string(),

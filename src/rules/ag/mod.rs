@@ -12,6 +12,7 @@ mod ag003_agent_tool_unknown;
 mod ag004_command_allowed_tools_unrestricted;
 mod ag005_instructions_broken_link;
 mod ag006_agent_key_misspelt;
+mod ag007_agent_model_invalid;
 #[cfg(test)]
 mod tests;
 
@@ -22,6 +23,7 @@ use ag003_agent_tool_unknown::agent_tool_unknown;
 use ag004_command_allowed_tools_unrestricted::command_allowed_tools_unrestricted;
 use ag005_instructions_broken_link::instructions_broken_link;
 use ag006_agent_key_misspelt::agent_key_misspelt;
+use ag007_agent_model_invalid::agent_model_invalid;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -31,4 +33,5 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: code::AG004, check: Check::Unit(command_allowed_tools_unrestricted) },
     RuleImpl { code: code::AG005, check: Check::Unit(instructions_broken_link) },
     RuleImpl { code: code::AG006, check: Check::Unit(agent_key_misspelt) },
+    RuleImpl { code: code::AG007, check: Check::Unit(agent_model_invalid) },
 ];

@@ -11,6 +11,9 @@ mod hk003_hook_event_unknown;
 mod hk004_hook_script_missing;
 mod hk005_hook_pipes_download_to_shell;
 mod hk006_hook_runs_unpinned_package;
+mod hk007_hook_mcp_matcher_not_namespaced;
+mod hk008_hook_package_on_every_call;
+mod hk009_hook_matcher_missing;
 
 use crate::check::{code, Check, RuleImpl};
 #[cfg(test)]
@@ -22,6 +25,9 @@ use hk003_hook_event_unknown::hook_event_unknown;
 use hk004_hook_script_missing::hook_script_missing;
 use hk005_hook_pipes_download_to_shell::hook_pipes_download_to_shell;
 use hk006_hook_runs_unpinned_package::hook_runs_unpinned_package;
+use hk007_hook_mcp_matcher_not_namespaced::hook_mcp_matcher_not_namespaced;
+use hk008_hook_package_on_every_call::hook_package_on_every_call;
+use hk009_hook_matcher_missing::hook_matcher_missing;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -31,6 +37,9 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: code::HK004, check: Check::Unit(hook_script_missing) },
     RuleImpl { code: code::HK005, check: Check::Unit(hook_pipes_download_to_shell) },
     RuleImpl { code: code::HK006, check: Check::Unit(hook_runs_unpinned_package) },
+    RuleImpl { code: code::HK007, check: Check::Unit(hook_mcp_matcher_not_namespaced) },
+    RuleImpl { code: code::HK008, check: Check::Unit(hook_package_on_every_call) },
+    RuleImpl { code: code::HK009, check: Check::Unit(hook_matcher_missing) },
 ];
 
 /// The events Claude Code (and Codex, which reads the same format) runs hooks on.

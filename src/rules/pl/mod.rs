@@ -11,6 +11,7 @@ mod pl003_plugin_manifest_unknown_key;
 mod pl004_plugin_path_broken;
 mod pl005_marketplace_name_mismatch;
 mod pl006_marketplace_plugin_duplicate;
+mod pl007_marketplace_name_reserved;
 #[cfg(test)]
 mod tests;
 
@@ -25,6 +26,7 @@ use pl003_plugin_manifest_unknown_key::plugin_manifest_unknown_key;
 use pl004_plugin_path_broken::plugin_path_broken;
 use pl005_marketplace_name_mismatch::marketplace_name_mismatch;
 use pl006_marketplace_plugin_duplicate::marketplace_plugin_duplicate;
+use pl007_marketplace_name_reserved::marketplace_name_reserved;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -34,6 +36,7 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: code::PL004, check: Check::Unit(plugin_path_broken) },
     RuleImpl { code: code::PL005, check: Check::Unit(marketplace_name_mismatch) },
     RuleImpl { code: code::PL006, check: Check::Unit(marketplace_plugin_duplicate) },
+    RuleImpl { code: code::PL007, check: Check::Unit(marketplace_name_reserved) },
 ];
 
 /// The unit's manifests whose JSON root is an object.

@@ -26,6 +26,7 @@ mod sk020_skill_description_xml_tag;
 mod sk021_skill_allowed_tools_unrestricted;
 mod sk022_skill_opaque_file_unreferenced;
 mod sk023_skill_linked_file_broken_reference;
+mod sk024_skill_allowed_tools_preapproves_risky_cli;
 #[cfg(test)]
 mod tests;
 
@@ -56,6 +57,7 @@ use sk020_skill_description_xml_tag::skill_description_xml_tag;
 use sk021_skill_allowed_tools_unrestricted::skill_allowed_tools_unrestricted;
 use sk022_skill_opaque_file_unreferenced::skill_opaque_file_unreferenced;
 use sk023_skill_linked_file_broken_reference::skill_linked_file_broken_reference;
+use sk024_skill_allowed_tools_preapproves_risky_cli::skill_allowed_tools_preapproves_risky_cli;
 use unicode_normalization::UnicodeNormalization;
 
 #[rustfmt::skip]
@@ -81,6 +83,7 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: code::SK021, check: Check::Unit(skill_allowed_tools_unrestricted) },
     RuleImpl { code: code::SK022, check: Check::Unit(skill_opaque_file_unreferenced) },
     RuleImpl { code: code::SK023, check: Check::Unit(skill_linked_file_broken_reference) },
+    RuleImpl { code: code::SK024, check: Check::Unit(skill_allowed_tools_preapproves_risky_cli) },
 ];
 
 const NAME_MAX: usize = 64;

@@ -32,7 +32,11 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
                     || target
                         .strip_prefix(root)
                         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
-                if inside {
+                // ... except a file of a sibling skill: skills are also installed one by one
+                // (a skill directory, `skills add`), and then the sibling is not there. A link
+                // to the sibling itself (its folder or `SKILL.md`) names a skill, which the host
+                // loads by name; a link into its files depends on what it ships.
+                if inside && !into_other_skill(unit, target) {
                     return None;
                 }
             }
@@ -66,9 +70,15 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
         let leads_out = format!("link to `{destination}` leads outside the skill folder");
         let through_symlink = format!("{leads_out} through a symlink{also}");
         let (message, label) = match outside {
-            Outside::Existing { symlink: None, .. } => (
+            Outside::Existing {
+                symlink: None,
+                target,
+            } => (
                 leads_out,
-                "exists, but outside the skill folder".to_string(),
+                match other_skill(unit, target) {
+                    Some(sibling) => format!("exists, but in another skill (`{sibling}`)"),
+                    None => "exists, but outside the skill folder".to_string(),
+                },
             ),
             Outside::Existing {
                 symlink: Some(symlink),
@@ -101,6 +111,34 @@ pub(super) fn skill_reference_outside_skill(unit: &Unit<'_>, sink: &mut Sink) {
             .label(label)
             .help(help);
     }
+}
+
+/// Whether `target` is a file inside another skill's folder other than its `SKILL.md`.
+fn into_other_skill(unit: &Unit<'_>, target: &str) -> bool {
+    other_skill(unit, target).is_some_and(|sibling| {
+        let (dir, name) = crate::source::split_path(target);
+        target != sibling && !(dir == sibling && name.eq_ignore_ascii_case("SKILL.md"))
+    })
+}
+
+/// The folder of the skill, other than this unit's, that holds `target` (a path relative to the
+/// lint root): the nearest enclosing folder with a `SKILL.md`.
+fn other_skill<'a>(unit: &Unit<'_>, target: &'a str) -> Option<&'a str> {
+    let mut folder = target;
+    while !folder.is_empty() {
+        if folder == unit.dir() {
+            return None;
+        }
+        if unit
+            .repo
+            .file_by_path(&crate::source::join_path(folder, "SKILL.md"))
+            .is_some()
+        {
+            return Some(folder);
+        }
+        folder = crate::source::parent_dir(folder);
+    }
+    None
 }
 
 /// The symlink in the skill folder a link leaves through, if it leaves through one.
