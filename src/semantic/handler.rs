@@ -350,7 +350,10 @@ mod tests {
             classify(&call("net/http.NewRequest", Some("DELETE"), false)),
             destructive
         );
-        assert_eq!(classify(&call("net/http.NewRequest", Some("GET"), false)), None);
+        assert_eq!(
+            classify(&call("net/http.NewRequest", Some("GET"), false)),
+            None
+        );
         // Cleaning up a scratch file the handler made is no delete of the caller's data.
         let mut scratch = call("os.remove", None, false);
         scratch.argument = "temp_path".into();

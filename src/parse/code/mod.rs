@@ -92,14 +92,20 @@ pub const EXTENSIONS: [&str; 10] = [
 pub fn may_register_tools(lang: Lang, text: &str) -> bool {
     let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
     match lang {
-        Lang::Python => (has("mcp") || has("MCP")) && (has(".tool") || has("Tool(")),
+        Lang::Python => {
+            ((has("mcp") || has("MCP")) && (has(".tool") || has("Tool(")))
+                || has("@function_tool")
+                || (has("langchain") && has("@tool"))
+        }
         // mcp-go's `mcp.NewTool(…)`, a `mcp.Tool{…}` literal of either Go SDK.
         Lang::Go => has("mcp") && (has("NewTool(") || has("Tool{")),
         // `@modelcontextprotocol/sdk`, and the split packages of the SDK's second version
         // (`@modelcontextprotocol/server`).
+        // FastMCP's `addTool({…, execute})`, the AI SDK's and OpenAI Agents' `tool({…, execute})`.
         _ => {
-            has("@modelcontextprotocol/")
-                && (has("registerTool") || has(".tool(") || has("ListToolsRequestSchema"))
+            (has("@modelcontextprotocol/")
+                && (has("registerTool") || has(".tool(") || has("ListToolsRequestSchema")))
+                || ((has("addTool(") || has("tool(")) && has("execute"))
         }
     }
 }

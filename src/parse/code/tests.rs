@@ -236,7 +236,8 @@ fn the_low_level_list_tools_handler_returns_tool_objects() {
     assert_eq!(doc.unresolved.len(), 1);
 }
 
-const MCP_GO: &str = "package main\n\nimport (\n\t\"os/exec\"\n\n\t\"github.com/mark3labs/mcp-go/mcp\"\n)\n\n";
+const MCP_GO: &str =
+    "package main\n\nimport (\n\t\"os/exec\"\n\n\t\"github.com/mark3labs/mcp-go/mcp\"\n)\n\n";
 
 #[test]
 fn go_files_are_read_and_prefiltered() {
@@ -244,7 +245,10 @@ fn go_files_are_read_and_prefiltered() {
     assert_eq!(Lang::of_file_name("main_test.go"), None);
     assert!(may_register_tools(Lang::Go, "mcp.NewTool(\"x\")"));
     assert!(may_register_tools(Lang::Go, "&mcp.Tool{Name: \"x\"}"));
-    assert!(!may_register_tools(Lang::Go, "package main\nfunc main() {}\n"));
+    assert!(!may_register_tools(
+        Lang::Go,
+        "package main\nfunc main() {}\n"
+    ));
 }
 
 #[test]
@@ -265,7 +269,10 @@ fn mcp_go_options_become_the_schema_and_hints_the_sdk_sends() {
         r#"{"destructiveHint":true,"idempotentHint":true,"openWorldHint":true,"readOnlyHint":false}"#
     );
     assert_eq!(r.handler.len(), 1, "{:?}", r.handler);
-    assert!(r.handler.iter().any(|c| c.callee == "os/exec.Command" && !c.literal_argument));
+    assert!(r
+        .handler
+        .iter()
+        .any(|c| c.callee == "os/exec.Command" && !c.literal_argument));
     // A replaced annotation struct carries only what it says.
     let replaced = format!(
         "{MCP_GO}var t = mcp.NewTool(\"ls\", mcp.WithToolAnnotation(mcp.ToolAnnotation{{ReadOnlyHint: mcp.ToBoolPtr(true), Title: \"List\"}}))\n"
