@@ -186,7 +186,11 @@ impl<'t> Reader<'_, 't> {
             },
             "call_expression" => match translated_default(node, self.text) {
                 Some(default) => self.string(default, depth + 1),
-                None => Err(computed(written, self.text)),
+                // A pointer helper (`utils.Ptr("…")`, `ptr.To("…")`): the string it points to.
+                None => match (pointer_helper(node, self.text), arguments(node).as_slice()) {
+                    (true, [only]) => self.string(*only, depth + 1),
+                    _ => Err(computed(written, self.text)),
+                },
             },
             _ => Err(computed(written, self.text)),
         }
@@ -201,22 +205,27 @@ impl<'t> Reader<'_, 't> {
             "false" => Ok(bool_node(false, span_of(node))),
             "call_expression" => {
                 let arguments = arguments(node);
-                let callee = node
-                    .child_by_field_name("function")
-                    .map(|f| text_of(f, self.text))
-                    .unwrap_or("");
-                let pointer = callee.ends_with("Ptr")
-                    || callee.ends_with("ptr")
-                    || callee.ends_with(".To")
-                    || callee.ends_with("Pointer");
                 match arguments.as_slice() {
-                    [only] if pointer => self.boolean(*only),
+                    [only] if pointer_helper(node, self.text) => self.boolean(*only),
                     _ => Err(computed(node, self.text)),
                 }
             }
             _ => Err(computed(node, self.text)),
         }
     }
+}
+
+/// Whether a call is a helper that returns a pointer to its argument (`mcp.ToBoolPtr(true)`,
+/// `ptr.To(false)`, `jsonschema.Ptr(1.0)`, `utils.Ptr("…")`).
+fn pointer_helper(call: SyntaxNode<'_>, text: &str) -> bool {
+    let callee = call
+        .child_by_field_name("function")
+        .map(|f| text_of(f, text))
+        .unwrap_or("");
+    callee.ends_with("Ptr")
+        || callee.ends_with("ptr")
+        || callee.ends_with(".To")
+        || callee.ends_with("Pointer")
 }
 
 /// `t("TOOL_X_DESCRIPTION", "text")`: a translation helper's key and the default text it falls

@@ -316,3 +316,10 @@ fn go_look_alikes_are_no_registrations() {
     // The tool whose name is a run-time value is counted, not guessed.
     assert_eq!(doc.unresolved.len(), 1, "{doc:#?}");
 }
+
+#[test]
+fn go_pointer_helpers_give_what_they_point_to() {
+    let text = "package main\n\nimport \"github.com/example/mcp\"\n\nvar t = mcp.Tool{Name: \"logs\", Description: utils.Ptr(\"Reads \" + \"logs\"), InputSchema: nil}\n";
+    let r = one(Lang::Go, text);
+    assert_eq!(json(r.entry.get("description")), "\"Reads logs\"");
+}
