@@ -1,4 +1,4 @@
-//! Tools registered in source code (TypeScript, JavaScript, Python), read statically: what
+//! Tools registered in source code (TypeScript, JavaScript, Python, Go), read statically: what
 //! `skilllint tools` lists from tests/fixtures/source/servers, what it counts as not read, that
 //! look-alikes (a CLI, an HTTP router, a test double, an unrelated `tool()` helper, a dataclass
 //! named `Tool`) give no tool, that `[source] enabled = false` turns reading off, and that a
@@ -58,6 +58,16 @@ fn registrations_are_listed_with_their_place_in_the_source() {
     let inventory = inventory(&["servers"]);
     let found = rows(&inventory);
     let expected = [
+        // A name held in a package-level constant is listed where its value is written.
+        // FastMCP's `addTool`, OpenAI Agents' `@function_tool`, LangChain's `@tool("name")`,
+        // the AI SDK's `tool()` named by its key, OpenAI Agents JS's `tool({name})`.
+        ("archive_project", "assistant/agent.py", 8),
+        ("lookup_word", "assistant/agent.py", 14),
+        ("forget_note", "assistant/tools.ts", 10),
+        ("weather", "assistant/tools.ts", 21),
+        ("translate_text", "assistant/tools.ts", 29),
+        ("files_read", "files/main.go", 12),
+        ("files_search", "files/main.go", 23),
         ("notes_append", "notes/index.ts", 18),
         ("notes_list", "notes/index.ts", 32),
         ("notes_search", "notes/index.ts", 41),
@@ -74,6 +84,19 @@ fn registrations_are_listed_with_their_place_in_the_source() {
     // The registration whose name is computed at run time is counted, and the schema imported
     // from another module is said to be unread; neither is guessed.
     let unread = inventory["unread"].to_string();
+    assert!(
+        unread.contains("line 36: `tool(…)` is not the value of a key that names it"),
+        "{unread}"
+    );
+    // Go: a name from a loop over a run-time list, and a schema option of the program's own.
+    assert!(
+        unread.contains("line 28: `name` is not a constant of this file"),
+        "{unread}"
+    );
+    assert!(
+        unread.contains("`files_search`: inputSchema not read at line 25 (`WithPagination()`"),
+        "{unread}"
+    );
     assert!(unread.contains("1 tool registration not read"), "{unread}");
     assert!(unread.contains("line 48"), "{unread}");
     assert!(

@@ -5,7 +5,8 @@
 //! naming both places.
 //!
 //! What is followed: the handler's own body and the functions of the same file it calls by
-//! name, one level down. A helper in another module is not read.
+//! name, one level down (in Go also the method of the file a `h.HandleX` handler names). A
+//! helper in another module is not read.
 
 use crate::model::tools::Tool;
 use crate::parse::code::HandlerCall;
@@ -131,6 +132,31 @@ const PY_EXEC: &[&str] = &[
     "pty.spawn",
 ];
 
+/// Go's file system (`os`, and `io/ioutil` before it).
+const GO_DELETES: &[&str] = &["os.Remove", "os.RemoveAll"];
+
+const GO_WRITES: &[&str] = &[
+    "os.WriteFile",
+    "os.Create",
+    "os.Mkdir",
+    "os.MkdirAll",
+    "os.Rename",
+    "os.Chmod",
+    "os.Chown",
+    "os.Symlink",
+    "os.Link",
+    "os.Truncate",
+    "io/ioutil.WriteFile",
+];
+
+/// Go's process execution: the program is the first argument (after the context).
+const GO_EXEC: &[&str] = &[
+    "os/exec.Command",
+    "os/exec.CommandContext",
+    "syscall.Exec",
+    "os.StartProcess",
+];
+
 /// HTTP client modules whose `post`/`put`/`patch`/`delete` send a request.
 const HTTP_CLIENTS: &[&str] = &[
     "axios",
@@ -160,6 +186,8 @@ fn classify(call: &HandlerCall) -> Option<(Claim, bool)> {
     let destructive = Claim::Effect(Effect::Destructive);
     let write = Claim::Effect(Effect::Write);
     let file_operation = NODE_FS.contains(&receiver)
+        || GO_DELETES.contains(&callee)
+        || GO_WRITES.contains(&callee)
         || PY_DELETES.contains(&callee)
         || PY_WRITES.contains(&callee)
         || callee == "open"
@@ -184,7 +212,7 @@ fn classify(call: &HandlerCall) -> Option<(Claim, bool)> {
             callee,
             "execa" | "execa.execa" | "execa.execaCommand" | "shelljs.exec"
         );
-    let python_exec = PY_EXEC.contains(&callee);
+    let python_exec = PY_EXEC.contains(&callee) || GO_EXEC.contains(&callee);
     let eval = matches!(
         callee,
         "eval" | "exec" | "Function" | "vm.runInNewContext" | "vm.runInThisContext"
@@ -192,13 +220,15 @@ fn classify(call: &HandlerCall) -> Option<(Claim, bool)> {
     if node_exec || python_exec || eval {
         return (!call.literal_argument).then_some((Claim::Capability(Capability::Exec), true));
     }
-    // Python file system.
+    // Python and Go file systems.
     if PY_DELETES.contains(&callee)
+        || GO_DELETES.contains(&callee)
         || (receiver == "?" && matches!(name, "unlink" | "rmdir" | "rmtree"))
     {
         return Some((destructive, true));
     }
     if PY_WRITES.contains(&callee)
+        || GO_WRITES.contains(&callee)
         || (receiver == "?" && matches!(name, "write_text" | "write_bytes"))
     {
         return Some((write, true));
@@ -212,6 +242,9 @@ fn classify(call: &HandlerCall) -> Option<(Claim, bool)> {
     let client = HTTP_CLIENTS.contains(&receiver);
     let method = match (callee, client) {
         ("fetch" | "node-fetch" | "undici.fetch" | "undici.request", _) => call.method.clone(),
+        // Go's `net/http`: `http.NewRequest("POST", …)`, `http.Post(…)`.
+        ("net/http.NewRequest" | "net/http.NewRequestWithContext", _) => call.method.clone(),
+        ("net/http.Post" | "net/http.PostForm", _) => Some("POST".into()),
         (_, true) if name == "request" => call.method.clone(),
         (_, true) => Some(name.to_ascii_uppercase()),
         _ if HTTP_CLIENTS.contains(&callee) => call.method.clone(),
@@ -307,6 +340,20 @@ mod tests {
         assert_eq!(classify(&call("requests.delete", None, false)), destructive);
         assert_eq!(classify(&call("requests.get", None, false)), None);
         assert_eq!(classify(&call("cache.delete", None, false)), None);
+        // Go.
+        assert_eq!(classify(&call("os.RemoveAll", None, false)), destructive);
+        assert_eq!(classify(&call("os.WriteFile", None, false)), write);
+        assert_eq!(classify(&call("os.ReadFile", None, false)), None);
+        assert_eq!(classify(&call("os/exec.Command", None, false)), exec);
+        assert_eq!(classify(&call("os/exec.Command", None, true)), None);
+        assert_eq!(
+            classify(&call("net/http.NewRequest", Some("DELETE"), false)),
+            destructive
+        );
+        assert_eq!(
+            classify(&call("net/http.NewRequest", Some("GET"), false)),
+            None
+        );
         // Cleaning up a scratch file the handler made is no delete of the caller's data.
         let mut scratch = call("os.remove", None, false);
         scratch.argument = "temp_path".into();

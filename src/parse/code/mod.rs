@@ -1,5 +1,5 @@
 //! Tools registered in source code, read statically: one module per language holds the parser
-//! and the forms it recognises ([`typescript`] for TypeScript and JavaScript, [`python`]). Nothing
+//! and the forms it recognises ([`typescript`] for TypeScript and JavaScript, [`python`], `go`). Nothing
 //! read is ever run or imported: a file is parsed into a concrete syntax tree (tree-sitter, one
 //! tree API for every grammar), the registration calls are found in it, and what a reader of the
 //! file can resolve (string constants, concatenations, template literals without substitutions,
@@ -14,6 +14,7 @@
 //! Most source files register nothing: [`may_register_tools`] decides with a byte search, before
 //! any parse, which files are worth parsing.
 
+mod go;
 pub mod python;
 pub mod typescript;
 
@@ -31,6 +32,8 @@ pub enum Lang {
     JavaScript,
     /// `.py`.
     Python,
+    /// `.go`.
+    Go,
 }
 
 impl Lang {
@@ -43,6 +46,8 @@ impl Lang {
             "tsx" => Some(Lang::Tsx),
             "js" | "mjs" | "cjs" | "jsx" => Some(Lang::JavaScript),
             "py" => Some(Lang::Python),
+            // Go's own tests register test doubles.
+            "go" if !stem.ends_with("_test") => Some(Lang::Go),
             _ => None,
         }
     }
@@ -53,6 +58,7 @@ impl Lang {
             Lang::Tsx => "TSX",
             Lang::JavaScript => "JavaScript",
             Lang::Python => "Python",
+            Lang::Go => "Go",
         }
     }
 
@@ -70,12 +76,15 @@ impl Lang {
             Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
             Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Lang::Python => tree_sitter_python::LANGUAGE.into(),
+            Lang::Go => tree_sitter_go::LANGUAGE.into(),
         }
     }
 }
 
 /// The file extensions read as source, for the walk's name patterns.
-pub const EXTENSIONS: [&str; 9] = ["ts", "mts", "cts", "tsx", "js", "mjs", "cjs", "jsx", "py"];
+pub const EXTENSIONS: [&str; 10] = [
+    "ts", "mts", "cts", "tsx", "js", "mjs", "cjs", "jsx", "py", "go",
+];
 
 /// Whether a file's bytes can hold a tool registration of a form [`parse_code`] reads: it names
 /// an MCP SDK and a registration word. Cheap (a few substring searches), so that the files of a
@@ -83,12 +92,20 @@ pub const EXTENSIONS: [&str; 9] = ["ts", "mts", "cts", "tsx", "js", "mjs", "cjs"
 pub fn may_register_tools(lang: Lang, text: &str) -> bool {
     let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
     match lang {
-        Lang::Python => (has("mcp") || has("MCP")) && (has(".tool") || has("Tool(")),
+        Lang::Python => {
+            ((has("mcp") || has("MCP")) && (has(".tool") || has("Tool(")))
+                || has("@function_tool")
+                || (has("langchain") && has("@tool"))
+        }
+        // mcp-go's `mcp.NewTool(…)`, a `mcp.Tool{…}` literal of either Go SDK.
+        Lang::Go => has("mcp") && (has("NewTool(") || has("Tool{")),
         // `@modelcontextprotocol/sdk`, and the split packages of the SDK's second version
         // (`@modelcontextprotocol/server`).
+        // FastMCP's `addTool({…, execute})`, the AI SDK's and OpenAI Agents' `tool({…, execute})`.
         _ => {
-            has("@modelcontextprotocol/")
-                && (has("registerTool") || has(".tool(") || has("ListToolsRequestSchema"))
+            (has("@modelcontextprotocol/")
+                && (has("registerTool") || has(".tool(") || has("ListToolsRequestSchema")))
+                || ((has("addTool(") || has("tool(")) && has("execute"))
         }
     }
 }
@@ -157,6 +174,7 @@ pub fn parse_code(lang: Lang, text: &str) -> CodeDoc {
     };
     match lang {
         Lang::Python => python::registrations(&tree, text),
+        Lang::Go => go::registrations(&tree, text),
         _ => typescript::registrations(&tree, text),
     }
 }

@@ -444,6 +444,21 @@ fn tool_decorator<'t>(
         {
             return Some((decorator, call));
         }
+        // OpenAI Agents' `@function_tool` and LangChain's `@tool`, by what they are imported
+        // from: a `tool` decorator of another library is not read.
+        if callee.kind() == "identifier" {
+            let imported = reader
+                .scope
+                .imports
+                .get(text_of(callee, reader.text))
+                .map(String::as_str)
+                .unwrap_or("");
+            let agents = imported.starts_with("agents.") && imported.ends_with(".function_tool");
+            let langchain = imported.starts_with("langchain") && imported.ends_with(".tool");
+            if agents || langchain {
+                return Some((decorator, call));
+            }
+        }
     }
     None
 }
@@ -457,7 +472,17 @@ fn decorated(reader: &Reader<'_, '_>, node: SyntaxNode<'_>) -> Read {
     let function_name = function.child_by_field_name("name")?;
     let mut members = Vec::new();
     let mut unresolved = Vec::new();
-    let given = |key: &'static str| call.and_then(|c| reader.keyword(c, key));
+    // `@function_tool(name_override=…, description_override=…)` names what `@mcp.tool` calls
+    // `name` and `description`.
+    let given = |key: &'static str| {
+        call.and_then(|c| {
+            reader.keyword(c, key).or_else(|| match key {
+                "name" => reader.keyword(c, "name_override"),
+                "description" => reader.keyword(c, "description_override"),
+                _ => None,
+            })
+        })
+    };
     // `@mcp.tool("name")`: FastMCP 2 takes the name positionally too.
     let positional_name = call
         .and_then(|c| c.child_by_field_name("arguments"))
@@ -524,8 +549,12 @@ fn decorated(reader: &Reader<'_, '_>, node: SyntaxNode<'_>) -> Read {
         annotations(reader, key_span, value, &mut members, &mut unresolved);
     }
     let calls = body.map(|b| handler_calls(reader, b)).unwrap_or_default();
+    let form = match decorator.named_child(0).map(|d| text_of(d, reader.text)) {
+        Some(d) if d.starts_with("function_tool") => "@function_tool",
+        _ => "@tool",
+    };
     Some(Ok(Box::new(Registration {
-        form: "@tool",
+        form,
         entry: object(span_of(node), members),
         built_schema: true,
         unresolved,

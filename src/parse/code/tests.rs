@@ -235,3 +235,91 @@ fn the_low_level_list_tools_handler_returns_tool_objects() {
     assert!(entries[1].contains(r#""inputSchema":{"additionalProperties":false,"properties":{"path":{"type":"string"}},"required":["path"],"type":"object"}"#), "{}", entries[1]);
     assert_eq!(doc.unresolved.len(), 1);
 }
+
+const MCP_GO: &str =
+    "package main\n\nimport (\n\t\"os/exec\"\n\n\t\"github.com/mark3labs/mcp-go/mcp\"\n)\n\n";
+
+#[test]
+fn go_files_are_read_and_prefiltered() {
+    assert_eq!(Lang::of_file_name("main.go"), Some(Lang::Go));
+    assert_eq!(Lang::of_file_name("main_test.go"), None);
+    assert!(may_register_tools(Lang::Go, "mcp.NewTool(\"x\")"));
+    assert!(may_register_tools(Lang::Go, "&mcp.Tool{Name: \"x\"}"));
+    assert!(!may_register_tools(
+        Lang::Go,
+        "package main\nfunc main() {}\n"
+    ));
+}
+
+#[test]
+fn mcp_go_options_become_the_schema_and_hints_the_sdk_sends() {
+    let text = format!(
+        "{MCP_GO}func tools() {{\n\ts.AddTool(mcp.NewTool(\"run\",\n\t\tmcp.WithDescription(\"Runs \" + \"it\"),\n\t\tmcp.WithString(\"cmd\", mcp.Required(), mcp.Description(\"Command\"), mcp.Enum(\"a\", \"b\")),\n\t\tmcp.WithNumber(\"timeout\", mcp.Min(1), mcp.Max(60)),\n\t\tmcp.WithIdempotentHintAnnotation(true),\n\t), func(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {{\n\t\texec.Command(r.GetString(\"cmd\", \"\")).Run()\n\t\treturn nil, nil\n\t}})\n}}\n"
+    );
+    let r = one(Lang::Go, &text);
+    assert_eq!(r.form, "mcp.NewTool");
+    assert_eq!(json(r.entry.get("description")), "\"Runs it\"");
+    assert_eq!(
+        json(r.entry.get("inputSchema")),
+        r#"{"properties":{"cmd":{"description":"Command","enum":["a","b"],"type":"string"},"timeout":{"maximum":60,"minimum":1,"type":"number"}},"required":["cmd"],"type":"object"}"#
+    );
+    // NewTool's defaults, one overridden.
+    assert_eq!(
+        json(r.entry.get("annotations")),
+        r#"{"destructiveHint":true,"idempotentHint":true,"openWorldHint":true,"readOnlyHint":false}"#
+    );
+    assert_eq!(r.handler.len(), 1, "{:?}", r.handler);
+    assert!(r
+        .handler
+        .iter()
+        .any(|c| c.callee == "os/exec.Command" && !c.literal_argument));
+    // A replaced annotation struct carries only what it says.
+    let replaced = format!(
+        "{MCP_GO}var t = mcp.NewTool(\"ls\", mcp.WithToolAnnotation(mcp.ToolAnnotation{{ReadOnlyHint: mcp.ToBoolPtr(true), Title: \"List\"}}))\n"
+    );
+    let r = one(Lang::Go, &replaced);
+    assert_eq!(
+        json(r.entry.get("annotations")),
+        r#"{"readOnlyHint":true,"title":"List"}"#
+    );
+}
+
+#[test]
+fn go_sdk_literals_and_input_structs_are_read() {
+    let text = "package main\n\nimport \"github.com/modelcontextprotocol/go-sdk/mcp\"\n\ntype In struct {\n\tPath string `json:\"path\" jsonschema:\"the file\"`\n\tLimit int `json:\"limit,omitempty\"`\n\tskip bool\n}\n\nfunc get(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) { return nil, nil, nil }\n\nfunc main() {\n\tmcp.AddTool(server, &mcp.Tool{Name: \"get\", Description: t(\"TOOL_GET\", \"Gets a file\"), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, get)\n\tserver.AddTool(&mcp.Tool{Name: \"put\", Description: \"Puts\", InputSchema: &jsonschema.Schema{Type: \"object\", Properties: map[string]*jsonschema.Schema{\"body\": {Type: \"string\", MaxLength: jsonschema.Ptr(10)}}, Required: []string{\"body\"}}}, put)\n}\n";
+    let doc = parse_code(Lang::Go, text);
+    assert_eq!(doc.registrations.len(), 2, "{doc:#?}");
+    let get = &doc.registrations[0];
+    assert_eq!(json(get.entry.get("description")), "\"Gets a file\"");
+    assert_eq!(
+        json(get.entry.get("inputSchema")),
+        r#"{"properties":{"limit":{"type":"integer"},"path":{"description":"the file","type":"string"}},"required":["path"],"type":"object"}"#
+    );
+    // The go-sdk writes its plain `bool` hints always.
+    assert_eq!(
+        json(get.entry.get("annotations")),
+        r#"{"idempotentHint":false,"readOnlyHint":true}"#
+    );
+    let put = &doc.registrations[1];
+    assert_eq!(
+        json(put.entry.get("inputSchema")),
+        r#"{"properties":{"body":{"maxLength":10,"type":"string"}},"required":["body"],"type":"object"}"#
+    );
+    assert!(!put.built_schema);
+}
+
+#[test]
+fn go_look_alikes_are_no_registrations() {
+    let text = "package main\n\nimport \"example.com/registry\"\n\nvar a = registry.NewTool(\"x\")\nvar b = registry.Tool{Name: \"lint\", Version: \"1\"}\nvar c = NewTool(group, mcp.Tool{Name: name, Description: \"d\"})\n";
+    let doc = parse_code(Lang::Go, text);
+    assert!(doc.registrations.is_empty(), "{doc:#?}");
+    // The tool whose name is a run-time value is counted, not guessed.
+    assert_eq!(doc.unresolved.len(), 1, "{doc:#?}");
+}
+
+#[test]
+fn go_pointer_helpers_give_what_they_point_to() {
+    let text = "package main\n\nimport \"github.com/example/mcp\"\n\nvar t = mcp.Tool{Name: \"logs\", Description: utils.Ptr(\"Reads \" + \"logs\"), InputSchema: nil}\n";
+    let r = one(Lang::Go, text);
+    assert_eq!(json(r.entry.get("description")), "\"Reads logs\"");
+}

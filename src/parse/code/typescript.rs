@@ -387,6 +387,7 @@ impl<'t> Reader<'_, 't> {
 }
 
 mod listed;
+mod objects;
 mod zod;
 
 /// Every registration of the file.
@@ -425,6 +426,7 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
     }
     doc.registrations
         .extend(listed::listed_tools(&reader, root, &mut doc.unresolved));
+    objects::object_tools(&reader, root, &mut doc);
     doc.registrations.sort_by_key(|r| r.entry.span.start);
     doc.unresolved.sort_by_key(|u| u.span.start);
     doc

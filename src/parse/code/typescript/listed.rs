@@ -24,7 +24,20 @@ pub(super) fn listed_tools<'t>(
         else {
             continue;
         };
+        // A handler that is not a function of the file (`wrap(async () => ({ tools }))`), or one
+        // that returns no tool object it writes: its tools are counted as not read.
+        let not_read = |unresolved: &mut Vec<Unresolved>| {
+            unresolved.push(Unresolved {
+                part: "registration",
+                span: span_of(call),
+                why: format!(
+                    "the tools `{}` lists are not objects of this file",
+                    crate::parse::code::abbreviate(text_of(handler, reader.text))
+                ),
+            })
+        };
         let Some(body) = super::handler_body(reader, handler) else {
+            not_read(unresolved);
             continue;
         };
         let mut tools = Vec::new();
@@ -45,6 +58,9 @@ pub(super) fn listed_tools<'t>(
         });
         tools.sort_by_key(|t| t.start_byte());
         tools.dedup_by_key(|t| t.start_byte());
+        if tools.is_empty() {
+            not_read(unresolved);
+        }
         for tool in tools {
             match read_tool(reader, tool) {
                 Ok(registration) => out.push(registration),

@@ -1,0 +1,230 @@
+//! Tools declared as one object:
+//!
+//! - FastMCP (`fastmcp`): `server.addTool({name, description, parameters, annotations, execute})`;
+//! - the Vercel AI SDK (`ai`): `tool({description, inputSchema | parameters, execute})`, named by
+//!   the key it is the value of (`tools: { weather: tool(…) }`); a `tool(…)` that no key names is
+//!   counted as not read, never given a made-up name;
+//! - the OpenAI Agents SDK (`@openai/agents`): `tool({name, description, parameters, execute})`.
+//!
+//! A `tool(…)` imported from elsewhere is read only when it has the same shape (an `execute`
+//! function and a zod `parameters` or `inputSchema`), so an unrelated `tool()` helper gives no
+//! tool.
+
+use super::{
+    handler_body, handler_calls, read_annotations, unwrap_expression, zod, Parts, Reader,
+    SyntaxNode,
+};
+use crate::parse::code::{
+    find_all, implied, member, named_children, object, span_of, string_node, text_of, CodeDoc,
+    Registration, Unresolved,
+};
+
+/// The modules whose `tool` is a tool definition whatever its arguments look like.
+const TOOL_MODULES: [&str; 4] = [
+    "ai",
+    "@openai/agents",
+    "@openai/agents-core",
+    "@openai/agents-openai",
+];
+
+#[derive(Clone, Copy, PartialEq)]
+enum Form {
+    /// `server.addTool({…})`.
+    AddTool,
+    /// `tool({…})` of a tool module.
+    Tool,
+    /// `tool({…})` of another module, read by its shape.
+    ToolShaped,
+}
+
+/// Every object-declared tool of the file, into `doc`.
+pub(super) fn object_tools<'t>(reader: &Reader<'_, 't>, root: SyntaxNode<'t>, doc: &mut CodeDoc) {
+    let mut calls = Vec::new();
+    find_all(root, |n| {
+        if n.kind() == "call_expression" {
+            calls.push(n);
+        }
+        false
+    });
+    for call in calls {
+        let Some(form) = form_of(reader, call) else {
+            continue;
+        };
+        let arguments: Vec<SyntaxNode<'t>> = call
+            .child_by_field_name("arguments")
+            .map(named_children)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|a| a.kind() != "comment")
+            .collect();
+        let [argument] = arguments.as_slice() else {
+            continue;
+        };
+        let Ok(config) = reader.resolve(*argument, 0) else {
+            continue;
+        };
+        if config.kind() != "object" {
+            continue;
+        }
+        let has = |key: &str| reader.pair(config, key).is_some();
+        let execute = reader
+            .pair(config, "execute")
+            .is_some_and(|(_, v)| handler_body(reader, v).is_some() || v.kind() == "identifier");
+        let shaped = execute
+            && ["parameters", "inputSchema"].iter().any(|key| {
+                reader
+                    .pair(config, key)
+                    .is_some_and(|(_, v)| zod::is_zod(reader, v))
+            });
+        let is_tool = match form {
+            Form::AddTool => has("name") && has("execute"),
+            Form::Tool => execute || has("description"),
+            Form::ToolShaped => shaped && has("description"),
+        };
+        if !is_tool {
+            continue;
+        }
+        match read(reader, call, config, form) {
+            Ok(registration) => doc.registrations.push(registration),
+            Err(unresolved) => doc.unresolved.push(unresolved),
+        }
+    }
+}
+
+fn form_of(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> Option<Form> {
+    let function = call.child_by_field_name("function")?;
+    match function.kind() {
+        "member_expression" => {
+            let property = function.child_by_field_name("property")?;
+            // FastMCP's, in a file that imports it: a task runner's `addTool` is no MCP tool.
+            let fastmcp = reader
+                .scope
+                .imports
+                .values()
+                .any(|m| m == "fastmcp" || m.starts_with("fastmcp."));
+            (fastmcp && text_of(property, reader.text) == "addTool").then_some(Form::AddTool)
+        }
+        "identifier" => {
+            let name = text_of(function, reader.text);
+            let module = reader.scope.imports.get(name)?;
+            let (module, imported) = module.rsplit_once('.')?;
+            if imported != "tool" {
+                return None;
+            }
+            Some(if TOOL_MODULES.contains(&module) {
+                Form::Tool
+            } else {
+                Form::ToolShaped
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The name a `tool(…)` gets from the object key it is the value of.
+fn key_naming(call: SyntaxNode<'_>) -> Option<SyntaxNode<'_>> {
+    let mut node = call;
+    while let Some(parent) = node.parent() {
+        if matches!(
+            parent.kind(),
+            "parenthesized_expression" | "as_expression" | "satisfies_expression"
+        ) {
+            node = parent;
+            continue;
+        }
+        if parent.kind() == "pair" && parent.child_by_field_name("value")?.id() == node.id() {
+            return parent.child_by_field_name("key");
+        }
+        return None;
+    }
+    None
+}
+
+fn read<'t>(
+    reader: &Reader<'_, 't>,
+    call: SyntaxNode<'t>,
+    config: SyntaxNode<'t>,
+    form: Form,
+) -> Result<Registration, Unresolved> {
+    let written_name = reader.pair(config, "name");
+    let (name, name_span) = match (written_name, form) {
+        (Some((_, value)), _) => reader.string(value, 0).map_err(|why| Unresolved {
+            part: "name",
+            span: span_of(call),
+            why,
+        })?,
+        (None, Form::AddTool) => {
+            return Err(Unresolved {
+                part: "name",
+                span: span_of(call),
+                why: "the tool object has no `name`".into(),
+            })
+        }
+        (None, _) => {
+            let key = key_naming(call).ok_or_else(|| Unresolved {
+                part: "name",
+                span: span_of(call),
+                why: "`tool(…)` is not the value of a key that names it".into(),
+            })?;
+            let name = reader.key_name(key).ok_or_else(|| Unresolved {
+                part: "name",
+                span: span_of(call),
+                why: format!("the key `{}` is computed", text_of(key, reader.text)),
+            })?;
+            (name, span_of(key))
+        }
+    };
+    let mut parts = Parts::default();
+    let mut members = vec![member("name", name_span, string_node(name, name_span))];
+    if let Some((key_span, value)) = reader.pair(config, "description") {
+        match reader.string(value, 0) {
+            Ok((text, span)) => {
+                members.push(member("description", key_span, string_node(text, span)))
+            }
+            Err(why) => parts.unresolved("description", span_of(value), why),
+        }
+    }
+    let schema_value = reader
+        .pair(config, "inputSchema")
+        .or_else(|| reader.pair(config, "parameters"));
+    match schema_value {
+        Some((_, value)) => match zod::input_schema(reader, value) {
+            Ok(schema) => members.push(implied("inputSchema", schema)),
+            Err(why) => parts.unresolved("inputSchema", span_of(value), why),
+        },
+        // Without parameters the SDKs list an empty object schema.
+        None => members.push(implied(
+            "inputSchema",
+            object(
+                name_span,
+                vec![
+                    implied("type", string_node("object".into(), name_span)),
+                    implied("properties", object(name_span, Vec::new())),
+                ],
+            ),
+        )),
+    }
+    if let Some((key_span, value)) = reader.pair(config, "annotations") {
+        read_annotations(reader, key_span, value, &mut parts);
+    }
+    members.extend(parts.members);
+    if let Some(annotations) = parts.annotations {
+        members.push(annotations);
+    }
+    let handler = reader
+        .pair(config, "execute")
+        .and_then(|(_, v)| handler_body(reader, unwrap_expression(v)));
+    Ok(Registration {
+        form: match form {
+            Form::AddTool => "addTool",
+            _ => "tool(…)",
+        },
+        entry: object(span_of(call), members),
+        built_schema: true,
+        unresolved: parts.unresolved,
+        handler: handler
+            .map(|b| handler_calls(reader, b))
+            .unwrap_or_default(),
+        handler_span: handler.map(span_of),
+    })
+}
