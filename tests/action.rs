@@ -191,7 +191,9 @@ fn plant_python_modules(repo: &Path) {
     }
 }
 
-fn run_action(repo: &Path, extra: &[&str], path_prefix: Option<&Path>) -> (Option<i32>, String) {
+/// The Action's local runner in `repo` with `extra` arguments, none of the caller's GitHub
+/// variables set.
+fn action_command(repo: &Path, extra: &[&str]) -> Command {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/action-local.sh");
     let mut command = Command::new("bash");
     command
@@ -202,12 +204,11 @@ fn run_action(repo: &Path, extra: &[&str], path_prefix: Option<&Path>) -> (Optio
         .env_remove("GITHUB_OUTPUT")
         .env_remove("GITHUB_EVENT_PATH")
         .env_remove("RUSTUP_TOOLCHAIN");
-    if let Some(prefix) = path_prefix {
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        let mut paths = vec![prefix.to_path_buf()];
-        paths.extend(std::env::split_paths(&path));
-        command.env("PATH", std::env::join_paths(paths).expect("PATH"));
-    }
+    command
+}
+
+/// Runs `command`: its exit code and its standard output then error.
+fn exit_and_log(mut command: Command) -> (Option<i32>, String) {
     let out = command.output().expect("run action-local.sh");
     let log = format!(
         "{}\n{}",
@@ -215,6 +216,46 @@ fn run_action(repo: &Path, extra: &[&str], path_prefix: Option<&Path>) -> (Optio
         String::from_utf8_lossy(&out.stderr)
     );
     (out.status.code(), log)
+}
+
+fn run_action(repo: &Path, extra: &[&str], path_prefix: Option<&Path>) -> (Option<i32>, String) {
+    let mut command = action_command(repo, extra);
+    if let Some(prefix) = path_prefix {
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        let mut paths = vec![prefix.to_path_buf()];
+        paths.extend(std::env::split_paths(&path));
+        command.env("PATH", std::env::join_paths(paths).expect("PATH"));
+    }
+    exit_and_log(command)
+}
+
+/// The runner with this build of skilllint, nothing uploaded, and `inputs`, in `repo`; on a
+/// pull request whose event file is `event` when one is given.
+fn run_on_change(repo: &Path, inputs: &[&str], event: Option<&Path>) -> (Option<i32>, String) {
+    let mut extra = vec![
+        "--skilllint",
+        env!("CARGO_BIN_EXE_skilllint"),
+        "--input",
+        "upload=false",
+    ];
+    extra.extend_from_slice(inputs);
+    let mut command = action_command(repo, &extra);
+    if let Some(event) = event {
+        command.env("GITHUB_EVENT_PATH", event);
+    }
+    exit_and_log(command)
+}
+
+/// A new git repository in a temporary folder, with a home of its own for git: (the folder,
+/// the home, the repository).
+fn git_repository() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let home = dir.path().join("home");
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&home).expect("home");
+    std::fs::create_dir_all(&repo).expect("repo");
+    git(&repo, &home, &["init", "-q", "."]);
+    (dir, home, repo)
 }
 
 #[test]
@@ -382,12 +423,7 @@ fn on_a_pull_request_the_capability_diff_against_its_base_goes_to_the_job_summar
         eprintln!("skipped: scripts/action-local.sh needs python3 with PyYAML");
         return;
     }
-    let dir = tempfile::tempdir().expect("temp dir");
-    let home = dir.path().join("home");
-    let repo = dir.path().join("repo");
-    std::fs::create_dir_all(&home).expect("home");
-    std::fs::create_dir_all(&repo).expect("repo");
-    git(&repo, &home, &["init", "-q", "."]);
+    let (dir, home, repo) = git_repository();
     let tools = |confirm: bool| {
         format!(
             "[{{\"name\": \"refund_order\", \"description\": \"Refund an order.\", \"requiresConfirmation\": {confirm}, \"inputSchema\": {{\"type\": \"object\", \"properties\": {{\"order_id\": {{\"type\": \"string\"}}}}}}}}]\n"
@@ -409,28 +445,9 @@ fn on_a_pull_request_the_capability_diff_against_its_base_goes_to_the_job_summar
         format!("{{\"pull_request\": {{\"base\": {{\"sha\": \"{base}\"}}}}}}"),
     )
     .expect("event");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/action-local.sh");
     let run = |inputs: &[&str], event: Option<&Path>| {
-        let mut command = Command::new("bash");
-        command
-            .arg(&script)
-            .args(["--skilllint", env!("CARGO_BIN_EXE_skilllint")])
-            .args(["--input", "upload=false", "--input", "args=--exit-zero"])
-            .args(inputs)
-            .current_dir(&repo)
-            .env_remove("GITHUB_STEP_SUMMARY")
-            .env_remove("GITHUB_OUTPUT")
-            .env_remove("GITHUB_EVENT_PATH");
-        if let Some(event) = event {
-            command.env("GITHUB_EVENT_PATH", event);
-        }
-        let out = command.output().expect("run action-local.sh");
-        let log = format!(
-            "{}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (out.status.code(), log)
+        let inputs = [&["--input", "args=--exit-zero"], inputs].concat();
+        run_on_change(&repo, &inputs, event)
     };
     // The base defaults to the pull request's: the dropped gate is in the summary; the job
     // fails only when asked to.
@@ -498,12 +515,7 @@ fn a_configuration_the_pull_request_adds_where_path_points_widens_the_diff() {
         eprintln!("skipped: scripts/action-local.sh needs python3 with PyYAML");
         return;
     }
-    let dir = tempfile::tempdir().expect("temp dir");
-    let home = dir.path().join("home");
-    let repo = dir.path().join("repo");
-    std::fs::create_dir_all(&home).expect("home");
-    std::fs::create_dir_all(&repo).expect("repo");
-    git(&repo, &home, &["init", "-q", "."]);
+    let (_dir, home, repo) = git_repository();
     write(&repo, "skilllint.toml", "[lint]\nfail-on = \"warning\"\n");
     write(
         &repo,
@@ -527,27 +539,13 @@ fn a_configuration_the_pull_request_adds_where_path_points_widens_the_diff() {
     );
     git(&repo, &home, &["add", "-A"]);
     git(&repo, &home, &["commit", "-q", "-m", "tidy"]);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/action-local.sh");
-    let out = Command::new("bash")
-        .arg(&script)
-        .args(["--skilllint", env!("CARGO_BIN_EXE_skilllint")])
-        .args(["--input", "upload=false", "--input", "path=agents"])
-        .args(["--input", &format!("diff-base={base}")])
-        .args(["--input", "fail-on-widening=true"])
-        .current_dir(&repo)
-        .env_remove("GITHUB_STEP_SUMMARY")
-        .env_remove("GITHUB_OUTPUT")
-        .env_remove("GITHUB_EVENT_PATH")
-        .output()
-        .expect("run action-local.sh");
-    let log = format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let diff_base = format!("diff-base={base}");
+    let inputs = ["--input", "path=agents", "--input", &diff_base];
+    let inputs = [&inputs[..], &["--input", "fail-on-widening=true"]].concat();
+    let (code, log) = run_on_change(&repo, &inputs, None);
     assert!(log.contains("'widens': 'true'"), "{log}");
     assert!(log.contains("configuration-below-root"), "{log}");
-    assert_eq!(out.status.code(), Some(1), "{log}");
+    assert_eq!(code, Some(1), "{log}");
 }
 
 /// Through the Action's local runner, with `fail-on-widening: true`: a pull request that adds a
@@ -559,12 +557,7 @@ fn fail_on_widening_catches_a_new_hook_and_lets_a_rewording_pass() {
         eprintln!("skipped: scripts/action-local.sh needs python3 with PyYAML");
         return;
     }
-    let dir = tempfile::tempdir().expect("temp dir");
-    let home = dir.path().join("home");
-    let repo = dir.path().join("repo");
-    std::fs::create_dir_all(&home).expect("home");
-    std::fs::create_dir_all(&repo).expect("repo");
-    git(&repo, &home, &["init", "-q", "."]);
+    let (_dir, home, repo) = git_repository();
     write(
         &repo,
         ".claude-plugin/plugin.json",
@@ -579,26 +572,11 @@ fn fail_on_widening_catches_a_new_hook_and_lets_a_rewording_pass() {
     git(&repo, &home, &["add", "-A"]);
     git(&repo, &home, &["commit", "-q", "-m", "base"]);
     let base = git(&repo, &home, &["rev-parse", "HEAD"]);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/action-local.sh");
+    let diff_base = format!("diff-base={base}");
     let run = || {
-        let out = Command::new("bash")
-            .arg(&script)
-            .args(["--skilllint", env!("CARGO_BIN_EXE_skilllint")])
-            .args(["--input", "upload=false", "--input", "args=--exit-zero"])
-            .args(["--input", &format!("diff-base={base}")])
-            .args(["--input", "fail-on-widening=true"])
-            .current_dir(&repo)
-            .env_remove("GITHUB_STEP_SUMMARY")
-            .env_remove("GITHUB_OUTPUT")
-            .env_remove("GITHUB_EVENT_PATH")
-            .output()
-            .expect("run action-local.sh");
-        let log = format!(
-            "{}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        (out.status.code(), log)
+        let inputs = ["--input", "args=--exit-zero", "--input", &diff_base];
+        let inputs = [&inputs[..], &["--input", "fail-on-widening=true"]].concat();
+        run_on_change(&repo, &inputs, None)
     };
     // A rewording: listed, not widening, the job passes.
     write(&repo, "calendar/tools.json", &tools("Returns every event."));
