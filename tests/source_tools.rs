@@ -4,30 +4,15 @@
 //! named `Tool`) give no tool, that `[source] enabled = false` turns reading off, and that a
 //! `// skilllint: ignore[…]` comment in the source silences a finding.
 
+#[path = "support/binary.rs"]
+mod binary;
+
+use binary::{skilllint, stdout};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn skilllint(args: &[&str], cwd: &Path) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_skilllint"))
-        .args(args)
-        .current_dir(cwd)
-        .env_remove("NO_COLOR")
-        .env_remove("FORCE_COLOR")
-        .env_remove("GITHUB_WORKSPACE")
-        .output();
-    match output {
-        Ok(output) => output,
-        Err(error) => panic!("cannot run skilllint: {error}"),
-    }
-}
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/source")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
 fn inventory(args: &[&str]) -> Value {
