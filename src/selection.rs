@@ -5,8 +5,9 @@
 //! it to the findings.
 
 use crate::catalog::{Catalog, Category, RuleMeta};
+use crate::diagnostic::Severity;
 use crate::discover::GlobFilter;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// What runs when nothing is selected: every category but pedantic.
@@ -25,6 +26,11 @@ impl Enabled {
     pub fn codes(&self) -> impl Iterator<Item = &'static str> + '_ {
         self.codes.iter().copied()
     }
+
+    /// Adds the rules `other` enables.
+    pub fn extend(&mut self, other: &Enabled) {
+        self.codes.extend(other.codes.iter().copied());
+    }
 }
 
 /// Which rules report in which files: the enabled rules, less those `per-file-ignores` silences
@@ -35,6 +41,12 @@ pub struct Reporting {
     enabled: Enabled,
     /// Each `per-file-ignores` glob with the rules it silences.
     per_file_ignores: Vec<(GlobFilter, Enabled)>,
+    /// Severity overrides by rule code.
+    severity: BTreeMap<&'static str, Severity>,
+    /// The folders below the root with a configuration file of their own, deepest first, each
+    /// with what that configuration reports: it decides for every file below it, as the nearest
+    /// `pyproject.toml` decides for ruff.
+    scoped: Vec<(String, Reporting)>,
 }
 
 impl Reporting {
@@ -42,12 +54,40 @@ impl Reporting {
         Reporting {
             enabled,
             per_file_ignores,
+            severity: BTreeMap::new(),
+            scoped: Vec::new(),
         }
+    }
+
+    /// With these severity overrides.
+    pub fn with_severity(mut self, severity: BTreeMap<&'static str, Severity>) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// With `scoped`, the reporting of the configuration in the folder `folder` (relative to the
+    /// root), deciding for the files below it.
+    pub fn with_folder(mut self, folder: String, scoped: Reporting) -> Self {
+        self.scoped.push((folder, scoped));
+        // Deepest first: the nearest configuration decides.
+        self.scoped
+            .sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+        self
+    }
+
+    /// The reporting that decides for `rel_path`: its nearest folder's with a configuration of
+    /// its own, else the run's.
+    fn governing(&self, rel_path: &str) -> &Reporting {
+        self.scoped
+            .iter()
+            .find(|(folder, _)| crate::source::is_below(rel_path, folder))
+            .map_or(self, |(_, scoped)| scoped)
     }
 
     /// Whether `per-file-ignores` silences `code` in `rel_path` (relative to the lint root).
     pub fn is_ignored_in(&self, code: &str, rel_path: &str) -> bool {
-        self.per_file_ignores
+        self.governing(rel_path)
+            .per_file_ignores
             .iter()
             .any(|(filter, codes)| codes.contains(code) && filter.matches(rel_path))
     }
@@ -56,7 +96,17 @@ impl Reporting {
     /// is selected, not ignored, and not silenced there by `per-file-ignores`. Inline suppression
     /// comments are not consulted: a suppressed finding was reported and deliberately silenced.
     pub fn reports(&self, code: &str, rel_path: &str) -> bool {
-        self.enabled.contains(code) && !self.is_ignored_in(code, rel_path)
+        self.governing(rel_path).enabled.contains(code) && !self.is_ignored_in(code, rel_path)
+    }
+
+    /// Whether the configuration that decides for `rel_path` enables `code`.
+    pub fn enables(&self, code: &str, rel_path: &str) -> bool {
+        self.governing(rel_path).enabled.contains(code)
+    }
+
+    /// The severity configured for `code` in `rel_path`, if one is.
+    pub fn severity(&self, code: &str, rel_path: &str) -> Option<Severity> {
+        self.governing(rel_path).severity.get(code).copied()
     }
 }
 
@@ -135,8 +185,8 @@ pub fn resolve(catalog: &Catalog, select: &[String], ignore: &[String]) -> Resul
     Ok(Enabled { codes })
 }
 
-/// The enabled rules with the `per-file-ignores` globs compiled; `Err` carries the message of a
-/// bad glob or selector.
+/// The enabled rules with the `per-file-ignores` globs compiled (relative to `base`); `Err`
+/// carries the message of a bad glob or selector.
 pub(crate) fn reporting(
     catalog: &Catalog,
     enabled: &Enabled,

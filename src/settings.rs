@@ -65,6 +65,123 @@ pub struct LintOptions {
     /// tells about them (a marketplace above a plugin, the tools a skill names). `None`: the run
     /// reads what `paths` name.
     pub project_root: Option<PathBuf>,
+    /// The configuration file the run's settings came from, if any.
+    pub config_file: Option<PathBuf>,
+    /// Whether the configuration files the walk finds below the root govern their folders
+    /// ([`ScopedConfig`]); off with `--config FILE` or `--isolated`, which name the one
+    /// configuration of the whole run.
+    pub nested_configs: bool,
+    /// The command line's selection flags, which every configuration of the run takes over
+    /// its own selection.
+    pub selection_flags: SelectionFlags,
+    /// The configurations below the root the walk found, each governing its folder's files
+    /// (set by the engine after the walk).
+    pub scoped: Vec<ScopedConfig>,
+}
+
+/// A configuration file in a folder below the run's root (`plugins/x/skilllint.toml`): what it
+/// selects, ignores, overrides, excludes and accepts decides for the files below it, the nearest
+/// one deciding, as for ruff. A lint of the whole repository and a lint of `plugins/x` then
+/// report the same for those files. The settings of a whole run (`fail-on`, the baseline, the
+/// size cap, policies, `[tools]`, `[source]`, `[forge]`, `[contracts]`) are the run's
+/// configuration's alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScopedConfig {
+    /// The folder, relative to the run's root.
+    pub folder: String,
+    /// The configuration file, as the walk found it.
+    pub path: PathBuf,
+    /// The folder as the walk found it: its globs are relative to it.
+    pub base: PathBuf,
+    pub select: Vec<String>,
+    pub ignore: Vec<String>,
+    pub severity: BTreeMap<&'static str, crate::diagnostic::Severity>,
+    pub per_file_ignores: Vec<(String, Vec<String>)>,
+    pub exclude: Vec<String>,
+    /// `[skills] extra-fields`.
+    pub extra_fields: Vec<String>,
+}
+
+impl ScopedConfig {
+    /// What `config`, found in `folder` (relative to the run's root), decides for its files,
+    /// with the command line's `flags` over its selection.
+    pub fn new(folder: String, config: &Config, flags: &SelectionFlags) -> Self {
+        let mut select = config.select.clone().unwrap_or_default();
+        let mut ignore = config.ignore.clone();
+        flags.apply(&mut select, &mut ignore);
+        ScopedConfig {
+            folder,
+            path: config.path.clone().unwrap_or_default(),
+            base: config.base.clone(),
+            select,
+            ignore,
+            severity: config.severity.clone(),
+            per_file_ignores: config.per_file_ignores.clone(),
+            exclude: config.exclude.clone(),
+            extra_fields: config.extra_fields.clone(),
+        }
+    }
+}
+
+impl ScopedConfig {
+    /// The run's own configuration as the one of `folder`: a run widened from that folder to
+    /// the repository around it finds it again below the root.
+    pub fn of_run(folder: String, options: &LintOptions) -> Self {
+        ScopedConfig {
+            folder,
+            path: options.config_file.clone().unwrap_or_default(),
+            base: options.glob_base.clone().unwrap_or_default(),
+            select: options.select.clone(),
+            ignore: options.ignore.clone(),
+            severity: options.severity.clone(),
+            per_file_ignores: options.per_file_ignores.clone(),
+            exclude: options.exclude.clone(),
+            extra_fields: options.settings.skill_extra_fields.clone(),
+        }
+    }
+}
+
+/// The command line's selection flags.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SelectionFlags {
+    /// `--select`: replaces the configuration's whole selection (its `ignore` too).
+    pub select: Vec<String>,
+    /// `--extend-select`: added to the selection in force (the default one included); wins over
+    /// the configuration's `ignore`.
+    pub extend_select: Vec<String>,
+    /// `--ignore`: added to the ignored rules last.
+    pub ignore: Vec<String>,
+}
+
+impl SelectionFlags {
+    /// Applies the flags over a configuration's `select` and `ignore`, in the command line's
+    /// precedence.
+    pub fn apply(&self, select: &mut Vec<String>, ignore: &mut Vec<String>) {
+        // `--select` replaces the file's whole selection (select and ignore), so
+        // `skilllint --select SK003` runs SK003 whatever the file says.
+        if !self.select.is_empty() {
+            *select = self.select.clone();
+            ignore.clear();
+        }
+        // `--extend-select` adds to whatever the selection is, the default included.
+        if !self.extend_select.is_empty() {
+            if select.is_empty() {
+                *select = crate::selection::DEFAULT_SELECT
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+            }
+            select.extend(self.extend_select.iter().cloned());
+            // A rule named here runs even if the file's `ignore` names it.
+            ignore.retain(|ignored| {
+                !self
+                    .extend_select
+                    .iter()
+                    .any(|s| s.eq_ignore_ascii_case(ignored))
+            });
+        }
+        ignore.extend(self.ignore.iter().cloned());
+    }
 }
 
 impl Default for LintOptions {
@@ -95,6 +212,10 @@ impl Default for LintOptions {
             force_exclude: false,
             baseline: None,
             project_root: None,
+            config_file: None,
+            nested_configs: true,
+            selection_flags: SelectionFlags::default(),
+            scoped: Vec::new(),
         }
     }
 }
@@ -154,6 +275,7 @@ impl LintOptions {
     fn apply_config(&mut self, config: &Config) {
         self.select = config.select.clone().unwrap_or_default();
         self.ignore = config.ignore.clone();
+        self.config_file = config.path.clone();
         if let Some(cap) = config.max_file_size {
             self.max_file_size = cap;
         }
@@ -206,12 +328,10 @@ pub fn widen_to_project(options: &mut LintOptions, cwd: &Path) {
     use crate::source::absolute_in;
     let named_root = lint_root(&options.paths);
     let absolute_root = absolute_in(cwd, &named_root);
-    let Some(project) = absolute_root
-        .ancestors()
-        .find(|dir| dir.join(".git").exists())
-    else {
+    let Some(project) = work_tree_of(&absolute_root) else {
         return;
     };
+    let project = project.as_path();
     let named: Vec<PathBuf> = options
         .paths
         .iter()
@@ -260,6 +380,14 @@ pub fn widen_to_project(options: &mut LintOptions, cwd: &Path) {
     options.project_root = Some(root);
 }
 
+/// The git work tree `dir` is in: the nearest folder at or above it holding `.git` (where the
+/// configuration's search stops too).
+pub fn work_tree_of(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|dir| dir.join(".git").exists())
+        .map(Path::to_path_buf)
+}
+
 /// The folder paths are reported relative to: a single directory argument, else the current folder.
 pub fn lint_root(paths: &[PathBuf]) -> PathBuf {
     match paths {
@@ -305,30 +433,13 @@ pub struct Flags {
 impl Flags {
     /// Applies the flags over `options` (built from `config`), in the command line's precedence.
     pub fn apply(&self, options: &mut LintOptions, config: &Config) {
-        // `--select` replaces the file's whole selection (select and ignore), so
-        // `skilllint --select SK003` runs SK003 whatever the file says.
-        if !self.select.is_empty() {
-            options.select = self.select.clone();
-            options.ignore = Vec::new();
-        }
-        // `--extend-select` adds to whatever the selection is, the default included.
-        if !self.extend_select.is_empty() {
-            if options.select.is_empty() {
-                options.select = crate::selection::DEFAULT_SELECT
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect();
-            }
-            options.select.extend(self.extend_select.iter().cloned());
-            // A rule named here runs even if the file's `ignore` names it.
-            options.ignore.retain(|ignored| {
-                !self
-                    .extend_select
-                    .iter()
-                    .any(|s| s.eq_ignore_ascii_case(ignored))
-            });
-        }
-        options.ignore.extend(self.ignore.iter().cloned());
+        let selection = SelectionFlags {
+            select: self.select.clone(),
+            extend_select: self.extend_select.clone(),
+            ignore: self.ignore.clone(),
+        };
+        selection.apply(&mut options.select, &mut options.ignore);
+        options.selection_flags = selection;
         options.threads = self.threads;
         if let Some(cap) = self.max_file_size {
             options.max_file_size = cap;
@@ -446,6 +557,8 @@ pub fn for_paths(
     isolated: bool,
     threads: Option<usize>,
 ) -> Result<(LintOptions, Config), SetupError> {
+    // A configuration named is the whole run's: the ones below are not looked for.
+    let named = config.is_some();
     let start = if paths.is_empty() {
         lint_root(&[PathBuf::from(".")])
     } else {
@@ -470,5 +583,6 @@ pub fn for_paths(
         .map(|glob| glob.trim_start_matches("./").to_string())
         .collect();
     options.threads = threads;
+    options.nested_configs = !named && !isolated;
     Ok((options, config))
 }

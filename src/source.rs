@@ -170,6 +170,11 @@ pub fn normalize_path(path: &str) -> Option<String> {
     })
 }
 
+/// Whether the `/`-separated `path` is inside `folder` (both relative to the same root).
+pub fn is_below(path: &str, folder: &str) -> bool {
+    path.len() > folder.len() && path.starts_with(folder) && path.as_bytes()[folder.len()] == b'/'
+}
+
 /// The folder part of a `/`-separated path (`""` for a bare file name).
 pub fn parent_dir(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)

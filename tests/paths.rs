@@ -239,3 +239,143 @@ fn the_lock_of_a_plugin_folder_is_the_repository_lock_and_drift_shows_from_eithe
     );
     assert_eq!(drift(&named), drift(&whole));
 }
+
+/// The findings of the repository's runs that name the plugin: from the top, by folder, from
+/// inside it, and by file, each only the plugin's.
+/// Findings as (path, code, line, column).
+type Findings = BTreeSet<(String, String, u64, u64)>;
+
+fn plugin_runs(root: &Path, plugin: &str) -> Vec<(String, Findings)> {
+    let whole = findings(&skilllint(&[".", "--format", "json"], root));
+    let folder = plugin.trim_end_matches('/');
+    vec![
+        ("the whole repository".to_string(), under(&whole, plugin)),
+        (
+            format!("`skilllint {folder}`"),
+            findings(&skilllint(&[folder, "--format", "json"], root)),
+        ),
+        (
+            "`skilllint .` inside the plugin".to_string(),
+            findings(&skilllint(&[".", "--format", "json"], &root.join(folder))),
+        ),
+    ]
+}
+
+#[test]
+fn a_configuration_in_a_plugin_folder_governs_its_files_whatever_path_is_named() {
+    let dir = marketplace_repository();
+    let root = dir.path();
+    let plugin = "plugins/release-notes/";
+    let before = plugin_runs(root, plugin);
+    assert!(
+        before[0].1.iter().any(|(_, code, ..)| code == "SK004"),
+        "the plugin's uppercase skill name is found: {before:?}"
+    );
+    // The plugin's own configuration turns SK004 into a note and accepts a frontmatter key; the
+    // repository's top one (which the plugin run never reads) ignores a rule for everything.
+    write(
+        root,
+        "plugins/release-notes/skilllint.toml",
+        "[lint]\nseverity = { SK004 = \"info\" }\n\n[skills]\nextra-fields = [\"owner\"]\n",
+    );
+    write(root, "skilllint.toml", "[lint]\nignore = [\"SK004\"]\n");
+    write(
+        root,
+        "plugins/release-notes/skills/drafting/SKILL.md",
+        "---\nname: Drafting\ndescription: Use when the user asks for release notes drafted from the merged pull requests.\nowner: docs-team\n---\n\n# Drafting\n\nList the merged pull requests, then group them.\n",
+    );
+    let severities = |args: &[&str], cwd: &Path| -> BTreeSet<(String, String, String)> {
+        let output = skilllint(args, cwd);
+        let report: serde_json::Value =
+            serde_json::from_str(&stdout(&output)).expect("the JSON report parses");
+        report
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| d["path"].as_str().is_some_and(|p| p.starts_with(plugin)))
+            .map(|d| {
+                (
+                    d["path"].as_str().unwrap_or_default().to_string(),
+                    d["code"].as_str().unwrap_or_default().to_string(),
+                    d["severity"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect()
+    };
+    let expected: BTreeSet<(String, String, String)> = [(
+        "plugins/release-notes/skills/drafting/SKILL.md".to_string(),
+        "SK004".to_string(),
+        "info".to_string(),
+    )]
+    .into();
+    assert_eq!(
+        severities(&[".", "--format", "json"], root),
+        expected,
+        "from the top, the plugin's configuration decides for its files (not the top's `ignore`)"
+    );
+    assert_eq!(
+        severities(&["plugins/release-notes", "--format", "json"], root),
+        expected,
+        "the plugin folder named"
+    );
+    assert_eq!(
+        severities(
+            &[".", "--format", "json"],
+            &root.join("plugins/release-notes")
+        ),
+        expected,
+        "from inside the plugin"
+    );
+    // The top's configuration still decides for the other plugin's files.
+    let whole = findings(&skilllint(&[".", "--format", "json"], root));
+    assert!(
+        !whole
+            .iter()
+            .any(|(path, code, ..)| code == "SK004" && !path.starts_with(plugin)),
+        "the top's `ignore` holds outside the plugin: {whole:?}"
+    );
+    // Named on the command line, a configuration is the whole run's.
+    let named = findings(&skilllint(
+        &[".", "--config", "skilllint.toml", "--format", "json"],
+        root,
+    ));
+    assert!(
+        !named.iter().any(|(_, code, ..)| code == "SK004")
+            && named.iter().any(|(_, code, ..)| code == "SK008"),
+        "`--config FILE` governs every file, the plugin's too: {named:?}"
+    );
+}
+
+#[test]
+fn a_configuration_below_excludes_and_selects_for_its_folder_and_a_broken_one_stops_the_run() {
+    let dir = marketplace_repository();
+    let root = dir.path();
+    write(
+        root,
+        "plugins/authoring-kit/skilllint.toml",
+        "[lint]\nexclude = [\"skills/hook-writing/**\"]\nper-file-ignores = { \"skills/settings-files/*\" = [\"SK\"] }\n",
+    );
+    for (label, found) in plugin_runs(root, "plugins/authoring-kit/") {
+        assert!(
+            found.is_empty(),
+            "{label}: the plugin excludes one skill and silences the other: {found:?}"
+        );
+    }
+    write(
+        root,
+        "plugins/authoring-kit/skilllint.toml",
+        "[lint]\nselect = [\"SKX\"]\n",
+    );
+    let output = skilllint(&["."], root);
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "a broken configuration below"
+    );
+    let stderr = binary::stderr(&output);
+    assert!(
+        stderr.contains("unknown rule selector `SKX`")
+            && stderr.contains("plugins/authoring-kit/skilllint.toml:2:11"),
+        "the error points into the file: {stderr}"
+    );
+}

@@ -1061,3 +1061,42 @@ fn hover_on_a_tool_name_shows_its_inventory_row() {
     assert_eq!(nothing["result"], Value::Null, "{nothing}");
     client.shutdown();
 }
+
+#[test]
+fn a_workspace_folder_inside_a_repository_gets_what_the_command_line_reports_for_it() {
+    // A marketplace at the repository's top declares the plugin by its folder; the plugin's
+    // skill carries a `version` key such plugins accept, and an uppercase name.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("canonical temp dir");
+    std::fs::create_dir_all(root.join(".git")).expect("git folder");
+    write(
+        &root,
+        ".claude-plugin/marketplace.json",
+        r#"{"name": "team-plugins", "owner": {"name": "Team"}, "plugins": [{"name": "authoring-kit", "source": "./plugins/authoring-kit", "description": "Helps write plugins"}]}
+"#,
+    );
+    let rel = "plugins/authoring-kit/skills/hook-writing/SKILL.md";
+    let text = "---\nname: Hook Writing\ndescription: Use when the user wants to write a hook for a plugin and test it locally.\nversion: 0.2.0\n---\n\n# Writing hooks\n\nRead the event list first, then write the script.\n";
+    let skill = write(&root, rel, text);
+    let expected = cli_findings(&root, rel);
+    assert!(
+        expected.iter().any(|(code, ..)| code == "SK004")
+            && !expected.iter().any(|(code, ..)| code == "SK008"),
+        "the command line judges the skill with its marketplace: {expected:?}"
+    );
+    // The editor opens the plugin folder alone.
+    let folder = root.join("plugins/authoring-kit");
+    let mut client = Client::start(&folder);
+    initialize(&mut client, &folder);
+    let skill_uri = uri(&skill);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": skill_uri, "languageId": "markdown", "version": 1, "text": text}}),
+    );
+    assert_eq!(
+        server_findings(&client.diagnostics_for(&skill_uri)),
+        expected,
+        "the server reads the repository around the folder as the command line does"
+    );
+    client.shutdown();
+}

@@ -191,7 +191,13 @@ fn failed(
     options: &LintOptions,
     error: skilllint::LintError,
 ) -> ExitCode {
-    terminal::error(&escape_text(&error.to_string()));
+    match &error {
+        // A configuration below the root is shown as the run's own is.
+        skilllint::LintError::Config(file_error) => {
+            terminal::report_config_error(file_error, args.color)
+        }
+        _ => terminal::error(&escape_text(&error.to_string())),
+    }
     if format == Format::Sarif && args.writes_report() {
         let log = render::sarif::render_failure(options.catalog(), &error.to_string());
         if let Err(error) = write_report(args.output.as_deref(), &log, &[]) {
@@ -261,6 +267,9 @@ fn set_up(args: &flags::LintArgs) -> Result<LintRun, ExitCode> {
     let policies = (!policies.is_empty()).then(|| Arc::new(policies));
     let mut options = skilllint::settings::options(Some(&config), policies);
     options.paths = paths;
+    // A configuration named, or none at all, is the whole run's: the ones below are not looked
+    // for.
+    options.nested_configs = config_file.is_none() && !args.isolated;
     flags_of(args).apply(&mut options, &config);
     if let Some(stdin) = &stdin {
         if stdin.path.is_file() {

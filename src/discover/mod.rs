@@ -17,7 +17,7 @@ pub use names::{
     BY_CONTENT, LOCK_FILE_NAME, NOT_READ_PREFIX, PROSE_SECRETS_NOT_READ, TOOL_LIST_NAMES,
     TOOL_SNAPSHOT_DIR,
 };
-pub use walk::discover;
+pub use walk::{discover, Walked};
 
 use problems::{link_not_followed, too_deep, LINK_LOOP, LINK_OUT_OF_ROOT};
 

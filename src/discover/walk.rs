@@ -33,7 +33,7 @@ pub fn discover<T: Send + Sync>(
     include: &GlobFilter,
     walked_apart: &[PathBuf],
     load: impl Fn(&Discovered) -> T + Sync,
-) -> (Vec<(Discovered, T)>, Vec<Candidate>, Vec<String>) {
+) -> Walked<T> {
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     let kinds = Kinds {
         requirement_files,
@@ -46,6 +46,8 @@ pub fn discover<T: Send + Sync>(
     let opaque: Mutex<Vec<Candidate>> = Mutex::new(Vec::new());
     // Files of a kind skilllint reads that `exclude` passes over (a diff compares them).
     let passed_over = PassedOver::default();
+    // Configuration files below the root (each governs its folder's files).
+    let configs: Mutex<Vec<(String, PathBuf)>> = Mutex::new(Vec::new());
     let push = |rel_path: String, abs_path: PathBuf, kind: FileKind, problem: Option<String>| {
         let file = Discovered {
             rel_path,
@@ -65,6 +67,7 @@ pub fn discover<T: Send + Sync>(
         kinds: &kinds,
         opaque: &opaque,
         passed_over: &passed_over,
+        configs: &configs,
         walked_apart,
     };
     walk.folders(&directories, threads, &push);
@@ -73,7 +76,28 @@ pub fn discover<T: Send + Sync>(
     let mut opaque = opaque.into_inner().unwrap_or_else(|e| e.into_inner());
     opaque.sort_unstable();
     sort_found(&mut files);
-    (files, opaque, passed_over.take())
+    let mut configs = configs.into_inner().unwrap_or_else(|e| e.into_inner());
+    configs.sort_unstable();
+    Walked {
+        files,
+        opaque,
+        passed_over: passed_over.take(),
+        configs,
+    }
+}
+
+/// What [`discover`] found.
+pub struct Walked<T> {
+    /// The classified files, sorted by relative path, each with what `load` made of it.
+    pub files: Vec<(Discovered, T)>,
+    /// Archives and native executables the walk passed (SK022 keeps those in skill folders).
+    pub opaque: Vec<Candidate>,
+    /// Files of a kind skilllint reads that `exclude` passed over, sorted.
+    pub passed_over: Vec<String>,
+    /// Every entry named as a configuration file (`skilllint.toml`, `.skilllint.toml`) the walk
+    /// met, by relative path, sorted: not read here ([`crate::config::check_candidate`] decides
+    /// whether one is read).
+    pub configs: Vec<(String, PathBuf)>,
 }
 
 /// Takes each path named on the command line that is not a folder (a file, or one that cannot
@@ -142,6 +166,8 @@ struct Walk<'w> {
     opaque: &'w Mutex<Vec<Candidate>>,
     /// Files of a kind skilllint reads that `exclude` passes over.
     passed_over: &'w PassedOver,
+    /// Entries named as configuration files.
+    configs: &'w Mutex<Vec<(String, PathBuf)>>,
     /// Folders walked on their own (the folders named in a run widened to the repository
     /// around them): another walk that meets one passes it, so that each is walked once, as
     /// named (an excluded or ignored folder that is named is still read).
@@ -240,6 +266,14 @@ impl Walk<'_> {
         let rel_path = relative_path(root, entry.path());
         if exclude.matches(&rel_path) {
             self.passed_over.note(self.kinds, &rel_path);
+            return WalkState::Continue;
+        }
+        if crate::config::CONFIG_NAMES
+            .iter()
+            .any(|name| entry.file_name().as_encoded_bytes() == name.as_bytes())
+        {
+            let mut guard = self.configs.lock().unwrap_or_else(|e| e.into_inner());
+            guard.push((rel_path, entry.into_path()));
             return WalkState::Continue;
         }
         if file_type.is_symlink() {

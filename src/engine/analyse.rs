@@ -203,10 +203,7 @@ pub(super) fn index_repo(
     root: &Path,
     base: &Path,
 ) -> Result<Repo, LintError> {
-    let catalog = options.catalog();
-    let reporting =
-        crate::selection::reporting(catalog, enabled, base, root, &options.per_file_ignores)
-            .map_err(LintError::Selector)?;
+    let reporting = reporting_of(options, enabled, base, root).map_err(LintError::Selector)?;
     let units = build_units(&files, &parsed);
     let contracts = ContractIndex::build(&parsed);
     Ok(Repo {
@@ -214,13 +211,63 @@ pub(super) fn index_repo(
         parsed,
         units,
         contracts,
-        settings: options.settings.clone(),
+        settings: settings_of(options),
         reporting,
         scope: options.report_scope(root),
         reference_root,
         bundled,
         linked_breaks,
     })
+}
+
+/// The rule settings of a run: the run configuration's, with the `[skills] extra-fields` of each
+/// configuration below the root.
+fn settings_of(options: &LintOptions) -> crate::index::Settings {
+    let mut settings = options.settings.clone();
+    settings.scoped_extra_fields = options
+        .scoped
+        .iter()
+        .map(|config| (config.folder.clone(), config.extra_fields.clone()))
+        .collect();
+    settings
+        .scoped_extra_fields
+        .sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+    settings
+}
+
+/// Which rule reports in which file: the run's configuration's selection, `per-file-ignores`
+/// (relative to `base`) and severity overrides, and those of each configuration below the root
+/// for the files below it.
+fn reporting_of(
+    options: &LintOptions,
+    enabled: &Enabled,
+    base: &Path,
+    root: &Path,
+) -> Result<crate::selection::Reporting, String> {
+    use crate::selection::{reporting, resolve};
+    let catalog = options.catalog();
+    if options.scoped.is_empty() {
+        let run = reporting(catalog, enabled, base, root, &options.per_file_ignores)?;
+        return Ok(run.with_severity(options.severity.clone()));
+    }
+    // `enabled` is every configuration's rules together: the run's own selection decides for
+    // the files no configuration below the root governs.
+    let own = resolve(catalog, &options.select, &options.ignore)?;
+    let mut run = reporting(catalog, &own, base, root, &options.per_file_ignores)?
+        .with_severity(options.severity.clone());
+    for config in &options.scoped {
+        let enabled = resolve(catalog, &config.select, &config.ignore)?;
+        let scoped = reporting(
+            catalog,
+            &enabled,
+            &config.base,
+            root,
+            &config.per_file_ignores,
+        )?
+        .with_severity(config.severity.clone());
+        run = run.with_folder(config.folder.clone(), scoped);
+    }
+    Ok(run)
 }
 
 /// The registry's rules that are enabled, in catalog order.
@@ -346,7 +393,6 @@ pub(super) fn conclude(
 
     let policy = Policy {
         enabled,
-        severity: &options.severity,
         inline_ignores: options.inline_ignores,
     };
     let mut comments: Vec<(FileId, Span)> = suppressions

@@ -48,6 +48,8 @@ pub enum LintError {
     ThreadPool(String),
     /// A listing (a git revision) could not be read; the message says why.
     Listing(String),
+    /// A configuration file below the root could not be read or is invalid.
+    Config(crate::file_error::FileError),
 }
 
 impl std::fmt::Display for LintError {
@@ -61,6 +63,7 @@ impl std::fmt::Display for LintError {
             LintError::Selector(message) => f.write_str(message),
             LintError::ThreadPool(message) => write!(f, "cannot start worker threads: {message}"),
             LintError::Listing(message) => f.write_str(message),
+            LintError::Config(error) => write!(f, "{error}"),
         }
     }
 }
@@ -148,8 +151,12 @@ fn run(
     root: PathBuf,
     threads: usize,
 ) -> Result<LintOutcome, LintError> {
-    run_keeping(options, enabled, root, threads, false).map(|(outcome, _)| outcome)
+    run_keeping(options, enabled, root, threads, false).map(|(outcome, _, _)| outcome)
 }
+
+/// A run's options and selection once the configurations below its root joined them, when
+/// there were any.
+type Widened = Option<(LintOptions, Enabled)>;
 
 fn run_keeping(
     options: &LintOptions,
@@ -157,13 +164,41 @@ fn run_keeping(
     root: PathBuf,
     threads: usize,
     keep: bool,
-) -> Result<(LintOutcome, Option<Kept>), LintError> {
-    let read = read_files(options, root, threads)?;
+) -> Result<(LintOutcome, Option<Kept>, Widened), LintError> {
+    let mut read = read_files(options, root, threads)?;
+    let (options, enabled) = with_scoped(options, enabled, std::mem::take(&mut read.scoped))?;
     let stages = Stages {
         keep,
         also: |_: &crate::check::Unit<'_>| (),
     };
-    analyse_read(options, enabled, read, &stages).map(|(outcome, kept, _)| (outcome, kept))
+    let (outcome, kept, _) = analyse_read(&options, &enabled, read, &stages)?;
+    let widened = match options {
+        std::borrow::Cow::Owned(options) => Some((options, enabled)),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    Ok((outcome, kept, widened))
+}
+
+/// The options and selection of a run once the walk found the configurations below its root
+/// ([`crate::settings::ScopedConfig`]): the rules any of them enables run, and each decides
+/// what is reported in its folder. Unchanged when there are none.
+fn with_scoped<'o>(
+    options: &'o LintOptions,
+    enabled: &Enabled,
+    scoped: Vec<crate::settings::ScopedConfig>,
+) -> Result<(std::borrow::Cow<'o, LintOptions>, Enabled), LintError> {
+    if scoped.is_empty() {
+        return Ok((std::borrow::Cow::Borrowed(options), enabled.clone()));
+    }
+    let mut all = enabled.clone();
+    for config in &scoped {
+        let own = resolve(options.catalog(), &config.select, &config.ignore)
+            .map_err(LintError::Selector)?;
+        all.extend(&own);
+    }
+    let mut options = options.clone();
+    options.scoped = scoped;
+    Ok((std::borrow::Cow::Owned(options), all))
 }
 
 /// Lints files given as (relative path, text) pairs, without touching the file system: the
@@ -249,7 +284,9 @@ pub fn index_each_unit<R: Send>(
     let (enabled, pool) = prepare(options)?;
     let threads = pool.current_num_threads();
     pool.install(|| {
-        let read = read_from(options, Files::Walk, threads)?;
+        let mut read = read_from(options, Files::Walk, threads)?;
+        let (options, enabled) = with_scoped(options, &enabled, std::mem::take(&mut read.scoped))?;
+        let options = options.as_ref();
         let unread_tools = read.unread_tools;
         let LintRoot { path, looked_up } = read.root;
         let repo = index_repo(
@@ -285,6 +322,8 @@ struct HookedRun<R> {
     read_problems: Vec<Diagnostic>,
     kept: Option<Kept>,
     enabled: Enabled,
+    /// The run's options once the configurations below its root joined them, if there were any.
+    options: Option<LintOptions>,
 }
 
 /// [`lint_each_unit`]'s run, keeping (when `keep`) what a [`Session`] needs; with the thread
@@ -303,18 +342,24 @@ fn hooked_run<R: Send>(
     let threads = pool.current_num_threads();
     let stages = Stages { keep, also: hook };
     let run = pool.install(|| {
-        let read = read_from(options, files, threads)?;
+        let mut read = read_from(options, files, threads)?;
+        let (options, enabled) = with_scoped(options, &enabled, std::mem::take(&mut read.scoped))?;
         let read_problems = read.diagnostics.clone();
-        let (mut outcome, kept, per_unit) = analyse_read(options, &enabled, read, &stages)?;
+        let (mut outcome, kept, per_unit) = analyse_read(&options, &enabled, read, &stages)?;
         if let Some(baseline) = &options.baseline {
-            apply_baseline(options, &enabled, &mut outcome, baseline);
+            apply_baseline(&options, &enabled, &mut outcome, baseline);
         }
+        let options = match options {
+            std::borrow::Cow::Owned(options) => Some(options),
+            std::borrow::Cow::Borrowed(_) => None,
+        };
         Ok::<_, LintError>(HookedRun {
             outcome,
             per_unit,
             read_problems,
             kept,
             enabled,
+            options,
         })
     })?;
     Ok((run, pool))

@@ -5,6 +5,7 @@
 
 use super::LintError;
 use crate::catalog::catalog;
+use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::discover::{discover, Discovered, GlobFilter};
 use crate::model::{parse_up_front, FileKind, Parsed};
@@ -82,6 +83,9 @@ pub(super) struct ReadFiles {
     /// Files found by the walk that hold what look like tools but are not read, with why
     /// ([`crate::discover::unread_tools_note`]): `skilllint tools` lists them.
     pub(super) unread_tools: Vec<(String, &'static str)>,
+    /// The configurations below the root, each governing its folder
+    /// ([`crate::settings::ScopedConfig`]).
+    pub(super) scoped: Vec<crate::settings::ScopedConfig>,
 }
 
 /// What the read stage found around the skills for SK022 and SK023: the archives and
@@ -139,7 +143,7 @@ pub(super) fn read_files(
     }
     let paths = crate::discover::with_skill_siblings(&named, &options.requirement_files);
     let overlay = options.overlay.as_ref();
-    let (discovered, opaque, excluded) = discover(
+    let walked = discover(
         &root,
         &paths,
         &options.requirement_files,
@@ -150,12 +154,158 @@ pub(super) fn read_files(
         &walked_apart,
         |file| read_discovered(file, options.max_file_size, overlay),
     );
+    let (mut discovered, opaque, mut excluded) = (walked.files, walked.opaque, walked.passed_over);
+    let scoped = if options.nested_configs {
+        scoped_configs(options, &walked.configs)?
+    } else {
+        Vec::new()
+    };
+    exclude_scoped(options, &root, &scoped, &mut discovered, &mut excluded)?;
     let looked_up = root.canonicalize().ok();
     let mut read = read_found(options, discovered, opaque, root, looked_up);
     read.base = base;
     read.excluded_named = excluded_named;
     read.excluded = excluded;
+    read.scoped = scoped;
     Ok(read)
+}
+
+/// The configuration files the walk met below the root, read and validated: the first name of
+/// [`crate::config::CONFIG_NAMES`] in a folder that is a file to read (a link that leaves its
+/// folder is refused as the run's own would be). The root's own, and the run's configuration,
+/// are not among them: they are the run's.
+fn scoped_configs(
+    options: &LintOptions,
+    found: &[(String, PathBuf)],
+) -> Result<Vec<crate::settings::ScopedConfig>, LintError> {
+    use crate::config::{check_candidate, CONFIG_NAMES};
+    let run_config = options
+        .config_file
+        .as_ref()
+        .and_then(|path| path.canonicalize().ok());
+    let mut folders: std::collections::BTreeMap<&str, Vec<&PathBuf>> = Default::default();
+    for (rel_path, path) in found {
+        let (folder, _) = crate::source::split_path(rel_path);
+        if !folder.is_empty() {
+            folders.entry(folder).or_default().push(path);
+        }
+    }
+    let mut scoped = Vec::new();
+    for (folder, paths) in folders {
+        let Some(dir) = paths
+            .first()
+            .and_then(|path| crate::source::folder_of(path).canonicalize().ok())
+        else {
+            continue;
+        };
+        for name in CONFIG_NAMES {
+            let Some(path) = paths.iter().find(|p| p.file_name() == Some(name.as_ref())) else {
+                continue;
+            };
+            if !check_candidate(&dir, path).map_err(LintError::Config)? {
+                continue;
+            }
+            if run_config.is_some() && path.canonicalize().ok() == run_config {
+                // The run's own configuration, found again below the root it was widened to:
+                // it governs its folder as it governs the run.
+                scoped.push(crate::settings::ScopedConfig::of_run(
+                    folder.to_string(),
+                    options,
+                ));
+                break;
+            }
+            let path = crate::source::without_cur_dir(path);
+            let config = load_scoped(options, &path, &dir)?;
+            scoped.push(crate::settings::ScopedConfig::new(
+                folder.to_string(),
+                &config,
+                &options.selection_flags,
+            ));
+            break;
+        }
+    }
+    Ok(scoped)
+}
+
+/// A configuration below the root, validated against the run's rules. One may also name rules
+/// of policies of its own, which a run started in its folder loads: it is valid there, so it is
+/// here, and what it says of those rules (which this run does not run) is left out.
+fn load_scoped(options: &LintOptions, path: &Path, dir: &Path) -> Result<Config, LintError> {
+    use crate::settings::DEFAULT_MAX_FILE_SIZE;
+    let refused = match crate::config::load(path, options.catalog(), DEFAULT_MAX_FILE_SIZE) {
+        Ok(config) => return Ok(config),
+        Err(error) => error,
+    };
+    let own = crate::policy::for_run(Some(path), false, dir, false, &[], DEFAULT_MAX_FILE_SIZE);
+    let Some(own) = own.ok().filter(|set| !set.is_empty()) else {
+        return Err(LintError::Config(refused));
+    };
+    let mut config = crate::config::load(path, own.catalog(), DEFAULT_MAX_FILE_SIZE)
+        .map_err(|_| LintError::Config(refused))?;
+    let catalog = options.catalog();
+    let known = |selector: &String| crate::selection::validate_selector(catalog, selector).is_ok();
+    config.ignore.retain(known);
+    if let Some(select) = &mut config.select {
+        let selected_any = !select.is_empty();
+        select.retain(known);
+        // It selects only its policies' rules: nothing this run runs (an empty selection
+        // would be the default one).
+        if selected_any && select.is_empty() {
+            config.ignore = vec!["ALL".to_string()];
+        }
+    }
+    for (_, selectors) in &mut config.per_file_ignores {
+        selectors.retain(known);
+    }
+    config
+        .per_file_ignores
+        .retain(|(_, selectors)| !selectors.is_empty());
+    config
+        .severity
+        .retain(|code, _| catalog.get(code).is_some());
+    Ok(config)
+}
+
+/// Drops the files a configuration below the root excludes (unless named), as the run's
+/// `exclude` passes them over, and notes them among those passed over.
+fn exclude_scoped(
+    options: &LintOptions,
+    root: &Path,
+    scoped: &[crate::settings::ScopedConfig],
+    discovered: &mut Vec<FoundFile>,
+    excluded: &mut Vec<String>,
+) -> Result<(), LintError> {
+    if scoped.iter().all(|config| config.exclude.is_empty()) {
+        return Ok(());
+    }
+    // Every configuration below the root, with its globs: the nearest one decides, and one
+    // without `exclude` excludes nothing below it.
+    let filters = scoped
+        .iter()
+        .map(|config| {
+            GlobFilter::new(&config.base, root, &config.exclude)
+                .map(|filter| (config.folder.as_str(), filter))
+                .map_err(LintError::Selector)
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let before = excluded.len();
+    discovered.retain(|(file, _)| {
+        let governing = filters
+            .iter()
+            .filter(|(folder, _)| crate::source::is_below(&file.rel_path, folder))
+            .max_by_key(|(folder, _)| folder.len());
+        let dropped = governing.is_some_and(|(_, filter)| filter.matches(&file.rel_path))
+            && !options.names(&file.abs_path);
+        if dropped {
+            excluded.push(file.rel_path.clone());
+        }
+        !dropped
+    });
+    if excluded.len() > before {
+        excluded.sort_unstable();
+        excluded.dedup();
+    }
+    Ok(())
 }
 
 /// What discovery found, read and parsed up front: files of no kind skilllint reads once their
@@ -240,6 +390,7 @@ fn read_found(
         excluded: Vec::new(),
         bundle: (bundled, linked_breaks),
         unread_tools,
+        scoped: Vec::new(),
     }
 }
 

@@ -70,9 +70,12 @@ impl Session {
         let (enabled, pool) = prepare(options)?;
         let root = options.root();
         let threads = pool.current_num_threads();
-        let (outcome, kept) =
+        let (outcome, kept, widened) =
             pool.install(|| run_keeping(options, &enabled, root, threads, true))?;
-        Ok(Self::new(options, enabled, outcome, kept, pool))
+        Ok(match widened {
+            Some((options, enabled)) => Self::new(&options, enabled, outcome, kept, pool),
+            None => Self::new(options, enabled, outcome, kept, pool),
+        })
     }
 
     /// Lints as [`super::lint_in_memory`] does, keeping what later edits need.
@@ -97,6 +100,7 @@ impl<R: Clone + Send> Session<R> {
         hook: UnitHook<R>,
     ) -> Result<Session<R>, LintError> {
         let (run, pool) = hooked_run(options, files, hook, true)?;
+        let options = run.options.as_ref().unwrap_or(options);
         let mut session = Self::new(options, run.enabled, run.outcome, run.kept, pool);
         // The hooked run's read problems are the kept ones: both are the read stage's findings.
         debug_assert_eq!(session.kept.read_problems, run.read_problems);

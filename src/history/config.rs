@@ -122,6 +122,10 @@ impl Repository {
         let policies = (!policies.is_empty()).then(|| Arc::new(policies));
         let mut options = crate::settings::options(Some(&config), policies);
         options.threads = threads;
+        // A revision's files are listed, not walked: no configuration below its top is looked
+        // for, and the file it came from (named by revision) is no part of how it is linted.
+        options.config_file = None;
+        options.nested_configs = false;
         Ok((options, facts))
     }
 

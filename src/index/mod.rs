@@ -34,6 +34,9 @@ pub struct Settings {
     /// `[contracts.map]`: tools.json tool name → TOOL.md `id`, for links the naming convention
     /// (`create_event` ↔ `create-event`) does not make.
     pub contract_map: BTreeMap<String, String>,
+    /// `[skills] extra-fields` of the configurations below the root, by folder (relative to the
+    /// root), deepest first: the nearest one decides for the skills below it.
+    pub scoped_extra_fields: Vec<(String, Vec<String>)>,
 }
 
 impl Default for Settings {
@@ -42,7 +45,19 @@ impl Default for Settings {
             tool_use_rules_heading: "Tool Use Rules".to_string(),
             skill_extra_fields: Vec::new(),
             contract_map: BTreeMap::new(),
+            scoped_extra_fields: Vec::new(),
         }
+    }
+}
+
+impl Settings {
+    /// The extra frontmatter keys accepted in the skills of the folder `dir` (relative to the
+    /// root): its nearest configuration's.
+    pub fn extra_fields_in(&self, dir: &str) -> &[String] {
+        self.scoped_extra_fields
+            .iter()
+            .find(|(folder, _)| dir == folder || crate::source::is_below(dir, folder))
+            .map_or(&self.skill_extra_fields, |(_, fields)| fields)
     }
 }
 
@@ -220,13 +235,30 @@ impl Repo {
         self.reports_str(code.as_str(), file)
     }
 
+    /// The path of `file` relative to the root (`""` for one the repository does not hold: the
+    /// baseline file of the run).
+    fn rel_path_of(&self, file: FileId) -> &str {
+        self.files
+            .get(file.0 as usize)
+            .map_or("", |f| f.rel_path.as_str())
+    }
+
     /// [`Repo::reports`] for a code held as text: a finding's, or a policy rule's.
     pub fn reports_str(&self, code: &str, file: FileId) -> bool {
-        let path = self
-            .files
-            .get(file.0 as usize)
-            .map_or("", |f| f.rel_path.as_str());
+        let path = self.rel_path_of(file);
         self.reporting.reports(code, path)
+    }
+
+    /// Whether the configuration governing `file` enables `code` (`per-file-ignores` aside).
+    pub fn enables_in(&self, code: &str, file: FileId) -> bool {
+        let path = self.rel_path_of(file);
+        self.reporting.enables(code, path)
+    }
+
+    /// The severity the configuration governing `file` sets for `code`, if it sets one.
+    pub fn severity_in(&self, code: &str, file: FileId) -> Option<crate::diagnostic::Severity> {
+        let path = self.rel_path_of(file);
+        self.reporting.severity(code, path)
     }
 
     /// The files alone, as renderers read them.

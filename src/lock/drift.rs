@@ -63,7 +63,7 @@ pub fn drift(
                     .primary
                     .message = Some("here".to_string());
             });
-            return reported(options, outcome, diagnostics);
+            return reported(outcome, diagnostics);
         }
     };
     let by_path: HashMap<&str, FileId> = repo
@@ -226,17 +226,13 @@ pub fn drift(
             }
         }
     });
-    reported(options, outcome, diagnostics)
+    reported(outcome, diagnostics)
 }
 
 /// The run's selection, per-file ignores and severity overrides, applied to the LK findings as
 /// the triage applies them to the rules'.
-fn reported(
-    options: &LintOptions,
-    outcome: &LintOutcome,
-    mut found: Vec<Diagnostic>,
-) -> Vec<Diagnostic> {
-    crate::triage::report_where_selected(&mut found, &outcome.repo, &options.severity);
+fn reported(outcome: &LintOutcome, mut found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    crate::triage::report_where_selected(&mut found, &outcome.repo);
     found
 }
 

@@ -48,9 +48,13 @@ fn findings_in<'s>(
     let mut found = Vec::new();
     for d in &session.outcome().diagnostics {
         if d.primary.file == file {
-            found.push((d, to_lsp(&folder.root, repo, &mut lines, d), false));
+            found.push((d, to_lsp(&folder.lint_root, repo, &mut lines, d), false));
         } else if d.secondary.iter().any(|l| l.file == file) {
-            found.push((d, mirrored(&folder.root, repo, &mut lines, d, file), true));
+            found.push((
+                d,
+                mirrored(&folder.lint_root, repo, &mut lines, d, file),
+                true,
+            ));
         }
     }
     found
@@ -98,7 +102,7 @@ fn file_uri(folder: &FolderView, session: &Session, file: FileId) -> Option<Uri>
     if path.is_absolute() {
         path_to_uri(path)
     } else {
-        path_to_uri(&folder.root.join(path))
+        path_to_uri(&folder.lint_root.join(path))
     }
 }
 
@@ -138,7 +142,7 @@ fn fix_action(
     if let Some(new_name) = &fix.rename_to {
         let from = file_uri(folder, session, d.primary.file)?;
         let abs = &repo.file(d.primary.file).abs_path;
-        let to = path_to_uri(&folder.root.join(abs).with_file_name(new_name))?;
+        let to = path_to_uri(&folder.lint_root.join(abs).with_file_name(new_name))?;
         operations.push(DocumentChangeOperation::Op(ResourceOp::Rename(
             RenameFile {
                 old_uri: from,

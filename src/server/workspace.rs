@@ -43,6 +43,10 @@ struct Published {
 /// One workspace folder: a lint root with its own configuration.
 pub(crate) struct Folder {
     pub(crate) root: PathBuf,
+    /// The folder its runs read, as a `skilllint` run in the folder reads it: the git work tree
+    /// around it ([`crate::settings::work_tree_of`]), else the folder itself. Paths in its
+    /// session, and the relative paths this file keys by, are relative to it.
+    lint_root: PathBuf,
     session: Option<Arc<Session>>,
     /// Why the folder is not linted (its configuration is broken), once shown to the user.
     pub(crate) problem: Option<String>,
@@ -87,8 +91,10 @@ impl Workspace {
         if self.folders.iter().any(|f| f.root == root) {
             return;
         }
+        let lint_root = crate::settings::work_tree_of(&root).unwrap_or_else(|| root.clone());
         self.folders.push(Folder {
             root,
+            lint_root,
             session: None,
             problem: None,
             published: HashMap::new(),
@@ -119,9 +125,15 @@ impl Workspace {
         cleared
     }
 
-    /// The folder a path is in, and the path relative to its root (`/`-separated).
+    /// The folder a path is in, and the path relative to the root its runs read
+    /// (`/`-separated).
     pub(crate) fn locate(&self, path: &Path) -> Option<(usize, String)> {
-        locate_in(self.folders.iter().map(|f| f.root.as_path()), path)
+        locate_in(
+            self.folders
+                .iter()
+                .map(|f| (f.root.as_path(), f.lint_root.as_path())),
+            path,
+        )
     }
 
     /// After an internal error: every folder lints afresh at the next flush.
@@ -158,16 +170,22 @@ impl Workspace {
     /// A file changed on disk (or was created or deleted): a configuration file or a file that
     /// skilllint reads makes its folder lint afresh; an open document keeps the editor's text.
     pub(crate) fn disk_changed(&mut self, path: &Path) {
-        let Some((index, rel)) = self.locate(path) else {
-            return;
-        };
-        let folder = &mut self.folders[index];
-        let config = is_setup_file(&rel);
-        // An open document the run already holds keeps the editor's text; one it does not hold
-        // (saved for the first time) is found by a fresh walk.
-        let known = self.open.contains_key(path) && folder.holds(&rel);
-        if config || !known && reads(folder, &rel) {
-            folder.stale = true;
+        // Every folder whose runs read the file: a marketplace at the top of a work tree is read
+        // by each plugin folder open below it.
+        for folder in &mut self.folders {
+            let Some((_, rel)) = locate_in(
+                std::iter::once((folder.root.as_path(), folder.lint_root.as_path())),
+                path,
+            ) else {
+                continue;
+            };
+            let config = is_setup_file(&rel);
+            // An open document the run already holds keeps the editor's text; one it does not
+            // hold (saved for the first time) is found by a fresh walk.
+            let known = self.open.contains_key(path) && folder.holds(&rel);
+            if config || !known && reads(folder, &rel) {
+                folder.stale = true;
+            }
         }
     }
 
@@ -268,10 +286,15 @@ impl Workspace {
     }
 }
 
-/// The first of `roots` (innermost first) that holds `path`, and the path relative to it
-/// (`/`-separated).
-fn locate_in<'r>(roots: impl Iterator<Item = &'r Path>, path: &Path) -> Option<(usize, String)> {
-    roots.enumerate().find_map(|(index, root)| {
+/// The folder of `folders` (each its root and the root its runs read, innermost first) that
+/// owns `path`, and the path relative to the root its runs read (`/`-separated): the first
+/// whose root holds it, else (a file read only as context, such as a marketplace above a plugin
+/// folder) the first whose runs read it.
+fn locate_in<'r>(
+    folders: impl Iterator<Item = (&'r Path, &'r Path)> + Clone,
+    path: &Path,
+) -> Option<(usize, String)> {
+    let below = |root: &Path| -> Option<String> {
         let rel = path.strip_prefix(root).ok()?;
         // Only plain names below the root: `..` or `.` could name a file outside it.
         let parts: Option<Vec<&str>> = rel
@@ -281,8 +304,20 @@ fn locate_in<'r>(roots: impl Iterator<Item = &'r Path>, path: &Path) -> Option<(
                 _ => None,
             })
             .collect();
-        Some((index, parts?.join("/")))
-    })
+        Some(parts?.join("/"))
+    };
+    folders
+        .clone()
+        .enumerate()
+        .find_map(|(index, (root, lint_root))| {
+            below(root)?;
+            Some((index, below(lint_root)?))
+        })
+        .or_else(|| {
+            folders
+                .enumerate()
+                .find_map(|(index, (_, lint_root))| Some((index, below(lint_root)?)))
+        })
 }
 
 /// [`Session::replace_text`] on a session a snapshot may share: copied first only when the text
@@ -319,7 +354,12 @@ pub(crate) struct Snapshot {
 impl Snapshot {
     /// As [`Workspace::locate`], over the folders of the snapshot.
     pub(crate) fn locate(&self, path: &Path) -> Option<(usize, String)> {
-        locate_in(self.folders.iter().map(|f| f.root.as_path()), path)
+        locate_in(
+            self.folders
+                .iter()
+                .map(|f| (f.root.as_path(), f.lint_root.as_path())),
+            path,
+        )
     }
 
     pub(crate) fn folder(&self, index: usize) -> Option<&FolderView> {
@@ -331,6 +371,8 @@ impl Snapshot {
 #[derive(Clone)]
 pub(crate) struct FolderView {
     pub(crate) root: PathBuf,
+    /// The root its runs read: paths in its session are relative to it.
+    pub(crate) lint_root: PathBuf,
     session: Option<Arc<Session>>,
     policies: Option<Arc<PolicySet>>,
 }
@@ -373,9 +415,14 @@ impl FolderView {
         let config = self.config(open)?;
         let mut options = crate::settings::options(Some(&config), self.policies.clone());
         options.paths = vec![self.root.clone()];
+        // As the command line does in a folder inside a git work tree: the whole work tree is
+        // read, the folder's files reported.
+        if self.lint_root != self.root {
+            options.project_root = Some(self.lint_root.clone());
+        }
         let overlay: HashMap<PathBuf, String> = open
             .iter()
-            .filter(|(path, _)| path.starts_with(&self.root))
+            .filter(|(path, _)| path.starts_with(&self.lint_root))
             .map(|(path, text)| (path.clone(), text.clone()))
             .collect();
         options.overlay = Arc::new(overlay);
@@ -433,6 +480,7 @@ impl Folder {
     fn view(&self) -> FolderView {
         FolderView {
             root: self.root.clone(),
+            lint_root: self.lint_root.clone(),
             session: self.session.clone(),
             policies: self.policies.clone(),
         }
@@ -471,7 +519,7 @@ impl Folder {
                 let repo = &session.outcome().repo;
                 self.unfollowed = open
                     .keys()
-                    .filter_map(|path| path.strip_prefix(&self.root).ok())
+                    .filter_map(|path| path.strip_prefix(&self.lint_root).ok())
                     .filter_map(|rel| rel.to_str())
                     .filter(|rel| {
                         repo.file_by_path(rel).is_some_and(|id| {
@@ -541,16 +589,16 @@ impl Folder {
                 if unchanged && !edited.contains(&file.rel_path) {
                     continue;
                 }
-                let Some(uri) = file_uri(&self.root, &file.abs_path) else {
+                let Some(uri) = file_uri(&self.lint_root, &file.abs_path) else {
                     continue;
                 };
                 let converted: Vec<lsp_types::Diagnostic> = found
                     .iter()
                     .map(|(mirror, d)| {
                         if *mirror {
-                            mirrored(&self.root, repo, &mut lines, d, *id)
+                            mirrored(&self.lint_root, repo, &mut lines, d, *id)
                         } else {
-                            to_lsp(&self.root, repo, &mut lines, d)
+                            to_lsp(&self.lint_root, repo, &mut lines, d)
                         }
                     })
                     .collect();
@@ -579,7 +627,7 @@ impl Folder {
             .collect();
         forced.sort();
         for rel in forced {
-            if let Some(uri) = path_to_uri(&self.root.join(rel)) {
+            if let Some(uri) = path_to_uri(&self.lint_root.join(rel)) {
                 publish.push(Publish {
                     uri,
                     diagnostics: Vec::new(),

@@ -8,38 +8,32 @@ pub mod baseline;
 pub mod suppress;
 
 use crate::catalog::catalog;
-use crate::diagnostic::{Diagnostic, Severity, Suppressed};
+use crate::diagnostic::{Diagnostic, Suppressed};
 use crate::index::Repo;
 use crate::parse::suppression::{Malformed, Suppression};
 use crate::selection::Enabled;
 use crate::sink::Sink;
 use rayon::prelude::*;
-use std::collections::BTreeMap;
 
 /// What the run's options say about triage.
 pub(crate) struct Policy<'a> {
     pub(crate) enabled: &'a Enabled,
-    /// Severity overrides by rule code.
-    pub(crate) severity: &'a BTreeMap<&'static str, Severity>,
     /// Honour inline suppression comments.
     pub(crate) inline_ignores: bool,
 }
 
 /// The first steps of [`apply`], for findings made after the units (the lock's drift): drops
 /// what the selection and `per-file-ignores` do not report in its file, and applies the severity
-/// overrides.
-pub(crate) fn report_where_selected(
-    diagnostics: &mut Vec<Diagnostic>,
-    repo: &Repo,
-    severity: &BTreeMap<&'static str, Severity>,
-) {
-    // Only the enabled rules ran; this drops what `per-file-ignores` silences, and in a run
-    // widened to the whole repository, what is in files it was not asked about.
+/// overrides (the configuration's that governs the file).
+pub(crate) fn report_where_selected(diagnostics: &mut Vec<Diagnostic>, repo: &Repo) {
+    // The rules any configuration of the run enables ran; this drops what the file's
+    // configuration does not select and what `per-file-ignores` silences, and in a run widened
+    // to the whole repository, what is in files it was not asked about.
     diagnostics
         .retain(|d| repo.reports_str(d.code, d.primary.file) && repo.in_scope(d.primary.file));
     for d in diagnostics {
-        if let Some(severity) = severity.get(d.code) {
-            d.severity = *severity;
+        if let Some(severity) = repo.severity_in(d.code, d.primary.file) {
+            d.severity = severity;
         }
     }
 }
@@ -55,7 +49,7 @@ pub(crate) fn apply(
     malformed: Vec<Malformed>,
 ) -> (Vec<Diagnostic>, Vec<Suppressed>) {
     let enabled = policy.enabled;
-    report_where_selected(&mut diagnostics, repo, policy.severity);
+    report_where_selected(&mut diagnostics, repo);
     let mut suppressed = Vec::new();
     if policy.inline_ignores {
         let (kept, silenced, used) = suppress::apply(diagnostics, suppressions);
@@ -67,8 +61,15 @@ pub(crate) fn apply(
         if let Some(meta) = catalog.get("SL002").filter(|m| enabled.contains(m.code)) {
             let mut sink = Sink::new(meta);
             for (suppression, was_used) in suppressions.iter().zip(&used) {
-                // Only a rule that ran can prove a suppression useless.
-                if *was_used || !suppression.codes.iter().all(|c| enabled.contains(c)) {
+                // Only a rule that ran, and reports in the comment's file, can prove a
+                // suppression useless.
+                if *was_used
+                    || !repo.enables_in(meta.code, suppression.file)
+                    || !suppression
+                        .codes
+                        .iter()
+                        .all(|c| enabled.contains(c) && repo.enables_in(c, suppression.file))
+                {
                     continue;
                 }
                 let codes = suppression
