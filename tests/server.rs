@@ -1098,5 +1098,16 @@ fn a_workspace_folder_inside_a_repository_gets_what_the_command_line_reports_for
         expected,
         "the server reads the repository around the folder as the command line does"
     );
+    // The marketplace, outside the folder, edited in the editor: the plugin is no longer
+    // declared, so its skill's `version` is an unknown field now.
+    let marketplace = root.join(".claude-plugin/marketplace.json");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri(&marketplace), "languageId": "json", "version": 1, "text": "{\"name\": \"team-plugins\", \"owner\": {\"name\": \"Team\"}, \"plugins\": []}\n"}}),
+    );
+    assert!(
+        codes(&client.diagnostics_for(&skill_uri)).contains(&"SK008".to_string()),
+        "an edit of the marketplace above relints the folder"
+    );
     client.shutdown();
 }
