@@ -132,8 +132,9 @@ impl RefBases {
     }
 
     /// For a file inside a plugin (or a project's `.cursor/`, `.claude/`): the nearest folder
-    /// above it with a plugin manifest folder of any host, else the folder above `hooks/`, else
-    /// the file's own folder.
+    /// above it with a plugin manifest folder of any host, else the folder above `hooks/`,
+    /// `commands/` or `agents/` (a plugin a marketplace declares needs no manifest), else the
+    /// file's own folder.
     pub fn for_file(lint_root: Option<&Path>, abs_path: &Path) -> Option<RefBases> {
         let lint_root = lint_root?;
         let file_dir = crate::source::folder_of(abs_path).canonicalize().ok()?;
@@ -156,9 +157,10 @@ impl RefBases {
         let plugin_root = plugin_root.unwrap_or_else(|| {
             let name = file_dir.file_name().and_then(|n| n.to_str());
             match (name, file_dir.parent()) {
-                (Some("hooks" | ".cursor" | ".claude" | ".codex"), Some(parent))
-                    if parent.starts_with(lint_root) =>
-                {
+                (
+                    Some("hooks" | ".cursor" | ".claude" | ".codex" | "commands" | "agents"),
+                    Some(parent),
+                ) if parent.starts_with(lint_root) => {
                     if name == Some(".cursor") {
                         host = Host::Cursor;
                     }

@@ -242,8 +242,16 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
             source,
             reference_root,
         ))),
-        FileKind::Command => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, true))),
-        FileKind::Agent => Parsed::Agent(Box::new(agent::parse_agent_doc(&source.text, false))),
+        FileKind::Command => Parsed::Agent(Box::new(agent::parse_agent_file(
+            source,
+            true,
+            reference_root,
+        ))),
+        FileKind::Agent => Parsed::Agent(Box::new(agent::parse_agent_file(
+            source,
+            false,
+            reference_root,
+        ))),
         FileKind::Instructions => Parsed::Instructions(Box::new(instructions::parse_instructions(
             source,
             reference_root,

@@ -13,6 +13,7 @@ mod ag004_command_allowed_tools_unrestricted;
 mod ag005_instructions_broken_link;
 mod ag006_agent_key_misspelt;
 mod ag007_agent_model_invalid;
+mod ag008_command_script_missing;
 #[cfg(test)]
 mod tests;
 
@@ -24,6 +25,7 @@ use ag004_command_allowed_tools_unrestricted::command_allowed_tools_unrestricted
 use ag005_instructions_broken_link::instructions_broken_link;
 use ag006_agent_key_misspelt::agent_key_misspelt;
 use ag007_agent_model_invalid::agent_model_invalid;
+use ag008_command_script_missing::command_script_missing;
 
 #[rustfmt::skip]
 pub const RULES: &[RuleImpl] = &[
@@ -34,4 +36,5 @@ pub const RULES: &[RuleImpl] = &[
     RuleImpl { code: code::AG005, check: Check::Unit(instructions_broken_link) },
     RuleImpl { code: code::AG006, check: Check::Unit(agent_key_misspelt) },
     RuleImpl { code: code::AG007, check: Check::Unit(agent_model_invalid) },
+    RuleImpl { code: code::AG008, check: Check::Unit(command_script_missing) },
 ];
