@@ -519,6 +519,19 @@ fn tr002_reads_paraphrased_allowlists_and_fires_when_others_are_allowed() {
         "Do not use any other tools.",
         "Call only the functions declared below; nothing else.",
         "only the tools listed below may be used. never invent or call other tools.",
+        // Paraphrases: a limit, a forbidding word, a negation of tools beyond the list.
+        "Stick to the tools listed below.",
+        "Limit yourself to these tools.",
+        "Use nothing but the tools in tools.json.",
+        "The tools below are the only ones available to you.",
+        "You may only call the following tools:",
+        "You are restricted to the following tools/functions.",
+        "Any tool not listed here is off-limits.",
+        "No other tools are permitted.",
+        "Call no tool other than those listed below.",
+        "Tools not in this list must never be called.",
+        "Do not call any tool that is missing from this list.",
+        "Don't reach for tools beyond the ones below.",
     ] {
         let found = run("TR002", &section(restricting), Some(TOOLS));
         assert!(
@@ -533,6 +546,8 @@ fn tr002_reads_paraphrased_allowlists_and_fires_when_others_are_allowed() {
         "Never call tools without the user's confirmation.",
         "Prefer `list_events` over guessing.",
         "Any tool call that writes needs the user's confirmation.",
+        "Respect each tool's rate limit.",
+        "Some fields may not be filled by tools other than the calendar.",
     ] {
         let found = run("TR002", &section(loose), Some(TOOLS));
         assert_eq!(found.len(), 1, "{loose}");
@@ -542,6 +557,8 @@ fn tr002_reads_paraphrased_allowlists_and_fires_when_others_are_allowed() {
         "You may also use other tools when they help.",
         "You are not limited to the tools listed below.",
         "Use any tool you need to finish the booking.",
+        "Do not hesitate to use other tools.",
+        "Don't limit yourself to the tools below.",
     ] {
         // Even beside an allowlist sentence, a section that lets other tools in fires.
         let md = section(&format!("Only use the tools listed below. {allowing}"));

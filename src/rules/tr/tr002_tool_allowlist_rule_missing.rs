@@ -25,6 +25,7 @@ const USE_VERBS: &[&str] = &[
 const SCOPE_WORDS: &[&str] = &[
     "listed",
     "list",
+    "following",
     "below",
     "above",
     "defined",
@@ -52,7 +53,8 @@ const NEGATIONS: &[&str] = &[
     "shouldn't",
     "no",
 ];
-/// Words for tools beyond the list ("other tools", "unlisted tools").
+/// Words for tools beyond the list ("other tools", "unlisted tools", "tools beyond those
+/// listed", "a tool missing from this list").
 const OUTSIDE_WORDS: &[&str] = &[
     "other",
     "others",
@@ -62,6 +64,46 @@ const OUTSIDE_WORDS: &[&str] = &[
     "undocumented",
     "outside",
     "additional",
+    "beyond",
+    "besides",
+    "except",
+    "missing",
+];
+/// Words that limit the agent to something ("only", "limit yourself to", "stick to"); negated
+/// ("not limited to"), they let other tools in.
+const LIMIT_WORDS: &[&str] = &[
+    "only",
+    "exclusively",
+    "solely",
+    "limit",
+    "limited",
+    "restrict",
+    "restricted",
+    "confine",
+    "confined",
+    "stick",
+    "hesitate",
+];
+/// More words of using or being let use something, for a negated clause ("no other tools are
+/// permitted", "do not reach for tools outside this list").
+const REACHING: &[&str] = &[
+    "allowed",
+    "permitted",
+    "reach",
+    "touch",
+    "rely",
+    "employ",
+    "utilize",
+    "utilise",
+    "access",
+];
+/// Words that forbid what the clause names ("any tool not listed here is off-limits").
+const FORBIDDING: &[&str] = &[
+    "off-limits",
+    "forbidden",
+    "prohibited",
+    "disallowed",
+    "banned",
 ];
 /// Words that grant a permission ("you may also use other tools").
 const PERMISSIONS: &[&str] = &[
@@ -89,7 +131,8 @@ fn says(sentence: &str) -> Option<Says> {
         return Some(Says::Restricts);
     }
     let words: Vec<&str> = sentence
-        .split(' ')
+        // `tools/agents` names tools too.
+        .split([' ', '/'])
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\''))
         .filter(|w| !w.is_empty())
         .collect();
@@ -98,12 +141,28 @@ fn says(sentence: &str) -> Option<Says> {
         return None;
     }
     let pairs = |a: &str, b: &str| words.windows(2).any(|w| w[0] == a && w[1] == b);
-    if pairs("not", "only") || pairs("not", "limited") || pairs("not", "restricted") {
+    // A limit that is negated lets other tools in: "not limited to", "not only", "do not
+    // restrict yourself to", "don't hesitate to use other tools".
+    let negated_limit = words.iter().enumerate().any(|(i, w)| {
+        LIMIT_WORDS.contains(w)
+            && words[i.saturating_sub(2)..i]
+                .iter()
+                .any(|n| NEGATIONS.contains(n))
+    });
+    if negated_limit {
         return Some(Says::AllowsOthers);
     }
     let scoped = has(SCOPE_WORDS) || words.iter().any(|w| w.ends_with(".json"));
     let used = has(USE_VERBS) || has(&["invent", "invents"]);
     if has(&["only"]) && used && scoped {
+        return Some(Says::Restricts);
+    }
+    // A limit to the list, in any wording: "stick to the tools listed below", "limit yourself
+    // to these tools", "only these tools are allowed", "use nothing but the tools in
+    // tools.json", "any tool not listed here is off-limits".
+    let limited =
+        has(LIMIT_WORDS) || has(FORBIDDING) || pairs("nothing", "but") || pairs("anything", "but");
+    if limited && scoped {
         return Some(Says::Restricts);
     }
     // A prohibition: a negation governing a use verb ("never call", "do not use", "must not
@@ -112,19 +171,29 @@ fn says(sentence: &str) -> Option<Says> {
     let prohibition = words.iter().enumerate().find_map(|(i, w)| {
         (NEGATIONS.contains(w) && words.iter().skip(i + 1).take(3).any(is_use)).then_some(i)
     });
+    // Tools beyond the list, however said: "other", "outside", "beyond", "missing from", or
+    // a negated pointer at the list ("not in this list", "not listed").
+    let beyond = |from: usize| {
+        let rest = &words[from..];
+        rest.iter().any(|w| OUTSIDE_WORDS.contains(w))
+            || rest.windows(2).any(|pair| {
+                NEGATIONS.contains(&pair[0])
+                    && (SCOPE_WORDS.contains(&pair[1])
+                        || pair[1].ends_with(".json")
+                        || matches!(pair[1], "in" | "on" | "among" | "part"))
+            })
+    };
     if let Some(first) = prohibition {
-        let rest = &words[first + 1..];
-        let second_negation = rest.iter().position(|w| NEGATIONS.contains(w));
-        let outside = rest.iter().any(|w| OUTSIDE_WORDS.contains(w))
-            || second_negation.is_some_and(|n| {
-                rest[n + 1..]
-                    .iter()
-                    .any(|w| SCOPE_WORDS.contains(w) || w.ends_with(".json") || *w == "in")
-            });
-        return outside.then_some(Says::Restricts);
+        if beyond(first + 1) {
+            return Some(Says::Restricts);
+        }
     }
     if has(NEGATIONS) {
-        return None;
+        // "No other tools are permitted", "call no tool other than those listed below", "tools
+        // not in this list must never be called", "do not reach for tools outside this list":
+        // about using or being allowed to (not "not supported by tools other than uv").
+        let about_use = has(USE_VERBS) || has(REACHING);
+        return (about_use && beyond(0)).then_some(Says::Restricts);
     }
     // A permission for tools beyond the list: "other tools" with "may", "can", a use verb;
     // "use any tool", "call whatever tools".
