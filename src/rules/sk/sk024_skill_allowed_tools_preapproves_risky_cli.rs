@@ -179,7 +179,7 @@ pub(super) fn skill_allowed_tools_preapproves_risky_cli(unit: &Unit<'_>, sink: &
                 verb,
             })
         });
-        let Some(documented) = found else {
+        let Some(documented) = found.or_else(|| generated_tool(unit, &prefix)) else {
             continue;
         };
         let program = prefix.join(" ");
@@ -202,6 +202,45 @@ pub(super) fn skill_allowed_tools_preapproves_risky_cli(unit: &Unit<'_>, sink: &
             documented.command
         ));
     }
+}
+
+/// A tool of the skill's own tool lists generated from the granted CLI, whose command is risky:
+/// named after its command (`paycli_refunds_create` for `paycli refunds create`), or describing
+/// it ("Runs `paycli refunds create`"). The first in file order.
+fn generated_tool(unit: &Unit<'_>, prefix: &[&str]) -> Option<Documented> {
+    let stem = prefix.join("_").to_ascii_lowercase();
+    unit.tools().find_map(|(file, tool)| {
+        let name = tool.name()?.to_ascii_lowercase();
+        let rest = name
+            .strip_prefix(&stem)
+            .filter(|rest| rest.starts_with(['_', '-', '.']));
+        if let Some(rest) = rest {
+            let words: Vec<&str> = rest
+                .split(['_', '-', '.'])
+                .filter(|w| !w.is_empty())
+                .collect();
+            if words.iter().any(|w| READ_VERBS.contains(w)) {
+                return None;
+            }
+            let verb = words.iter().find_map(|w| risky_verb(w))?;
+            let command = prefix.iter().copied().chain(words).collect::<Vec<_>>();
+            let span = tool.name_node().map_or(tool.entry.span, |n| n.span);
+            return Some(Documented {
+                file,
+                span,
+                command: command.join(" "),
+                verb,
+            });
+        }
+        let description = tool.description()?;
+        let (_, _, command, verb) = risky_command(description.as_str()?, prefix)?;
+        Some(Documented {
+            file,
+            span: description.span,
+            command,
+            verb,
+        })
+    })
 }
 
 /// Where the frontmatter of a Markdown text ends (0 when it has none).
