@@ -106,15 +106,30 @@ pub fn diff(old: &Inventory, new: &Inventory) -> CapabilityDiff {
 /// tools it declares are compared with nothing, so a tool hidden in it would otherwise pass as
 /// no change at all.
 fn not_read(old: &Inventory, new: &Inventory) -> Vec<Change> {
-    let before: HashSet<&Unread> = old.unread.iter().collect();
+    // The same when the digest (of the text, or of what a source file left unread) is: the
+    // message of a source file names lines, which move with any edit above them.
+    fn same(u: &Unread) -> (&str, Result<u64, &str>) {
+        (u.path.as_str(), u.digest.ok_or(u.message.as_str()))
+    }
+    let before: HashSet<_> = old.unread.iter().map(same).collect();
     new.unread
         .iter()
-        .filter(|u| !before.contains(u))
+        .filter(|u| !before.contains(&same(u)))
         .map(|u| {
-            let message = format!(
-                "the new side cannot read this file ({}): what it declares is not compared",
-                u.message
-            );
+            // A source file read in part names what it left unread.
+            let in_part = u.message.contains(" not read at line ")
+                || u.message.contains(" not read, the name being computed");
+            let message = if in_part {
+                format!(
+                    "the new side reads this file in part ({}): what it leaves unread is not compared",
+                    u.message
+                )
+            } else {
+                format!(
+                    "the new side cannot read this file ({}): what it declares is not compared",
+                    u.message
+                )
+            };
             change_at(
                 ChangeKind::NotRead,
                 "file",

@@ -223,7 +223,8 @@ pub struct Unread {
     pub path: String,
     pub message: String,
     /// A stable hash of the text when it was read and did not parse, so that a diff can tell an
-    /// unreadable file left alone from one changed (and still unreadable); `None` when the
+    /// unreadable file left alone from one changed (and still unreadable); for a source file
+    /// read in part, of what was not read (each tool, part and why, not where); `None` when the
     /// bytes were not read (over the size cap, binary, a link not followed…).
     pub digest: Option<u64>,
 }
@@ -302,6 +303,9 @@ fn code_unread(
     let lines = LineIndex::new(&source.text);
     let line = |span: Span| lines.line_col(span.start).line;
     let mut notes = Vec::new();
+    // What was not read, without where: the same parts left unread in a later version of the
+    // file (lines moved by an edit elsewhere) are no new unknown for a diff.
+    let mut unknowns: Vec<String> = Vec::new();
     if !doc.unresolved.is_empty() {
         let count = doc.unresolved.len();
         let noun = if count == 1 {
@@ -318,6 +322,7 @@ fn code_unread(
             "{count} tool {noun} not read, the name being computed at run time ({})",
             places.join("; ")
         ));
+        unknowns.extend(doc.unresolved.iter().map(|u| u.why.clone()));
     }
     for tool in &doc.tools {
         let Some(code) = &tool.code else {
@@ -331,15 +336,23 @@ fn code_unread(
                 line(part.span),
                 part.why
             ));
+            unknowns.push(format!(
+                "{}\u{0}{}\u{0}{}",
+                tool.display_name(),
+                part.part,
+                part.why
+            ));
         }
     }
     if notes.is_empty() {
         return None;
     }
+    unknowns.sort();
+    let unknowns: Vec<&str> = unknowns.iter().map(String::as_str).collect();
     Some(Unread {
         path: source.rel_path.clone(),
         message: notes.join("; "),
-        digest: Some(crate::diagnostic::stable_hash(&[source.text.as_str()])),
+        digest: Some(crate::diagnostic::stable_hash(&unknowns)),
     })
 }
 

@@ -216,3 +216,60 @@ fn a_description_reworded_does_not_widen_and_one_dropping_a_limit_does() {
         "{markdown}"
     );
 }
+
+/// A Go server whose `search` tool takes a schema built elsewhere (not read), in the shape of
+/// github/github-mcp-server's handlers.
+const GO_SERVER: &str = r#"package tools
+
+import "github.com/mark3labs/mcp-go/mcp"
+
+func searchTool(schema *jsonschema.Schema) mcp.Tool {
+	return mcp.NewTool("search",
+		mcp.WithDescription("Searches the notes."),
+		mcp.WithReadOnlyHintAnnotation(true),
+		mcp.WithInputSchema(schema),
+	)
+}
+"#;
+
+#[test]
+fn a_source_file_read_in_part_widens_only_when_something_new_is_left_unread() {
+    let s = Scratch::new();
+    std::fs::create_dir_all(s.path("r")).expect("repo folder");
+    s.git("r", &["init", "-q", "."]);
+    s.write("r/server/tools.go", GO_SERVER);
+    s.commit("r", "first");
+    // Lines added above the same unread schema: the lines in the note move, nothing new is
+    // unknown.
+    let moved = GO_SERVER.replace(
+        "func searchTool",
+        "// searchTool is the server's one search.\n// It reads only.\nfunc searchTool",
+    );
+    s.write("r/server/tools.go", &moved);
+    s.commit("r", "comments");
+    let (code, report) = diff_json(&["HEAD~1", "HEAD"], &s.path("r"));
+    assert!(
+        !changes(&report).iter().any(|c| c["kind"] == "not-read"),
+        "{report:#}"
+    );
+    assert_eq!(code, Some(0), "{report:#}");
+    // A second tool whose schema is not read either: a new unknown, which widens.
+    let added = format!(
+        "{moved}\nfunc purgeTool(schema *jsonschema.Schema) mcp.Tool {{\n\treturn mcp.NewTool(\"purge\", mcp.WithDescription(\"Purges the notes.\"), mcp.WithInputSchema(schema))\n}}\n"
+    );
+    s.write("r/server/tools.go", &added);
+    s.commit("r", "purge");
+    let (_, report) = diff_json(&["HEAD~1", "HEAD"], &s.path("r"));
+    let unread: Vec<&Value> = changes(&report)
+        .iter()
+        .filter(|c| c["kind"] == "not-read")
+        .collect();
+    assert_eq!(unread.len(), 1, "{report:#}");
+    assert_eq!(unread[0]["widens"], true, "{report:#}");
+    assert!(
+        unread[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("reads this file in part") && m.contains("`purge`")),
+        "{report:#}"
+    );
+}
