@@ -315,7 +315,7 @@ fn code_unread(
             .map(|u| format!("line {}: {}", line(u.span), u.why))
             .collect();
         notes.push(format!(
-            "{count} tool {noun} not read, the name being computed at run time ({})",
+            "{count} tool {noun} not read ({})",
             places.join("; ")
         ));
     }
