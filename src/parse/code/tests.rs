@@ -412,7 +412,7 @@ fn typescript_tool_configs_built_from_spreads_are_read() {
 
 #[test]
 fn typescript_tool_arrays_are_read_where_the_file_lists_them() {
-    let text = "import type { Tool } from '@modelcontextprotocol/sdk/types.js';\nconst shared = { type: 'object', properties: {} };\nexport function definitions() {\n  return [\n    { name: 'page_open', description: 'Opens a page.', inputSchema: shared },\n    { name: 'page_close', description: 'Closes it.', inputSchema: shared },\n  ] as const satisfies Tool[];\n}\nconst EXTRA = [{ name: 'extra_ping', inputSchema: shared }];\nconst server = { tools: EXTRA };\nconst HANDED = [{ name: 'handed_off', inputSchema: shared }];\nregisterAll(HANDED);\nconst one: Tool = { name: 'typed_one', inputSchema: shared };\n";
+    let text = "import type { Tool } from '@modelcontextprotocol/sdk/types.js';\nconst shared = { type: 'object', properties: {} };\nexport function definitions() {\n  return [\n    { name: 'page_open', description: 'Opens a page.', inputSchema: shared },\n    { name: 'page_close', description: 'Closes it.', inputSchema: shared },\n  ] as const satisfies Tool[];\n}\nconst EXTRA = [{ name: 'extra_ping', inputSchema: shared }];\nconst server = { tools: EXTRA };\nconst HANDED = [{ name: 'handed_off', inputSchema: shared }];\nregisterAll(HANDED);\nconst one: Tool = { name: 'typed_one', inputSchema: shared };\nimport { ToolSchema } from '@modelcontextprotocol/sdk/types.js';\nexport const Parsed = ToolSchema.parse({ name: 'parsed_one', inputSchema: shared });\nconst notSdk = Other.parse({ name: 'other_one', inputSchema: shared });\n";
     let doc = parse_code(Lang::TypeScript, text);
     let found: Vec<String> = doc
         .registrations
@@ -425,14 +425,16 @@ fn typescript_tool_arrays_are_read_where_the_file_lists_them() {
             "\"page_open\"",
             "\"page_close\"",
             "\"extra_ping\"",
-            "\"typed_one\""
+            "\"typed_one\"",
+            "\"parsed_one\""
         ],
         "{doc:#?}"
     );
-    assert_eq!(doc.unresolved.len(), 1, "{doc:#?}");
+    assert_eq!(doc.unresolved.len(), 2, "{doc:#?}");
     assert!(doc.unresolved[0]
         .why
         .contains("`handed_off` is handed to code of another file"));
+    assert!(doc.unresolved[1].why.contains("`other_one`"));
     // A ListTools handler returning a constant array reads the array's tools, once.
     let handler = "import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';\nconst A = { name: 'a', inputSchema: {} };\nconst TOOLS = [A, ...[{ name: 'b', inputSchema: {} }]];\nserver.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));\n";
     assert_eq!(names(Lang::TypeScript, handler), ["a", "b"]);

@@ -211,7 +211,8 @@ fn outermost(node: SyntaxNode<'_>) -> SyntaxNode<'_> {
     node
 }
 
-/// `[…] satisfies Tool[]`, `{…} as Tool`, `const tools: Tool[] = […]`, with `Tool` the MCP SDK's.
+/// `[…] satisfies Tool[]`, `{…} as Tool`, `const tools: Tool[] = […]`, `ToolSchema.parse({…})`, with
+/// `Tool` and `ToolSchema` the MCP SDK's.
 fn typed_as_sdk_tool(reader: &Reader<'_, '_>, holder: SyntaxNode<'_>) -> bool {
     let is_sdk_tool = |type_node: SyntaxNode<'_>| {
         let written = text_of(type_node, reader.text)
@@ -251,6 +252,22 @@ fn typed_as_sdk_tool(reader: &Reader<'_, '_>, holder: SyntaxNode<'_>) -> bool {
                 }
             }
             "parenthesized_expression" | "non_null_expression" => {}
+            // `ToolSchema.parse({…})`: validated as the SDK's tool.
+            "arguments" => {
+                let call = parent.parent().filter(|c| c.kind() == "call_expression");
+                let function = call.and_then(|c| c.child_by_field_name("function"));
+                let parsed = function.is_some_and(|f| {
+                    let callee = text_of(f, reader.text);
+                    let schema = callee.strip_suffix(".parse").unwrap_or("");
+                    let head = schema.split('.').next().unwrap_or(schema);
+                    schema.ends_with("ToolSchema")
+                        && reader.scope.imports.get(head).is_some_and(|module| {
+                            module.starts_with("@modelcontextprotocol/")
+                                && (schema.contains('.') || module.ends_with(".ToolSchema"))
+                        })
+                });
+                return parsed && named_children(parent).len() == 1;
+            }
             "variable_declarator" => {
                 return parent.child_by_field_name("type").is_some_and(is_sdk_tool);
             }
