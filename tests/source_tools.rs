@@ -51,8 +51,17 @@ fn registrations_are_listed_with_their_place_in_the_source() {
         ("forget_note", "assistant/tools.ts", 10),
         ("weather", "assistant/tools.ts", 21),
         ("translate_text", "assistant/tools.ts", 29),
+        // An array of tool objects typed as the SDK's `Tool[]`.
+        ("browser_open", "browser/definitions.ts", 9),
+        ("browser_click", "browser/definitions.ts", 18),
         ("files_read", "files/main.go", 12),
         ("files_search", "files/main.go", 23),
+        // Python functions registered by calling the server: `self.tool(fn, name=…)`,
+        // `add_tool(self.method, "name")`, `tool(name=…)(fn)`.
+        ("memory_store", "memory/server.py", 35),
+        ("memory_find", "memory/server.py", 36),
+        ("memory_recall", "memory/server.py", 37),
+        ("memory_forget", "memory/server.py", 38),
         ("notes_append", "notes/index.ts", 18),
         ("notes_list", "notes/index.ts", 32),
         ("notes_search", "notes/index.ts", 41),
@@ -60,6 +69,9 @@ fn registrations_are_listed_with_their_place_in_the_source() {
         ("ops_status", "ops/server.py", 25),
         ("ops_restart", "ops/server.py", 31),
         ("ops_ping", "ops/server.py", 52),
+        // Tool configs spread from a shared object; a project's own wrapper of `tool`.
+        ("list_tables", "tables/tools.ts", 26),
+        ("drop_table", "tables/tools.ts", 30),
     ];
     let expected: Vec<(String, String, u64)> = expected
         .iter()
@@ -83,6 +95,22 @@ fn registrations_are_listed_with_their_place_in_the_source() {
         "{unread}"
     );
     assert!(unread.contains("1 tool registration not read"), "{unread}");
+    // Tool objects handed to code of another file.
+    assert!(
+        unread.contains("line 27: `browser_evaluate` is handed to code of another file"),
+        "{unread}"
+    );
+    // A function imported from another module, and one wrapped before it is registered.
+    assert!(
+        unread.contains("line 39: `export_all` is imported from another module"),
+        "{unread}"
+    );
+    assert!(
+        unread.contains(
+            "`memory_find`: inputSchema not read at line 36 (`search` is bound more than once"
+        ),
+        "{unread}"
+    );
     assert!(unread.contains("line 48"), "{unread}");
     assert!(
         unread.contains("`notes_search`: inputSchema not read at line 42"),
@@ -103,6 +131,9 @@ fn what_the_registrations_declare_and_do_is_the_effect() {
     assert_eq!(tool("ops_cleanup")["effect"], "destructive");
     assert_eq!(tool("notes_list")["effect"], "read");
     assert_eq!(tool("notes_append")["effect"], "write");
+    // Hints read through a spread.
+    assert_eq!(tool("list_tables")["effect"], "read");
+    assert_eq!(tool("drop_table")["effect"], "destructive");
     let evidence = tool("ops_cleanup")["evidence"].to_string();
     assert!(
         evidence.contains("`shutil.rmtree` in the handler"),

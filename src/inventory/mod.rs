@@ -319,7 +319,7 @@ fn code_unread(
             .map(|u| format!("line {}: {}", line(u.span), u.why))
             .collect();
         notes.push(format!(
-            "{count} tool {noun} not read, the name being computed at run time ({})",
+            "{count} tool {noun} not read ({})",
             places.join("; ")
         ));
         unknowns.extend(doc.unresolved.iter().map(|u| u.why.clone()));

@@ -319,9 +319,13 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
         };
         match read {
             Some(Ok(mut registration)) => {
-                if let Some(handler) = handler_of(&reader, node) {
-                    registration.handler = handler_calls(&reader, handler);
-                    registration.handler_span = Some(span_of(handler));
+                match handler_of(&reader, node) {
+                    Some(Ok(handler)) => {
+                        registration.handler = handler_calls(&reader, handler);
+                        registration.handler_span = Some(span_of(handler));
+                    }
+                    Some(Err(unresolved)) => registration.unresolved.push(unresolved),
+                    None => {}
                 }
                 doc.registrations.push(*registration);
             }
@@ -336,8 +340,12 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
 
 type Read = Option<Result<Box<Registration>, Unresolved>>;
 
-/// The body of the handler registered with the tool at `node`.
-fn handler_of<'t>(reader: &Reader<'_, 't>, node: SyntaxNode<'t>) -> Option<SyntaxNode<'t>> {
+/// The body of the handler registered with the tool at `node`; `Err` for a handler in another
+/// package (`tools.Exec`, `handlers.New(deps)`), whose body is not followed.
+fn handler_of<'t>(
+    reader: &Reader<'_, 't>,
+    node: SyntaxNode<'t>,
+) -> Option<Result<SyntaxNode<'t>, Unresolved>> {
     // `&mcp.Tool{…}` is the argument, not the literal.
     let mut at = node;
     while let Some(parent) = at.parent() {
@@ -367,7 +375,37 @@ fn handler_of<'t>(reader: &Reader<'_, 't>, node: SyntaxNode<'t>) -> Option<Synta
         }
         _ => return None,
     };
-    function_body(reader, handler)
+    if let Some(package) = other_package(reader, handler) {
+        return Some(Err(Unresolved {
+            part: "handler",
+            span: span_of(handler),
+            why: format!(
+                "`{}` is a function of the package `{package}`, not followed",
+                abbreviate(text_of(handler, reader.text))
+            ),
+        }));
+    }
+    function_body(reader, handler).map(Ok)
+}
+
+/// The import path of the package a handler expression names (`tools.Exec`, `tools.New(deps)`).
+fn other_package(reader: &Reader<'_, '_>, handler: SyntaxNode<'_>) -> Option<String> {
+    let function = match handler.kind() {
+        "call_expression" => handler.child_by_field_name("function")?,
+        _ => handler,
+    };
+    if function.kind() != "selector_expression" {
+        return None;
+    }
+    let operand = function.child_by_field_name("operand")?;
+    if operand.kind() != "identifier" {
+        return None;
+    }
+    reader
+        .scope
+        .imports
+        .get(text_of(operand, reader.text))
+        .cloned()
 }
 
 /// The body of a function literal, or of the function or method of the file a name points to.
@@ -379,7 +417,8 @@ fn function_body<'t>(reader: &Reader<'_, 't>, node: SyntaxNode<'t>) -> Option<Sy
             .functions
             .get(text_of(node, reader.text))
             .and_then(|f| f.child_by_field_name("body")),
-        "selector_expression" => {
+        // A method of the file (`s.handleRun`); `pkg.Run` of an imported package is not.
+        "selector_expression" if other_package(reader, node).is_none() => {
             let field = node.child_by_field_name("field")?;
             reader
                 .scope

@@ -93,7 +93,7 @@ pub fn may_register_tools(lang: Lang, text: &str) -> bool {
     let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
     match lang {
         Lang::Python => {
-            ((has("mcp") || has("MCP")) && (has(".tool") || has("Tool(")))
+            ((has("mcp") || has("MCP")) && (has(".tool") || has("Tool(") || has("add_tool(")))
                 || has("@function_tool")
                 || (has("langchain") && has("@tool"))
         }
@@ -101,11 +101,15 @@ pub fn may_register_tools(lang: Lang, text: &str) -> bool {
         Lang::Go => has("mcp") && (has("NewTool(") || has("Tool{")),
         // `@modelcontextprotocol/sdk`, and the split packages of the SDK's second version
         // (`@modelcontextprotocol/server`).
+        // Tool objects (`inputSchema`) typed or listed as the SDK's tools.
         // FastMCP's `addTool({…, execute})`, the AI SDK's and OpenAI Agents' `tool({…, execute})`.
         _ => {
             (has("@modelcontextprotocol/")
-                && (has("registerTool") || has(".tool(") || has("ListToolsRequestSchema")))
-                || ((has("addTool(") || has("tool(")) && has("execute"))
+                && (has("registerTool")
+                    || has(".tool(")
+                    || has("ListToolsRequestSchema")
+                    || has("inputSchema")))
+                || ((has("tool(") || has("Tool(")) && has("execute"))
         }
     }
 }

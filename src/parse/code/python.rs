@@ -9,6 +9,7 @@
 //!   (`types.Tool` too), the schema a dict literal or `Model.model_json_schema()` of a pydantic
 //!   model of the same file.
 
+mod calls;
 mod hints;
 
 use super::{
@@ -405,7 +406,7 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
     for node in candidates {
         let read = match node.kind() {
             "decorated_definition" => decorated(&reader, node),
-            _ => tool_call(&reader, node),
+            _ => tool_call(&reader, node).or_else(|| calls::registered_function(&reader, node)),
         };
         match read {
             Some(Ok(registration)) => doc.registrations.push(*registration),
@@ -469,7 +470,51 @@ fn decorated(reader: &Reader<'_, '_>, node: SyntaxNode<'_>) -> Read {
     if function.kind() != "function_definition" {
         return None;
     }
-    let function_name = function.child_by_field_name("name")?;
+    // `@mcp.tool("name")`: FastMCP 2 takes the name positionally too.
+    let positional_name = call
+        .and_then(|c| c.child_by_field_name("arguments"))
+        .and_then(|a| a.named_child(0))
+        .filter(|a| a.kind() != "keyword_argument");
+    let form = match decorator.named_child(0).map(|d| text_of(d, reader.text)) {
+        Some(d) if d.starts_with("function_tool") => "@function_tool",
+        _ => "@tool",
+    };
+    function_tool(
+        reader,
+        FunctionTool {
+            entry: node,
+            anchor: decorator,
+            function: Ok(function),
+            call,
+            positional_name,
+            form,
+        },
+    )
+}
+
+/// A function registered as a tool, by a decorator or a call.
+struct FunctionTool<'t> {
+    /// What the entry spans: the decorated definition, the registering call.
+    entry: SyntaxNode<'t>,
+    /// Where a name that cannot be read is reported.
+    anchor: SyntaxNode<'t>,
+    /// The function's definition, or why it cannot be found.
+    function: Result<SyntaxNode<'t>, String>,
+    /// The call whose keywords override the function's name, title, description, annotations.
+    call: Option<SyntaxNode<'t>>,
+    positional_name: Option<SyntaxNode<'t>>,
+    form: &'static str,
+}
+
+fn function_tool<'t>(reader: &Reader<'_, 't>, tool: FunctionTool<'t>) -> Read {
+    let FunctionTool {
+        entry,
+        anchor,
+        function,
+        call,
+        positional_name,
+        form,
+    } = tool;
     let mut members = Vec::new();
     let mut unresolved = Vec::new();
     // `@function_tool(name_override=…, description_override=…)` names what `@mcp.tool` calls
@@ -483,26 +528,29 @@ fn decorated(reader: &Reader<'_, '_>, node: SyntaxNode<'_>) -> Read {
             })
         })
     };
-    // `@mcp.tool("name")`: FastMCP 2 takes the name positionally too.
-    let positional_name = call
-        .and_then(|c| c.child_by_field_name("arguments"))
-        .and_then(|a| a.named_child(0))
-        .filter(|a| a.kind() != "keyword_argument");
-    match given("name").map(|(_, v)| v).or(positional_name) {
-        Some(value) => match reader.string(value, 0) {
+    match (given("name").map(|(_, v)| v).or(positional_name), &function) {
+        (Some(value), _) => match reader.string(value, 0) {
             Ok((name, span)) => members.push(member("name", span, string_node(name, span))),
             Err(why) => {
                 return Some(Err(Unresolved {
                     part: "name",
-                    span: span_of(decorator),
+                    span: span_of(anchor),
                     why,
                 }))
             }
         },
-        None => {
+        (None, Ok(function)) => {
+            let function_name = function.child_by_field_name("name")?;
             let span = span_of(function_name);
             let name = text_of(function_name, reader.text).to_string();
             members.push(member("name", span, string_node(name, span)));
+        }
+        (None, Err(why)) => {
+            return Some(Err(Unresolved {
+                part: "registration",
+                span: span_of(anchor),
+                why: why.clone(),
+            }))
         }
     }
     if let Some((key_span, value)) = given("title") {
@@ -515,9 +563,12 @@ fn decorated(reader: &Reader<'_, '_>, node: SyntaxNode<'_>) -> Read {
             }),
         }
     }
-    let body = function.child_by_field_name("body");
-    match given("description") {
-        Some((key_span, value)) => match reader.text(value, 0) {
+    let body = function
+        .as_ref()
+        .ok()
+        .and_then(|f| f.child_by_field_name("body"));
+    match (given("description"), &function) {
+        (Some((key_span, value)), _) => match reader.text(value, 0) {
             Ok((text, span)) => {
                 members.push(member("description", key_span, string_node(text, span)))
             }
@@ -527,35 +578,45 @@ fn decorated(reader: &Reader<'_, '_>, node: SyntaxNode<'_>) -> Read {
                 why,
             }),
         },
-        None => {
+        (None, Ok(_)) => {
             if let Some(doc) = body.and_then(|b| docstring(reader, b)) {
                 members.push(doc);
             }
         }
-    }
-    match function
-        .child_by_field_name("parameters")
-        .map(|p| hints::signature(reader, p))
-    {
-        Some(Ok(schema)) => members.push(super::implied("inputSchema", schema)),
-        Some(Err(why)) => unresolved.push(Unresolved {
-            part: "inputSchema",
-            span: span_of(function_name),
-            why,
+        (None, Err(why)) => unresolved.push(Unresolved {
+            part: "description",
+            span: span_of(anchor),
+            why: why.clone(),
         }),
-        None => {}
+    }
+    match &function {
+        Ok(function) => {
+            let parameters = function.child_by_field_name("parameters");
+            match parameters.map(|p| hints::signature(reader, p)) {
+                Some(Ok(schema)) => members.push(super::implied("inputSchema", schema)),
+                Some(Err(why)) => unresolved.push(Unresolved {
+                    part: "inputSchema",
+                    span: function
+                        .child_by_field_name("name")
+                        .map_or(span_of(*function), span_of),
+                    why,
+                }),
+                None => {}
+            }
+        }
+        Err(why) => unresolved.push(Unresolved {
+            part: "inputSchema",
+            span: span_of(anchor),
+            why: why.clone(),
+        }),
     }
     if let Some((key_span, value)) = given("annotations") {
         annotations(reader, key_span, value, &mut members, &mut unresolved);
     }
     let calls = body.map(|b| handler_calls(reader, b)).unwrap_or_default();
-    let form = match decorator.named_child(0).map(|d| text_of(d, reader.text)) {
-        Some(d) if d.starts_with("function_tool") => "@function_tool",
-        _ => "@tool",
-    };
     Some(Ok(Box::new(Registration {
         form,
-        entry: object(span_of(node), members),
+        entry: object(span_of(entry), members),
         built_schema: true,
         unresolved,
         handler: calls,

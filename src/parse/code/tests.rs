@@ -323,3 +323,141 @@ fn go_pointer_helpers_give_what_they_point_to() {
     let r = one(Lang::Go, text);
     assert_eq!(json(r.entry.get("description")), "\"Reads logs\"");
 }
+
+#[test]
+fn python_functions_registered_by_a_call_are_read() {
+    let text = "from fastmcp import FastMCP\nfrom store import purge\n\ndef drop(key: str) -> str:\n    \"\"\"Drops a key.\"\"\"\n    return key\n\nclass S(FastMCP):\n    def find(self, q: str) -> list:\n        \"\"\"Finds.\"\"\"\n        return []\n\n    def setup(self):\n        def keep(text: str, ttl: int = 5) -> str:\n            \"\"\"Keeps text.\"\"\"\n            return text\n        wrapped = keep\n        wrapped = limit(wrapped)\n        self.tool(keep, name=\"kv_keep\", description=\"Keeps \" + \"it.\")\n        self.add_tool(self.find, \"kv_find\")\n        self.tool(name=\"kv_drop\")(drop)\n        self.tool(wrapped, name=\"kv_wrapped\")\n        self.add_tool(purge)\n        self.tool(\"not_a_function\")\n";
+    let doc = parse_code(Lang::Python, text);
+    let read: Vec<(String, String, String)> = doc
+        .registrations
+        .iter()
+        .map(|r| {
+            (
+                json(r.entry.get("name")),
+                json(r.entry.get("description")),
+                json(r.entry.get("inputSchema")),
+            )
+        })
+        .collect();
+    assert_eq!(
+        read,
+        [
+            (
+                "\"kv_keep\"".into(),
+                "\"Keeps it.\"".into(),
+                r#"{"properties":{"text":{"type":"string"},"ttl":{"default":5,"type":"integer"}},"required":["text"],"type":"object"}"#.into()
+            ),
+            (
+                "\"kv_find\"".into(),
+                "\"Finds.\"".into(),
+                r#"{"properties":{"q":{"type":"string"}},"required":["q"],"type":"object"}"#.into()
+            ),
+            (
+                "\"kv_drop\"".into(),
+                "\"Drops a key.\"".into(),
+                r#"{"properties":{"key":{"type":"string"}},"required":["key"],"type":"object"}"#.into()
+            ),
+            // Wrapped before it is registered: the name is read, the rest is not guessed.
+            ("\"kv_wrapped\"".into(), String::new(), String::new()),
+        ],
+        "{doc:#?}"
+    );
+    let wrapped: Vec<&str> = doc.registrations[3]
+        .unresolved
+        .iter()
+        .map(|u| u.part)
+        .collect();
+    assert_eq!(wrapped, ["description", "inputSchema"]);
+    assert!(doc.registrations[3].unresolved[0]
+        .why
+        .contains("bound more than once"));
+    // An imported function without a given name is a registration not read.
+    assert_eq!(doc.unresolved.len(), 1, "{doc:#?}");
+    assert!(doc.unresolved[0].why.contains("`purge` is imported"));
+    // Without a server SDK imported, `add_tool` is another library's.
+    let other =
+        "from toolbox import Box\nbox = Box()\ndef f(x: int): ...\nbox.add_tool(f, name=\"f\")\n";
+    assert_eq!(parse_code(Lang::Python, other), CodeDoc::default());
+    assert!(may_register_tools(
+        Lang::Python,
+        "from mcp.server.fastmcp import FastMCP\nmcp.add_tool(f)\n"
+    ));
+}
+
+#[test]
+fn typescript_tool_configs_built_from_spreads_are_read() {
+    let text = "import { tool } from '@acme/mcp-utils';\nimport { injectableTool } from './util.js';\nimport { z } from 'zod';\nconst defs = {\n  list_rows: { description: 'Lists rows.', parameters: z.object({ table: z.string() }), annotations: { readOnlyHint: true } },\n  drop_table: { description: 'Drops a table.', parameters: z.object({ table: z.string() }) },\n} as const;\nexport function tools(db) {\n  return {\n    list_rows: tool({ ...defs.list_rows, async execute({ table }) { return db.rows(table); } }),\n    drop_table: injectableTool({ ...defs.drop_table, description: 'Drops a table for good.', execute: async ({ table }) => db.drop(table) }),\n  };\n}\nimport { helperTool } from './h.js';\nconst loop = { ...loop };\nconst x = helperTool({ ...loop, execute: () => 1 });\n";
+    let doc = parse_code(Lang::TypeScript, text);
+    let read: Vec<String> = doc
+        .registrations
+        .iter()
+        .map(|r| json(Some(&r.entry)))
+        .collect();
+    assert_eq!(read.len(), 2, "{doc:#?}");
+    assert!(
+        read[0].contains(r#""name":"list_rows""#)
+            && read[0].contains(r#""description":"Lists rows.""#)
+            && read[0].contains(r#""readOnlyHint":true"#),
+        "{}",
+        read[0]
+    );
+    // A member written after the spread wins.
+    assert!(
+        read[1].contains(r#""description":"Drops a table for good.""#)
+            && read[1].contains(r#""required":["table"]"#),
+        "{}",
+        read[1]
+    );
+}
+
+#[test]
+fn typescript_tool_arrays_are_read_where_the_file_lists_them() {
+    let text = "import type { Tool } from '@modelcontextprotocol/sdk/types.js';\nconst shared = { type: 'object', properties: {} };\nexport function definitions() {\n  return [\n    { name: 'page_open', description: 'Opens a page.', inputSchema: shared },\n    { name: 'page_close', description: 'Closes it.', inputSchema: shared },\n  ] as const satisfies Tool[];\n}\nconst EXTRA = [{ name: 'extra_ping', inputSchema: shared }];\nconst server = { tools: EXTRA };\nconst HANDED = [{ name: 'handed_off', inputSchema: shared }];\nregisterAll(HANDED);\nconst one: Tool = { name: 'typed_one', inputSchema: shared };\nimport { ToolSchema } from '@modelcontextprotocol/sdk/types.js';\nexport const Parsed = ToolSchema.parse({ name: 'parsed_one', inputSchema: shared });\nconst notSdk = Other.parse({ name: 'other_one', inputSchema: shared });\n";
+    let doc = parse_code(Lang::TypeScript, text);
+    let found: Vec<String> = doc
+        .registrations
+        .iter()
+        .map(|r| json(r.entry.get("name")))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "\"page_open\"",
+            "\"page_close\"",
+            "\"extra_ping\"",
+            "\"typed_one\"",
+            "\"parsed_one\""
+        ],
+        "{doc:#?}"
+    );
+    assert_eq!(doc.unresolved.len(), 2, "{doc:#?}");
+    assert!(doc.unresolved[0]
+        .why
+        .contains("`handed_off` is handed to code of another file"));
+    assert!(doc.unresolved[1].why.contains("`other_one`"));
+    // A ListTools handler returning a constant array reads the array's tools, once.
+    let handler = "import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';\nconst A = { name: 'a', inputSchema: {} };\nconst TOOLS = [A, ...[{ name: 'b', inputSchema: {} }]];\nserver.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));\n";
+    assert_eq!(names(Lang::TypeScript, handler), ["a", "b"]);
+    assert!(parse_code(Lang::TypeScript, handler).unresolved.is_empty());
+}
+
+#[test]
+fn a_go_handler_of_another_package_is_not_read_for_a_method_of_the_file() {
+    let text = format!(
+        "{MCP_GO}import \"example.com/srv/pkg/tools\"\n\ntype S struct{{}}\n\nfunc (s *S) Exec(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {{\n\texec.Command(\"sh\", \"-c\", r.GetString(\"c\", \"\")).Run()\n\treturn nil, nil\n}}\n\nfunc (s *S) register() {{\n\ts.srv.AddTool(mcp.NewTool(\"pod_exec\", mcp.WithDescription(\"Runs in a pod.\")), tools.Exec)\n\ts.srv.AddTool(mcp.NewTool(\"local_exec\"), s.Exec)\n}}\n"
+    );
+    let doc = parse_code(Lang::Go, &text);
+    assert_eq!(doc.registrations.len(), 2, "{doc:#?}");
+    let pod = &doc.registrations[0];
+    assert!(pod.handler.is_empty(), "{:?}", pod.handler);
+    assert_eq!(pod.unresolved.len(), 1, "{:?}", pod.unresolved);
+    assert_eq!(pod.unresolved[0].part, "handler");
+    assert!(pod.unresolved[0]
+        .why
+        .contains("a function of the package `example.com/srv/pkg/tools`"));
+    // The file's own method is still followed.
+    assert!(doc.registrations[1]
+        .handler
+        .iter()
+        .any(|c| c.callee == "os/exec.Command"));
+}

@@ -279,8 +279,22 @@ impl<'t> Reader<'_, 't> {
         Ok((out, span_of(node)))
     }
 
-    /// The member `key` of an object literal: its key and value.
+    /// The member `key` of an object literal: its key and value. A spread of an object of the
+    /// file (`{ ...defs.list_tables, execute }`) gives its members, a later member winning as
+    /// at run time.
     fn pair(&self, object: SyntaxNode<'t>, key: &str) -> Option<(Span, SyntaxNode<'t>)> {
+        self.pair_in(object, key, 0)
+    }
+
+    fn pair_in(
+        &self,
+        object: SyntaxNode<'t>,
+        key: &str,
+        depth: usize,
+    ) -> Option<(Span, SyntaxNode<'t>)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
         for child in named_children(object).into_iter().rev() {
             match child.kind() {
                 "pair" => {
@@ -291,6 +305,22 @@ impl<'t> Reader<'_, 't> {
                 }
                 "shorthand_property_identifier" if text_of(child, self.text) == key => {
                     return Some((span_of(child), child));
+                }
+                // `async execute({ … }) { … }`: the method is the value.
+                "method_definition" => {
+                    let name = child.child_by_field_name("name");
+                    if let Some(name) = name.filter(|n| self.key_name(*n).as_deref() == Some(key)) {
+                        return Some((span_of(name), child));
+                    }
+                }
+                "spread_element" => {
+                    let spread = child
+                        .named_child(0)
+                        .and_then(|inner| self.resolve(inner, depth + 1).ok())
+                        .filter(|s| s.kind() == "object");
+                    if let Some(found) = spread.and_then(|s| self.pair_in(s, key, depth + 1)) {
+                        return Some(found);
+                    }
                 }
                 _ => {}
             }
@@ -312,6 +342,17 @@ impl<'t> Reader<'_, 't> {
         &self,
         object: SyntaxNode<'t>,
     ) -> Result<Vec<(String, Span, SyntaxNode<'t>)>, String> {
+        self.members_in(object, 0)
+    }
+
+    fn members_in(
+        &self,
+        object: SyntaxNode<'t>,
+        depth: usize,
+    ) -> Result<Vec<(String, Span, SyntaxNode<'t>)>, String> {
+        if depth > MAX_DEPTH {
+            return Err("nested too deeply".into());
+        }
         let mut out = Vec::new();
         for child in named_children(object) {
             match child.kind() {
@@ -332,17 +373,25 @@ impl<'t> Reader<'_, 't> {
                 }
                 "spread_element" => {
                     let inner = child.named_child(0).ok_or("an empty spread")?;
-                    let spread = self.resolve(inner, 0)?;
+                    let spread = self.resolve(inner, depth + 1)?;
                     if spread.kind() != "object" {
                         return Err("a spread of a value computed at run time".into());
                     }
-                    out.extend(self.members(spread)?);
+                    out.extend(self.members_in(spread, depth + 1)?);
                 }
                 "comment" => {}
                 _ => return Err("an object with methods or computed members".into()),
             }
         }
-        Ok(out)
+        // A member written after a spread replaces the spread's, as at run time.
+        let mut kept: Vec<(String, Span, SyntaxNode<'t>)> = Vec::with_capacity(out.len());
+        for entry in out.into_iter().rev() {
+            if !kept.iter().any(|(key, _, _)| *key == entry.0) {
+                kept.push(entry);
+            }
+        }
+        kept.reverse();
+        Ok(kept)
     }
 
     /// A literal value as JSON (objects, arrays, strings, numbers, booleans, `null`), constants
@@ -712,9 +761,11 @@ fn read_annotations<'t>(
 fn handler_body<'t>(reader: &Reader<'_, 't>, handler: SyntaxNode<'t>) -> Option<SyntaxNode<'t>> {
     let node = reader.resolve(handler, 0).ok()?;
     match node.kind() {
-        "arrow_function" | "function_expression" | "function" | "function_declaration" => {
-            node.child_by_field_name("body")
-        }
+        "arrow_function"
+        | "function_expression"
+        | "function"
+        | "function_declaration"
+        | "method_definition" => node.child_by_field_name("body"),
         _ => None,
     }
 }

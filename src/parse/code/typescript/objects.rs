@@ -6,9 +6,11 @@
 //!   counted as not read, never given a made-up name;
 //! - the OpenAI Agents SDK (`@openai/agents`): `tool({name, description, parameters, execute})`.
 //!
-//! A `tool(…)` imported from elsewhere is read only when it has the same shape (an `execute`
-//! function and a zod `parameters` or `inputSchema`), so an unrelated `tool()` helper gives no
-//! tool.
+//! A `tool(…)` imported from elsewhere, or a project's own wrapper of it imported by relative path
+//! (`injectableTool(…)` from `./util.js`), is read only when it has the same shape (an `execute`
+//! function, a description and a zod `parameters` or `inputSchema`), so an unrelated `tool()`
+//! helper gives no tool. The object may be built from spreads of objects of the file (`{
+//! ...toolDefs.list_tables, execute }`): their members are read as the spread gives them.
 
 use super::{
     handler_body, handler_calls, read_annotations, unwrap_expression, zod, Parts, Reader,
@@ -108,10 +110,13 @@ fn form_of(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> Option<Form> {
             let name = text_of(function, reader.text);
             let module = reader.scope.imports.get(name)?;
             let (module, imported) = module.rsplit_once('.')?;
-            if imported != "tool" {
+            // A project's own wrapper of `tool` (`injectableTool` from `./util.js`), read by
+            // its shape as any `tool` of another module.
+            let wrapper = imported.ends_with("Tool") && module.starts_with('.');
+            if imported != "tool" && !wrapper {
                 return None;
             }
-            Some(if TOOL_MODULES.contains(&module) {
+            Some(if imported == "tool" && TOOL_MODULES.contains(&module) {
                 Form::Tool
             } else {
                 Form::ToolShaped
