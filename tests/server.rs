@@ -1098,6 +1098,15 @@ fn a_workspace_folder_inside_a_repository_gets_what_the_command_line_reports_for
         expected,
         "the server reads the repository around the folder as the command line does"
     );
+    // Everything pending is published before a request is answered: what is left for the
+    // skill after this is older than the edit below.
+    client.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": skill_uri}, "position": {"line": 0, "character": 0}}),
+    );
+    client
+        .backlog
+        .retain(|m| m["params"]["uri"] != json!(skill_uri));
     // The marketplace, outside the folder, edited in the editor: the plugin is no longer
     // declared, so its skill's `version` is an unknown field now.
     let marketplace = root.join(".claude-plugin/marketplace.json");
