@@ -90,9 +90,15 @@ pub(super) fn evidence(text: &str) -> String {
 /// Whether the words before byte `at` end with "to" (at most a few bytes are read).
 pub(super) fn infinitive(text: &str, at: usize) -> bool {
     let tail = look_back(text, at, 12).trim_end();
+    // By `get`: the tail may end in a character of several bytes (a curly quotation mark).
+    let cut = tail.len().saturating_sub(2);
     tail.len() >= 2
-        && tail[tail.len() - 2..].eq_ignore_ascii_case("to")
-        && tail[..tail.len() - 2].ends_with(|c: char| !c.is_alphanumeric())
+        && tail
+            .get(cut..)
+            .is_some_and(|t| t.eq_ignore_ascii_case("to"))
+        && tail
+            .get(..cut)
+            .is_some_and(|h| h.ends_with(|c: char| !c.is_alphanumeric()))
 }
 
 /// How far back from a cue a quotation mark that opens around it is looked for.
