@@ -45,6 +45,19 @@ pub(super) fn exec_free_strings(old: &Row, new: &Row, out: &mut Vec<Change>) {
     }
 }
 
+/// The keywords that constrain how a schema's properties combine (one of these is required, this
+/// one excludes that one): one dropped accepts inputs it ruled out.
+const COMBINING: [&str; 8] = [
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "not",
+    "if",
+    "dependentSchemas",
+    "dependentRequired",
+    "dependencies",
+];
+
 /// How deep [`properties`] and [`schema_widenings`] follow nested schemas.
 const MAX_SCHEMA_DEPTH: usize = 32;
 
@@ -75,7 +88,8 @@ fn properties<'v>(
 }
 
 /// How the input schema accepts more than it did, at any depth: a property no longer required
-/// (gate parameters aside: those are dropped gates), `additionalProperties: false` gone, an
+/// (gate parameters aside: those are dropped gates), `additionalProperties: false` gone, a
+/// combining constraint gone (`anyOf`, `dependentSchemas`, …), an
 /// `enum` removed or grown, a `maxLength`/`maximum`/`maxItems` bound removed or raised, a
 /// `pattern` removed. Each message names the property by its path (`/filter/labels[]`).
 pub(super) fn schema_widenings(
@@ -147,6 +161,19 @@ fn widenings(
             Some("false".to_string()),
             ns.get("additionalProperties").map(Value::to_string),
         ));
+    }
+    // A constraint on how properties combine, dropped: "body or reaction", "not both".
+    for keyword in COMBINING {
+        if let (Some(before), None) = (os.get(keyword), ns.get(keyword)) {
+            out.push((
+                format!(
+                    "`{keyword}` gone at `{}`: inputs it ruled out are accepted",
+                    shown(path)
+                ),
+                Some(before.to_string()),
+                None,
+            ));
+        }
     }
     if !path.is_empty() {
         value_widenings(os, ns, path, out);

@@ -71,6 +71,31 @@ fn nested_schemas_widen_at_their_path() {
 }
 
 #[test]
+fn a_combining_constraint_dropped_widens() {
+    // As github-mcp-server's add_issue_comment lost between two releases: "body or reaction",
+    // and "a comment id needs a reaction, not a body".
+    let old = row(
+        json!({"type": "object", "anyOf": [{"required": ["body"]}, {"required": ["reaction"]}],
+            "dependentSchemas": {"comment_id": {"not": {"required": ["body"]}, "required": ["reaction"]}},
+            "properties": {"body": {"type": "string"}, "reaction": {"type": "string"}, "comment_id": {"type": "number"}}}),
+        Vec::new(),
+    );
+    let new = row(
+        json!({"type": "object",
+            "properties": {"body": {"type": "string"}, "reaction": {"type": "string"}, "comment_id": {"type": "number"}}}),
+        Vec::new(),
+    );
+    assert_eq!(
+        messages(&old, &new),
+        [
+            "`anyOf` gone at `/`: inputs it ruled out are accepted",
+            "`dependentSchemas` gone at `/`: inputs it ruled out are accepted",
+        ]
+    );
+    assert!(messages(&new, &old).is_empty());
+}
+
+#[test]
 fn a_new_unbounded_string_on_an_exec_tool_is_reported_once() {
     let old = row(
         json!({"type": "object", "properties": {"script": {"type": "string", "enum": ["build"]}}}),
