@@ -20,8 +20,8 @@ mod schema;
 
 use super::{
     abbreviate, bool_node, computed, find_all, member, named_children, object, plus_operands,
-    span_of, string_node, text_of, unescape, CodeDoc, HandlerCall, Registration, Unresolved,
-    MAX_DEPTH,
+    read_candidates, span_of, string_node, text_of, unescape, CodeDoc, HandlerCall, Read,
+    Unresolved, MAX_DEPTH,
 };
 use crate::parse::node::{Member, Node};
 use crate::source::Span;
@@ -298,15 +298,7 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
         scope: &scope,
         text,
     };
-    let mut doc = CodeDoc::default();
-    let mut candidates = Vec::new();
-    find_all(root, |n| {
-        if matches!(n.kind(), "call_expression" | "composite_literal") {
-            candidates.push(n);
-        }
-        false
-    });
-    for node in candidates {
+    read_candidates(root, &["call_expression", "composite_literal"], |node| {
         let read = match node.kind() {
             "call_expression"
                 if callee_name(node, text) == Some("NewTool")
@@ -317,8 +309,8 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
             "composite_literal" => schema::tool_literal(&reader, node),
             _ => None,
         };
-        match read {
-            Some(Ok(mut registration)) => {
+        read.map(|read| {
+            read.map(|mut registration| {
                 match handler_of(&reader, node) {
                     Some(Ok(handler)) => {
                         registration.handler = handler_calls(&reader, handler);
@@ -327,18 +319,11 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
                     Some(Err(unresolved)) => registration.unresolved.push(unresolved),
                     None => {}
                 }
-                doc.registrations.push(*registration);
-            }
-            Some(Err(unresolved)) => doc.unresolved.push(unresolved),
-            None => {}
-        }
-    }
-    doc.registrations.sort_by_key(|r| r.entry.span.start);
-    doc.unresolved.sort_by_key(|u| u.span.start);
-    doc
+                registration
+            })
+        })
+    })
 }
-
-type Read = Option<Result<Box<Registration>, Unresolved>>;
 
 /// The body of the handler registered with the tool at `node`; `Err` for a handler in another
 /// package (`tools.Exec`, `handlers.New(deps)`), whose body is not followed.

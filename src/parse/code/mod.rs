@@ -167,6 +167,49 @@ pub struct CodeDoc {
     pub unresolved: Vec<Unresolved>,
 }
 
+/// What a reader makes of one candidate node: a registration, one it could not read, or
+/// nothing (not a tool registration).
+pub(super) type Read = Option<Result<Box<Registration>, Unresolved>>;
+
+impl CodeDoc {
+    /// Keeps what a reader made of one candidate.
+    pub(super) fn take(&mut self, read: Read) {
+        match read {
+            Some(Ok(registration)) => self.registrations.push(*registration),
+            Some(Err(unresolved)) => self.unresolved.push(unresolved),
+            None => {}
+        }
+    }
+
+    /// Registrations and unresolved ones in the order they stand in the file.
+    pub(super) fn sort_by_position(&mut self) {
+        self.registrations.sort_by_key(|r| r.entry.span.start);
+        self.unresolved.sort_by_key(|u| u.span.start);
+    }
+}
+
+/// The registrations of a file whose candidates are the nodes of `kinds` (nested ones included,
+/// in tree order), each read by `read`; sorted by position.
+pub(super) fn read_candidates<'t>(
+    root: tree_sitter::Node<'t>,
+    kinds: &[&str],
+    mut read: impl FnMut(tree_sitter::Node<'t>) -> Read,
+) -> CodeDoc {
+    let mut candidates = Vec::new();
+    find_all(root, |n| {
+        if kinds.contains(&n.kind()) {
+            candidates.push(n);
+        }
+        false
+    });
+    let mut doc = CodeDoc::default();
+    for node in candidates {
+        doc.take(read(node));
+    }
+    doc.sort_by_position();
+    doc
+}
+
 /// Reads the tool registrations of a source file.
 pub fn parse_code(lang: Lang, text: &str) -> CodeDoc {
     let mut parser = tree_sitter::Parser::new();

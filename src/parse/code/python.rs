@@ -14,8 +14,8 @@ mod hints;
 
 use super::{
     abbreviate, bool_node, computed, find_all, member, named_children, number_node, object,
-    plus_operands, span_of, string_node, text_of, unescape, CodeDoc, HandlerCall, Registration,
-    Unresolved, MAX_DEPTH,
+    plus_operands, read_candidates, span_of, string_node, text_of, unescape, CodeDoc, HandlerCall,
+    Read, Registration, Unresolved, MAX_DEPTH,
 };
 use crate::parse::node::{Member, Node, Value};
 use crate::source::Span;
@@ -395,31 +395,13 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
         scope: &scope,
         text,
     };
-    let mut doc = CodeDoc::default();
-    let mut candidates = Vec::new();
-    find_all(root, |n| {
-        if matches!(n.kind(), "decorated_definition" | "call") {
-            candidates.push(n);
-        }
-        false
-    });
-    for node in candidates {
-        let read = match node.kind() {
+    read_candidates(root, &["decorated_definition", "call"], |node| {
+        match node.kind() {
             "decorated_definition" => decorated(&reader, node),
             _ => tool_call(&reader, node).or_else(|| calls::registered_function(&reader, node)),
-        };
-        match read {
-            Some(Ok(registration)) => doc.registrations.push(*registration),
-            Some(Err(unresolved)) => doc.unresolved.push(unresolved),
-            None => {}
         }
-    }
-    doc.registrations.sort_by_key(|r| r.entry.span.start);
-    doc.unresolved.sort_by_key(|u| u.span.start);
-    doc
+    })
 }
-
-type Read = Option<Result<Box<Registration>, Unresolved>>;
 
 /// The `tool` decorator of a definition: `@x.tool`, `@x.tool(…)`; its call when it has one.
 fn tool_decorator<'t>(

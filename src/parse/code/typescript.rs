@@ -476,8 +476,7 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
     doc.registrations
         .extend(listed::listed_tools(&reader, root, &mut doc.unresolved));
     objects::object_tools(&reader, root, &mut doc);
-    doc.registrations.sort_by_key(|r| r.entry.span.start);
-    doc.unresolved.sort_by_key(|u| u.span.start);
+    doc.sort_by_position();
     doc
 }
 
