@@ -65,23 +65,18 @@ impl Reporting {
         self
     }
 
-    /// With `scoped`, the reporting of the configuration in the folder `folder` (relative to the
-    /// root), deciding for the files below it.
-    pub fn with_folder(mut self, folder: String, scoped: Reporting) -> Self {
-        self.scoped.push((folder, scoped));
-        // Deepest first: the nearest configuration decides.
-        self.scoped
-            .sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+    /// With the reporting of each configuration in a folder below the root (the folder relative
+    /// to the root), deciding for the files below it.
+    pub fn with_folders(mut self, mut scoped: Vec<(String, Reporting)>) -> Self {
+        crate::source::deepest_first(&mut scoped);
+        self.scoped = scoped;
         self
     }
 
     /// The reporting that decides for `rel_path`: its nearest folder's with a configuration of
     /// its own, else the run's.
     fn governing(&self, rel_path: &str) -> &Reporting {
-        self.scoped
-            .iter()
-            .find(|(folder, _)| crate::source::is_below(rel_path, folder))
-            .map_or(self, |(_, scoped)| scoped)
+        crate::source::nearest(&self.scoped, rel_path).unwrap_or(self)
     }
 
     /// Whether `per-file-ignores` silences `code` in `rel_path` (relative to the lint root).

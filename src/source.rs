@@ -175,6 +175,20 @@ pub fn is_below(path: &str, folder: &str) -> bool {
     path.len() > folder.len() && path.starts_with(folder) && path.as_bytes()[folder.len()] == b'/'
 }
 
+/// Sorts `(folder, value)` pairs deepest folder first (then by name), as [`nearest`] reads them.
+pub fn deepest_first<T>(scoped: &mut [(String, T)]) {
+    scoped.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+}
+
+/// The value of the nearest folder of `scoped` (sorted by [`deepest_first`]) that holds the
+/// file at `path`: what a configuration file in a folder decides for the files below it.
+pub fn nearest<'a, T>(scoped: &'a [(String, T)], path: &str) -> Option<&'a T> {
+    scoped
+        .iter()
+        .find(|(folder, _)| is_below(path, folder))
+        .map(|(_, value)| value)
+}
+
 /// The folder part of a `/`-separated path (`""` for a bare file name).
 pub fn parent_dir(path: &str) -> &str {
     path.rsplit_once('/').map_or("", |(dir, _)| dir)

@@ -229,9 +229,7 @@ fn settings_of(options: &LintOptions) -> crate::index::Settings {
         .iter()
         .map(|config| (config.folder.clone(), config.extra_fields.clone()))
         .collect();
-    settings
-        .scoped_extra_fields
-        .sort_by(|a, b| b.0.len().cmp(&a.0.len()).then_with(|| a.0.cmp(&b.0)));
+    crate::source::deepest_first(&mut settings.scoped_extra_fields);
     settings
 }
 
@@ -253,8 +251,9 @@ fn reporting_of(
     // `enabled` is every configuration's rules together: the run's own selection decides for
     // the files no configuration below the root governs.
     let own = resolve(catalog, &options.select, &options.ignore)?;
-    let mut run = reporting(catalog, &own, base, root, &options.per_file_ignores)?
+    let run = reporting(catalog, &own, base, root, &options.per_file_ignores)?
         .with_severity(options.severity.clone());
+    let mut folders = Vec::with_capacity(options.scoped.len());
     for config in &options.scoped {
         let enabled = resolve(catalog, &config.select, &config.ignore)?;
         let scoped = reporting(
@@ -265,9 +264,9 @@ fn reporting_of(
             &config.per_file_ignores,
         )?
         .with_severity(config.severity.clone());
-        run = run.with_folder(config.folder.clone(), scoped);
+        folders.push((config.folder.clone(), scoped));
     }
-    Ok(run)
+    Ok(run.with_folders(folders))
 }
 
 /// The registry's rules that are enabled, in catalog order.

@@ -280,21 +280,19 @@ fn exclude_scoped(
     }
     // Every configuration below the root, with its globs: the nearest one decides, and one
     // without `exclude` excludes nothing below it.
-    let filters = scoped
+    let mut filters = scoped
         .iter()
         .map(|config| {
             GlobFilter::new(&config.base, root, &config.exclude)
-                .map(|filter| (config.folder.as_str(), filter))
+                .map(|filter| (config.folder.clone(), filter))
                 .map_err(LintError::Selector)
         })
         .collect::<Result<Vec<_>, _>>()?;
+    crate::source::deepest_first(&mut filters);
     let before = excluded.len();
     discovered.retain(|(file, _)| {
-        let governing = filters
-            .iter()
-            .filter(|(folder, _)| crate::source::is_below(&file.rel_path, folder))
-            .max_by_key(|(folder, _)| folder.len());
-        let dropped = governing.is_some_and(|(_, filter)| filter.matches(&file.rel_path))
+        let governing = crate::source::nearest(&filters, &file.rel_path);
+        let dropped = governing.is_some_and(|filter| filter.matches(&file.rel_path))
             && !options.names(&file.abs_path);
         if dropped {
             excluded.push(file.rel_path.clone());

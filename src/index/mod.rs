@@ -51,13 +51,11 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The extra frontmatter keys accepted in the skills of the folder `dir` (relative to the
-    /// root): its nearest configuration's.
-    pub fn extra_fields_in(&self, dir: &str) -> &[String] {
-        self.scoped_extra_fields
-            .iter()
-            .find(|(folder, _)| dir == folder || crate::source::is_below(dir, folder))
-            .map_or(&self.skill_extra_fields, |(_, fields)| fields)
+    /// The extra frontmatter keys accepted in the skill file at `path` (relative to the root):
+    /// its nearest configuration's.
+    pub fn extra_fields_for(&self, path: &str) -> &[String] {
+        crate::source::nearest(&self.scoped_extra_fields, path)
+            .map_or(&self.skill_extra_fields, Vec::as_slice)
     }
 }
 

@@ -19,7 +19,9 @@ pub(super) fn skill_unknown_field(unit: &Unit<'_>, sink: &mut Sink) {
     let Some((file, _, fm)) = skill_with_frontmatter(unit) else {
         return;
     };
-    let extra = unit.settings().extra_fields_in(unit.dir());
+    let extra = unit
+        .settings()
+        .extra_fields_for(&unit.repo.file(file).rel_path);
     // A skill that ships in a Claude Code or Cursor plugin (or sits in `.claude/skills/`) is read
     // by that host, which defines more keys: its dialect is the host's, whatever the config says.
     let host_fields = super::host_fields(unit);
