@@ -54,6 +54,10 @@ fn registrations_are_listed_with_their_place_in_the_source() {
         // An array of tool objects typed as the SDK's `Tool[]`.
         ("browser_open", "browser/definitions.ts", 9),
         ("browser_click", "browser/definitions.ts", 18),
+        // Calls of a wrapper another package declares (`MustTool(name, description, handler,
+        // options...)` filling a `mcp.Tool{}`); the wrapper's own literal is no tool.
+        ("list_panels", "dashboards/tools/panels.go", 23),
+        ("purge_renders", "dashboards/tools/panels.go", 38),
         ("files_read", "files/main.go", 12),
         ("files_search", "files/main.go", 23),
         // Python functions registered by calling the server: `self.tool(fn, name=…)`,
@@ -134,6 +138,10 @@ fn what_the_registrations_declare_and_do_is_the_effect() {
     // Hints read through a spread.
     assert_eq!(tool("list_tables")["effect"], "read");
     assert_eq!(tool("drop_table")["effect"], "destructive");
+    // A wrapper's call: the hint passed among its options, the handler's deletion as evidence.
+    assert_eq!(tool("list_panels")["effect"], "read");
+    let purge = tool("purge_renders")["evidence"].to_string();
+    assert!(purge.contains("`os.RemoveAll` in the handler"), "{purge}");
     let evidence = tool("ops_cleanup")["evidence"].to_string();
     assert!(
         evidence.contains("`shutil.rmtree` in the handler"),

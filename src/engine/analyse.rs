@@ -126,7 +126,7 @@ fn analyse<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
     files: Vec<SourceFile>,
     parsed: Vec<Parsed>,
     mut diagnostics: Vec<Diagnostic>,
-    (bundled, linked_breaks): Bundle,
+    (bundled, linked_breaks, code): Bundle,
     root: LintRoot,
     base: &Path,
     stages: &Stages<F>,
@@ -142,7 +142,7 @@ fn analyse<R: Send, F: Fn(&crate::check::Unit<'_>) -> R + Sync>(
         enabled,
         files,
         parsed,
-        (bundled, linked_breaks),
+        (bundled, linked_breaks, code),
         reference_root,
         &root,
         base,
@@ -198,7 +198,7 @@ pub(super) fn index_repo(
     enabled: &Enabled,
     files: Vec<SourceFile>,
     parsed: Vec<Parsed>,
-    (bundled, linked_breaks): Bundle,
+    (bundled, linked_breaks, code): Bundle,
     reference_root: Option<PathBuf>,
     root: &Path,
     base: &Path,
@@ -217,6 +217,7 @@ pub(super) fn index_repo(
         reference_root,
         bundled,
         linked_breaks,
+        code,
     })
 }
 

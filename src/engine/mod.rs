@@ -13,6 +13,7 @@
 //! saw it, run right after them over the same parse and facts. The engine names none of them.
 
 mod analyse;
+mod code;
 mod read;
 mod session;
 #[cfg(test)]
@@ -218,7 +219,7 @@ fn in_memory_keeping(
     files: Vec<(String, String)>,
     keep: bool,
 ) -> Result<(LintOutcome, Option<Kept>), LintError> {
-    let (sources, parsed) = in_memory_files(options, files);
+    let (sources, parsed, code) = in_memory_files(options, files);
     let root = PathBuf::from(".");
     analyse_keeping(
         options,
@@ -226,7 +227,7 @@ fn in_memory_keeping(
         sources,
         parsed,
         Vec::new(),
-        (Vec::new(), Vec::new()),
+        (Vec::new(), Vec::new(), code),
         in_memory_root(),
         &root,
         keep,

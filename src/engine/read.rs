@@ -9,6 +9,7 @@ use crate::config::Config;
 use crate::diagnostic::Diagnostic;
 use crate::discover::{discover, Discovered, GlobFilter};
 use crate::model::{parse_up_front, FileKind, Parsed};
+use crate::parse::code::Context;
 use crate::read::{read_discovered, ReadProblem};
 use crate::settings::LintOptions;
 use crate::source::{FileId, SourceFile, Span};
@@ -88,11 +89,13 @@ pub(super) struct ReadFiles {
     pub(super) scoped: Vec<crate::settings::ScopedConfig>,
 }
 
-/// What the read stage found around the skills for SK022 and SK023: the archives and
-/// executables nothing names, and the broken links of the Markdown files skills link to.
+/// What the read stage found beyond each file: around the skills, for SK022 and SK023, the
+/// archives and executables nothing names and the broken links of the Markdown files skills
+/// link to; among the source files, the tool wrappers the project declares.
 pub(super) type Bundle = (
     Vec<crate::model::bundle::BundledFile>,
     Vec<crate::model::skill::LinkedBroken>,
+    crate::parse::code::Context,
 );
 
 /// discover → read → parse up front, for the paths of `options`.
@@ -319,6 +322,11 @@ fn read_found(
     // A prose SECRETS.md is no manifest, a lowercase skill.md without a skill's keys no skill:
     // left out as if never found, unless they were named.
     let mut unread_tools = Vec::new();
+    let code = super::code::code_context(
+        discovered
+            .iter()
+            .filter_map(|(file, read)| Some((file.kind, read.as_ref().ok()?.as_str()))),
+    );
     discovered.retain_mut(|(file, read)| {
         // A file read only for its shape (any `manifest.json`) that cannot be read (too large,
         // not UTF-8) was never known to hold tools: passed over in silence, unless named.
@@ -331,7 +339,7 @@ fn read_found(
         let Some(reason) = read
             .as_ref()
             .ok()
-            .and_then(|text| crate::discover::not_read_reason(file.kind, text))
+            .and_then(|text| super::code::read_as_its_kind(file.kind, text, &code))
         else {
             return true;
         };
@@ -386,7 +394,7 @@ fn read_found(
         },
         excluded_named: Vec::new(),
         excluded: Vec::new(),
-        bundle: (bundled, linked_breaks),
+        bundle: (bundled, linked_breaks, code),
         unread_tools,
         scoped: Vec::new(),
     }
@@ -461,12 +469,12 @@ pub(super) fn in_memory_root() -> LintRoot {
 }
 
 /// (relative path, text) pairs as the read stage leaves files: those of a known kind, sorted
-/// and deduplicated by path, with their up-front parses.
+/// and deduplicated by path, with their up-front parses and the source files' context.
 pub(super) fn in_memory_files(
     options: &LintOptions,
     files: Vec<(String, String)>,
-) -> (Vec<SourceFile>, Vec<Parsed>) {
-    let mut files: Vec<(String, String, FileKind)> = files
+) -> (Vec<SourceFile>, Vec<Parsed>, Context) {
+    let kinds: Vec<(String, String, FileKind)> = files
         .into_iter()
         .filter_map(|(rel_path, text)| {
             crate::discover::classify(&rel_path, &options.requirement_files)
@@ -476,9 +484,14 @@ pub(super) fn in_memory_files(
                         .then(|| crate::discover::source_kind(&rel_path))
                         .flatten()
                 })
-                .filter(|kind| crate::discover::not_read_reason(*kind, &text).is_none())
                 .map(|kind| (rel_path, text, kind))
         })
+        .collect();
+    let code =
+        super::code::code_context(kinds.iter().map(|(_, text, kind)| (*kind, text.as_str())));
+    let mut files: Vec<(String, String, FileKind)> = kinds
+        .into_iter()
+        .filter(|(_, text, kind)| super::code::read_as_its_kind(*kind, text, &code).is_none())
         .collect();
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files.dedup_by(|a, b| a.0 == b.0);
@@ -493,7 +506,7 @@ pub(super) fn in_memory_files(
         parsed.push(parse_up_front(kind, &source, None));
         sources.push(source);
     }
-    (sources, parsed)
+    (sources, parsed, code)
 }
 
 /// The files of `files` read as discovery takes them: the walk of `options.paths`, or a

@@ -223,6 +223,8 @@ pub struct Repo {
     /// Broken links in the Markdown files skills link to, sorted by skill folder (none in a run
     /// without a file system).
     pub linked_breaks: Vec<crate::model::skill::LinkedBroken>,
+    /// What source files tell the reader of others (the project's tool wrappers).
+    pub code: crate::parse::code::Context,
 }
 
 impl Repo {
@@ -389,10 +391,11 @@ impl Repo {
 /// The parse of a file the repository holds as [`Parsed::Pending`]; `None` for the others.
 pub(crate) fn parse_pending(repo: &Repo, id: FileId) -> Option<Parsed> {
     match repo.parsed(id) {
-        Parsed::Pending(kind) => Some(crate::model::parse_file(
+        Parsed::Pending(kind) => Some(crate::model::parse_file_in(
             *kind,
             repo.file(id),
             repo.reference_root.as_deref(),
+            &repo.code,
         )),
         _ => None,
     }

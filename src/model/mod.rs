@@ -203,6 +203,22 @@ pub(crate) fn parse_up_front(
 /// Parses one file's text according to its kind. `reference_root`: the canonical lint root, inside
 /// which a skill's links are looked up (`None`: they are not).
 pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&Path>) -> Parsed {
+    parse_file_in(
+        kind,
+        source,
+        reference_root,
+        &crate::parse::code::Context::default(),
+    )
+}
+
+/// [`parse_file`] with what the project's other source files tell (the tool wrappers they
+/// declare), for a source file.
+pub fn parse_file_in(
+    kind: FileKind,
+    source: &SourceFile,
+    reference_root: Option<&Path>,
+    code: &crate::parse::code::Context,
+) -> Parsed {
     match kind {
         FileKind::Skill { misnamed } => {
             let doc = parse_markdown_doc(&source.text);
@@ -258,7 +274,9 @@ pub fn parse_file(kind: FileKind, source: &SourceFile, reference_root: Option<&P
         ))),
         FileKind::Prose => Parsed::Prose(Box::new(parse_markdown_doc(&source.text))),
         FileKind::Lock => Parsed::Lock,
-        FileKind::Source(lang) => Parsed::Tools(Box::new(tools::parse_source(lang, &source.text))),
+        FileKind::Source(lang) => {
+            Parsed::Tools(Box::new(tools::parse_source(lang, &source.text, code)))
+        }
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }

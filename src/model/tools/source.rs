@@ -5,7 +5,7 @@
 
 use super::dialect::normalise;
 use super::{Dialect, ToolsDoc};
-use crate::parse::code::{parse_code, HandlerCall, Lang, Unresolved};
+use crate::parse::code::{parse_code, Context, HandlerCall, Lang, Unresolved};
 use crate::source::Span;
 
 /// What a tool registered in source code has beyond its entry.
@@ -24,9 +24,9 @@ pub struct CodeFacts {
     pub handler_span: Option<Span>,
 }
 
-/// Reads the tools a source file registers.
-pub fn parse_source(lang: Lang, text: &str) -> ToolsDoc {
-    let code = parse_code(lang, text);
+/// Reads the tools a source file registers (`context`: what the project's other files tell).
+pub fn parse_source(lang: Lang, text: &str, context: &Context) -> ToolsDoc {
+    let code = parse_code(lang, text, context);
     let mut doc = ToolsDoc {
         dialect: Some(Dialect::Source),
         entries: code.registrations.len() + code.unresolved.len(),

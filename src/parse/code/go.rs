@@ -17,10 +17,13 @@
 //! holds it; a function literal, or a function or method of the same file.
 
 mod schema;
+mod wrappers;
+
+pub(super) use wrappers::wrappers;
 
 use super::{
     abbreviate, bool_node, computed, find_all, member, named_children, object, plus_operands,
-    read_candidates, span_of, string_node, text_of, unescape, CodeDoc, HandlerCall, Read,
+    read_candidates, span_of, string_node, text_of, unescape, CodeDoc, Context, HandlerCall, Read,
     Unresolved, MAX_DEPTH,
 };
 use crate::parse::node::{Member, Node};
@@ -290,21 +293,38 @@ fn callee_name<'t>(call: SyntaxNode<'t>, text: &'t str) -> Option<&'t str> {
     }
 }
 
-/// Every registration of the file.
-pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
+/// Every registration of the file: the SDK's forms, and the calls of the project's wrappers
+/// (`context`'s and the file's own).
+pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str, context: &Context) -> CodeDoc {
     let root = tree.root_node();
     let scope = Scope::new(root, text);
     let reader = Reader {
         scope: &scope,
         text,
     };
+    let declared = wrappers::declared(&reader, root);
+    let package = wrappers::package_name(root, text);
+    let mut known: Vec<crate::parse::code::Wrapper> = context.wrappers.clone();
+    known.extend(declared.iter().map(|(w, _, _)| w.clone()));
     read_candidates(root, &["call_expression", "composite_literal"], |node| {
+        // What a wrapper builds from its parameters is read where it is called.
+        let at = node.start_byte();
+        if declared
+            .iter()
+            .any(|(_, start, end)| *start <= at && at < *end)
+        {
+            return None;
+        }
         let read = match node.kind() {
             "call_expression"
                 if callee_name(node, text) == Some("NewTool")
                     && schema::from_sdk(&reader, node) =>
             {
                 schema::new_tool(&reader, node)
+            }
+            "call_expression" => {
+                let wrapper = wrappers::called(node, text, package, &known)?;
+                return wrappers::call(&reader, node, wrapper);
             }
             "composite_literal" => schema::tool_literal(&reader, node),
             _ => None,

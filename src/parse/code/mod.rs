@@ -114,6 +114,82 @@ pub fn may_register_tools(lang: Lang, text: &str) -> bool {
     }
 }
 
+/// A function of the project that registers a tool from its own parameters, such as
+/// `MustTool(name, description, handler, options...)` wrapping mcp-go's `NewTool` or filling a
+/// `mcp.Tool{}`: its calls elsewhere, in any file of the project, are read as registrations.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Wrapper {
+    pub lang: Lang,
+    /// The package it is declared in (Go's `package` clause): a call names it `package.Function`
+    /// from another package, or `Function` from the same one.
+    pub package: String,
+    pub function: String,
+    /// A method (`s.addTool(…)`), called on a value of the same package.
+    pub method: bool,
+    pub roles: WrapperRoles,
+}
+
+/// Where a part of the tool is among a wrapper's arguments: the argument at `position`, or, with
+/// a `field`, that field of the struct literal passed there (`newTool(opts{name: "x"})`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WrapperArg {
+    pub position: usize,
+    pub field: Option<String>,
+}
+
+/// Which parameter of a [`Wrapper`] is which part of the tool.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WrapperRoles {
+    pub name: WrapperArg,
+    pub description: Option<WrapperArg>,
+    /// The handler, whose input struct is reflected into the input schema and whose body is
+    /// read for effects.
+    pub handler: Option<usize>,
+    /// The first of the SDK options (a variadic `...mcp.ToolOption`).
+    pub options: Option<usize>,
+    /// Whether the tool starts with the SDK's default hints (built by `NewTool`) rather than
+    /// none (a `Tool{}` literal).
+    pub sdk_hints: bool,
+    /// Whether the wrapper adds parameters of its own (options of the SDK, or values not read,
+    /// beside the caller's): the schema of its calls is then not read.
+    pub own_schema: bool,
+    /// Whether it sets hints of its own: the annotations of its calls are then not read.
+    pub own_hints: bool,
+}
+
+/// What other files of the project tell the reader of one source file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Context {
+    /// Sorted.
+    pub wrappers: Vec<Wrapper>,
+}
+
+impl Context {
+    /// Whether the text calls a wrapper of its language (a byte search, before any parse).
+    pub fn may_call_wrapper(&self, lang: Lang, text: &str) -> bool {
+        self.wrappers.iter().any(|w| {
+            w.lang == lang
+                && memchr::memmem::find(text.as_bytes(), format!("{}(", w.function).as_bytes())
+                    .is_some()
+        })
+    }
+}
+
+/// The wrappers a source file declares ([`Wrapper`]); Go only.
+pub fn wrappers_of(lang: Lang, text: &str) -> Vec<Wrapper> {
+    if lang != Lang::Go {
+        return Vec::new();
+    }
+    let mut parser = tree_sitter::Parser::new();
+    if parser.set_language(&lang.grammar()).is_err() {
+        return Vec::new();
+    }
+    match parser.parse(text, None) {
+        Some(tree) => go::wrappers(&tree, text),
+        None => Vec::new(),
+    }
+}
+
 /// What could not be read of a registration, or a registration that could not be read at all.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unresolved {
@@ -210,8 +286,9 @@ pub(super) fn read_candidates<'t>(
     doc
 }
 
-/// Reads the tool registrations of a source file.
-pub fn parse_code(lang: Lang, text: &str) -> CodeDoc {
+/// Reads the tool registrations of a source file, the calls of the project's wrappers in
+/// `context` included.
+pub fn parse_code(lang: Lang, text: &str, context: &Context) -> CodeDoc {
     let mut parser = tree_sitter::Parser::new();
     if parser.set_language(&lang.grammar()).is_err() {
         return CodeDoc::default();
@@ -221,7 +298,7 @@ pub fn parse_code(lang: Lang, text: &str) -> CodeDoc {
     };
     match lang {
         Lang::Python => python::registrations(&tree, text),
-        Lang::Go => go::registrations(&tree, text),
+        Lang::Go => go::registrations(&tree, text, context),
         _ => typescript::registrations(&tree, text),
     }
 }

@@ -3,7 +3,7 @@ use super::*;
 const SDK: &str = "import { McpServer } from \"@modelcontextprotocol/sdk/server/mcp.js\";\n";
 
 fn one(lang: Lang, text: &str) -> Registration {
-    let doc = parse_code(lang, text);
+    let doc = parse_code(lang, text, &Context::default());
     assert_eq!(doc.registrations.len(), 1, "{doc:#?}");
     doc.registrations
         .into_iter()
@@ -16,7 +16,7 @@ fn json(node: Option<&Node>) -> String {
 }
 
 fn names(lang: Lang, text: &str) -> Vec<String> {
-    parse_code(lang, text)
+    parse_code(lang, text, &Context::default())
         .registrations
         .iter()
         .filter_map(|r| {
@@ -86,7 +86,7 @@ fn server_tool_takes_its_arguments_by_position() {
     let text = format!(
         "{SDK}server.tool(\"ping\", \"Pings.\", {{ host: z.string() }}, {{ readOnlyHint: true }}, async () => ({{}}));\nserver.tool(\"noop\", async () => ({{}}));\n"
     );
-    let doc = parse_code(Lang::TypeScript, &text);
+    let doc = parse_code(Lang::TypeScript, &text, &Context::default());
     let entries: Vec<String> = doc
         .registrations
         .iter()
@@ -116,7 +116,7 @@ fn what_cannot_be_read_is_recorded_not_guessed() {
     let text = format!(
         "{SDK}import {{ Args }} from \"./args.js\";\nserver.registerTool(\"a\", {{ description: makeText(), inputSchema: Args }}, f);\nserver.registerTool(name(), {{}}, f);\n"
     );
-    let doc = parse_code(Lang::TypeScript, &text);
+    let doc = parse_code(Lang::TypeScript, &text, &Context::default());
     assert_eq!(doc.unresolved.len(), 1);
     assert_eq!(doc.unresolved[0].part, "name");
     let r = &doc.registrations[0];
@@ -180,7 +180,7 @@ fn fastmcp_reads_the_signature_and_the_docstring() {
 #[test]
 fn the_low_level_tool_reads_literals_and_same_file_models() {
     let text = "from mcp.types import Tool\nfrom pydantic import BaseModel\nclass Args(BaseModel):\n    path: str\n    depth: int = 2\nNAME = 'walk'\nTOOLS = [Tool(name=NAME, description='Walks.', inputSchema=Args.model_json_schema()), Tool(name='x', description=f'Uses {y}.', inputSchema={'type': 'object', 'properties': {}})]\n";
-    let doc = parse_code(Lang::Python, text);
+    let doc = parse_code(Lang::Python, text, &Context::default());
     assert_eq!(doc.registrations.len(), 2);
     assert_eq!(
         json(doc.registrations[0].entry.get("inputSchema")),
@@ -204,7 +204,7 @@ fn deep_nesting_does_not_overflow() {
         ")".repeat(depth)
     );
     let text = format!("{SDK}server.tool(\"deep\", {{ a: {nested} }}, f);\n");
-    let doc = parse_code(Lang::TypeScript, &text);
+    let doc = parse_code(Lang::TypeScript, &text, &Context::default());
     assert_eq!(doc.registrations.len(), 1);
     assert_eq!(doc.registrations[0].unresolved[0].part, "inputSchema");
     let python = format!(
@@ -212,14 +212,14 @@ fn deep_nesting_does_not_overflow() {
         "list[".repeat(depth),
         "]".repeat(depth)
     );
-    let doc = parse_code(Lang::Python, &python);
+    let doc = parse_code(Lang::Python, &python, &Context::default());
     assert_eq!(doc.registrations.len(), 1);
 }
 
 #[test]
 fn the_low_level_list_tools_handler_returns_tool_objects() {
     let text = "import { Server } from \"@modelcontextprotocol/sdk/server/index.js\";\nimport { ListToolsRequestSchema } from \"@modelcontextprotocol/sdk/types.js\";\nimport { zodToJsonSchema } from \"zod-to-json-schema\";\nconst WriteArgs = z.object({ path: z.string() });\nconst READ_TOOL = { name: \"read\", description: \"Reads.\", inputSchema: { type: \"object\", properties: {} }, annotations: { readOnlyHint: true } };\nconst NOT_A_TOOL = { name: \"x\" };\nserver.setRequestHandler(ListToolsRequestSchema, async () => ({\n  tools: [READ_TOOL, { name: \"write\", description: `Writes.`, inputSchema: zodToJsonSchema(WriteArgs) }, { name: dynamicName(), inputSchema: {} }],\n}));\nserver.setRequestHandler(CallToolRequestSchema, async () => ({ tools: [{ name: \"no\", inputSchema: {} }] }));\n";
-    let doc = parse_code(Lang::TypeScript, text);
+    let doc = parse_code(Lang::TypeScript, text, &Context::default());
     let entries: Vec<String> = doc
         .registrations
         .iter()
@@ -287,7 +287,7 @@ fn mcp_go_options_become_the_schema_and_hints_the_sdk_sends() {
 #[test]
 fn go_sdk_literals_and_input_structs_are_read() {
     let text = "package main\n\nimport \"github.com/modelcontextprotocol/go-sdk/mcp\"\n\ntype In struct {\n\tPath string `json:\"path\" jsonschema:\"the file\"`\n\tLimit int `json:\"limit,omitempty\"`\n\tskip bool\n}\n\nfunc get(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) { return nil, nil, nil }\n\nfunc main() {\n\tmcp.AddTool(server, &mcp.Tool{Name: \"get\", Description: t(\"TOOL_GET\", \"Gets a file\"), Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, get)\n\tserver.AddTool(&mcp.Tool{Name: \"put\", Description: \"Puts\", InputSchema: &jsonschema.Schema{Type: \"object\", Properties: map[string]*jsonschema.Schema{\"body\": {Type: \"string\", MaxLength: jsonschema.Ptr(10)}}, Required: []string{\"body\"}}}, put)\n}\n";
-    let doc = parse_code(Lang::Go, text);
+    let doc = parse_code(Lang::Go, text, &Context::default());
     assert_eq!(doc.registrations.len(), 2, "{doc:#?}");
     let get = &doc.registrations[0];
     assert_eq!(json(get.entry.get("description")), "\"Gets a file\"");
@@ -311,7 +311,7 @@ fn go_sdk_literals_and_input_structs_are_read() {
 #[test]
 fn go_look_alikes_are_no_registrations() {
     let text = "package main\n\nimport \"example.com/registry\"\n\nvar a = registry.NewTool(\"x\")\nvar b = registry.Tool{Name: \"lint\", Version: \"1\"}\nvar c = NewTool(group, mcp.Tool{Name: name, Description: \"d\"})\n";
-    let doc = parse_code(Lang::Go, text);
+    let doc = parse_code(Lang::Go, text, &Context::default());
     assert!(doc.registrations.is_empty(), "{doc:#?}");
     // The tool whose name is a run-time value is counted, not guessed.
     assert_eq!(doc.unresolved.len(), 1, "{doc:#?}");
@@ -327,7 +327,7 @@ fn go_pointer_helpers_give_what_they_point_to() {
 #[test]
 fn python_functions_registered_by_a_call_are_read() {
     let text = "from fastmcp import FastMCP\nfrom store import purge\n\ndef drop(key: str) -> str:\n    \"\"\"Drops a key.\"\"\"\n    return key\n\nclass S(FastMCP):\n    def find(self, q: str) -> list:\n        \"\"\"Finds.\"\"\"\n        return []\n\n    def setup(self):\n        def keep(text: str, ttl: int = 5) -> str:\n            \"\"\"Keeps text.\"\"\"\n            return text\n        wrapped = keep\n        wrapped = limit(wrapped)\n        self.tool(keep, name=\"kv_keep\", description=\"Keeps \" + \"it.\")\n        self.add_tool(self.find, \"kv_find\")\n        self.tool(name=\"kv_drop\")(drop)\n        self.tool(wrapped, name=\"kv_wrapped\")\n        self.add_tool(purge)\n        self.tool(\"not_a_function\")\n";
-    let doc = parse_code(Lang::Python, text);
+    let doc = parse_code(Lang::Python, text, &Context::default());
     let read: Vec<(String, String, String)> = doc
         .registrations
         .iter()
@@ -377,7 +377,10 @@ fn python_functions_registered_by_a_call_are_read() {
     // Without a server SDK imported, `add_tool` is another library's.
     let other =
         "from toolbox import Box\nbox = Box()\ndef f(x: int): ...\nbox.add_tool(f, name=\"f\")\n";
-    assert_eq!(parse_code(Lang::Python, other), CodeDoc::default());
+    assert_eq!(
+        parse_code(Lang::Python, other, &Context::default()),
+        CodeDoc::default()
+    );
     assert!(may_register_tools(
         Lang::Python,
         "from mcp.server.fastmcp import FastMCP\nmcp.add_tool(f)\n"
@@ -387,7 +390,7 @@ fn python_functions_registered_by_a_call_are_read() {
 #[test]
 fn typescript_tool_configs_built_from_spreads_are_read() {
     let text = "import { tool } from '@acme/mcp-utils';\nimport { injectableTool } from './util.js';\nimport { z } from 'zod';\nconst defs = {\n  list_rows: { description: 'Lists rows.', parameters: z.object({ table: z.string() }), annotations: { readOnlyHint: true } },\n  drop_table: { description: 'Drops a table.', parameters: z.object({ table: z.string() }) },\n} as const;\nexport function tools(db) {\n  return {\n    list_rows: tool({ ...defs.list_rows, async execute({ table }) { return db.rows(table); } }),\n    drop_table: injectableTool({ ...defs.drop_table, description: 'Drops a table for good.', execute: async ({ table }) => db.drop(table) }),\n  };\n}\nimport { helperTool } from './h.js';\nconst loop = { ...loop };\nconst x = helperTool({ ...loop, execute: () => 1 });\n";
-    let doc = parse_code(Lang::TypeScript, text);
+    let doc = parse_code(Lang::TypeScript, text, &Context::default());
     let read: Vec<String> = doc
         .registrations
         .iter()
@@ -413,7 +416,7 @@ fn typescript_tool_configs_built_from_spreads_are_read() {
 #[test]
 fn typescript_tool_arrays_are_read_where_the_file_lists_them() {
     let text = "import type { Tool } from '@modelcontextprotocol/sdk/types.js';\nconst shared = { type: 'object', properties: {} };\nexport function definitions() {\n  return [\n    { name: 'page_open', description: 'Opens a page.', inputSchema: shared },\n    { name: 'page_close', description: 'Closes it.', inputSchema: shared },\n  ] as const satisfies Tool[];\n}\nconst EXTRA = [{ name: 'extra_ping', inputSchema: shared }];\nconst server = { tools: EXTRA };\nconst HANDED = [{ name: 'handed_off', inputSchema: shared }];\nregisterAll(HANDED);\nconst one: Tool = { name: 'typed_one', inputSchema: shared };\nimport { ToolSchema } from '@modelcontextprotocol/sdk/types.js';\nexport const Parsed = ToolSchema.parse({ name: 'parsed_one', inputSchema: shared });\nconst notSdk = Other.parse({ name: 'other_one', inputSchema: shared });\n";
-    let doc = parse_code(Lang::TypeScript, text);
+    let doc = parse_code(Lang::TypeScript, text, &Context::default());
     let found: Vec<String> = doc
         .registrations
         .iter()
@@ -438,7 +441,9 @@ fn typescript_tool_arrays_are_read_where_the_file_lists_them() {
     // A ListTools handler returning a constant array reads the array's tools, once.
     let handler = "import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';\nconst A = { name: 'a', inputSchema: {} };\nconst TOOLS = [A, ...[{ name: 'b', inputSchema: {} }]];\nserver.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));\n";
     assert_eq!(names(Lang::TypeScript, handler), ["a", "b"]);
-    assert!(parse_code(Lang::TypeScript, handler).unresolved.is_empty());
+    assert!(parse_code(Lang::TypeScript, handler, &Context::default())
+        .unresolved
+        .is_empty());
 }
 
 #[test]
@@ -446,7 +451,7 @@ fn a_go_handler_of_another_package_is_not_read_for_a_method_of_the_file() {
     let text = format!(
         "{MCP_GO}import \"example.com/srv/pkg/tools\"\n\ntype S struct{{}}\n\nfunc (s *S) Exec(ctx context.Context, r mcp.CallToolRequest) (*mcp.CallToolResult, error) {{\n\texec.Command(\"sh\", \"-c\", r.GetString(\"c\", \"\")).Run()\n\treturn nil, nil\n}}\n\nfunc (s *S) register() {{\n\ts.srv.AddTool(mcp.NewTool(\"pod_exec\", mcp.WithDescription(\"Runs in a pod.\")), tools.Exec)\n\ts.srv.AddTool(mcp.NewTool(\"local_exec\"), s.Exec)\n}}\n"
     );
-    let doc = parse_code(Lang::Go, &text);
+    let doc = parse_code(Lang::Go, &text, &Context::default());
     assert_eq!(doc.registrations.len(), 2, "{doc:#?}");
     let pod = &doc.registrations[0];
     assert!(pod.handler.is_empty(), "{:?}", pod.handler);
@@ -460,4 +465,130 @@ fn a_go_handler_of_another_package_is_not_read_for_a_method_of_the_file() {
         .handler
         .iter()
         .any(|c| c.callee == "os/exec.Command"));
+}
+
+/// A project's wrapper (`MustTool(name, description, handler, options...)`, calling another that
+/// fills a `mcp.Tool{}` and applies the options), declared in one file and called in another.
+const GO_WRAPPER: &str = "package dash\n\nimport \"github.com/mark3labs/mcp-go/mcp\"\n\nfunc MustTool[T any](name, description string, handler Handler[T], options ...mcp.ToolOption) Tool {\n\tt, h := build(name, description, handler, options...)\n\treturn Tool{t, h}\n}\n\nfunc build[T any](name, description string, handler Handler[T], options ...mcp.ToolOption) (mcp.Tool, any) {\n\tzero := mcp.Tool{}\n\t_ = zero\n\tt := mcp.Tool{Name: name, Description: description}\n\tfor _, o := range options {\n\t\to(&t)\n\t}\n\treturn t, nil\n}\n";
+
+#[test]
+fn go_wrappers_are_found_where_they_are_declared() {
+    let wrappers = wrappers_of(Lang::Go, GO_WRAPPER);
+    let found: Vec<(&str, WrapperRoles)> = wrappers
+        .iter()
+        .map(|w| (w.function.as_str(), w.roles.clone()))
+        .collect();
+    let at = |position| WrapperArg {
+        position,
+        field: None,
+    };
+    let roles = WrapperRoles {
+        name: at(0),
+        description: Some(at(1)),
+        handler: Some(2),
+        options: Some(3),
+        sdk_hints: false,
+        own_schema: false,
+        own_hints: false,
+    };
+    assert_eq!(found, vec![("MustTool", roles.clone()), ("build", roles)]);
+    assert!(wrappers.iter().all(|w| w.package == "dash" && !w.method));
+    // The wrapper's own literals are its template: no tool, nothing unread.
+    let doc = parse_code(Lang::Go, GO_WRAPPER, &Context::default());
+    assert_eq!(doc, CodeDoc::default());
+    // A function that builds a tool from a constant is no wrapper.
+    let plain = "package p\n\nimport \"github.com/mark3labs/mcp-go/mcp\"\n\nfunc tool(description string) mcp.Tool {\n\treturn mcp.NewTool(\"fixed\", mcp.WithDescription(description))\n}\n";
+    assert!(wrappers_of(Lang::Go, plain).is_empty());
+}
+
+#[test]
+fn go_wrapper_calls_are_registrations() {
+    let context = Context {
+        wrappers: wrappers_of(Lang::Go, GO_WRAPPER),
+    };
+    let text = "package tools\n\nimport (\n\t\"os\"\n\t\"github.com/mark3labs/mcp-go/mcp\"\n\tdash \"example.com/dash\"\n)\n\ntype In struct {\n\tFolder string `json:\"folder\" jsonschema:\"required,description=A folder\\\\, as a path\"`\n\tTags []string `json:\"tags,omitempty\" jsonschema:\"enum=a,enum=b\"`\n\tLimit int `json:\"limit\"`\n}\n\nfunc purge(ctx context.Context, in In) (string, error) {\n\treturn \"\", os.RemoveAll(in.Folder)\n}\n\nvar Purge = dash.MustTool(\"purge\", \"Purges \" + \"a folder.\", purge, mcp.WithReadOnlyHintAnnotation(true))\nvar Other = other.MustTool(\"not_ours\", \"d\", purge)\n";
+    let doc = parse_code(Lang::Go, text, &context);
+    assert_eq!(doc.registrations.len(), 1, "{doc:#?}");
+    let r = &doc.registrations[0];
+    assert_eq!(r.form, "tool wrapper");
+    assert_eq!(json(r.entry.get("name")), "\"purge\"");
+    assert_eq!(json(r.entry.get("description")), "\"Purges a folder.\"");
+    // Only the hint the options set: the wrapper's `mcp.Tool{}` starts with none.
+    assert_eq!(json(r.entry.get("annotations")), r#"{"readOnlyHint":true}"#);
+    // invopop/jsonschema tags: required exactly where tagged, escaped commas, enums, items.
+    assert_eq!(
+        json(r.entry.get("inputSchema")),
+        r#"{"properties":{"folder":{"description":"A folder, as a path","type":"string"},"limit":{"type":"integer"},"tags":{"enum":["a","b"],"items":{"type":"string"},"type":"array"}},"required":["folder"],"type":"object"}"#
+    );
+    assert_eq!(r.handler.len(), 1, "{r:#?}");
+    assert_eq!(r.handler[0].callee, "os.RemoveAll");
+    // Without the context, the call is nothing (the file names no SDK registration).
+    assert!(parse_code(Lang::Go, text, &Context::default())
+        .registrations
+        .is_empty());
+}
+
+#[test]
+fn go_wrappers_of_new_tool_with_options_of_their_own() {
+    // The name from a field of a struct parameter, the description from another, the caller's
+    // options appended to the wrapper's own (a parameter it adds, read from a package variable).
+    let declared = "package srv\n\nimport \"github.com/mark3labs/mcp-go/mcp\"\n\nvar reasonArgument = mcp.WithString(\"reason\", mcp.Description(\"Why\"))\n\ntype toolOptions struct {\n\tname string\n\tdescription string\n}\n\nfunc newTool(o toolOptions, extra ...mcp.ToolOption) mcp.Tool {\n\topts := []mcp.ToolOption{mcp.WithDescription(o.description), reasonArgument}\n\topts = append(opts, extra...)\n\treturn mcp.NewTool(o.name, opts...)\n}\n\nfunc plainTool(name, description string, extra ...mcp.ToolOption) mcp.Tool {\n\treturn mcp.NewTool(name, append([]mcp.ToolOption{mcp.WithDescription(description)}, extra...)...)\n}\n";
+    let context = Context {
+        wrappers: wrappers_of(Lang::Go, declared),
+    };
+    let field = &context.wrappers[0].roles;
+    assert_eq!(context.wrappers[0].function, "newTool");
+    assert_eq!(field.name.field.as_deref(), Some("name"));
+    assert!(field.own_schema && !field.own_hints, "{field:?}");
+    let calls = "package srv\n\nimport \"github.com/mark3labs/mcp-go/mcp\"\n\nvar a = newTool(toolOptions{name: \"env_open\", description: \"Opens an environment.\"}, mcp.WithReadOnlyHintAnnotation(true))\nvar b = plainTool(\"env_list\", \"Lists environments.\", mcp.WithString(\"filter\"))\nvar c = newTool(options)\n";
+    let doc = parse_code(Lang::Go, calls, &context);
+    assert_eq!(doc.registrations.len(), 2, "{doc:#?}");
+    let open = &doc.registrations[0];
+    assert_eq!(json(open.entry.get("name")), "\"env_open\"");
+    assert_eq!(
+        json(open.entry.get("description")),
+        "\"Opens an environment.\""
+    );
+    // `NewTool`'s defaults with the caller's hint over them.
+    assert_eq!(
+        json(open.entry.get("annotations")),
+        r#"{"idempotentHint":false,"openWorldHint":true,"readOnlyHint":true}"#
+    );
+    // The wrapper's own parameter is not at the call: the schema is not read, never half-read.
+    assert!(open.entry.get("inputSchema").is_none());
+    assert!(
+        open.unresolved.iter().any(|u| u.part == "inputSchema"),
+        "{open:#?}"
+    );
+    let list = &doc.registrations[1];
+    assert_eq!(
+        json(list.entry.get("description")),
+        "\"Lists environments.\""
+    );
+    assert_eq!(
+        json(list.entry.get("inputSchema")),
+        r#"{"properties":{"filter":{"type":"string"}},"type":"object"}"#
+    );
+    // A struct built at run time names no tool: counted, not guessed.
+    assert_eq!(doc.unresolved.len(), 1, "{doc:#?}");
+}
+
+#[test]
+fn typescript_optional_name_parameters_and_agents_entry_points() {
+    // `toolName || "web_search"` with `toolName` optional: the fallback is the name whenever a
+    // caller leaves it out; a parameter that is always given stays unread.
+    let text = format!(
+        "{SDK}export function register(server: McpServer, toolName?: string) {{\n  server.tool(toolName || \"web_search\", \"Searches the web.\", {{}}, async () => ({{ content: [] }}));\n}}\nexport function other(server: McpServer, toolName: string) {{\n  server.tool(toolName || \"never\", \"d\", {{}}, async () => ({{ content: [] }}));\n}}\n"
+    );
+    assert_eq!(names(Lang::TypeScript, &text), vec!["web_search"]);
+    // The Agents SDK's realtime entry point, with a JSON Schema written out as `parameters`.
+    let agents = "import { tool } from '@openai/agents/realtime';\n\nexport const checkout = tool({\n  name: 'checkout',\n  description: 'Buys the items in the cart.',\n  parameters: { type: 'object', properties: { item_ids: { type: 'array', items: { type: 'string' } } }, required: ['item_ids'], additionalProperties: false },\n  execute: async (input: any) => ({ ok: true }),\n});\n";
+    let r = one(Lang::TypeScript, agents);
+    assert_eq!(json(r.entry.get("name")), "\"checkout\"");
+    assert_eq!(
+        json(r.entry.get("inputSchema")),
+        r#"{"additionalProperties":false,"properties":{"item_ids":{"items":{"type":"string"},"type":"array"}},"required":["item_ids"],"type":"object"}"#
+    );
+    // Written out, the schema's root says what it says.
+    assert!(!r.built_schema);
 }

@@ -246,10 +246,45 @@ impl<'t> Reader<'_, 't> {
                     let (r, _) = self.string(right, depth + 1)?;
                     Ok((l + &r, span_of(node)))
                 }
-                None => Err(computed(written, self.text)),
+                None => match self.optional_fallback(node) {
+                    Some(fallback) => self.string(fallback, depth + 1),
+                    None => Err(computed(written, self.text)),
+                },
             },
             _ => Err(computed(written, self.text)),
         }
+    }
+
+    /// `toolName || "web_search"` (or `??`) where `toolName` is an optional parameter of the
+    /// function around it: the fallback, which is the value whenever a caller leaves the
+    /// parameter out (what another caller passes is not followed).
+    fn optional_fallback(&self, node: SyntaxNode<'t>) -> Option<SyntaxNode<'t>> {
+        let operator = node.child_by_field_name("operator")?;
+        if !matches!(operator.kind(), "||" | "??") {
+            return None;
+        }
+        let left = unwrap_expression(node.child_by_field_name("left")?);
+        if left.kind() != "identifier" {
+            return None;
+        }
+        let name = text_of(left, self.text);
+        let mut at = node;
+        while let Some(parent) = at.parent() {
+            at = parent;
+            let Some(parameters) = at.child_by_field_name("parameters") else {
+                continue;
+            };
+            return named_children(parameters)
+                .into_iter()
+                .any(|p| {
+                    p.kind() == "optional_parameter"
+                        && p.child_by_field_name("pattern")
+                            .is_some_and(|n| text_of(n, self.text) == name)
+                })
+                .then(|| node.child_by_field_name("right"))
+                .flatten();
+        }
+        None
     }
 
     /// A template literal, each substitution resolved as a string (`${PREFIX}` of a constant);

@@ -14,19 +14,24 @@ pub(super) fn tool_name_duplicate(unit: &Unit<'_>, sink: &mut Sink) {
         .filter(|(_, doc)| doc.by_content)
         .map(|(id, _)| id)
         .collect();
-    let mut first: BTreeMap<&str, (FileId, Span)> = BTreeMap::new();
+    // A name registered twice in source code is most often a pair of alternatives the server
+    // picks between at start (a read-only and a read-write variant, one per profile), each in
+    // its own branch; which one runs is not known without running it.
+    let mut first: BTreeMap<&str, (FileId, Span, bool)> = BTreeMap::new();
     for (id, tool) in unit.tools() {
         let Some(name) = tool.name().filter(|n| !n.is_empty()) else {
             continue;
         };
         let span = tool.span();
+        let in_source = tool.code.is_some();
         match first.get(name) {
             None => {
-                first.insert(name, (id, span));
+                first.insert(name, (id, span, in_source));
             }
-            Some(&(first_id, _))
+            Some(&(first_id, _, _))
                 if first_id != id && (copies.contains(&id) || copies.contains(&first_id)) => {}
-            Some(&(first_id, first_span)) => {
+            Some(&(_, _, true)) if in_source => {}
+            Some(&(first_id, first_span, _)) => {
                 let message = if first_id == id {
                     format!("tool `{name}` is defined twice")
                 } else {

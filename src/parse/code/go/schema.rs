@@ -19,7 +19,7 @@ const NEW_TOOL_HINTS: [(&str, bool); 4] = [
 ];
 
 /// mcp-go's one-hint options and the hint each sets.
-fn hint_option(name: &str) -> Option<&'static str> {
+pub(super) fn hint_option(name: &str) -> Option<&'static str> {
     Some(match name {
         "WithReadOnlyHintAnnotation" => "readOnlyHint",
         "WithDestructiveHintAnnotation" => "destructiveHint",
@@ -55,9 +55,46 @@ pub(super) fn from_sdk(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> bool {
 /// `mcp.NewTool("name", options…)`.
 pub(super) fn new_tool(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> Read {
     let arguments = arguments(call);
-    let name_value = arguments.first()?;
+    let (name_value, options) = arguments.split_first()?;
+    tool_from_parts(
+        reader,
+        call,
+        Parts {
+            name: *name_value,
+            description: None,
+            options,
+            sdk_hints: true,
+            form: "mcp.NewTool",
+            schema: None,
+        },
+    )
+}
+
+/// What a registration built from mcp-go's options is made of: `mcp.NewTool`'s arguments, or a
+/// project function's that forwards them (a [`crate::parse::code::Wrapper`]).
+pub(super) struct Parts<'a, 't> {
+    pub name: SyntaxNode<'t>,
+    /// A description passed as a value of its own (a wrapper's `description` parameter), read
+    /// as `mcp.WithDescription` would read it.
+    pub description: Option<SyntaxNode<'t>>,
+    pub options: &'a [SyntaxNode<'t>],
+    /// Whether the tool starts with `NewTool`'s hints (a wrapper that fills a `mcp.Tool{}`
+    /// literal sends only the hints its options set).
+    pub sdk_hints: bool,
+    pub form: &'static str,
+    /// The input schema when it comes from elsewhere than the options (a wrapper that reflects
+    /// its handler's input struct): read, or why not.
+    pub schema: Option<Result<Node, String>>,
+}
+
+/// A registration from mcp-go's options (see [`Parts`]).
+pub(super) fn tool_from_parts(
+    reader: &Reader<'_, '_>,
+    call: SyntaxNode<'_>,
+    parts: Parts<'_, '_>,
+) -> Read {
     let callee = call.child_by_field_name("function")?;
-    let (name, name_span) = match reader.string(*name_value, 0) {
+    let (name, name_span) = match reader.string(parts.name, 0) {
         Ok(n) => n,
         Err(why) => {
             return Some(Err(Unresolved {
@@ -70,14 +107,28 @@ pub(super) fn new_tool(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> Read {
     let implied_at = span_of(callee);
     let mut members = vec![member("name", name_span, string_node(name, name_span))];
     let mut unresolved = Vec::new();
-    let mut hints: Vec<Member> = NEW_TOOL_HINTS
-        .iter()
-        .map(|(key, value)| implied(key, bool_node(*value, implied_at)))
-        .collect();
+    let mut hints: Vec<Member> = if parts.sdk_hints {
+        NEW_TOOL_HINTS
+            .iter()
+            .map(|(key, value)| implied(key, bool_node(*value, implied_at)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if let Some(value) = parts.description {
+        match string_member(reader, "description", span_of(value), value) {
+            Ok(m) => members.push(m),
+            Err(why) => unresolved.push(Unresolved {
+                part: "description",
+                span: span_of(value),
+                why,
+            }),
+        }
+    }
     let mut properties = Vec::new();
     let mut required = Vec::new();
     let mut schema_unread: Option<Unresolved> = None;
-    for option in arguments.iter().skip(1).copied() {
+    for option in parts.options.iter().copied() {
         let option_name = match option.kind() {
             "call_expression" => callee_name(option, reader.text).unwrap_or(""),
             _ => "",
@@ -176,9 +227,19 @@ pub(super) fn new_tool(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> Read {
     if read_only {
         hints.retain(|m| !(m.key == "destructiveHint" && m.key_span == implied_at));
     }
-    match schema_unread {
-        Some(why) => unresolved.push(why),
-        None => {
+    match (schema_unread, parts.schema) {
+        (Some(why), _) => unresolved.push(why),
+        // Options that add properties win over the reflected input (both are set on the tool,
+        // the options last).
+        (None, Some(schema)) if properties.is_empty() => match schema {
+            Ok(schema) => members.push(implied("inputSchema", schema)),
+            Err(why) => unresolved.push(Unresolved {
+                part: "inputSchema",
+                span: span_of(call),
+                why,
+            }),
+        },
+        (None, _) => {
             let mut schema = vec![implied("type", string_node("object".into(), implied_at))];
             schema.push(implied("properties", object(implied_at, properties)));
             if !required.is_empty() {
@@ -190,9 +251,11 @@ pub(super) fn new_tool(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> Read {
             members.push(implied("inputSchema", object(implied_at, schema)));
         }
     }
-    members.push(implied("annotations", object(implied_at, hints)));
+    if parts.sdk_hints || !hints.is_empty() {
+        members.push(implied("annotations", object(implied_at, hints)));
+    }
     Some(Ok(Box::new(Registration {
-        form: "mcp.NewTool",
+        form: parts.form,
         entry: entry(span_of(call), members),
         built_schema: true,
         unresolved,
@@ -590,19 +653,30 @@ fn inferred_schema(
     let arguments = arguments(call);
     let position = arguments.iter().position(|a| a.id() == at.id())?;
     let handler = arguments.get(position + 1)?;
+    // The go-sdk's typed handler is `func(ctx, *CallToolRequest, In) (…)`.
+    handler_input_schema(reader, *handler, Some(2))
+}
+
+/// The schema reflected from the input struct of a handler: the parameter at `position` (the
+/// last one for `None`) of the function literal or the function of this file `handler` names.
+pub(super) fn handler_input_schema(
+    reader: &Reader<'_, '_>,
+    handler: SyntaxNode<'_>,
+    position: Option<usize>,
+) -> Option<Result<Node, String>> {
     let function = match handler.kind() {
-        "func_literal" => Some(*handler),
+        "func_literal" => Some(handler),
         "identifier" => reader
             .scope
             .functions
-            .get(text_of(*handler, reader.text))
+            .get(text_of(handler, reader.text))
             .copied(),
         _ => None,
     };
     let Some(function) = function else {
         return Some(Err(format!(
             "the input type of `{}` is not in this file",
-            text_of(*handler, reader.text)
+            text_of(handler, reader.text)
         )));
     };
     let parameters = function.child_by_field_name("parameters")?;
@@ -610,8 +684,12 @@ fn inferred_schema(
         .into_iter()
         .filter(|p| p.kind() == "parameter_declaration")
         .collect();
-    let input = declarations.get(2)?.child_by_field_name("type")?;
-    let type_name = text_of(input, reader.text);
+    let declaration = match position {
+        Some(position) => declarations.get(position)?,
+        None => declarations.last()?,
+    };
+    let input = declaration.child_by_field_name("type")?;
+    let type_name = text_of(input, reader.text).trim_start_matches('*');
     if type_name == "any" || type_name == "map[string]any" {
         return Some(Err("the input is untyped (`any`)".into()));
     }
@@ -626,9 +704,16 @@ fn inferred_schema(
     Some(Ok(struct_schema(reader, *struct_type, span_of(input))))
 }
 
-/// A struct's fields as the jsonschema-go inference sees them: the `json` name (`-` left out),
-/// required unless `omitempty`/`omitzero`, the `jsonschema` tag as the description.
-fn struct_schema(reader: &Reader<'_, '_>, struct_type: SyntaxNode<'_>, span: Span) -> Node {
+/// A struct's fields as the reflecting schema libraries see them: the `json` name (`-` left
+/// out); the `jsonschema` tag as the go-sdk reads it (the description) or as invopop/jsonschema
+/// does (`description=…,enum=…,required`); required unless `omitempty`/`omitzero`, or, when any
+/// field is tagged `required`, exactly those.
+pub(super) fn struct_schema(
+    reader: &Reader<'_, '_>,
+    struct_type: SyntaxNode<'_>,
+    span: Span,
+) -> Node {
+    let mut read = Vec::new();
     let mut properties = Vec::new();
     let mut required = Vec::new();
     let mut fields = Vec::new();
@@ -671,29 +756,56 @@ fn struct_schema(reader: &Reader<'_, '_>, struct_type: SyntaxNode<'_>, span: Spa
             .child_by_field_name("type")
             .map(|t| text_of(t, reader.text))
             .unwrap_or("");
-        let kind = go_json_type(go_type);
-        let mut schema = match kind {
-            Some(kind) => typed(kind, span_of(field)),
-            None => object(span_of(field), Vec::new()),
-        };
-        if let Some(description) = tag_value(&tag, "jsonschema") {
-            let description = description
-                .strip_prefix("description=")
-                .unwrap_or(&description)
-                .to_string();
-            let tag_span = field
-                .child_by_field_name("tag")
-                .map_or(span_of(field), span_of);
-            super::super::set(
+        let mut schema = go_schema(go_type, span_of(field));
+        let tag_span = field
+            .child_by_field_name("tag")
+            .map_or(span_of(field), span_of);
+        let schema_tag = tag_value(&tag, "jsonschema").unwrap_or_default();
+        let mut tagged_required = false;
+        match keyed_tag(&schema_tag) {
+            // invopop/jsonschema's `key=value` list.
+            Some(keys) => {
+                let mut choices = Vec::new();
+                for (key, value) in keys {
+                    match (key.as_str(), value) {
+                        ("required", None) => tagged_required = true,
+                        ("description", Some(value)) => super::super::set(
+                            &mut schema,
+                            "description",
+                            string_node(value, tag_span),
+                        ),
+                        ("enum", Some(value)) => choices.push(string_node(value, tag_span)),
+                        _ => {}
+                    }
+                }
+                if !choices.is_empty() {
+                    super::super::set(
+                        &mut schema,
+                        "enum",
+                        Node::new(tag_span, Value::Array(choices)),
+                    );
+                }
+            }
+            // The go-sdk's tag is the description itself.
+            None if !schema_tag.is_empty() => super::super::set(
                 &mut schema,
                 "description",
-                string_node(description, tag_span),
-            );
+                string_node(schema_tag, tag_span),
+            ),
+            None => {}
         }
-        if !optional {
-            required.push(string_node(json_key.clone(), span_of(name)));
+        read.push((json_key, span_of(name), optional, tagged_required, schema));
+    }
+    // invopop/jsonschema with `RequiredFromJSONSchemaTags` requires exactly the fields tagged
+    // `required`; a struct that tags none is read as encoding/json omits: required unless
+    // `omitempty`.
+    let by_tags = read.iter().any(|(_, _, _, tagged, _)| *tagged);
+    for (json_key, name_span, optional, tagged_required, schema) in read {
+        let is_required = if by_tags { tagged_required } else { !optional };
+        if is_required {
+            required.push(string_node(json_key.clone(), name_span));
         }
-        properties.push(member(&json_key, span_of(name), schema));
+        properties.push(member(&json_key, name_span, schema));
     }
     let mut members = vec![
         implied("type", string_node("object".into(), span)),
@@ -703,6 +815,55 @@ fn struct_schema(reader: &Reader<'_, '_>, struct_type: SyntaxNode<'_>, span: Spa
         members.push(implied("required", Node::new(span, Value::Array(required))));
     }
     object(span, members)
+}
+
+/// A `jsonschema` tag written as invopop/jsonschema's comma-separated `key=value` list (commas
+/// inside a value escaped as `\,`), as keys and values; `None` for a tag of another form (the
+/// go-sdk's plain description).
+fn keyed_tag(tag: &str) -> Option<Vec<(String, Option<String>)>> {
+    const KEYS: [&str; 14] = [
+        "description",
+        "title",
+        "default",
+        "enum",
+        "example",
+        "examples",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "required",
+        "nullable",
+    ];
+    let first = tag.split([',', '=']).next().unwrap_or("");
+    if !KEYS.contains(&first) {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut chars = tag.chars().peekable();
+    let mut finish = |item: &mut String| {
+        let taken = std::mem::take(item);
+        match taken.split_once('=') {
+            Some((key, value)) => out.push((key.to_string(), Some(value.to_string()))),
+            None if !taken.is_empty() => out.push((taken, None)),
+            None => {}
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&',') => {
+                current.push(',');
+                chars.next();
+            }
+            ',' => finish(&mut current),
+            _ => current.push(c),
+        }
+    }
+    finish(&mut current);
+    Some(out)
 }
 
 /// The value of one key of a struct tag: `json:"path,omitempty"` → `path,omitempty`.
@@ -719,6 +880,24 @@ fn tag_value(tag: &str, key: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// The schema reflected from a Go type: its JSON type when known, and a list's `items` (the
+/// element's schema; an empty one for an element type not known here, which the reflection
+/// writes out in full).
+fn go_schema(go_type: &str, span: Span) -> Node {
+    let mut schema = match go_json_type(go_type) {
+        Some(kind) => typed(kind, span),
+        None => return object(span, Vec::new()),
+    };
+    if let Some(element) = go_type.trim_start_matches('*').strip_prefix("[]") {
+        // `[]byte` is written as a base64 string.
+        if element == "byte" {
+            return typed("string", span);
+        }
+        super::super::set(&mut schema, "items", go_schema(element, span));
+    }
+    schema
 }
 
 /// The JSON type of a Go type as encoding/json writes it; `None` when it is not known here.

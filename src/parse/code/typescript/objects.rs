@@ -116,7 +116,11 @@ fn form_of(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> Option<Form> {
             if imported != "tool" && !wrapper {
                 return None;
             }
-            Some(if imported == "tool" && TOOL_MODULES.contains(&module) {
+            // The SDKs' entry points below them too (`@openai/agents/realtime`).
+            let tool_module = TOOL_MODULES.iter().any(|m| {
+                module == *m || module.strip_prefix(m).is_some_and(|r| r.starts_with('/'))
+            });
+            Some(if imported == "tool" && tool_module {
                 Form::Tool
             } else {
                 Form::ToolShaped
@@ -192,13 +196,22 @@ fn read<'t>(
     let schema_value = reader
         .pair(config, "inputSchema")
         .or_else(|| reader.pair(config, "parameters"));
-    match schema_value {
-        Some((_, value)) => match zod::input_schema(reader, value) {
+    // A JSON Schema written out (`parameters: {type: "object", properties: …}`, which the
+    // Agents SDK takes as it is) rather than built.
+    let written_schema = schema_value
+        .and_then(|(_, value)| reader.resolve(value, 0).ok())
+        .filter(|v| v.kind() == "object" && reader.pair(*v, "type").is_some());
+    match (schema_value, written_schema) {
+        (Some((_, value)), Some(schema)) => match reader.value(schema, 0) {
+            Ok(schema) => members.push(implied("inputSchema", schema)),
+            Err(why) => parts.unresolved("inputSchema", span_of(value), why),
+        },
+        (Some((_, value)), None) => match zod::input_schema(reader, value) {
             Ok(schema) => members.push(implied("inputSchema", schema)),
             Err(why) => parts.unresolved("inputSchema", span_of(value), why),
         },
         // Without parameters the SDKs list an empty object schema.
-        None => members.push(implied(
+        (None, _) => members.push(implied(
             "inputSchema",
             object(
                 name_span,
@@ -225,7 +238,7 @@ fn read<'t>(
             _ => "tool(…)",
         },
         entry: object(span_of(call), members),
-        built_schema: true,
+        built_schema: written_schema.is_none(),
         unresolved: parts.unresolved,
         handler: handler
             .map(|b| handler_calls(reader, b))
