@@ -56,8 +56,14 @@ fn registrations_are_listed_with_their_place_in_the_source() {
         ("browser_click", "browser/definitions.ts", 18),
         // Calls of a wrapper another package declares (`MustTool(name, description, handler,
         // options...)` filling a `mcp.Tool{}`); the wrapper's own literal is no tool.
+        // A handler and input struct declared in another file of the package are read there.
+        ("export_panels", "dashboards/tools/exports.go", 11),
         ("list_panels", "dashboards/tools/panels.go", 23),
         ("purge_renders", "dashboards/tools/panels.go", 38),
+        // Name, description and schema from constants of a module imported by relative path,
+        // through a module that re-exports them.
+        ("render_figure", "figures/index.ts", 7),
+        ("export_figure", "figures/index.ts", 17),
         ("files_read", "files/main.go", 12),
         ("files_search", "files/main.go", 23),
         // Python functions registered by calling the server: `self.tool(fn, name=…)`,
@@ -99,6 +105,11 @@ fn registrations_are_listed_with_their_place_in_the_source() {
         "{unread}"
     );
     assert!(unread.contains("1 tool registration not read"), "{unread}");
+    // A description a module computes at run time is not read there either.
+    assert!(
+        unread.contains("`export_figure`: description not read at line 19"),
+        "{unread}"
+    );
     // Tool objects handed to code of another file.
     assert!(
         unread.contains("line 27: `browser_evaluate` is handed to code of another file"),
@@ -142,6 +153,9 @@ fn what_the_registrations_declare_and_do_is_the_effect() {
     assert_eq!(tool("list_panels")["effect"], "read");
     let purge = tool("purge_renders")["evidence"].to_string();
     assert!(purge.contains("`os.RemoveAll` in the handler"), "{purge}");
+    assert_eq!(tool("export_panels")["effect"], "write");
+    let export = tool("export_panels")["evidence"].to_string();
+    assert!(export.contains("`os.WriteFile` in the handler"), "{export}");
     let evidence = tool("ops_cleanup")["evidence"].to_string();
     assert!(
         evidence.contains("`shutil.rmtree` in the handler"),

@@ -3,16 +3,32 @@
 //! over, so that the files calling a wrapper are read.
 
 use crate::model::FileKind;
-use crate::parse::code::Context;
+use crate::parse::code::{Context, GoPackage};
 use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::sync::Arc;
 
-/// The tool wrappers the project's source files declare ([`crate::parse::code::Wrapper`]),
-/// from the files that may register tools (a wrapper builds one), read in parallel; sorted.
-pub(super) fn code_context<'a>(files: impl Iterator<Item = (FileKind, &'a str)>) -> Context {
-    let candidates: Vec<(crate::parse::code::Lang, &str)> = files
-        .filter_map(|(kind, text)| match kind {
-            FileKind::Source(lang) if crate::parse::code::may_register_tools(lang, text) => {
-                Some((lang, text))
+/// A folder's Go files are kept for the files of it that register tools only up to these
+/// bounds (a generated package of thousands of files is not read twice); beyond them, a
+/// handler in another file of the package is not followed.
+const PACKAGE_FILES: usize = 400;
+const PACKAGE_BYTES: usize = 16 * 1024 * 1024;
+
+/// What the project's source files (relative path, kind, text) tell the reader of each: the
+/// tool wrappers they declare ([`crate::parse::code::Wrapper`]), from the files that may
+/// register tools (a wrapper builds one), read in parallel and sorted; and the Go packages of
+/// the folders whose files register tools or call a wrapper.
+pub(super) fn code_context<'a>(
+    files: impl Iterator<Item = (&'a str, FileKind, &'a str)>,
+) -> Context {
+    let go: Vec<(&str, FileKind, &str)> = files
+        .filter(|(_, kind, _)| matches!(kind, FileKind::Source(_)))
+        .collect();
+    let candidates: Vec<(crate::parse::code::Lang, &str)> = go
+        .iter()
+        .filter_map(|(_, kind, text)| match kind {
+            FileKind::Source(lang) if crate::parse::code::may_register_tools(*lang, text) => {
+                Some((*lang, *text))
             }
             _ => None,
         })
@@ -23,7 +39,83 @@ pub(super) fn code_context<'a>(files: impl Iterator<Item = (FileKind, &'a str)>)
         .collect();
     wrappers.sort();
     wrappers.dedup();
-    Context { wrappers }
+    let mut context = Context {
+        wrappers,
+        packages: Default::default(),
+        modules: imported_modules(&go),
+    };
+    let go_lang = crate::parse::code::Lang::Go;
+    let mut folders: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
+    for (rel_path, kind, text) in &go {
+        if *kind != FileKind::Source(go_lang) {
+            continue;
+        }
+        let (folder, name) = rel_path.rsplit_once('/').unwrap_or(("", rel_path));
+        folders.entry(folder).or_default().push((name, text));
+    }
+    for (folder, files) in folders {
+        let registers = files.iter().any(|(_, text)| {
+            crate::parse::code::may_register_tools(go_lang, text)
+                || context.may_call_wrapper(go_lang, text)
+        });
+        let bytes: usize = files.iter().map(|(_, text)| text.len()).sum();
+        if !registers || files.len() < 2 || files.len() > PACKAGE_FILES || bytes > PACKAGE_BYTES {
+            continue;
+        }
+        let files = files
+            .into_iter()
+            .map(|(name, text)| (name.to_string(), Arc::from(text)))
+            .collect();
+        context
+            .packages
+            .insert(folder.to_string(), Arc::new(GoPackage::new(files)));
+    }
+    context
+}
+
+/// The TypeScript and JavaScript modules the files that may register tools import by relative
+/// path, and those these import in turn (a module that re-exports another), by relative path.
+fn imported_modules(sources: &[(&str, FileKind, &str)]) -> BTreeMap<String, Arc<str>> {
+    use crate::parse::code::modules::{relative_specifiers, resolve_specifier};
+    use crate::parse::code::Lang;
+    let scripts: BTreeMap<&str, &str> = sources
+        .iter()
+        .filter(|(_, kind, _)| {
+            !matches!(
+                kind,
+                FileKind::Source(Lang::Python) | FileKind::Source(Lang::Go)
+            )
+        })
+        .map(|(rel_path, _, text)| (*rel_path, *text))
+        .collect();
+    let exists = |path: &str| scripts.contains_key(path);
+    let imports_of = |rel_path: &str, text: &str| -> Vec<String> {
+        relative_specifiers(text)
+            .into_iter()
+            .filter_map(|specifier| resolve_specifier(rel_path, specifier, exists))
+            .collect()
+    };
+    let mut first = Vec::new();
+    for (rel_path, kind, text) in sources {
+        if let FileKind::Source(lang) = kind {
+            if scripts.contains_key(rel_path) && crate::parse::code::may_register_tools(*lang, text)
+            {
+                first.extend(imports_of(rel_path, text));
+            }
+        }
+    }
+    let mut all = first.clone();
+    for path in &first {
+        if let Some(text) = scripts.get(path.as_str()) {
+            all.extend(imports_of(path, text));
+        }
+    }
+    all.into_iter()
+        .filter_map(|path| {
+            let text = Arc::from(*scripts.get(path.as_str())?);
+            Some((path, text))
+        })
+        .collect()
 }
 
 /// Why a file of a kind skilllint reads is not read as one once its text is known

@@ -322,11 +322,13 @@ fn read_found(
     // A prose SECRETS.md is no manifest, a lowercase skill.md without a skill's keys no skill:
     // left out as if never found, unless they were named.
     let mut unread_tools = Vec::new();
-    let code = super::code::code_context(
-        discovered
-            .iter()
-            .filter_map(|(file, read)| Some((file.kind, read.as_ref().ok()?.as_str()))),
-    );
+    let code = super::code::code_context(discovered.iter().filter_map(|(file, read)| {
+        Some((
+            file.rel_path.as_str(),
+            file.kind,
+            read.as_ref().ok()?.as_str(),
+        ))
+    }));
     discovered.retain_mut(|(file, read)| {
         // A file read only for its shape (any `manifest.json`) that cannot be read (too large,
         // not UTF-8) was never known to hold tools: passed over in silence, unless named.
@@ -487,8 +489,11 @@ pub(super) fn in_memory_files(
                 .map(|kind| (rel_path, text, kind))
         })
         .collect();
-    let code =
-        super::code::code_context(kinds.iter().map(|(_, text, kind)| (*kind, text.as_str())));
+    let code = super::code::code_context(
+        kinds
+            .iter()
+            .map(|(rel_path, text, kind)| (rel_path.as_str(), *kind, text.as_str())),
+    );
     let mut files: Vec<(String, String, FileKind)> = kinds
         .into_iter()
         .filter(|(_, text, kind)| super::code::read_as_its_kind(*kind, text, &code).is_none())

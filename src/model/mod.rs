@@ -274,9 +274,12 @@ pub fn parse_file_in(
         ))),
         FileKind::Prose => Parsed::Prose(Box::new(parse_markdown_doc(&source.text))),
         FileKind::Lock => Parsed::Lock,
-        FileKind::Source(lang) => {
-            Parsed::Tools(Box::new(tools::parse_source(lang, &source.text, code)))
-        }
+        FileKind::Source(lang) => Parsed::Tools(Box::new(tools::parse_source(
+            lang,
+            &source.text,
+            code,
+            &source.rel_path,
+        ))),
         FileKind::Unfollowed => Parsed::Unreadable(kind),
     }
 }

@@ -5,7 +5,7 @@
 
 use super::dialect::normalise;
 use super::{Dialect, ToolsDoc};
-use crate::parse::code::{parse_code, Context, HandlerCall, Lang, Unresolved};
+use crate::parse::code::{parse_code_at, Context, HandlerCall, Lang, Unresolved};
 use crate::source::Span;
 
 /// What a tool registered in source code has beyond its entry.
@@ -24,9 +24,10 @@ pub struct CodeFacts {
     pub handler_span: Option<Span>,
 }
 
-/// Reads the tools a source file registers (`context`: what the project's other files tell).
-pub fn parse_source(lang: Lang, text: &str, context: &Context) -> ToolsDoc {
-    let code = parse_code(lang, text, context);
+/// Reads the tools the source file at `rel_path` registers (`context`: what the project's other
+/// files tell).
+pub fn parse_source(lang: Lang, text: &str, context: &Context, rel_path: &str) -> ToolsDoc {
+    let code = parse_code_at(lang, text, context, rel_path);
     let mut doc = ToolsDoc {
         dialect: Some(Dialect::Source),
         entries: code.registrations.len() + code.unresolved.len(),

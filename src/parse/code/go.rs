@@ -23,8 +23,8 @@ pub(super) use wrappers::wrappers;
 
 use super::{
     abbreviate, bool_node, computed, find_all, member, named_children, object, plus_operands,
-    read_candidates, span_of, string_node, text_of, unescape, CodeDoc, Context, HandlerCall, Read,
-    Unresolved, MAX_DEPTH,
+    read_candidates, span_of, string_node, text_of, unescape, CodeDoc, Context, GoPackage,
+    HandlerCall, Read, Unresolved, MAX_DEPTH,
 };
 use crate::parse::node::{Member, Node};
 use crate::source::Span;
@@ -54,10 +54,21 @@ impl<'t> Scope<'t> {
                 "const_declaration" | "var_declaration" => scope.read_specs(declaration, text),
                 "function_declaration" | "method_declaration" => {
                     if let Some(name) = declaration.child_by_field_name("name") {
+                        // A function and a method of one name: the bare name is the function.
                         // Two methods of one name on different receivers: neither is followed.
                         let name = text_of(name, text);
-                        if scope.functions.insert(name, declaration).is_some() {
-                            scope.functions.remove(name);
+                        let method = declaration.kind() == "method_declaration";
+                        match scope.functions.get(name).map(|f| f.kind()) {
+                            None => {
+                                scope.functions.insert(name, declaration);
+                            }
+                            Some("function_declaration") if method => {}
+                            Some(_) if !method => {
+                                scope.functions.insert(name, declaration);
+                            }
+                            Some(_) => {
+                                scope.functions.remove(name);
+                            }
                         }
                     }
                 }
@@ -131,6 +142,41 @@ impl<'t> Scope<'t> {
 pub(super) struct Reader<'s, 't> {
     scope: &'s Scope<'t>,
     text: &'t str,
+    /// The file's package and the file's own name in it, when the package's other files are
+    /// known.
+    package: Option<(&'s GoPackage, &'s str)>,
+}
+
+impl Reader<'_, '_> {
+    /// Runs `read` with a reader of the first other file of the package whose scope `declares`
+    /// says holds what is looked for; `None` when no file does (or the package is not known).
+    fn in_package<T>(
+        &self,
+        declares: impl Fn(&Scope<'_>) -> bool,
+        read: impl FnOnce(&Reader<'_, '_>) -> T,
+    ) -> Option<T> {
+        let (package, own) = self.package?;
+        for (_, text, tree) in package.others(own) {
+            let scope = Scope::new(tree.root_node(), text);
+            if declares(&scope) {
+                let reader = Reader {
+                    scope: &scope,
+                    text,
+                    package: self.package,
+                };
+                return Some(read(&reader));
+            }
+        }
+        None
+    }
+
+    /// Where what the file does not declare was looked for, for messages.
+    fn looked_in(&self) -> &'static str {
+        match self.package {
+            Some(_) => "this package",
+            None => "this file",
+        }
+    }
 }
 
 impl<'t> Reader<'_, 't> {
@@ -295,15 +341,21 @@ fn callee_name<'t>(call: SyntaxNode<'t>, text: &'t str) -> Option<&'t str> {
 
 /// Every registration of the file: the SDK's forms, and the calls of the project's wrappers
 /// (`context`'s and the file's own).
-pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str, context: &Context) -> CodeDoc {
+pub(super) fn registrations(
+    tree: &tree_sitter::Tree,
+    text: &str,
+    context: &Context,
+    package: Option<(&GoPackage, &str)>,
+) -> CodeDoc {
     let root = tree.root_node();
     let scope = Scope::new(root, text);
     let reader = Reader {
         scope: &scope,
         text,
+        package,
     };
     let declared = wrappers::declared(&reader, root);
-    let package = wrappers::package_name(root, text);
+    let package_name = wrappers::package_name(root, text);
     let mut known: Vec<crate::parse::code::Wrapper> = context.wrappers.clone();
     known.extend(declared.iter().map(|(w, _, _)| w.clone()));
     read_candidates(root, &["call_expression", "composite_literal"], |node| {
@@ -323,7 +375,7 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str, context: &Cont
                 schema::new_tool(&reader, node)
             }
             "call_expression" => {
-                let wrapper = wrappers::called(node, text, package, &known)?;
+                let wrapper = wrappers::called(node, text, package_name, &known)?;
                 return wrappers::call(&reader, node, wrapper);
             }
             "composite_literal" => schema::tool_literal(&reader, node),
@@ -332,10 +384,7 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str, context: &Cont
         read.map(|read| {
             read.map(|mut registration| {
                 match handler_of(&reader, node) {
-                    Some(Ok(handler)) => {
-                        registration.handler = handler_calls(&reader, handler);
-                        registration.handler_span = Some(span_of(handler));
-                    }
+                    Some(Ok(handler)) => read_handler(&reader, handler, &mut registration),
                     Some(Err(unresolved)) => registration.unresolved.push(unresolved),
                     None => {}
                 }
@@ -345,8 +394,46 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str, context: &Cont
     })
 }
 
-/// The body of the handler registered with the tool at `node`; `Err` for a handler in another
-/// package (`tools.Exec`, `handlers.New(deps)`), whose body is not followed.
+/// The calls of a handler, in this file or (a function named) in another file of the package,
+/// into the registration; those read in another file point at where this one names the handler.
+fn read_handler(
+    reader: &Reader<'_, '_>,
+    handler: SyntaxNode<'_>,
+    registration: &mut crate::parse::code::Registration,
+) {
+    if let Some(body) = function_body(reader, handler) {
+        registration.handler = handler_calls(reader, body);
+        registration.handler_span = Some(span_of(body));
+        return;
+    }
+    if handler.kind() != "identifier" {
+        return;
+    }
+    let name = text_of(handler, reader.text);
+    let at = span_of(handler);
+    let calls = reader.in_package(
+        |scope| scope.functions.contains_key(name),
+        |sibling| {
+            let body = sibling
+                .scope
+                .functions
+                .get(name)
+                .and_then(|f| f.child_by_field_name("body"))?;
+            let mut calls = handler_calls(sibling, body);
+            for call in &mut calls {
+                call.span = at;
+            }
+            Some(calls)
+        },
+    );
+    if let Some(Some(calls)) = calls {
+        registration.handler = calls;
+        registration.handler_span = Some(at);
+    }
+}
+
+/// The handler registered with the tool at `node`; `Err` for a handler in another package
+/// (`tools.Exec`, `handlers.New(deps)`), whose body is not followed.
 fn handler_of<'t>(
     reader: &Reader<'_, 't>,
     node: SyntaxNode<'t>,
@@ -390,7 +477,7 @@ fn handler_of<'t>(
             ),
         }));
     }
-    function_body(reader, handler).map(Ok)
+    Some(Ok(handler))
 }
 
 /// The import path of the package a handler expression names (`tools.Exec`, `tools.New(deps)`).

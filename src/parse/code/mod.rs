@@ -15,6 +15,7 @@
 //! any parse, which files are worth parsing.
 
 mod go;
+pub mod modules;
 pub mod python;
 pub mod typescript;
 
@@ -162,7 +163,73 @@ pub struct WrapperRoles {
 pub struct Context {
     /// Sorted.
     pub wrappers: Vec<Wrapper>,
+    /// The Go packages of the folders that register tools, by folder (relative, `""` for the
+    /// root): a handler or an input struct declared in another file of the package is read there.
+    pub packages: std::collections::BTreeMap<String, std::sync::Arc<GoPackage>>,
+    /// The TypeScript and JavaScript modules that files registering tools import by relative
+    /// path, by relative path ([`modules`]).
+    pub modules: std::collections::BTreeMap<String, std::sync::Arc<str>>,
 }
+
+/// The Go files of one folder (one package), parsed once, when a file of it first asks.
+#[derive(Default)]
+pub struct GoPackage {
+    /// File name and text, sorted by name.
+    pub files: Vec<(String, std::sync::Arc<str>)>,
+    trees: std::sync::OnceLock<Vec<Option<tree_sitter::Tree>>>,
+}
+
+impl GoPackage {
+    pub fn new(mut files: Vec<(String, std::sync::Arc<str>)>) -> Self {
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        GoPackage {
+            files,
+            trees: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Each file's syntax tree (`None` where the parser gave none).
+    fn trees(&self) -> &[Option<tree_sitter::Tree>] {
+        self.trees.get_or_init(|| {
+            let mut parser = tree_sitter::Parser::new();
+            if parser.set_language(&Lang::Go.grammar()).is_err() {
+                return Vec::new();
+            }
+            self.files
+                .iter()
+                .map(|(_, text)| parser.parse(&**text, None))
+                .collect()
+        })
+    }
+
+    /// The other files of the package than `own`: name, text and tree.
+    pub(crate) fn others<'p>(
+        &'p self,
+        own: &'p str,
+    ) -> impl Iterator<Item = (&'p str, &'p str, &'p tree_sitter::Tree)> + 'p {
+        self.files
+            .iter()
+            .zip(self.trees())
+            .filter(move |((name, _), _)| name != own)
+            .filter_map(|((name, text), tree)| Some((name.as_str(), &**text, tree.as_ref()?)))
+    }
+}
+
+impl std::fmt::Debug for GoPackage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.files.iter().map(|(name, _)| name))
+            .finish()
+    }
+}
+
+impl PartialEq for GoPackage {
+    fn eq(&self, other: &Self) -> bool {
+        self.files == other.files
+    }
+}
+
+impl Eq for GoPackage {}
 
 impl Context {
     /// Whether the text calls a wrapper of its language (a byte search, before any parse).
@@ -289,17 +356,50 @@ pub(super) fn read_candidates<'t>(
 /// Reads the tool registrations of a source file, the calls of the project's wrappers in
 /// `context` included.
 pub fn parse_code(lang: Lang, text: &str, context: &Context) -> CodeDoc {
+    parse_code_at(lang, text, context, "")
+}
+
+/// [`parse_code`] for the file at `rel_path` (relative to the root): a Go file reads the other
+/// files of its package in `context`.
+pub fn parse_code_at(lang: Lang, text: &str, context: &Context, rel_path: &str) -> CodeDoc {
     let mut parser = tree_sitter::Parser::new();
     if parser.set_language(&lang.grammar()).is_err() {
         return CodeDoc::default();
     }
-    let Some(tree) = parser.parse(text, None) else {
-        return CodeDoc::default();
-    };
     match lang {
-        Lang::Python => python::registrations(&tree, text),
-        Lang::Go => go::registrations(&tree, text, context),
-        _ => typescript::registrations(&tree, text),
+        Lang::Python | Lang::Go => {
+            let Some(tree) = parser.parse(text, None) else {
+                return CodeDoc::default();
+            };
+            match lang {
+                Lang::Python => python::registrations(&tree, text),
+                _ => {
+                    let (folder, name) = rel_path.rsplit_once('/').unwrap_or(("", rel_path));
+                    let package = context
+                        .packages
+                        .get(folder)
+                        .map(|package| (&**package, name));
+                    go::registrations(&tree, text, context, package)
+                }
+            }
+        }
+        _ => {
+            let imported = modules::imported(text, rel_path, context);
+            if imported.is_empty() {
+                return match parser.parse(text, None) {
+                    Some(tree) => typescript::registrations(&tree, text, text.len()),
+                    None => CodeDoc::default(),
+                };
+            }
+            let joined = modules::joined(text, &imported);
+            match parser.parse(&joined, None) {
+                Some(tree) => modules::own_part(
+                    typescript::registrations(&tree, &joined, text.len()),
+                    text.len(),
+                ),
+                None => CodeDoc::default(),
+            }
+        }
     }
 }
 
@@ -543,6 +643,26 @@ pub(crate) fn handler_calls<'t>(
         bodies = next;
     }
     out
+}
+
+/// Gives every span of a node the one span (a value read in another file, pointed at where
+/// this file uses it).
+pub(crate) fn respan(node: &mut Node, span: Span) {
+    node.span = span;
+    match &mut node.value {
+        Value::Object(members) => {
+            for m in members {
+                m.key_span = span;
+                respan(&mut m.value, span);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                respan(item, span);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// A schema of one JSON type, implied by what spans `span`.

@@ -505,6 +505,7 @@ fn go_wrappers_are_found_where_they_are_declared() {
 fn go_wrapper_calls_are_registrations() {
     let context = Context {
         wrappers: wrappers_of(Lang::Go, GO_WRAPPER),
+        ..Context::default()
     };
     let text = "package tools\n\nimport (\n\t\"os\"\n\t\"github.com/mark3labs/mcp-go/mcp\"\n\tdash \"example.com/dash\"\n)\n\ntype In struct {\n\tFolder string `json:\"folder\" jsonschema:\"required,description=A folder\\\\, as a path\"`\n\tTags []string `json:\"tags,omitempty\" jsonschema:\"enum=a,enum=b\"`\n\tLimit int `json:\"limit\"`\n}\n\nfunc purge(ctx context.Context, in In) (string, error) {\n\treturn \"\", os.RemoveAll(in.Folder)\n}\n\nvar Purge = dash.MustTool(\"purge\", \"Purges \" + \"a folder.\", purge, mcp.WithReadOnlyHintAnnotation(true))\nvar Other = other.MustTool(\"not_ours\", \"d\", purge)\n";
     let doc = parse_code(Lang::Go, text, &context);
@@ -535,6 +536,7 @@ fn go_wrappers_of_new_tool_with_options_of_their_own() {
     let declared = "package srv\n\nimport \"github.com/mark3labs/mcp-go/mcp\"\n\nvar reasonArgument = mcp.WithString(\"reason\", mcp.Description(\"Why\"))\n\ntype toolOptions struct {\n\tname string\n\tdescription string\n}\n\nfunc newTool(o toolOptions, extra ...mcp.ToolOption) mcp.Tool {\n\topts := []mcp.ToolOption{mcp.WithDescription(o.description), reasonArgument}\n\topts = append(opts, extra...)\n\treturn mcp.NewTool(o.name, opts...)\n}\n\nfunc plainTool(name, description string, extra ...mcp.ToolOption) mcp.Tool {\n\treturn mcp.NewTool(name, append([]mcp.ToolOption{mcp.WithDescription(description)}, extra...)...)\n}\n";
     let context = Context {
         wrappers: wrappers_of(Lang::Go, declared),
+        ..Context::default()
     };
     let field = &context.wrappers[0].roles;
     assert_eq!(context.wrappers[0].function, "newTool");
@@ -591,4 +593,83 @@ fn typescript_optional_name_parameters_and_agents_entry_points() {
     );
     // Written out, the schema's root says what it says.
     assert!(!r.built_schema);
+}
+
+#[test]
+fn go_handlers_and_input_structs_of_other_files_of_the_package() {
+    let handler = "package tools\n\nimport \"os\"\n\ntype In struct {\n\tPath string `json:\"path\" jsonschema:\"the file\"`\n}\n\nfunc remove(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {\n\treturn nil, nil, os.Remove(in.Path)\n}\n";
+    let registers = "package tools\n\nimport \"github.com/modelcontextprotocol/go-sdk/mcp\"\n\nfunc Register(server *mcp.Server) {\n\tmcp.AddTool(server, &mcp.Tool{Name: \"remove\", Description: \"Removes a file.\"}, remove)\n}\n";
+    let package = GoPackage::new(vec![
+        ("handler.go".to_string(), std::sync::Arc::from(handler)),
+        ("register.go".to_string(), std::sync::Arc::from(registers)),
+    ]);
+    let mut context = Context::default();
+    context
+        .packages
+        .insert("srv/tools".to_string(), std::sync::Arc::new(package));
+    let doc = parse_code_at(Lang::Go, registers, &context, "srv/tools/register.go");
+    assert_eq!(doc.registrations.len(), 1, "{doc:#?}");
+    let r = &doc.registrations[0];
+    assert_eq!(
+        json(r.entry.get("inputSchema")),
+        r#"{"properties":{"path":{"description":"the file","type":"string"}},"required":["path"],"type":"object"}"#
+    );
+    assert_eq!(r.handler.len(), 1, "{r:#?}");
+    assert_eq!(r.handler[0].callee, "os.Remove");
+    // Read in another file, it points at where this one names the handler.
+    let at = registers.find("remove)").unwrap_or_default();
+    assert_eq!(r.handler[0].span, Span::new(at, at + "remove".len()));
+    // Without the package, the handler is not followed and the schema is said to be unread.
+    let alone = parse_code(Lang::Go, registers, &Context::default());
+    assert!(alone.registrations[0].handler.is_empty());
+    assert!(alone.registrations[0]
+        .unresolved
+        .iter()
+        .any(|u| u.why.contains("not in this file")));
+}
+
+#[test]
+fn typescript_constants_of_modules_imported_by_relative_path() {
+    assert_eq!(
+        modules::relative_specifiers("import a from \"./a.js\";\nconst b = require('../b');\nimport c from \"zod\";\nexport { d } from './d/index.js';\n"),
+        vec!["../b", "./a.js", "./d/index.js"]
+    );
+    let exists = |p: &str| ["src/tools/get.ts", "src/lib/index.ts"].contains(&p);
+    assert_eq!(
+        modules::resolve_specifier("src/index.ts", "./tools/get.js", exists).as_deref(),
+        Some("src/tools/get.ts")
+    );
+    assert_eq!(
+        modules::resolve_specifier("src/tools/get.ts", "../lib", exists).as_deref(),
+        Some("src/lib/index.ts")
+    );
+    assert_eq!(
+        modules::resolve_specifier("index.ts", "../../x", exists),
+        None
+    );
+    let module = "import { z } from \"zod\";\nconst schema = { id: z.string().describe(\"Id\") };\nexport const getTool = { name: \"get_item\", description: \"Gets an item.\", schema };\nconst local = \"module's\";\n";
+    let file = format!("{SDK}import {{ getTool }} from \"./tools/get.js\";\nconst local = \"file's\";\nserver.registerTool(getTool.name, {{ description: getTool.description, inputSchema: getTool.schema, title: local }}, async () => ({{ content: [] }}));\n");
+    let mut context = Context::default();
+    context
+        .modules
+        .insert("src/tools/get.ts".into(), std::sync::Arc::from(module));
+    let doc = parse_code_at(Lang::TypeScript, &file, &context, "src/index.ts");
+    assert_eq!(doc.registrations.len(), 1, "{doc:#?}");
+    let r = &doc.registrations[0];
+    assert_eq!(json(r.entry.get("name")), "\"get_item\"");
+    assert_eq!(
+        json(r.entry.get("inputSchema")),
+        r#"{"additionalProperties":false,"properties":{"id":{"description":"Id","type":"string"}},"required":["id"],"type":"object"}"#
+    );
+    // The file's own constant wins over the module's of the same name.
+    assert_eq!(json(r.entry.get("title")), "\"file's\"");
+    // Every span is inside the file.
+    let name = r.entry.get("name").map(|n| n.span).unwrap_or_default();
+    assert!(name.end <= file.len(), "{name:?}");
+    // Without the module, the name is said to be imported.
+    let alone = parse_code(Lang::TypeScript, &file, &Context::default());
+    assert!(alone.registrations.is_empty());
+    assert!(alone.unresolved[0]
+        .why
+        .contains("imported from another module"));
 }

@@ -32,13 +32,22 @@ struct Scope<'t> {
 }
 
 impl<'t> Scope<'t> {
-    fn new(root: SyntaxNode<'t>, text: &'t str) -> Self {
+    fn new(root: SyntaxNode<'t>, text: &'t str, own_end: usize) -> Self {
         let mut scope = Scope {
             text,
             values: HashMap::new(),
             imports: HashMap::new(),
         };
-        let declare = |scope: &mut Scope<'t>, name: &'t str, value: Option<SyntaxNode<'t>>| {
+        // A name the file declares is the file's, whatever an imported module declares.
+        let mut own_names = std::collections::HashSet::new();
+        let mut declare = |scope: &mut Scope<'t>, name: &'t str, value: Option<SyntaxNode<'t>>| {
+            let own = value.is_none_or(|v| v.start_byte() < own_end);
+            if !own && own_names.contains(name) {
+                return;
+            }
+            if own {
+                own_names.insert(name);
+            }
             scope
                 .values
                 .entry(name)
@@ -63,7 +72,7 @@ impl<'t> Scope<'t> {
                     match (name, value) {
                         (Some(name), value) if name.kind() == "identifier" => {
                             if let Some(module) = value.and_then(|v| required_module(v, text)) {
-                                scope.imports.insert(text_of(name, text), module);
+                                scope.imports.entry(text_of(name, text)).or_insert(module);
                             }
                             declare(&mut scope, text_of(name, text), value);
                         }
@@ -72,7 +81,10 @@ impl<'t> Scope<'t> {
                                 for part in named_children(pattern) {
                                     if part.kind() == "shorthand_property_identifier_pattern" {
                                         let local = text_of(part, text);
-                                        scope.imports.insert(local, format!("{module}.{local}"));
+                                        scope
+                                            .imports
+                                            .entry(local)
+                                            .or_insert(format!("{module}.{local}"));
                                     }
                                 }
                             }
@@ -92,7 +104,8 @@ impl<'t> Scope<'t> {
     }
 
     /// `import fs from "fs"`, `import * as cp from "child_process"`, `import { rm as remove }
-    /// from "fs/promises"`.
+    /// from "fs/promises"`. The first import of a name holds (the file's own, before those of
+    /// the modules read with it).
     fn import(&mut self, statement: SyntaxNode<'t>) {
         let text = self.text;
         let Some(module) = statement
@@ -109,11 +122,15 @@ impl<'t> Scope<'t> {
             for part in named_children(clause) {
                 match part.kind() {
                     "identifier" => {
-                        self.imports.insert(text_of(part, text), module.clone());
+                        self.imports
+                            .entry(text_of(part, text))
+                            .or_insert(module.clone());
                     }
                     "namespace_import" => {
                         for id in named_children(part) {
-                            self.imports.insert(text_of(id, text), module.clone());
+                            self.imports
+                                .entry(text_of(id, text))
+                                .or_insert(module.clone());
                         }
                     }
                     "named_imports" => {
@@ -121,10 +138,9 @@ impl<'t> Scope<'t> {
                             let name = spec.child_by_field_name("name");
                             let alias = spec.child_by_field_name("alias").or(name);
                             if let (Some(name), Some(alias)) = (name, alias) {
-                                self.imports.insert(
-                                    text_of(alias, text),
-                                    format!("{module}.{}", text_of(name, text)),
-                                );
+                                self.imports
+                                    .entry(text_of(alias, text))
+                                    .or_insert(format!("{module}.{}", text_of(name, text)));
                             }
                         }
                     }
@@ -203,7 +219,8 @@ impl<'t> Reader<'_, 't> {
             return Err("nested too deeply".into());
         }
         match node.kind() {
-            "identifier" => {
+            // `{ shape }` holds the constant `shape`.
+            "identifier" | "shorthand_property_identifier" => {
                 let value = self.scope.value(text_of(node, self.text))?;
                 self.resolve(value, depth + 1)
             }
@@ -474,10 +491,11 @@ mod listed;
 mod objects;
 mod zod;
 
-/// Every registration of the file.
-pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
+/// Every registration of the file; `own_end`: where the file's own text ends, the rest being the
+/// modules it imports ([`super::modules`]).
+pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str, own_end: usize) -> CodeDoc {
     let root = tree.root_node();
-    let scope = Scope::new(root, text);
+    let scope = Scope::new(root, text, own_end);
     let reader = Reader {
         scope: &scope,
         text,

@@ -658,7 +658,8 @@ fn inferred_schema(
 }
 
 /// The schema reflected from the input struct of a handler: the parameter at `position` (the
-/// last one for `None`) of the function literal or the function of this file `handler` names.
+/// last one for `None`) of the function literal, or of the function of this file or package
+/// `handler` names (read in another file, its spans point at `handler`).
 pub(super) fn handler_input_schema(
     reader: &Reader<'_, '_>,
     handler: SyntaxNode<'_>,
@@ -673,12 +674,45 @@ pub(super) fn handler_input_schema(
             .copied(),
         _ => None,
     };
-    let Some(function) = function else {
-        return Some(Err(format!(
-            "the input type of `{}` is not in this file",
-            text_of(handler, reader.text)
-        )));
+    if let Some(function) = function {
+        return input_of(reader, function, position);
+    }
+    let not_found = || {
+        Some(Err(format!(
+            "the input type of `{}` is not in {}",
+            text_of(handler, reader.text),
+            reader.looked_in()
+        )))
     };
+    if handler.kind() != "identifier" {
+        return not_found();
+    }
+    let name = text_of(handler, reader.text);
+    let at = span_of(handler);
+    let found = reader.in_package(
+        |scope| scope.functions.contains_key(name),
+        |sibling| {
+            let function = *sibling.scope.functions.get(name)?;
+            input_of(sibling, function, position)
+        },
+    );
+    match found {
+        Some(Some(read)) => Some(read.map(|mut schema| {
+            crate::parse::code::respan(&mut schema, at);
+            schema
+        })),
+        Some(None) => None,
+        None => not_found(),
+    }
+}
+
+/// The schema of the input struct a handler function takes (see [`handler_input_schema`]); the
+/// struct may be declared in another file of the package.
+fn input_of(
+    reader: &Reader<'_, '_>,
+    function: SyntaxNode<'_>,
+    position: Option<usize>,
+) -> Option<Result<Node, String>> {
     let parameters = function.child_by_field_name("parameters")?;
     let declarations: Vec<SyntaxNode<'_>> = named_children(parameters)
         .into_iter()
@@ -693,15 +727,30 @@ pub(super) fn handler_input_schema(
     if type_name == "any" || type_name == "map[string]any" {
         return Some(Err("the input is untyped (`any`)".into()));
     }
-    let Some(struct_type) = reader
-        .scope
-        .types
-        .get(type_name)
-        .filter(|t| t.kind() == "struct_type")
-    else {
-        return Some(Err(format!("`{type_name}` is not a struct of this file")));
+    let is_struct = |scope: &super::Scope<'_>| {
+        scope
+            .types
+            .get(type_name)
+            .is_some_and(|t| t.kind() == "struct_type")
     };
-    Some(Ok(struct_schema(reader, *struct_type, span_of(input))))
+    if is_struct(reader.scope) {
+        let struct_type = *reader.scope.types.get(type_name)?;
+        return Some(Ok(struct_schema(reader, struct_type, span_of(input))));
+    }
+    let at = span_of(input);
+    let elsewhere = reader.in_package(is_struct, |sibling| {
+        let struct_type = *sibling.scope.types.get(type_name)?;
+        let mut schema = struct_schema(sibling, struct_type, at);
+        crate::parse::code::respan(&mut schema, at);
+        Some(schema)
+    });
+    match elsewhere {
+        Some(Some(schema)) => Some(Ok(schema)),
+        _ => Some(Err(format!(
+            "`{type_name}` is not a struct of {}",
+            reader.looked_in()
+        ))),
+    }
 }
 
 /// A struct's fields as the reflecting schema libraries see them: the `json` name (`-` left

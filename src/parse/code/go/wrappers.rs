@@ -149,10 +149,7 @@ fn roles_of(
         let handlers: Vec<usize> = params
             .iter()
             .enumerate()
-            .filter(|(i, p)| {
-                !taken.contains(&Some(*i))
-                    && (p.type_text.starts_with("func") || p.type_text.contains("Handler"))
-            })
+            .filter(|(i, p)| !taken.contains(&Some(*i)) && is_handler(p))
             .map(|(i, _)| i)
             .collect();
         if let [only] = handlers.as_slice() {
@@ -283,9 +280,7 @@ fn site_roles(
                     .and_then(|(_, _, v)| arg_of(params, *v, text))
             };
             let has = |key: &str| fields.iter().any(|(k, _, _)| *k == key);
-            let handler = params
-                .iter()
-                .any(|p| p.type_text.starts_with("func") || p.type_text.contains("Handler"));
+            let handler = params.iter().any(is_handler);
             Some(WrapperRoles {
                 name: field("Name")?,
                 description: field("Description"),
@@ -329,6 +324,15 @@ fn site_roles(
         }
         _ => None,
     }
+}
+
+/// Whether a parameter is the tool's handler: a function, or a handler type, named or typed as a
+/// handler (`toolHandler ToolHandlerFunc[T, R]`, `handler func(…)`); another function parameter
+/// (`buildRequest func(…)`) is a helper of the wrapper.
+fn is_handler(param: &Param<'_>) -> bool {
+    let named = |text: &str| text.contains("andler");
+    (param.type_text.starts_with("func") || named(param.type_text))
+        && (named(param.name) || named(param.type_text))
 }
 
 /// Whether a composite literal is of a type named `Tool` (`mcp.Tool{…}`).
@@ -393,6 +397,7 @@ pub(in crate::parse::code) fn wrappers(tree: &tree_sitter::Tree, text: &str) -> 
     let reader = Reader {
         scope: &scope,
         text,
+        package: None,
     };
     let mut found: Vec<Wrapper> = declared(&reader, root)
         .into_iter()
@@ -536,10 +541,7 @@ pub(super) fn call(reader: &Reader<'_, '_>, call: SyntaxNode<'_>, wrapper: &Wrap
             );
         }
         if let Some(handler) = handler {
-            if let Some(body) = super::function_body(reader, handler) {
-                registration.handler = super::handler_calls(reader, body);
-                registration.handler_span = Some(span_of(handler));
-            }
+            super::read_handler(reader, handler, registration);
         }
     }
     read
