@@ -279,6 +279,34 @@ fn alternation(words: &[&str]) -> String {
     words.join("|").replace(' ', r"\s+")
 }
 
+/// Verbs that move data somewhere: what an exfiltration order does with a secret.
+const TRANSFER_VERBS: &[&str] = &[
+    "pass",
+    "send",
+    "include",
+    "put",
+    "paste",
+    "append",
+    "embed",
+    "add",
+    "upload",
+    "post",
+    "forward",
+    "attach",
+    "copy",
+    "insert",
+    "encode",
+    "provide",
+    "supply",
+    "submit",
+    "transmit",
+    "share",
+    "leak",
+    "exfiltrate",
+    "bcc",
+    "cc",
+];
+
 /// A cue pattern, compiled the first time a text needs it.
 macro_rules! pattern {
     ($pattern:expr $(,)?) => {
@@ -405,9 +433,17 @@ static PATTERNS: Patterns = Patterns {
     sensitive_named: pattern!(
         r"(?i)\b(?:your|the\s+user'?s|their|any|every)\s+(?:secret\s+)?(?:api\s+keys?|access\s+keys?|secret\s+keys?|private\s+keys?|credentials|passwords|ssh\s+keys?|seed\s+phrases?|recovery\s+phrases?|tokens)\b|\bprivate\s+key\s+material\b|\b(?:the\s+|user\s+)?conversations?\s+(?:history|logs?|transcripts?)\b|\bupload\w*\s+the\s+conversation\b|\bcontents\s+of\s+the\s+environment\b",
     ),
-    transfer: pattern!(
-        r"(?i)\b(?:pass|send|include|put|paste|append|embed|add|upload|post|forward|attach|copy|insert|encode|provide|supply|submit|transmit|share|leak|exfiltrate|bcc|cc)(?:e?s|ed|d|ing)?\b",
-    ),
+    // A verb in its base or -ing form; the -s form describes ("the tool uploads the log") or is
+    // a noun ("manual uploads"), and the past form is often an adjective ("shared notes").
+    transfer: pattern!(&format!(
+        r"(?i)\b(?:{})\b|\b(?:{})ing\b",
+        TRANSFER_VERBS.join("|"),
+        TRANSFER_VERBS
+            .iter()
+            .map(|verb| verb.strip_suffix('e').unwrap_or(verb))
+            .collect::<Vec<_>>()
+            .join("|")
+    )),
     sink: pattern!(
         r"(?i)\b(?:parameter|param|argument|arg|field|sidenote|side_note|notes?|url|query(?:\s+string)?|webhook|endpoint|message|e-?mail|comment|gist|pastebin|request\s+body)s?\b|https?://",
     ),
