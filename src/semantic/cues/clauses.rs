@@ -2,7 +2,7 @@
 //! or a thing, the model's own doing or the task's, this tool or another one.
 
 use super::lexicon::{compile, patterns};
-use super::structure::look_back;
+use super::structure::{look_ahead, look_back};
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -192,4 +192,41 @@ pub(super) fn names_another_tool(
     }
     // An identifier-like name (`send_email`, `github.create_issue`) or one written as a tool.
     explicit || named.contains(['_', '.', ':']) || named.contains('-') && !named.ends_with('-')
+}
+
+/// How many bytes after a verb of telling are read for its object.
+const OWN_REACH: usize = 90;
+
+/// Where the words after a negated verb of telling ("never reveal …") name the agent's own doing,
+/// the length of the words that decide: an optional audience ("the user", "anyone") then what
+/// the agent did ("this step", "which files", "that you read the file", "the commands you ran"),
+/// or the audience alone and nothing further ("do not tell the user."). `None`: a rule of the
+/// task ("never reveal the answer", "do not tell the user to type done").
+pub(super) fn own_doing(rest: &str) -> Option<usize> {
+    let p = patterns();
+    // The object follows the verb closely: the first words decide, however long the sentence.
+    let rest = look_ahead(rest, OWN_REACH);
+    let (after, offset) = match p.own_audience.find(rest) {
+        Some(m) => {
+            let after = &rest[m.end()..];
+            let next = after.trim_start();
+            if next.is_empty() || next.starts_with([',', ';', ':', ')', '\u{2014}', '-']) {
+                return Some(m.end());
+            }
+            (after, m.end())
+        }
+        None => (rest, 0),
+    };
+    if let Some(object) = p
+        .own_start
+        .captures(after)
+        .and_then(|c| c.get(1).or_else(|| c.get(2)))
+    {
+        // The words that decide run to the object, and to the audience right after it ("this
+        // step to the user").
+        let end = offset + object.end();
+        let audience = p.own_audience.find(&rest[end..]).map_or(0, |m| m.end());
+        return Some(end + audience);
+    }
+    p.own_you.find(rest).map(|m| m.end())
 }

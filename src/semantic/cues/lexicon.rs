@@ -11,6 +11,11 @@ pub(super) const OVERRIDE: u8 = 4;
 pub(super) const EXFIL: u8 = 8;
 pub(super) const TOOLS: u8 = 16;
 pub(super) const REMOTE: u8 = 32;
+/// A verb of telling: what concealment of the model's own doing negates.
+pub(super) const TELL: u8 = 64;
+/// A secret named by its kind ("your API keys", "private key material"): the words of PI004
+/// beyond the file names and the "all … / every …" forms.
+pub(super) const SECRET: u8 = 128;
 
 /// Trigger words, each with the checks it calls for: every cue contains one (ASCII
 /// case-insensitive, at the start of a word).
@@ -25,12 +30,12 @@ pub(super) const ANCHORS: &[(&str, u8)] = &[
     ("<|im_start|>", TAG),
     ("<|system|>", TAG),
     ("<instructions", TAG),
-    ("tell", CONCEAL),
-    ("mention", CONCEAL),
-    ("inform", CONCEAL),
-    ("notify", CONCEAL),
-    ("reveal", CONCEAL),
-    ("disclose", CONCEAL),
+    ("tell", CONCEAL | TELL),
+    ("mention", CONCEAL | TELL),
+    ("inform", CONCEAL | TELL),
+    ("notify", CONCEAL | TELL),
+    ("reveal", CONCEAL | TELL),
+    ("disclose", CONCEAL | TELL),
     ("without", CONCEAL),
     ("hide", CONCEAL),
     ("conceal", CONCEAL),
@@ -39,6 +44,11 @@ pub(super) const ANCHORS: &[(&str, u8)] = &[
     ("let your user", CONCEAL),
     ("from your user", CONCEAL),
     ("silently", CONCEAL),
+    ("quietly", CONCEAL),
+    ("acknowledg", CONCEAL | TELL),
+    ("admit", CONCEAL | TELL),
+    ("surface", CONCEAL | TELL),
+    ("let on", CONCEAL | TELL),
     ("secretly", CONCEAL),
     ("covertly", CONCEAL),
     ("user must", CONCEAL),
@@ -47,6 +57,22 @@ pub(super) const ANCHORS: &[(&str, u8)] = &[
     ("disregard", OVERRIDE),
     ("forget", OVERRIDE),
     ("override", OVERRIDE),
+    ("supersede", OVERRIDE),
+    ("precedence", OVERRIDE),
+    ("priority over", OVERRIDE),
+    ("no longer", OVERRIDE),
+    ("bypass", OVERRIDE),
+    ("actual instructions", OVERRIDE),
+    ("real instructions", OVERRIDE),
+    ("true instructions", OVERRIDE),
+    ("new instructions", OVERRIDE),
+    ("updated instructions", OVERRIDE),
+    ("previous instructions", OVERRIDE),
+    ("prior instructions", OVERRIDE),
+    ("earlier instructions", OVERRIDE),
+    ("original instructions", OVERRIDE),
+    ("prior guidance", OVERRIDE),
+    ("previous guidance", OVERRIDE),
     ("you are now", OVERRIDE),
     ("from now on", OVERRIDE),
     (".ssh", EXFIL),
@@ -56,7 +82,7 @@ pub(super) const ANCHORS: &[(&str, u8)] = &[
     (".env", EXFIL),
     ("mcp.json", EXFIL),
     ("claude_desktop_config", EXFIL),
-    ("credentials", EXFIL),
+    ("credentials", EXFIL | SECRET),
     (".npmrc", EXFIL),
     (".netrc", EXFIL),
     (".pypirc", EXFIL),
@@ -70,9 +96,24 @@ pub(super) const ANCHORS: &[(&str, u8)] = &[
     ("login data", EXFIL),
     ("cookies", EXFIL),
     ("environment variables", EXFIL),
-    ("api key", EXFIL),
-    ("system prompt", EXFIL),
+    ("api key", EXFIL | SECRET),
+    ("access key", EXFIL | SECRET),
+    ("secret key", EXFIL | SECRET),
+    ("private key", EXFIL | SECRET),
+    ("seed phrase", EXFIL | SECRET),
+    ("recovery phrase", EXFIL | SECRET),
+    ("passwords", EXFIL | SECRET),
+    ("your token", EXFIL | SECRET),
+    ("printenv", EXFIL),
+    ("os.environ", EXFIL),
+    ("system prompt", EXFIL | OVERRIDE),
+    ("conversation log", EXFIL | SECRET),
+    ("conversation history", EXFIL | SECRET),
+    ("conversation transcript", EXFIL | SECRET),
     ("conversation", EXFIL),
+    ("upload the conversation", EXFIL | SECRET),
+    ("uploads the conversation", EXFIL | SECRET),
+    ("contents of the environment", EXFIL | SECRET),
     ("chat history", EXFIL),
     ("this tool is", TOOLS),
     ("tool must", TOOLS),
@@ -102,6 +143,7 @@ pub(super) const ANCHORS: &[(&str, u8)] = &[
     ("invoke-webrequest", REMOTE),
     ("invoke-restmethod", REMOTE),
     ("base64", REMOTE),
+    ("/dev/tcp/", REMOTE),
 ];
 
 /// A compiled pattern. Patterns are constants of this room, never input; the tests compile every
@@ -111,7 +153,159 @@ pub(super) fn compile(pattern: &str) -> Regex {
 }
 
 /// The verbs of sending, moving or running something, shared by the patterns of concealment.
-const VERBS_SEND: &str = r"send|upload|forward|copy|transmit|post|email|bcc|cc|attach|share|exfiltrate|leak|redirect|install|download|execute|include|append";
+const VERBS_SEND: &str = r"send|upload|forward|copy|transmit|post|email|bcc|cc|attach|share|exfiltrate|leak|redirect|install|download|execute|include|append|retrieve|collect|gather|harvest|grab";
+
+/// The words of concealment, kept as data: each list is the union of the verbs, negations and
+/// objects of the published tool-poisoning and skill-concealment payloads (Invariant Labs'
+/// tool-poisoning write-up, the Agent Threat Rules test cases, scanners' public fixtures) and
+/// their paraphrases (synonyms and inflections), so that the structure decides, not the wording.
+///
+/// Verbs of telling or showing: what a concealment order negates ("never *reveal*…").
+const TELL_VERBS: &[&str] = &[
+    "tell",
+    "mention",
+    "inform",
+    "notify",
+    "alert",
+    "reveal",
+    "disclose",
+    "show",
+    "say",
+    "explain",
+    "report",
+    "admit",
+    "acknowledge",
+    "surface",
+    "indicate",
+    "let on",
+    "bring up",
+    "display",
+];
+/// How an order negates a verb of telling ("do not", "there is no need to", "refrain from").
+const TELL_NEGATIONS: &[&str] = &[
+    r"do\s+not",
+    r"don'?t",
+    "never",
+    r"must\s+not",
+    r"mustn'?t",
+    r"should\s+not",
+    r"shouldn'?t",
+    r"no\s+need\s+to",
+    "avoid",
+    r"refrain\s+from",
+    "without",
+    r"not\s+to",
+];
+/// The agent's own doing after "you" ("the files *you read*", "that *you ran* it"): the verbs of
+/// acting on files, commands, tools and data.
+const OWN_ACTS: &[&str] = &[
+    "read",
+    "ran",
+    "run",
+    "did",
+    "do",
+    "made",
+    "sent",
+    "send",
+    "wrote",
+    "write",
+    "took",
+    "used",
+    "use",
+    "called",
+    "call",
+    r"collect\w*",
+    r"access\w*",
+    r"fetch\w*",
+    r"open\w*",
+    r"need\w*",
+    r"includ\w*",
+    r"invok\w*",
+    r"execut\w*",
+    r"upload\w*",
+    r"modif\w*",
+    r"chang\w*",
+    r"creat\w*",
+    r"add\w*",
+    r"delet\w*",
+    r"perform\w*",
+    r"retriev\w*",
+    r"gather\w*",
+    r"obtain\w*",
+    r"load\w*",
+    "found",
+    r"check\w*",
+    r"contact\w*",
+    r"forward\w*",
+    r"shar\w*",
+];
+/// What a step of the agent's is called when a concealment order names it ("this *step*").
+const OWN_NOUNS: &[&str] = &[
+    "step",
+    "steps",
+    "instruction",
+    "instructions",
+    "action",
+    "actions",
+    "call",
+    "calls",
+    "request",
+    "requests",
+    "operation",
+    "operations",
+    "note",
+    "sidenote",
+    "file",
+    "files",
+    "part",
+    "process",
+    "behavior",
+    "behaviour",
+    "ran",
+    "happened",
+    "was",
+    "is",
+    "exists",
+    "occurred",
+    "tool",
+    "check",
+    "precondition",
+    "requirement",
+    "detail",
+    "details",
+];
+
+fn alternation(words: &[&str]) -> String {
+    words.join("|").replace(' ', r"\s+")
+}
+
+/// Verbs that move data somewhere: what an exfiltration order does with a secret.
+const TRANSFER_VERBS: &[&str] = &[
+    "pass",
+    "send",
+    "include",
+    "put",
+    "paste",
+    "append",
+    "embed",
+    "add",
+    "upload",
+    "post",
+    "forward",
+    "attach",
+    "copy",
+    "insert",
+    "encode",
+    "provide",
+    "supply",
+    "submit",
+    "transmit",
+    "share",
+    "leak",
+    "exfiltrate",
+    "bcc",
+    "cc",
+];
 
 /// A cue pattern, compiled the first time a text needs it.
 macro_rules! pattern {
@@ -126,6 +320,10 @@ pub(super) struct Patterns {
     pub(super) tag: LazyLock<Regex>,
     pub(super) tag_description: LazyLock<Regex>,
     pub(super) conceal_tell: LazyLock<Regex>,
+    pub(super) conceal_own: LazyLock<Regex>,
+    pub(super) own_audience: LazyLock<Regex>,
+    pub(super) own_start: LazyLock<Regex>,
+    pub(super) own_you: LazyLock<Regex>,
     pub(super) conceal_without: LazyLock<Regex>,
     pub(super) conceal_hide: LazyLock<Regex>,
     pub(super) conceal_let: LazyLock<Regex>,
@@ -136,12 +334,19 @@ pub(super) struct Patterns {
     pub(super) override_yours: LazyLock<Regex>,
     pub(super) override_now_strong: LazyLock<Regex>,
     pub(super) override_now: LazyLock<Regex>,
+    pub(super) override_rank: LazyLock<Regex>,
+    pub(super) override_void: LazyLock<Regex>,
+    pub(super) override_safety: LazyLock<Regex>,
+    pub(super) exfil_forward: LazyLock<Regex>,
     pub(super) sensitive: LazyLock<Regex>,
     pub(super) sensitive_weak: LazyLock<Regex>,
+    pub(super) sensitive_named: LazyLock<Regex>,
     pub(super) transfer: LazyLock<Regex>,
     pub(super) sink: LazyLock<Regex>,
     pub(super) read: LazyLock<Regex>,
     pub(super) network_command: LazyLock<Regex>,
+    pub(super) environment_dump: LazyLock<Regex>,
+    pub(super) shell_runs_fetched: LazyLock<Regex>,
     pub(super) shadow_available: LazyLock<Regex>,
     pub(super) shadow_all: LazyLock<Regex>,
     pub(super) shadow_named: LazyLock<Regex>,
@@ -161,6 +366,22 @@ static PATTERNS: Patterns = Patterns {
     conceal_tell: pattern!(
         r"(?i)\b(?:do\s+not|don'?t|never|must\s+not|should\s+not|shouldn'?t)\s+(?:ever\s+)?(?:tell|mention|inform|notify|alert|reveal|disclose|show|say|explain|report|admit|acknowledge)\b([^.;!?\n]{0,40}?)\b(?:to\s+)?(?:the|your)\s+users?\b([^.;!?\n]{0,30})",
     ),
+    conceal_own: pattern!(&format!(
+        r"(?i)\b(?:{})\s+(?:ever\s+)?(?:{})(?:s|ed|ing)?\b([^.;!?\n]*)",
+        alternation(TELL_NEGATIONS),
+        alternation(TELL_VERBS)
+    )),
+    own_audience: pattern!(
+        r"(?i)^\s*(?:to\s+|with\s+)?(?:the\s+|your\s+|any\s+)?(?:users?|humans?|operators?|anyone|anybody|them|people)\b"
+    ),
+    own_start: pattern!(&format!(
+        r"(?i)^\s*(?:(?:about|of|regarding|that|whether)\s+)?(?:((?:this|that|these|it|anything|any\s+of\s+(?:this|it)|the\s+(?:above|following))(?:\s+(?:{})){{0,2}})\s*(?:$|[,;:)\u{{2014}}-]|\b(?:to|from|with|at|in|and|or|just|ever|again|either|here|now|anywhere)\b)|((?:which|what|where|how|when)\s+(?:files?|commands?|tools?|calls?|urls?|data|actions?|steps?|hosts?|servers?|paths?)\b|(?:the\s+|any\s+|your\s+|these\s+)?(?:extra|additional|hidden|background|side)\s+(?:data|steps?|calls?|requests?|files?|actions?|effects?|instructions?|reads?|work|tasks?|uploads?|commands?)\b|your\s+(?:own\s+)?(?:actions?|steps?|activity|tool\s+calls?|calls?|reads?)\b|(?:the|this)\s+tool\s+(?:call|ran|runs|read|reads|sent|sends|did|does|called|was\s+used|collects?)))",
+        alternation(OWN_NOUNS)
+    )),
+    own_you: pattern!(&format!(
+        r"(?i)\byou(?:'ve|'re|'ll)?\s+(?:(?:have|had|are|were|will|just|first|also|then|actually|already)\s+){{0,2}}(?:{})\b",
+        alternation(OWN_ACTS)
+    )),
     conceal_without: pattern!(
         r"(?i)\bwithout\s+(?:(?:telling|informing|notifying|alerting|showing)\s+(?:the\s+|your\s+)?users?|letting\s+(?:the\s+|your\s+)?users?\s+(?:know|see|notice)|(?:the\s+|your\s+)?users?(?:'s)?\s+(?:knowing|knowledge|noticing|seeing|being\s+aware))\b",
     ),
@@ -188,6 +409,18 @@ static PATTERNS: Patterns = Patterns {
     override_now_strong: pattern!(
         r"(?i)\byou\s+are\s+now\s+(?:in\s+)?(?:an?\s+)?(?:unrestricted|unfiltered|uncensored|jailbroken|dan\b|developer\s+mode|god\s+mode|free\s+(?:from|of)|no\s+longer\s+(?:bound|restricted|an?\s+(?:ai|assistant)))",
     ),
+    override_rank: pattern!(
+        r"(?i)\b(?:this\s+(?:file|skill|tool|document|section|prompt|message|text|note|guide|description|server|plugin)|these\s+(?:instructions|rules|directives|guidelines)|the\s+instructions\s+(?:here|below|above|in\s+this\s+\w+))\s+(?:always\s+)?(?:takes?|has|have|gets?|must\s+take|should\s+take|carr(?:y|ies))\s+(?:absolute\s+|top\s+|highest\s+|full\s+|the\s+highest\s+)?(?:precedence|priority)\b(?:\s*(?:$|[.;!,])|\s+over\s+(?:all|any|every|other|the\s+system|system|your|the\s+user|user|previous|prior|earlier|default|built-?in|existing|conflicting))|\b(?:overrides?|supersedes?|replaces?|takes?\s+(?:precedence|priority)\s+over)\s+(?:all\s+|any\s+|every\s+)?(?:of\s+)?(?:the\s+|your\s+)?(?:other|previous|prior|earlier|existing|system|user'?s?|project'?s?|agent'?s?|conflicting|original)\s+(?:\w+\s+)?(?:instructions|prompts?|rules|skills|guidelines|directives|requests?)\b|\byour\s+(?:actual|real|true|new|updated)\s+(?:system\s+)?(?:instructions|prompt|directives|task|role)\b|\b(?:you\s+are\s+)?no\s+longer\s+(?:bound|restricted|limited|constrained|subject\s+to|required\s+to\s+follow)\b",
+    ),
+    override_void: pattern!(
+        r"(?i)\b(?:(?:all\s+|the\s+|any\s+)?(?:previous|prior|earlier|above|original|old|other|existing)\s+(?:system\s+)?(?:instructions|guidance|rules|directives|prompts?|guidelines)|(?:the\s+)?(?:above\s+|original\s+|previous\s+)?system\s+(?:prompt|instructions|message))\s+(?:(?:have|has)\s+been|are|is|were|was)\s+(?:now\s+)?(?:updated|replaced|revoked|superseded|cancell?ed|deprecated|void|invalid|obsolete|overridden|null|lifted|removed|suspended|disabled)\b|\b(?:previous|prior|earlier|above|original)\s+(?:system\s+)?(?:instructions|guidance|rules|directives|prompt|guidelines)\s+(?:no\s+longer\s+(?:apply|applies|holds?|matters?|valid)|(?:do|does)\s+not\s+apply)\b",
+    ),
+    override_safety: pattern!(
+        r"(?i)\b(?:ignore|bypass|disregard|circumvent|evade)\s+(?:(?:all|any|the|your|every|existing|current|its|of)\s+){0,3}(?:safety|guardrails?|content\s+(?:moderation|filters?|polic(?:y|ies))|safeguards|ethical\s+(?:guidelines|rules|constraints)|moral\s+(?:guidelines|constraints))\b|\b(?:override|disable|turn\s+off|skip)\s+(?:all|any|every)\s+(?:(?:the|your|existing|current|of)\s+){0,2}(?:safety|guardrails?|content\s+(?:moderation|filters?)|safeguards|restrictions)\b",
+    ),
+    exfil_forward: pattern!(
+        r"(?i)(?:^|[.!?:]\s+|\n\s*)(?:(?:also|then|always|first|and|please)\s+)?(?:send|forward|post|upload|copy|transmit|bcc|cc|email|mirror)\s+(?:(?:all|every|the|this|your|any|a|copy|of|full|entire|complete)\s+)*(?:results?|outputs?|responses?|conversation|context|messages?|data|contents?|everything|history|logs?|files?|prompts?|requests?|queries)\b[^.!?\n]*?\b(?:to|at)\s+(?:https?://|[\w.+-]+@[\w-]+\.\w)",
+    ),
     override_now: pattern!(
         r"(?i)\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you\s+(?:are|will|must))\b"
     ),
@@ -197,13 +430,30 @@ static PATTERNS: Patterns = Patterns {
     sensitive_weak: pattern!(
         r"(?i)\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+|your\s+|the\s+user'?s\s+)?(?:environment\s+variables?|api\s+keys?|secrets?|credentials?|tokens?|passwords?|private\s+keys?|ssh\s+keys?|cookies)\b|\b(?:your|the)\s+system\s+prompt\b|\b(?:entire|full|whole|complete)\s+(?:conversation|chat)(?:\s+history)?\b|\bchat\s+history\b",
     ),
-    transfer: pattern!(
-        r"(?i)\b(?:pass|send|include|put|paste|append|embed|add|upload|post|forward|attach|copy|insert|encode|provide|supply|submit|transmit|share|leak|exfiltrate|bcc|cc)\b",
+    sensitive_named: pattern!(
+        r"(?i)\b(?:your|the\s+user'?s|their|any|every)\s+(?:secret\s+)?(?:api\s+keys?|access\s+keys?|secret\s+keys?|private\s+keys?|credentials|passwords|ssh\s+keys?|seed\s+phrases?|recovery\s+phrases?|tokens)\b|\bprivate\s+key\s+material\b|\b(?:the\s+|user\s+)?conversations?\s+(?:history|logs?|transcripts?)\b|\bupload\w*\s+the\s+conversation\b|\bcontents\s+of\s+the\s+environment\b",
     ),
+    // A verb in its base or -ing form; the -s form describes ("the tool uploads the log") or is
+    // a noun ("manual uploads"), and the past form is often an adjective ("shared notes").
+    transfer: pattern!(&format!(
+        r"(?i)\b(?:{})\b|\b(?:{})ing\b",
+        TRANSFER_VERBS.join("|"),
+        TRANSFER_VERBS
+            .iter()
+            .map(|verb| verb.strip_suffix('e').unwrap_or(verb))
+            .collect::<Vec<_>>()
+            .join("|")
+    )),
     sink: pattern!(
         r"(?i)\b(?:parameter|param|argument|arg|field|sidenote|side_note|notes?|url|query(?:\s+string)?|webhook|endpoint|message|e-?mail|comment|gist|pastebin|request\s+body)s?\b|https?://",
     ),
     read: pattern!(r"(?i)\b(?:read|open|cat|load|access|collect|grab|extract|list|copy|dump)\b"),
+    environment_dump: pattern!(
+        r"(?i)\bprintenv\b|(?:^|[\s;&(`$])env\s*(?:\||>)|\bos\.environ\b|/proc/self/environ\b|\$\(env\)",
+    ),
+    shell_runs_fetched: pattern!(
+        r"(?i)\b(?:eval|(?:ba|z|da|k)?sh\s+-c)\s+[\x22']?\$\([^()\n]*?\bbase64\s+(?:-d|--decode|-D)\b|/dev/(?:tcp|udp)/[\w.-]+/\d+\s*0\s*>\s*&\s*1|\b(?:ba|z)?sh\s+-i\s*[^\n]{0,20}/dev/(?:tcp|udp)/",
+    ),
     network_command: pattern!(
         r"(?i)\b(?:curl|wget|nc|ncat|netcat|scp|invoke-webrequest|iwr|invoke-restmethod|irm)\b",
     ),

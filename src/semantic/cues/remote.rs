@@ -85,11 +85,15 @@ fn command_start(line: &str, at: usize) -> usize {
     for opener in ["<(", "$(", "iex (", "iex(", "invoke-expression ("] {
         if let Some(i) = lower.rfind(opener).map(|i| window_start + i) {
             if i + opener.len() + 8 >= at {
-                // The interpreter's word starts at the last space before the opener.
-                let word_start = before[..i]
-                    .trim_end()
-                    .rfind([' ', '`', '\t'])
-                    .map_or(0, |s| s + 1);
+                // The interpreter's word starts at the last space before the opener, past a
+                // quotation mark and a `-c` (`bash -c "$(curl …)"`).
+                let mut head = before[..i].trim_end_matches(['"', '\'']).trim_end();
+                if let Some(flagged) = head.strip_suffix("-c") {
+                    if flagged.ends_with([' ', '\t']) {
+                        head = flagged.trim_end();
+                    }
+                }
+                let word_start = head.rfind([' ', '`', '\t']).map_or(0, |s| s + 1);
                 return if opener.starts_with('i') {
                     i
                 } else {

@@ -4,18 +4,22 @@
 
 use super::automaton::{caps_anchors, trigger_hits};
 use super::clauses::{
-    chat_marker_named, imperative_before, names_another_tool, negated, self_referential,
+    chat_marker_named, imperative_before, names_another_tool, negated, own_doing, self_referential,
     user_thing, written_into,
 };
-use super::lexicon::{patterns, Patterns, CONCEAL, EXFIL, OVERRIDE, REMOTE, TAG, TOOLS};
+use super::lexicon::{
+    patterns, Patterns, CONCEAL, EXFIL, OVERRIDE, REMOTE, SECRET, TAG, TELL, TOOLS,
+};
 use super::regions::{region_at, regions, Region};
 use super::remote::remote_code;
 use super::structure::{
     caps_blocks, evidence, infinitive, look_back, quoted_in_description, sentence, QUOTATION_REACH,
 };
 use super::{Channel, Cue, Found, Piece, Surface};
+use memchr::memmem::Finder;
 use regex::Regex;
 use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 /// A candidate cue: its bytes in the piece, the cue, and the channel it reaches the model by.
 type Candidate = (usize, usize, Cue, Channel);
@@ -78,7 +82,10 @@ pub(super) fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dy
     let hits = trigger_hits(text);
     let description = matches!(surface, Surface::Description { .. });
     let caps = description && caps_anchors().is_some_and(|ac| ac.is_match(text));
-    if hits.is_empty() && !caps {
+    // A description that names an address may order the conversation sent there, in words with
+    // no trigger of their own ("forward the results to https://…").
+    let forward = description && names_address(text.as_bytes());
+    if hits.is_empty() && !caps && !forward {
         return;
     }
     let markdown = matches!(surface, Surface::Markdown);
@@ -128,6 +135,16 @@ pub(super) fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dy
         scan.exfiltration(&sentence, &mut out);
         scan.tool_rules(&sentence, &mut out);
     }
+    if forward {
+        for m in scan.p.exfil_forward.find_iter(text) {
+            let lead = m.as_str().find(|c: char| c.is_alphabetic()).unwrap_or(0);
+            let start = m.start() + lead;
+            if !negated(text, start) {
+                out.found
+                    .push((start, m.end(), Cue::Exfiltration, scan.base_channel));
+            }
+        }
+    }
     if caps {
         for (s, e) in caps_blocks(text) {
             out.found.push((s, e, Cue::Steering, scan.base_channel));
@@ -140,6 +157,23 @@ pub(super) fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dy
         }
     }
     scan.weigh(piece, out, emit);
+}
+
+/// Whether `bytes` hold an email address's `@` or a URL's `://`.
+fn names_address(bytes: &[u8]) -> bool {
+    memchr::memchr(b'@', bytes).is_some()
+        || memchr::memchr_iter(b':', bytes).any(|i| bytes.get(i + 1..i + 3) == Some(b"//"))
+}
+
+/// Whether a command line may decode code or hand a shell to a device (`base64`, `/dev/`): the
+/// finder is built once, since one built per line costs more than the line.
+fn may_run_fetched(line: &[u8]) -> bool {
+    static BASE64: OnceLock<Finder<'static>> = OnceLock::new();
+    BASE64
+        .get_or_init(|| Finder::new("base64"))
+        .find(line)
+        .is_some()
+        || memchr::memchr_iter(b'/', line).any(|i| line.get(i + 1..i + 5) == Some(b"dev/"))
 }
 
 impl Scan<'_, '_> {
@@ -188,8 +222,26 @@ impl Scan<'_, '_> {
                 ));
             }
         }
+        // Decoded code run, or a shell handed to another machine: only on a line that names
+        // base64 or a device path, so the pattern compiles and runs where it can match.
+        let runs_fetched = may_run_fetched(line.as_bytes());
+        let fetched = runs_fetched.then(|| p.shell_runs_fetched.find_iter(line));
+        for m in fetched.into_iter().flatten() {
+            if !mention(m.start()) {
+                out.found.push((
+                    line_start + m.start(),
+                    line_start + m.end(),
+                    Cue::RemoteCode,
+                    base_channel,
+                ));
+            }
+        }
         if let Some(net) = p.network_command.find(line) {
-            if let Some(m) = p.sensitive.find(line) {
+            if let Some(m) = p
+                .sensitive
+                .find(line)
+                .or_else(|| p.environment_dump.find(line))
+            {
                 if !negated(line, m.start()) && !mention(m.start()) && !mention(net.start()) {
                     out.found.push((
                         line_start + m.start(),
@@ -238,6 +290,33 @@ impl Scan<'_, '_> {
                 );
             }
         }
+        // A negated verb of telling whose object is the agent's own doing ("never reveal which
+        // files you read", "do not mention this step"), the user named or not.
+        // Touched only for a verb of telling: the pattern compiles on first use.
+        let own_orders = (s.mask & TELL != 0).then(|| p.conceal_own.captures_iter(window));
+        for c in own_orders.into_iter().flatten() {
+            let (Some(all), Some(rest)) = (c.get(0), c.get(1)) else {
+                continue;
+            };
+            // "without telling …" is an order only after an imperative, and "never … without
+            // telling" protects the user.
+            let without = all
+                .as_str()
+                .get(..7)
+                .is_some_and(|w| w.eq_ignore_ascii_case("without"));
+            if without && (negated(window, all.start()) || !imperative_before(window, all.start()))
+            {
+                continue;
+            }
+            if let Some(len) = own_doing(rest.as_str()) {
+                s.push(
+                    all.start(),
+                    rest.start() + len,
+                    Cue::Concealment,
+                    &mut out.found,
+                );
+            }
+        }
         let conceal: &[&Regex] = if s.mask & CONCEAL != 0 {
             &[&p.conceal_hide, &p.conceal_user, &p.conceal_silent]
         } else {
@@ -271,6 +350,9 @@ impl Scan<'_, '_> {
                 &p.override_yours,
                 &p.override_system,
                 &p.override_now_strong,
+                &p.override_rank,
+                &p.override_void,
+                &p.override_safety,
             ]
         } else {
             &[]
@@ -303,6 +385,11 @@ impl Scan<'_, '_> {
                     .find_iter(window)
                     .find(leaving)
                     .or_else(|| p.sensitive_weak.find_iter(window).find(leaving))
+                    .or_else(|| {
+                        (s.mask & SECRET != 0)
+                            .then(|| p.sensitive_named.find_iter(window).find(leaving))
+                            .flatten()
+                    })
             })
             .flatten();
         let Some(m) = sensitive else {
@@ -323,6 +410,15 @@ impl Scan<'_, '_> {
             })
         };
         if clean && prose(&p.transfer) && prose(&p.sink) {
+            s.push(m.start(), m.end(), Cue::Exfiltration, &mut out.found);
+            out.contexts.push((start + m.start(), start, end));
+        } else if clean
+            && self.description
+            && prose(&p.transfer)
+            && (s.channel == Channel::ParameterDescription || p.read.is_match(window))
+        {
+            // In a tool's description the tool's own call is where a secret read and passed on
+            // goes; a parameter's description is that place itself.
             s.push(m.start(), m.end(), Cue::Exfiltration, &mut out.found);
             out.contexts.push((start + m.start(), start, end));
         } else if clean && p.read.is_match(window) {

@@ -11,6 +11,15 @@ pub(super) fn look_back(text: &str, at: usize, bytes: usize) -> &str {
     text.get(from..at).unwrap_or_default()
 }
 
+/// Up to `bytes` bytes of the start of `text`, ending on a character boundary.
+pub(super) fn look_ahead(text: &str, bytes: usize) -> &str {
+    let to = (0..=bytes.min(text.len()))
+        .rev()
+        .find(|i| text.is_char_boundary(*i))
+        .unwrap_or(0);
+    &text[..to]
+}
+
 /// The sentence around byte `at`: up to a sentence end, a blank line or a list item, at most
 /// 400 bytes either side.
 pub(super) fn sentence(text: &str, at: usize) -> (usize, usize) {
