@@ -3,7 +3,7 @@
 //! over, so that the files calling a wrapper are read.
 
 use crate::model::FileKind;
-use crate::parse::code::{Context, GoPackage};
+use crate::parse::code::{Context, GoPackage, WrapperCalls};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,6 +13,9 @@ use std::sync::Arc;
 /// handler in another file of the package is not followed.
 const PACKAGE_FILES: usize = 400;
 const PACKAGE_BYTES: usize = 16 * 1024 * 1024;
+
+/// At most this many wrappers are looked for (sorted, so the same ones every run).
+const MAX_WRAPPERS: usize = 1024;
 
 /// What the project's source files (relative path, kind, text) tell the reader of each: the
 /// tool wrappers they declare ([`crate::parse::code::Wrapper`]), from the files that may
@@ -39,12 +42,15 @@ pub(super) fn code_context<'a>(
         .collect();
     wrappers.sort();
     wrappers.dedup();
+    // A project declares a handful; a file declaring thousands is not a wrapper library.
+    wrappers.truncate(MAX_WRAPPERS);
     let mut context = Context {
         wrappers,
         packages: Default::default(),
         modules: imported_modules(&go),
     };
     let go_lang = crate::parse::code::Lang::Go;
+    let calls = context.wrapper_calls();
     let mut folders: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
     for (rel_path, kind, text) in &go {
         if *kind != FileKind::Source(go_lang) {
@@ -55,8 +61,7 @@ pub(super) fn code_context<'a>(
     }
     for (folder, files) in folders {
         let registers = files.iter().any(|(_, text)| {
-            crate::parse::code::may_register_tools(go_lang, text)
-                || context.may_call_wrapper(go_lang, text)
+            crate::parse::code::may_register_tools(go_lang, text) || calls.in_text(go_lang, text)
         });
         let bytes: usize = files.iter().map(|(_, text)| text.len()).sum();
         if !registers || files.len() < 2 || files.len() > PACKAGE_FILES || bytes > PACKAGE_BYTES {
@@ -121,10 +126,14 @@ fn imported_modules(sources: &[(&str, FileKind, &str)]) -> BTreeMap<String, Arc<
 /// Why a file of a kind skilllint reads is not read as one once its text is known
 /// ([`crate::discover::not_read_reason`]); a source file that calls one of the project's tool
 /// wrappers is read, whatever SDK it names.
-pub(super) fn read_as_its_kind(kind: FileKind, text: &str, code: &Context) -> Option<&'static str> {
+pub(super) fn read_as_its_kind(
+    kind: FileKind,
+    text: &str,
+    calls: &WrapperCalls,
+) -> Option<&'static str> {
     let reason = crate::discover::not_read_reason(kind, text)?;
     match kind {
-        FileKind::Source(lang) if code.may_call_wrapper(lang, text) => None,
+        FileKind::Source(lang) if calls.in_text(lang, text) => None,
         _ => Some(reason),
     }
 }

@@ -329,6 +329,7 @@ fn read_found(
             read.as_ref().ok()?.as_str(),
         ))
     }));
+    let calls = code.wrapper_calls();
     discovered.retain_mut(|(file, read)| {
         // A file read only for its shape (any `manifest.json`) that cannot be read (too large,
         // not UTF-8) was never known to hold tools: passed over in silence, unless named.
@@ -341,7 +342,7 @@ fn read_found(
         let Some(reason) = read
             .as_ref()
             .ok()
-            .and_then(|text| super::code::read_as_its_kind(file.kind, text, &code))
+            .and_then(|text| super::code::read_as_its_kind(file.kind, text, &calls))
         else {
             return true;
         };
@@ -494,9 +495,10 @@ pub(super) fn in_memory_files(
             .iter()
             .map(|(rel_path, text, kind)| (rel_path.as_str(), *kind, text.as_str())),
     );
+    let calls = code.wrapper_calls();
     let mut files: Vec<(String, String, FileKind)> = kinds
         .into_iter()
-        .filter(|(_, text, kind)| super::code::read_as_its_kind(*kind, text, &code).is_none())
+        .filter(|(_, text, kind)| super::code::read_as_its_kind(*kind, text, &calls).is_none())
         .collect();
     files.sort_by(|a, b| a.0.cmp(&b.0));
     files.dedup_by(|a, b| a.0 == b.0);

@@ -692,3 +692,39 @@ fn a_long_tool_use_rules_list_is_linear() {
     assert_eq!(count(&small, "TR002"), 1);
     assert_eq!(count(&large, "TR002"), 1);
 }
+
+#[test]
+fn many_tool_wrappers_and_files_that_call_none_are_linear() {
+    // A Go file declaring a tool wrapper per function, beside files that call none of them:
+    // whether each file calls one was a search per wrapper and file.
+    let (small, large) = assert_linear("Go tool wrappers", "json", 600, |root, n| {
+        let wrappers: String = (0..n)
+            .map(|i| {
+                format!("func Wrap{i}(name string) mcp.Tool {{\n\treturn mcp.NewTool(name)\n}}\n\n")
+            })
+            .collect();
+        common::write(
+            root,
+            "srv/wrap.go",
+            format!("package srv\n\nimport \"github.com/mark3labs/mcp-go/mcp\"\n\n{wrappers}")
+                .as_bytes(),
+        );
+        for file in 0..n {
+            let body: String = (0..20).map(|i| format!("var v{i} = {i}\n")).collect();
+            common::write(
+                root,
+                &format!("other/f{file}.go"),
+                format!("package other\n\n{body}").as_bytes(),
+            );
+        }
+        // One file calls one wrapper: read, and its tool listed.
+        common::write(
+            root,
+            "tools/t.go",
+            b"package tools\n\nimport \"example.com/srv\"\n\nvar T = srv.Wrap0(\"called_tool\")\n",
+        );
+    });
+    for report in [&small, &large] {
+        assert!(report.contains("tools/t.go"), "{report}");
+    }
+}

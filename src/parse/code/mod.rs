@@ -232,13 +232,39 @@ impl PartialEq for GoPackage {
 impl Eq for GoPackage {}
 
 impl Context {
+    /// A search for the calls of the wrappers, built once for a run: whether a file calls one
+    /// is then a single pass over its bytes, however many wrappers the project declares.
+    pub fn wrapper_calls(&self) -> WrapperCalls {
+        let mut by_lang: Vec<(Lang, Vec<String>)> = Vec::new();
+        for wrapper in &self.wrappers {
+            let needle = format!("{}(", wrapper.function);
+            match by_lang.iter_mut().find(|(lang, _)| *lang == wrapper.lang) {
+                Some((_, needles)) => needles.push(needle),
+                None => by_lang.push((wrapper.lang, vec![needle])),
+            }
+        }
+        WrapperCalls {
+            by_lang: by_lang
+                .into_iter()
+                .filter_map(|(lang, needles)| {
+                    Some((lang, aho_corasick::AhoCorasick::new(needles).ok()?))
+                })
+                .collect(),
+        }
+    }
+}
+
+/// See [`Context::wrapper_calls`].
+pub struct WrapperCalls {
+    by_lang: Vec<(Lang, aho_corasick::AhoCorasick)>,
+}
+
+impl WrapperCalls {
     /// Whether the text calls a wrapper of its language (a byte search, before any parse).
-    pub fn may_call_wrapper(&self, lang: Lang, text: &str) -> bool {
-        self.wrappers.iter().any(|w| {
-            w.lang == lang
-                && memchr::memmem::find(text.as_bytes(), format!("{}(", w.function).as_bytes())
-                    .is_some()
-        })
+    pub fn in_text(&self, lang: Lang, text: &str) -> bool {
+        self.by_lang
+            .iter()
+            .any(|(of, search)| *of == lang && search.is_match(text))
     }
 }
 
