@@ -78,6 +78,22 @@ pub(super) fn code_context<'a>(
     context
 }
 
+/// [`code_context`] of the files the walk found (those it could read).
+pub(super) fn of_found(
+    found: &[(
+        crate::discover::Discovered,
+        Result<String, crate::read::ReadProblem>,
+    )],
+) -> Context {
+    code_context(found.iter().filter_map(|(file, read)| {
+        Some((
+            file.rel_path.as_str(),
+            file.kind,
+            read.as_ref().ok()?.as_str(),
+        ))
+    }))
+}
+
 /// The TypeScript and JavaScript modules the files that may register tools import by relative
 /// path, and those these import in turn (a module that re-exports another), by relative path.
 fn imported_modules(sources: &[(&str, FileKind, &str)]) -> BTreeMap<String, Arc<str>> {

@@ -322,13 +322,7 @@ fn read_found(
     // A prose SECRETS.md is no manifest, a lowercase skill.md without a skill's keys no skill:
     // left out as if never found, unless they were named.
     let mut unread_tools = Vec::new();
-    let code = super::code::code_context(discovered.iter().filter_map(|(file, read)| {
-        Some((
-            file.rel_path.as_str(),
-            file.kind,
-            read.as_ref().ok()?.as_str(),
-        ))
-    }));
+    let code = super::code::of_found(&discovered);
     let calls = code.wrapper_calls();
     discovered.retain_mut(|(file, read)| {
         // A file read only for its shape (any `manifest.json`) that cannot be read (too large,
