@@ -663,13 +663,47 @@ fn typescript_constants_of_modules_imported_by_relative_path() {
     );
     // The file's own constant wins over the module's of the same name.
     assert_eq!(json(r.entry.get("title")), "\"file's\"");
-    // Every span is inside the file.
+    // Every span is inside the file: what the module's schema holds points into the
+    // registration that takes it.
     let name = r.entry.get("name").map(|n| n.span).unwrap_or_default();
     assert!(name.end <= file.len(), "{name:?}");
+    let id = r
+        .entry
+        .get("inputSchema")
+        .and_then(|s| s.get("properties"))
+        .and_then(|p| p.get("id"))
+        .map(|n| n.span)
+        .unwrap_or_default();
+    assert!(
+        r.entry.span.start <= id.start && id.end <= r.entry.span.end,
+        "{id:?} {:?}",
+        r.entry.span
+    );
     // Without the module, the name is said to be imported.
     let alone = parse_code(Lang::TypeScript, &file, &Context::default());
     assert!(alone.registrations.is_empty());
     assert!(alone.unresolved[0]
         .why
         .contains("imported from another module"));
+}
+
+#[test]
+fn a_schema_read_in_a_module_points_at_the_key_that_takes_it() {
+    let module =
+        "import { z } from \"zod\";\nexport const ArgsSchema = z.object({ path: z.string() });\n";
+    let file = format!("{SDK}import {{ ListToolsRequestSchema }} from \"@modelcontextprotocol/sdk/types.js\";\nimport {{ zodToJsonSchema }} from \"zod-to-json-schema\";\nimport {{ ArgsSchema }} from \"./schemas.js\";\nserver.setRequestHandler(ListToolsRequestSchema, async () => ({{\n  tools: [{{ name: \"read\", description: \"Reads a file.\", inputSchema: zodToJsonSchema(ArgsSchema) }}],\n}}));\n");
+    let mut context = Context::default();
+    context
+        .modules
+        .insert("schemas.ts".into(), std::sync::Arc::from(module));
+    let doc = parse_code_at(Lang::TypeScript, &file, &context, "index.ts");
+    assert_eq!(doc.registrations.len(), 1, "{doc:#?}");
+    let path = doc.registrations[0]
+        .entry
+        .get("inputSchema")
+        .and_then(|s| s.get("properties"))
+        .and_then(|p| p.get("path"))
+        .map(|n| n.span);
+    let key = file.find("inputSchema").unwrap_or_default();
+    assert_eq!(path, Some(Span::new(key, key + "inputSchema".len())));
 }
