@@ -3,7 +3,7 @@
 //! over, so that the files calling a wrapper are read.
 
 use crate::model::FileKind;
-use crate::parse::code::{Context, GoPackage, WrapperCalls};
+use crate::parse::code::{Context, GoPackage, Lang, WrapperCalls};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -24,21 +24,22 @@ const MAX_WRAPPERS: usize = 1024;
 pub(super) fn code_context<'a>(
     files: impl Iterator<Item = (&'a str, FileKind, &'a str)>,
 ) -> Context {
-    let go: Vec<(&str, FileKind, &str)> = files
-        .filter(|(_, kind, _)| matches!(kind, FileKind::Source(_)))
-        .collect();
-    let candidates: Vec<(crate::parse::code::Lang, &str)> = go
-        .iter()
-        .filter_map(|(_, kind, text)| match kind {
-            FileKind::Source(lang) if crate::parse::code::may_register_tools(*lang, text) => {
-                Some((*lang, *text))
-            }
+    // Each source file with whether it may register tools, decided once.
+    let sources: Vec<Source<'a>> = files
+        .filter_map(|(rel_path, kind, text)| match kind {
+            FileKind::Source(lang) => Some(Source {
+                rel_path,
+                lang,
+                text,
+                registers: crate::parse::code::may_register_tools(lang, text),
+            }),
             _ => None,
         })
         .collect();
-    let mut wrappers: Vec<crate::parse::code::Wrapper> = candidates
-        .into_par_iter()
-        .flat_map_iter(|(lang, text)| crate::parse::code::wrappers_of(lang, text))
+    let mut wrappers: Vec<crate::parse::code::Wrapper> = sources
+        .par_iter()
+        .filter(|source| source.registers)
+        .flat_map_iter(|source| crate::parse::code::wrappers_of(source.lang, source.text))
         .collect();
     wrappers.sort();
     wrappers.dedup();
@@ -47,35 +48,50 @@ pub(super) fn code_context<'a>(
     let mut context = Context {
         wrappers,
         packages: Default::default(),
-        modules: imported_modules(&go),
+        modules: imported_modules(&sources),
     };
-    let go_lang = crate::parse::code::Lang::Go;
     let calls = context.wrapper_calls();
-    let mut folders: BTreeMap<&str, Vec<(&str, &str)>> = BTreeMap::new();
-    for (rel_path, kind, text) in &go {
-        if *kind != FileKind::Source(go_lang) {
-            continue;
-        }
-        let (folder, name) = rel_path.rsplit_once('/').unwrap_or(("", rel_path));
-        folders.entry(folder).or_default().push((name, text));
+    let mut folders: BTreeMap<&str, Vec<&Source<'_>>> = BTreeMap::new();
+    for source in sources.iter().filter(|s| s.lang == Lang::Go) {
+        let folder = source
+            .rel_path
+            .rsplit_once('/')
+            .map_or("", |(folder, _)| folder);
+        folders.entry(folder).or_default().push(source);
     }
     for (folder, files) in folders {
-        let registers = files.iter().any(|(_, text)| {
-            crate::parse::code::may_register_tools(go_lang, text) || calls.in_text(go_lang, text)
-        });
-        let bytes: usize = files.iter().map(|(_, text)| text.len()).sum();
+        let registers = files
+            .iter()
+            .any(|source| source.registers || calls.in_text(Lang::Go, source.text));
+        let bytes: usize = files.iter().map(|source| source.text.len()).sum();
         if !registers || files.len() < 2 || files.len() > PACKAGE_FILES || bytes > PACKAGE_BYTES {
             continue;
         }
         let files = files
             .into_iter()
-            .map(|(name, text)| (name.to_string(), Arc::from(text)))
+            .map(|source| {
+                let name = source
+                    .rel_path
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or(source.rel_path);
+                (name.to_string(), Arc::from(source.text))
+            })
             .collect();
         context
             .packages
             .insert(folder.to_string(), Arc::new(GoPackage::new(files)));
     }
     context
+}
+
+/// A source file of the project, as [`code_context`] reads it.
+struct Source<'a> {
+    rel_path: &'a str,
+    lang: Lang,
+    text: &'a str,
+    /// [`crate::parse::code::may_register_tools`].
+    registers: bool,
 }
 
 /// [`code_context`] of the files the walk found (those it could read).
@@ -96,18 +112,12 @@ pub(super) fn of_found(
 
 /// The TypeScript and JavaScript modules the files that may register tools import by relative
 /// path, and those these import in turn (a module that re-exports another), by relative path.
-fn imported_modules(sources: &[(&str, FileKind, &str)]) -> BTreeMap<String, Arc<str>> {
+fn imported_modules(sources: &[Source<'_>]) -> BTreeMap<String, Arc<str>> {
     use crate::parse::code::modules::{relative_specifiers, resolve_specifier};
-    use crate::parse::code::Lang;
-    let scripts: BTreeMap<&str, &str> = sources
+    let scripts: BTreeMap<&str, &Source<'_>> = sources
         .iter()
-        .filter(|(_, kind, _)| {
-            !matches!(
-                kind,
-                FileKind::Source(Lang::Python) | FileKind::Source(Lang::Go)
-            )
-        })
-        .map(|(rel_path, _, text)| (*rel_path, *text))
+        .filter(|source| !matches!(source.lang, Lang::Python | Lang::Go))
+        .map(|source| (source.rel_path, source))
         .collect();
     let exists = |path: &str| scripts.contains_key(path);
     let imports_of = |rel_path: &str, text: &str| -> Vec<String> {
@@ -116,24 +126,20 @@ fn imported_modules(sources: &[(&str, FileKind, &str)]) -> BTreeMap<String, Arc<
             .filter_map(|specifier| resolve_specifier(rel_path, specifier, exists))
             .collect()
     };
-    let mut first = Vec::new();
-    for (rel_path, kind, text) in sources {
-        if let FileKind::Source(lang) = kind {
-            if scripts.contains_key(rel_path) && crate::parse::code::may_register_tools(*lang, text)
-            {
-                first.extend(imports_of(rel_path, text));
-            }
-        }
-    }
+    let first: Vec<String> = scripts
+        .values()
+        .filter(|source| source.registers)
+        .flat_map(|source| imports_of(source.rel_path, source.text))
+        .collect();
     let mut all = first.clone();
     for path in &first {
-        if let Some(text) = scripts.get(path.as_str()) {
-            all.extend(imports_of(path, text));
+        if let Some(source) = scripts.get(path.as_str()) {
+            all.extend(imports_of(path, source.text));
         }
     }
     all.into_iter()
         .filter_map(|path| {
-            let text = Arc::from(*scripts.get(path.as_str())?);
+            let text = Arc::from(scripts.get(path.as_str())?.text);
             Some((path, text))
         })
         .collect()

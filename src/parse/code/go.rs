@@ -148,15 +148,17 @@ pub(super) struct Reader<'s, 't> {
 }
 
 impl Reader<'_, '_> {
-    /// Runs `read` with a reader of the first other file of the package whose scope `declares`
-    /// says holds what is looked for; `None` when no file does (or the package is not known).
+    /// Runs `read` with a reader of the first other file of the package that spells `name` and
+    /// whose scope `declares` says holds it; `None` when no file does (or the package is not
+    /// known).
     fn in_package<T>(
         &self,
+        name: &str,
         declares: impl Fn(&Scope<'_>) -> bool,
         read: impl FnOnce(&Reader<'_, '_>) -> T,
     ) -> Option<T> {
         let (package, own) = self.package?;
-        for (_, text, tree) in package.others(own) {
+        for (text, tree) in package.others_naming(own, name) {
             let scope = Scope::new(tree.root_node(), text);
             if declares(&scope) {
                 let reader = Reader {
@@ -354,10 +356,13 @@ pub(super) fn registrations(
         text,
         package,
     };
-    let declared = wrappers::declared(&reader, root);
+    // A wrapper builds a tool itself: only a file that may register one declares one.
+    let declared = if super::may_register_tools(super::Lang::Go, text) {
+        wrappers::declared(&reader, root)
+    } else {
+        Vec::new()
+    };
     let package_name = wrappers::package_name(root, text);
-    let mut known: Vec<crate::parse::code::Wrapper> = context.wrappers.clone();
-    known.extend(declared.iter().map(|(w, _, _)| w.clone()));
     read_candidates(root, &["call_expression", "composite_literal"], |node| {
         // What a wrapper builds from its parameters is read where it is called.
         let at = node.start_byte();
@@ -375,7 +380,11 @@ pub(super) fn registrations(
                 schema::new_tool(&reader, node)
             }
             "call_expression" => {
-                let wrapper = wrappers::called(node, text, package_name, &known)?;
+                let known = context
+                    .wrappers
+                    .iter()
+                    .chain(declared.iter().map(|(w, _, _)| w));
+                let wrapper = wrappers::called(node, text, package_name, known)?;
                 return wrappers::call(&reader, node, wrapper);
             }
             "composite_literal" => schema::tool_literal(&reader, node),
@@ -412,6 +421,7 @@ fn read_handler(
     let name = text_of(handler, reader.text);
     let at = span_of(handler);
     let calls = reader.in_package(
+        name,
         |scope| scope.functions.contains_key(name),
         |sibling| {
             let body = sibling

@@ -171,47 +171,58 @@ pub struct Context {
     pub modules: std::collections::BTreeMap<String, std::sync::Arc<str>>,
 }
 
-/// The Go files of one folder (one package), parsed once, when a file of it first asks.
+/// The Go files of one folder (one package), each parsed once, when first asked for.
 #[derive(Default)]
 pub struct GoPackage {
     /// File name and text, sorted by name.
     pub files: Vec<(String, std::sync::Arc<str>)>,
-    trees: std::sync::OnceLock<Vec<Option<tree_sitter::Tree>>>,
+    trees: Vec<std::sync::OnceLock<Option<tree_sitter::Tree>>>,
 }
 
 impl GoPackage {
     pub fn new(mut files: Vec<(String, std::sync::Arc<str>)>) -> Self {
         files.sort_by(|a, b| a.0.cmp(&b.0));
-        GoPackage {
-            files,
-            trees: std::sync::OnceLock::new(),
-        }
+        let trees = files.iter().map(|_| std::sync::OnceLock::new()).collect();
+        GoPackage { files, trees }
     }
 
-    /// Each file's syntax tree (`None` where the parser gave none).
-    fn trees(&self) -> &[Option<tree_sitter::Tree>] {
-        self.trees.get_or_init(|| {
-            let mut parser = tree_sitter::Parser::new();
-            if parser.set_language(&Lang::Go.grammar()).is_err() {
-                return Vec::new();
-            }
-            self.files
-                .iter()
-                .map(|(_, text)| parser.parse(&**text, None))
-                .collect()
-        })
+    /// The syntax tree of the package's file at `index` (`None` where the parser gave none).
+    fn tree(&self, index: usize) -> Option<&tree_sitter::Tree> {
+        let (_, text) = self.files.get(index)?;
+        self.trees
+            .get(index)?
+            .get_or_init(|| {
+                let mut parser = tree_sitter::Parser::new();
+                parser.set_language(&Lang::Go.grammar()).ok()?;
+                parser.parse(&**text, None)
+            })
+            .as_ref()
     }
 
-    /// The other files of the package than `own`: name, text and tree.
-    pub(crate) fn others<'p>(
+    /// The tree of the file `name` when its text in the package is `text` (the file being read
+    /// is then parsed once, for itself and for its siblings).
+    fn own_tree(&self, name: &str, text: &str) -> Option<&tree_sitter::Tree> {
+        let index = self
+            .files
+            .iter()
+            .position(|(n, t)| n == name && **t == *text)?;
+        self.tree(index)
+    }
+
+    /// The other files of the package than `own` whose text holds `word` (the name looked
+    /// for: a file that does not spell it cannot declare it, and is not parsed): text and tree.
+    pub(crate) fn others_naming<'p>(
         &'p self,
         own: &'p str,
-    ) -> impl Iterator<Item = (&'p str, &'p str, &'p tree_sitter::Tree)> + 'p {
+        word: &'p str,
+    ) -> impl Iterator<Item = (&'p str, &'p tree_sitter::Tree)> + 'p {
         self.files
             .iter()
-            .zip(self.trees())
-            .filter(move |((name, _), _)| name != own)
-            .filter_map(|((name, text), tree)| Some((name.as_str(), &**text, tree.as_ref()?)))
+            .enumerate()
+            .filter(move |(_, (name, text))| {
+                name != own && memchr::memmem::find(text.as_bytes(), word.as_bytes()).is_some()
+            })
+            .filter_map(|(index, (_, text))| Some((&**text, self.tree(index)?)))
     }
 }
 
@@ -388,43 +399,42 @@ pub fn parse_code(lang: Lang, text: &str, context: &Context) -> CodeDoc {
 /// [`parse_code`] for the file at `rel_path` (relative to the root): a Go file reads the other
 /// files of its package in `context`.
 pub fn parse_code_at(lang: Lang, text: &str, context: &Context, rel_path: &str) -> CodeDoc {
-    let mut parser = tree_sitter::Parser::new();
-    if parser.set_language(&lang.grammar()).is_err() {
-        return CodeDoc::default();
-    }
+    let parse = |source: &str| {
+        let mut parser = tree_sitter::Parser::new();
+        parser.set_language(&lang.grammar()).ok()?;
+        parser.parse(source, None)
+    };
     match lang {
-        Lang::Python | Lang::Go => {
-            let Some(tree) = parser.parse(text, None) else {
-                return CodeDoc::default();
+        Lang::Python => {
+            parse(text).map_or_else(CodeDoc::default, |tree| python::registrations(&tree, text))
+        }
+        Lang::Go => {
+            let (folder, name) = rel_path.rsplit_once('/').unwrap_or(("", rel_path));
+            let package = context.packages.get(folder).map(|p| (&**p, name));
+            let shared = package.and_then(|(p, name)| p.own_tree(name, text));
+            let own = match shared {
+                Some(_) => None,
+                None => parse(text),
             };
-            match lang {
-                Lang::Python => python::registrations(&tree, text),
-                _ => {
-                    let (folder, name) = rel_path.rsplit_once('/').unwrap_or(("", rel_path));
-                    let package = context
-                        .packages
-                        .get(folder)
-                        .map(|package| (&**package, name));
-                    go::registrations(&tree, text, context, package)
-                }
+            match shared.or(own.as_ref()) {
+                Some(tree) => go::registrations(tree, text, context, package),
+                None => CodeDoc::default(),
             }
         }
         _ => {
             let imported = modules::imported(text, rel_path, context);
             if imported.is_empty() {
-                return match parser.parse(text, None) {
-                    Some(tree) => typescript::registrations(&tree, text, text.len()),
-                    None => CodeDoc::default(),
-                };
+                return parse(text).map_or_else(CodeDoc::default, |tree| {
+                    typescript::registrations(&tree, text, text.len())
+                });
             }
             let joined = modules::joined(text, &imported);
-            match parser.parse(&joined, None) {
-                Some(tree) => modules::own_part(
+            parse(&joined).map_or_else(CodeDoc::default, |tree| {
+                modules::own_part(
                     typescript::registrations(&tree, &joined, text.len()),
                     text.len(),
-                ),
-                None => CodeDoc::default(),
-            }
+                )
+            })
         }
     }
 }
@@ -674,17 +684,36 @@ pub(crate) fn handler_calls<'t>(
 /// Gives every span of a node the one span (a value read in another file, pointed at where
 /// this file uses it).
 pub(crate) fn respan(node: &mut Node, span: Span) {
-    node.span = span;
+    relocate(node, &|_| true, span);
+}
+
+/// Points each span of `node` that is `elsewhere` (read in another file) at the nearest place
+/// around it that is not (a schema's properties at the `inputSchema` key that takes it), `at` at
+/// the outermost.
+pub(crate) fn relocate(node: &mut Node, elsewhere: &impl Fn(Span) -> bool, at: Span) {
+    let here = if elsewhere(node.span) {
+        node.span = at;
+        at
+    } else {
+        node.span
+    };
     match &mut node.value {
         Value::Object(members) => {
             for m in members {
-                m.key_span = span;
-                respan(&mut m.value, span);
+                if elsewhere(m.key_span) {
+                    m.key_span = here;
+                }
+                let inner = if elsewhere(m.value.span) {
+                    m.key_span
+                } else {
+                    m.value.span
+                };
+                relocate(&mut m.value, elsewhere, inner);
             }
         }
         Value::Array(items) => {
             for item in items {
-                respan(item, span);
+                relocate(item, elsewhere, here);
             }
         }
         _ => {}

@@ -136,7 +136,7 @@ pub(super) fn own_part(mut doc: CodeDoc, own_end: usize) -> CodeDoc {
     doc.unresolved.retain(|u| u.span.start < own_end);
     for registration in &mut doc.registrations {
         let at = registration.entry.span;
-        clamp(&mut registration.entry, own_end, at);
+        super::relocate(&mut registration.entry, &|s: Span| s.end > own_end, at);
         for call in &mut registration.handler {
             if call.span.end > own_end {
                 call.span = at;
@@ -152,37 +152,4 @@ pub(super) fn own_part(mut doc: CodeDoc, own_end: usize) -> CodeDoc {
         }
     }
     doc
-}
-
-/// Points every span of `node` past `own_end` at the nearest place around it in the file (a
-/// schema read in a module at the `inputSchema` key that takes it), `at` at the outermost.
-fn clamp(node: &mut crate::parse::node::Node, own_end: usize, at: Span) {
-    use crate::parse::node::Value;
-    let here = if node.span.end > own_end {
-        node.span = at;
-        at
-    } else {
-        node.span
-    };
-    match &mut node.value {
-        Value::Object(members) => {
-            for m in members {
-                if m.key_span.end > own_end {
-                    m.key_span = here;
-                }
-                let inner = if m.value.span.end <= own_end {
-                    m.value.span
-                } else {
-                    m.key_span
-                };
-                clamp(&mut m.value, own_end, inner);
-            }
-        }
-        Value::Array(items) => {
-            for item in items {
-                clamp(item, own_end, here);
-            }
-        }
-        _ => {}
-    }
 }

@@ -690,6 +690,7 @@ pub(super) fn handler_input_schema(
     let name = text_of(handler, reader.text);
     let at = span_of(handler);
     let found = reader.in_package(
+        name,
         |scope| scope.functions.contains_key(name),
         |sibling| {
             let function = *sibling.scope.functions.get(name)?;
@@ -738,7 +739,7 @@ fn input_of(
         return Some(Ok(struct_schema(reader, struct_type, span_of(input))));
     }
     let at = span_of(input);
-    let elsewhere = reader.in_package(is_struct, |sibling| {
+    let elsewhere = reader.in_package(type_name, is_struct, |sibling| {
         let struct_type = *sibling.scope.types.get(type_name)?;
         let mut schema = struct_schema(sibling, struct_type, at);
         crate::parse::code::respan(&mut schema, at);

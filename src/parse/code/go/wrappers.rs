@@ -413,7 +413,7 @@ pub(super) fn called<'w>(
     call: SyntaxNode<'_>,
     text: &str,
     package: &str,
-    wrappers: &'w [Wrapper],
+    mut wrappers: impl Iterator<Item = &'w Wrapper>,
 ) -> Option<&'w Wrapper> {
     let function = call.child_by_field_name("function")?;
     let (qualifier, name) = match function.kind() {
@@ -424,7 +424,7 @@ pub(super) fn called<'w>(
         ),
         _ => return None,
     };
-    wrappers.iter().find(|w| {
+    wrappers.find(|w| {
         w.lang == Lang::Go
             && w.function == name
             && match (qualifier, w.method) {
