@@ -54,6 +54,19 @@ fn registrations_are_listed_with_their_place_in_the_source() {
         // An array of tool objects typed as the SDK's `Tool[]`.
         ("browser_open", "browser/definitions.ts", 9),
         ("browser_click", "browser/definitions.ts", 18),
+        // Names bound by the code around the registration: the entries of an object literal
+        // in a `forEach`; a function with fixed names called twice is one registration.
+        ("registry_get", "catalog/registry.ts", 7),
+        ("registry_put", "catalog/registry.ts", 8),
+        ("registry_ping", "catalog/registry.ts", 17),
+        // A local function that registers the tool object it is given, called with a literal,
+        // in a loop over a literal list (destructured, the name a template of its field) and
+        // in a loop over a list a module exports under another name.
+        ("shelf_lookup", "catalog/server.js", 18),
+        ("feed_prices", "catalog/server.js", 31),
+        ("feed_stock", "catalog/server.js", 31),
+        ("page_discard", "catalog/server.js", 41),
+        ("page_open", "catalog/server.js", 41),
         // Calls of a wrapper another package declares (`MustTool(name, description, handler,
         // options...)` filling a `mcp.Tool{}`); the wrapper's own literal is no tool.
         // A handler and input struct declared in another file of the package are read there.
@@ -93,6 +106,14 @@ fn registrations_are_listed_with_their_place_in_the_source() {
     let unread = inventory["unread"].to_string();
     assert!(
         unread.contains("line 36: `tool(…)` is not the value of a key that names it"),
+        "{unread}"
+    );
+    // A loop over a list fetched at run time binds nothing: one registration not read, at the
+    // call in the loop, however many branches of the local function register.
+    assert!(
+        unread.contains(
+            "1 tool registration not read (line 46: `entry` is not a constant of this file)"
+        ),
         "{unread}"
     );
     // Go: a name from a loop over a run-time list, and a schema option of the program's own.
@@ -144,6 +165,12 @@ fn what_the_registrations_declare_and_do_is_the_effect() {
             .unwrap_or_else(|| panic!("no {name}"))
     };
     assert_eq!(tool("ops_cleanup")["effect"], "destructive");
+    // A tool object read from the list a module exports, its handler there.
+    let discard = tool("page_discard")["evidence"].to_string();
+    assert!(
+        discard.contains("`fs/promises.rm` in the handler"),
+        "{discard}"
+    );
     assert_eq!(tool("notes_list")["effect"], "read");
     assert_eq!(tool("notes_append")["effect"], "write");
     // Hints read through a spread.

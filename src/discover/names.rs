@@ -100,6 +100,9 @@ pub fn source_kind(rel_path: &str) -> Option<FileKind> {
                 | "tests"
                 | "testdata"
                 | "fixtures"
+                | "mocks"
+                | "e2e"
+                | ".storybook"
                 | "dist"
                 | "build"
                 | "vendor"
@@ -110,9 +113,21 @@ pub fn source_kind(rel_path: &str) -> Option<FileKind> {
                 | "bower_components"
         )
     });
-    let test_file = [".test.", ".spec.", ".min.", ".bundle."]
-        .iter()
-        .any(|m| file_name.contains(m))
+    // Storybook stories and fixture modules render a UI around sample tools.
+    let test_file = [
+        ".test.",
+        ".spec.",
+        ".min.",
+        ".bundle.",
+        ".stories.",
+        ".story.",
+        ".fixture.",
+        ".fixtures.",
+        ".mock.",
+        ".mocks.",
+    ]
+    .iter()
+    .any(|m| file_name.contains(m))
         || (file_name.ends_with(".py")
             && (file_name.starts_with("test_") || file_name.ends_with("_test.py")))
         || file_name == "conftest.py";

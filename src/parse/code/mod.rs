@@ -361,9 +361,25 @@ impl CodeDoc {
         }
     }
 
+    /// Keeps every reading of a registration read once per binding of its names.
+    pub(super) fn take_all(&mut self, readings: Vec<Result<Registration, Unresolved>>) {
+        for reading in readings {
+            self.take(Some(reading.map(Box::new)));
+        }
+    }
+
     /// Registrations and unresolved ones in the order they stand in the file.
     pub(super) fn sort_by_position(&mut self) {
-        self.registrations.sort_by_key(|r| r.entry.span.start);
+        // Tools read at one place (a call of a local function in a loop) by name.
+        self.registrations.sort_by(|a, b| {
+            let name = |r: &Registration| {
+                r.entry
+                    .get("name")
+                    .and_then(|n| n.as_str())
+                    .map(str::to_owned)
+            };
+            (a.entry.span.start, name(a)).cmp(&(b.entry.span.start, name(b)))
+        });
         self.unresolved.sort_by_key(|u| u.span.start);
     }
 }

@@ -707,3 +707,32 @@ fn a_schema_read_in_a_module_points_at_the_key_that_takes_it() {
     let key = file.find("inputSchema").unwrap_or_default();
     assert_eq!(path, Some(Span::new(key, key + "inputSchema".len())));
 }
+
+#[test]
+fn loops_and_local_functions_bind_names_within_a_budget() {
+    // A list too long to follow leaves what depends on it unresolved; the file's other calls of
+    // the same local function are still read, each once.
+    let items: Vec<String> = (0..25_000).map(|i| format!("{{ id: \"t{i}\" }}")).collect();
+    let text = format!(
+        "import {{ FastMCP }} from \"fastmcp\";\nconst server = new FastMCP({{}});\n\
+         const add = (tool) => {{ if (a) server.addTool(tool); else server.addTool(tool); }};\n\
+         const LIST = [{}];\n\
+         for (const item of LIST) add({{ name: `x_${{item.id}}`, execute: async () => \"\" }});\n\
+         add({{ name: \"kept\", execute: async () => \"\" }});\n\
+         [\"a\", \"b\"].forEach((n) => add({{ name: `small_${{n}}`, execute: async () => \"\" }}));\n",
+        items.join(",")
+    );
+    let doc = parse_code(Lang::JavaScript, &text, &Context::default());
+    let found: Vec<&str> = doc
+        .registrations
+        .iter()
+        .filter_map(|r| r.entry.get("name").and_then(|n| n.as_str()))
+        .collect();
+    assert_eq!(found, ["kept", "small_a", "small_b"]);
+    assert_eq!(doc.unresolved.len(), 1, "{:?}", doc.unresolved);
+    assert!(
+        doc.unresolved[0].why.contains("`item`"),
+        "{:?}",
+        doc.unresolved
+    );
+}

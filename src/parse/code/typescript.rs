@@ -156,7 +156,19 @@ impl<'t> Scope<'t> {
             Some(Some(value)) => Ok(*value),
             Some(None) => Err(format!("`{name}` is declared more than once in this file")),
             None if self.imports.contains_key(name) => {
-                Err(format!("`{name}` is imported from another module"))
+                // `import { tools as browserTools } from "./browser.js"`: the module's `tools`
+                // when the module was read with the file.
+                let renamed = self
+                    .imports
+                    .get(name)
+                    .filter(|module| module.starts_with('.'))
+                    .and_then(|module| module.rsplit_once('.'))
+                    .map(|(_, original)| original)
+                    .filter(|original| *original != name);
+                match renamed.and_then(|original| self.values.get(original)) {
+                    Some(Some(value)) => Ok(*value),
+                    _ => Err(format!("`{name}` is imported from another module")),
+                }
             }
             None => Err(format!("`{name}` is not a constant of this file")),
         }
@@ -209,9 +221,24 @@ fn unwrap_expression(mut node: SyntaxNode<'_>) -> SyntaxNode<'_> {
 struct Reader<'s, 't> {
     scope: &'s Scope<'t>,
     text: &'t str,
+    /// Where the file's own text ends (the rest is the modules it imports).
+    own_end: usize,
+    /// Names bound by the loop or the call a registration is read in ([`around`]), innermost
+    /// last: they hide the file's constants of the same name.
+    bound: Vec<(&'t str, SyntaxNode<'t>)>,
 }
 
-impl<'t> Reader<'_, 't> {
+impl<'s, 't> Reader<'s, 't> {
+    /// This reader with `names` bound.
+    fn bound_to(&self, names: Vec<(&'t str, SyntaxNode<'t>)>) -> Reader<'s, 't> {
+        Reader {
+            scope: self.scope,
+            text: self.text,
+            own_end: self.own_end,
+            bound: names,
+        }
+    }
+
     /// Follows names to the value they hold.
     fn resolve(&self, node: SyntaxNode<'t>, depth: usize) -> Result<SyntaxNode<'t>, String> {
         let node = unwrap_expression(node);
@@ -221,7 +248,12 @@ impl<'t> Reader<'_, 't> {
         match node.kind() {
             // `{ shape }` holds the constant `shape`.
             "identifier" | "shorthand_property_identifier" => {
-                let value = self.scope.value(text_of(node, self.text))?;
+                let name = text_of(node, self.text);
+                // Bound values were resolved where they were bound.
+                if let Some((_, value)) = self.bound.iter().rev().find(|(n, _)| *n == name) {
+                    return Ok(*value);
+                }
+                let value = self.scope.value(name)?;
                 self.resolve(value, depth + 1)
             }
             "member_expression" => {
@@ -255,6 +287,8 @@ impl<'t> Reader<'_, 't> {
         let node = self.resolve(written, depth)?;
         match node.kind() {
             "string" => Ok((string_content(node, self.text), span_of(node))),
+            // A key of an object bound by `Object.keys`/`Object.entries` ([`around`]).
+            "property_identifier" => Ok((text_of(node, self.text).to_string(), span_of(node))),
             "template_string" => self.template(node, depth),
             "binary_expression" => match plus_operands(node) {
                 Some(operands) => {
@@ -487,6 +521,7 @@ impl<'t> Reader<'_, 't> {
     }
 }
 
+mod around;
 mod listed;
 mod objects;
 mod zod;
@@ -499,7 +534,10 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str, own_end: usize
     let reader = Reader {
         scope: &scope,
         text,
+        own_end,
+        bound: Vec::new(),
     };
+    let around = around::Around::new(root, text);
     let mut doc = CodeDoc::default();
     let calls = find_all(root, |n| {
         n.kind() == "call_expression" && registration_method(n, text).is_some()
@@ -522,14 +560,35 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str, own_end: usize
         };
         match read_registration(&reader, call, method) {
             Read::Tool(registration) => doc.registrations.push(*registration),
-            Read::Unresolved(unresolved) => doc.unresolved.push(unresolved),
+            Read::Unresolved(unresolved) => {
+                let expanded = around.expanded(&reader, call, |bound| {
+                    match read_registration(bound, call, method) {
+                        Read::Tool(registration) => Some(Ok(*registration)),
+                        Read::Unresolved(unresolved) => Some(Err(unresolved)),
+                        Read::NotATool => None,
+                    }
+                });
+                match expanded.filter(|e| e.iter().any(Result::is_ok)) {
+                    Some(readings) => doc.take_all(readings),
+                    None => doc.unresolved.push(unresolved),
+                }
+            }
             Read::NotATool => {}
         }
     }
     doc.registrations
         .extend(listed::listed_tools(&reader, root, &mut doc.unresolved));
-    objects::object_tools(&reader, root, &mut doc);
+    objects::object_tools(&reader, &around, root, &mut doc);
     doc.sort_by_position();
+    // A local function that registers its argument in several branches (`if (pro)
+    // server.addTool(tool); else if (allowed) server.addTool(tool)`) gives each call one tool.
+    doc.registrations.dedup_by(|a, b| {
+        a.entry.span == b.entry.span
+            && a.entry.get("name").and_then(|n| n.as_str())
+                == b.entry.get("name").and_then(|n| n.as_str())
+    });
+    doc.unresolved
+        .dedup_by(|a, b| a.span == b.span && a.part == b.part && a.why == b.why);
     doc
 }
 
@@ -553,6 +612,16 @@ enum Read {
     Tool(Box<Registration>),
     Unresolved(Unresolved),
     NotATool,
+}
+
+/// A call's arguments, comments left out.
+fn call_arguments(call: SyntaxNode<'_>) -> Vec<SyntaxNode<'_>> {
+    call.child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|a| a.kind() != "comment")
+        .collect()
 }
 
 fn is_function(node: SyntaxNode<'_>) -> bool {

@@ -12,13 +12,14 @@
 //! helper gives no tool. The object may be built from spreads of objects of the file (`{
 //! ...toolDefs.list_tables, execute }`): their members are read as the spread gives them.
 
+use super::around::Around;
 use super::{
-    handler_body, handler_calls, read_annotations, unwrap_expression, zod, Parts, Reader,
-    SyntaxNode,
+    call_arguments, handler_body, handler_calls, read_annotations, unwrap_expression, zod, Parts,
+    Reader, SyntaxNode,
 };
 use crate::parse::code::{
-    find_all, implied, member, named_children, object, span_of, string_node, text_of, CodeDoc,
-    Registration, Unresolved,
+    find_all, implied, member, object, span_of, string_node, text_of, CodeDoc, Registration,
+    Unresolved,
 };
 
 /// The modules whose `tool` is a tool definition whatever its arguments look like.
@@ -40,7 +41,12 @@ enum Form {
 }
 
 /// Every object-declared tool of the file, into `doc`.
-pub(super) fn object_tools<'t>(reader: &Reader<'_, 't>, root: SyntaxNode<'t>, doc: &mut CodeDoc) {
+pub(super) fn object_tools<'t>(
+    reader: &Reader<'_, 't>,
+    around: &Around<'t>,
+    root: SyntaxNode<'t>,
+    doc: &mut CodeDoc,
+) {
     let mut calls = Vec::new();
     find_all(root, |n| {
         if n.kind() == "call_expression" {
@@ -52,44 +58,67 @@ pub(super) fn object_tools<'t>(reader: &Reader<'_, 't>, root: SyntaxNode<'t>, do
         let Some(form) = form_of(reader, call) else {
             continue;
         };
-        let arguments: Vec<SyntaxNode<'t>> = call
-            .child_by_field_name("arguments")
-            .map(named_children)
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|a| a.kind() != "comment")
-            .collect();
-        let [argument] = arguments.as_slice() else {
-            continue;
-        };
-        let Ok(config) = reader.resolve(*argument, 0) else {
-            continue;
-        };
-        if config.kind() != "object" {
+        let outcome = read_call(reader, call, form);
+        if let Outcome::Tool(registration) = outcome {
+            doc.registrations.push(registration);
             continue;
         }
-        let has = |key: &str| reader.pair(config, key).is_some();
-        let execute = reader
-            .pair(config, "execute")
-            .is_some_and(|(_, v)| handler_body(reader, v).is_some() || v.kind() == "identifier");
-        let shaped = execute
-            && ["parameters", "inputSchema"].iter().any(|key| {
-                reader
-                    .pair(config, key)
-                    .is_some_and(|(_, v)| zod::is_zod(reader, v))
-            });
-        let is_tool = match form {
-            Form::AddTool => has("name") && has("execute"),
-            Form::Tool => execute || has("description"),
-            Form::ToolShaped => shaped && has("description"),
-        };
-        if !is_tool {
-            continue;
+        // A tool object that is a loop variable or a parameter of a local function.
+        let expanded = around.expanded(reader, call, |bound| match read_call(bound, call, form) {
+            Outcome::Tool(registration) => Some(Ok(registration)),
+            Outcome::Unresolved(unresolved) => Some(Err(unresolved)),
+            Outcome::NotATool | Outcome::NotAnObject => None,
+        });
+        match (expanded.filter(|e| e.iter().any(Result::is_ok)), outcome) {
+            (Some(readings), _) => doc.take_all(readings),
+            (None, Outcome::Unresolved(unresolved)) => doc.unresolved.push(unresolved),
+            _ => {}
         }
-        match read(reader, call, config, form) {
-            Ok(registration) => doc.registrations.push(registration),
-            Err(unresolved) => doc.unresolved.push(unresolved),
-        }
+    }
+}
+
+/// What one call of a tool-defining function amounts to.
+enum Outcome {
+    Tool(Registration),
+    Unresolved(Unresolved),
+    /// An object that is not a tool (an unrelated `addTool`, a `tool()` helper).
+    NotATool,
+    /// The argument is not an object the file spells out.
+    NotAnObject,
+}
+
+fn read_call<'t>(reader: &Reader<'_, 't>, call: SyntaxNode<'t>, form: Form) -> Outcome {
+    let arguments = call_arguments(call);
+    let [argument] = arguments.as_slice() else {
+        return Outcome::NotATool;
+    };
+    let Ok(config) = reader.resolve(*argument, 0) else {
+        return Outcome::NotAnObject;
+    };
+    if config.kind() != "object" {
+        return Outcome::NotAnObject;
+    }
+    let has = |key: &str| reader.pair(config, key).is_some();
+    let execute = reader
+        .pair(config, "execute")
+        .is_some_and(|(_, v)| handler_body(reader, v).is_some() || v.kind() == "identifier");
+    let shaped = execute
+        && ["parameters", "inputSchema"].iter().any(|key| {
+            reader
+                .pair(config, key)
+                .is_some_and(|(_, v)| zod::is_zod(reader, v))
+        });
+    let is_tool = match form {
+        Form::AddTool => has("name") && has("execute"),
+        Form::Tool => execute || has("description"),
+        Form::ToolShaped => shaped && has("description"),
+    };
+    if !is_tool {
+        return Outcome::NotATool;
+    }
+    match read(reader, call, config, form) {
+        Ok(registration) => Outcome::Tool(registration),
+        Err(unresolved) => Outcome::Unresolved(unresolved),
     }
 }
 
