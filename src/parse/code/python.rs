@@ -11,6 +11,7 @@
 
 mod calls;
 mod hints;
+mod instance;
 
 use super::{
     abbreviate, bool_node, computed, find_all, member, named_children, number_node, object,
@@ -194,7 +195,13 @@ impl<'t> Reader<'_, 't> {
                 "identifier" | "attribute" => {
                     let name = text_of(node, self.text);
                     if node.kind() == "attribute" && !self.scope.values.contains_key(name) {
-                        return Ok(node);
+                        match instance::attribute(self, node) {
+                            Some(value) => {
+                                node = value;
+                                continue;
+                            }
+                            None => return Ok(node),
+                        }
                     }
                     node = self.scope.value(name)?;
                 }
