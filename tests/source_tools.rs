@@ -79,6 +79,11 @@ fn registrations_are_listed_with_their_place_in_the_source() {
         ("export_figure", "figures/index.ts", 17),
         ("files_read", "files/main.go", 12),
         ("files_search", "files/main.go", 23),
+        // Tool classes: mcp-framework's `MCPTool`, and a class with a tool's whole shape (a
+        // `static toolName`, a description, an argument shape, an `execute…` method); an
+        // abstract base is none.
+        ("purge_cache", "framework/PurgeCacheTool.ts", 10),
+        ("desk_close_ticket", "framework/tickets.ts", 5),
         // `Tool(name=self.name)` in handler classes: the name a subclass passes its base's
         // `__init__` (`super().__init__(ARCHIVE_TOOL)`), or a class attribute.
         ("vault_archive", "handlers/handlers.py", 3),
@@ -118,6 +123,11 @@ fn registrations_are_listed_with_their_place_in_the_source() {
         unread.contains(
             "1 tool registration not read (line 46: `entry` is not a constant of this file)"
         ),
+        "{unread}"
+    );
+    // The hints of a class whose base may set them are not read, not taken to be absent.
+    assert!(
+        unread.contains("annotations not read at line 4 (the base class `DeskToolBase` may set hints of its own)"),
         "{unread}"
     );
     // A handler class whose name only the code that builds it knows.
@@ -176,6 +186,8 @@ fn what_the_registrations_declare_and_do_is_the_effect() {
             .unwrap_or_else(|| panic!("no {name}"))
     };
     assert_eq!(tool("ops_cleanup")["effect"], "destructive");
+    let purge = tool("purge_cache")["evidence"].to_string();
+    assert!(purge.contains("`fs/promises.rm` in the handler"), "{purge}");
     // A tool object read from the list a module exports, its handler there.
     let discard = tool("page_discard")["evidence"].to_string();
     assert!(

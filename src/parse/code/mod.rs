@@ -111,6 +111,10 @@ pub fn may_register_tools(lang: Lang, text: &str) -> bool {
                     || has("ListToolsRequestSchema")
                     || has("inputSchema")))
                 || ((has("tool(") || has("Tool(")) && has("execute"))
+                // A tool class of a framework (`class AddTool extends MCPTool`).
+                || (has("extends")
+                    && (has("Tool extends") || has("Tool {"))
+                    && has("description"))
         }
     }
 }
