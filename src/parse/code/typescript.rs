@@ -616,6 +616,17 @@ enum Read {
     NotATool,
 }
 
+/// The input schema the SDKs list for a tool declared without parameters.
+fn empty_schema(span: Span) -> Node {
+    object(
+        span,
+        vec![
+            implied("type", string_node("object".into(), span)),
+            implied("properties", object(span, Vec::new())),
+        ],
+    )
+}
+
 /// A call's arguments, comments left out.
 fn call_arguments(call: SyntaxNode<'_>) -> Vec<SyntaxNode<'_>> {
     call.child_by_field_name("arguments")
@@ -676,13 +687,9 @@ fn read_registration(reader: &Reader<'_, '_>, call: SyntaxNode<'_>, method: &'st
     let schema = match parts.schema {
         Some(schema) => Some(schema),
         // Without a shape the SDK lists an empty object schema.
-        None if !parts.unresolved.iter().any(|u| u.part == "inputSchema") => Some(object(
-            name_span,
-            vec![
-                implied("type", string_node("object".into(), name_span)),
-                implied("properties", object(name_span, Vec::new())),
-            ],
-        )),
+        None if !parts.unresolved.iter().any(|u| u.part == "inputSchema") => {
+            Some(empty_schema(name_span))
+        }
         None => None,
     };
     if let Some(schema) = schema {

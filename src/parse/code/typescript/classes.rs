@@ -11,7 +11,9 @@
 //! say): unless the class declares its `annotations`, they are counted as not read, never taken
 //! to be absent. An abstract class is a base, not a tool.
 
-use super::{handler_calls, read_annotations, text_of, zod, Parts, Reader, SyntaxNode};
+use super::{
+    empty_schema, handler_calls, read_annotations, text_of, zod, Parts, Reader, SyntaxNode,
+};
 use crate::parse::code::{
     find_all, implied, member, named_children, object, span_of, string_node, CodeDoc, Registration,
     Unresolved,
@@ -138,16 +140,7 @@ fn read_class<'t>(
             Ok(schema) => members_out.push(implied("inputSchema", schema)),
             Err(why) => parts.unresolved("inputSchema", span_of(value), why),
         },
-        None => members_out.push(implied(
-            "inputSchema",
-            object(
-                name_span,
-                vec![
-                    implied("type", string_node("object".into(), name_span)),
-                    implied("properties", object(name_span, Vec::new())),
-                ],
-            ),
-        )),
+        None => members_out.push(implied("inputSchema", empty_schema(name_span))),
     }
     match members.field("annotations") {
         Some((key, value)) => read_annotations(reader, span_of(key), value, &mut parts),

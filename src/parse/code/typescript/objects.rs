@@ -14,8 +14,8 @@
 
 use super::around::Around;
 use super::{
-    call_arguments, handler_body, handler_calls, read_annotations, unwrap_expression, zod, Parts,
-    Reader, SyntaxNode,
+    call_arguments, empty_schema, handler_body, handler_calls, read_annotations, unwrap_expression,
+    zod, Parts, Reader, SyntaxNode,
 };
 use crate::parse::code::{
     find_all, implied, member, object, span_of, string_node, text_of, CodeDoc, Registration,
@@ -240,16 +240,7 @@ fn read<'t>(
             Err(why) => parts.unresolved("inputSchema", span_of(value), why),
         },
         // Without parameters the SDKs list an empty object schema.
-        (None, _) => members.push(implied(
-            "inputSchema",
-            object(
-                name_span,
-                vec![
-                    implied("type", string_node("object".into(), name_span)),
-                    implied("properties", object(name_span, Vec::new())),
-                ],
-            ),
-        )),
+        (None, _) => members.push(implied("inputSchema", empty_schema(name_span))),
     }
     if let Some((key_span, value)) = reader.pair(config, "annotations") {
         read_annotations(reader, key_span, value, &mut parts);
