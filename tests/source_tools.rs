@@ -43,6 +43,13 @@ fn registrations_are_listed_with_their_place_in_the_source() {
     let inventory = inventory(&["servers"]);
     let found = rows(&inventory);
     let expected = [
+        // OpenAI Agents: an agent as a tool (`asTool`, `as_tool`), `FunctionTool(…)`; LangChain:
+        // `StructuredTool.from_function` read as the function, a `BaseTool` subclass.
+        ("billing_expert", "agents/handoff.ts", 9),
+        ("docs_search", "agents/research.py", 13),
+        ("wipe_index", "agents/research.py", 21),
+        ("translate_to_spanish", "agents/triage.py", 15),
+        ("lookup_order", "agents/triage.py", 21),
         // A name held in a package-level constant is listed where its value is written.
         // FastMCP's `addTool`, OpenAI Agents' `@function_tool`, LangChain's `@tool("name")`,
         // the AI SDK's `tool()` named by its key, OpenAI Agents JS's `tool({name})`.
@@ -130,6 +137,12 @@ fn registrations_are_listed_with_their_place_in_the_source() {
         unread.contains("annotations not read at line 4 (the base class `DeskToolBase` may set hints of its own)"),
         "{unread}"
     );
+    assert!(
+        unread.contains(
+            "line 19: `as_tool` without `tool_name` is named after the agent at run time"
+        ),
+        "{unread}"
+    );
     // A handler class whose name only the code that builds it knows.
     assert!(
         unread.contains(
@@ -186,6 +199,8 @@ fn what_the_registrations_declare_and_do_is_the_effect() {
             .unwrap_or_else(|| panic!("no {name}"))
     };
     assert_eq!(tool("ops_cleanup")["effect"], "destructive");
+    let wipe = tool("wipe_index")["evidence"].to_string();
+    assert!(wipe.contains("`shutil.rmtree` in the handler"), "{wipe}");
     let purge = tool("purge_cache")["evidence"].to_string();
     assert!(purge.contains("`fs/promises.rm` in the handler"), "{purge}");
     // A tool object read from the list a module exports, its handler there.

@@ -53,6 +53,9 @@ pub struct GateParameter {
     pub required: bool,
 }
 
+/// The evidence text of OpenAI Agents' `needsApproval` gate.
+const NEEDS_APPROVAL: &str = "`needsApproval`";
+
 /// The gates in front of a tool, as written.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Gates {
@@ -110,7 +113,12 @@ impl Gates {
             out.push(format!("{} parameter `{}` ({required})", p.kind, p.name));
         }
         if let Some(approval) = &self.approval {
-            out.push(format!("TOOL.md approval: {approval}"));
+            // OpenAI Agents' own flag, read from source; any other is the contract's.
+            if approval == NEEDS_APPROVAL {
+                out.push("needsApproval: true".into());
+            } else {
+                out.push(format!("TOOL.md approval: {approval}"));
+            }
         }
         for grant in &self.pre_approved {
             out.push(format!("pre-approved by allowed-tools: {grant}"));
@@ -435,7 +443,7 @@ fn row<'a>(
     let approval = effect
         .evidence
         .iter()
-        .find(|e| e.source == "contract.approval")
+        .find(|e| e.source == "contract.approval" || e.source == "needsApproval")
         .map(|e| e.text.clone());
     let gates = Gates {
         requires_confirmation: tool.confirmation.map(|(v, _)| v),

@@ -461,6 +461,21 @@ fn declared_by_tool(r: &mut Reader<'_>) {
             false,
         );
     }
+    // OpenAI Agents' `needsApproval` (read from source: true, or a function deciding per call).
+    if let Some(node) = tool
+        .entry
+        .get("needsApproval")
+        .filter(|n| n.as_bool() == Some(true))
+    {
+        r.push(
+            Claim::Gate,
+            Basis::Declared,
+            "needsApproval",
+            "`needsApproval`".into(),
+            node.span,
+            false,
+        );
+    }
     // MCP annotations.
     let read_only = hint(tool, "readOnlyHint");
     let destructive = hint(tool, "destructiveHint");

@@ -97,6 +97,10 @@ pub fn may_register_tools(lang: Lang, text: &str) -> bool {
             ((has("mcp") || has("MCP")) && (has(".tool") || has("Tool(") || has("add_tool(")))
                 || has("@function_tool")
                 || (has("langchain") && has("@tool"))
+                // OpenAI Agents' agents as tools and `FunctionTool`; LangChain's tools built
+                // from a function or a `BaseTool` subclass.
+                || (has("agents") && (has(".as_tool(") || has("FunctionTool(")))
+                || (has("langchain") && (has("from_function(") || has("BaseTool")))
         }
         // mcp-go's `mcp.NewTool(…)`, a `mcp.Tool{…}` literal of either Go SDK.
         Lang::Go => has("mcp") && (has("NewTool(") || has("Tool{")),
@@ -111,6 +115,8 @@ pub fn may_register_tools(lang: Lang, text: &str) -> bool {
                     || has("ListToolsRequestSchema")
                     || has("inputSchema")))
                 || ((has("tool(") || has("Tool(")) && has("execute"))
+                // OpenAI Agents JS: an agent as a tool.
+                || (has("@openai/agents") && has(".asTool("))
                 // A tool class of a framework (`class AddTool extends MCPTool`).
                 || (has("extends")
                     && (has("Tool extends") || has("Tool {"))
@@ -754,6 +760,24 @@ pub(crate) fn set(node: &mut Node, key: &str, value: Node) {
 }
 
 /// An object node from its members.
+/// The input schema of an agent the model calls as a tool (OpenAI Agents' `as_tool`/`asTool`):
+/// one required `input` string, no other property.
+pub(crate) fn agent_input_schema(at: Span) -> Node {
+    let input = object(at, vec![implied("type", string_node("string".into(), at))]);
+    object(
+        at,
+        vec![
+            implied("type", string_node("object".into(), at)),
+            implied("properties", object(at, vec![implied("input", input)])),
+            implied(
+                "required",
+                Node::new(at, Value::Array(vec![string_node("input".into(), at)])),
+            ),
+            implied("additionalProperties", bool_node(false, at)),
+        ],
+    )
+}
+
 pub(crate) fn object(span: Span, members: Vec<Member>) -> Node {
     Node::new(span, Value::Object(members))
 }

@@ -9,6 +9,7 @@
 //!   (`types.Tool` too), the schema a dict literal or `Model.model_json_schema()` of a pydantic
 //!   model of the same file.
 
+mod agents;
 mod calls;
 mod hints;
 mod instance;
@@ -402,12 +403,21 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
         scope: &scope,
         text,
     };
-    read_candidates(root, &["decorated_definition", "call"], |node| {
+    let mut doc = read_candidates(root, &["decorated_definition", "call"], |node| {
         match node.kind() {
             "decorated_definition" => decorated(&reader, node),
-            _ => tool_call(&reader, node).or_else(|| calls::registered_function(&reader, node)),
+            _ => tool_call(&reader, node)
+                .or_else(|| agents::tool_call(&reader, node))
+                .or_else(|| calls::registered_function(&reader, node)),
         }
-    })
+    });
+    // Tool classes hold calls that are candidates of their own: looked for apart.
+    let classes = find_all(root, |n| n.kind() == "class_definition");
+    for class in classes {
+        doc.take(agents::tool_class(&reader, class));
+    }
+    doc.sort_by_position();
+    doc
 }
 
 /// The `tool` decorator of a definition: `@x.tool`, `@x.tool(…)`; its call when it has one.
@@ -708,12 +718,28 @@ fn tool_call(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> Read {
     ) {
         return None;
     }
-    let name = reader.keyword(call, "name");
-    let schema = reader.keyword(call, "inputSchema");
     // `Tool(…)` of another library: an MCP tool has a name and an input schema.
-    let (Some((_, name_value)), Some((schema_key, schema_value))) = (name, schema) else {
-        return None;
-    };
+    reader.keyword(call, "inputSchema")?;
+    keyword_tool(
+        reader,
+        call,
+        ["name", "description", "inputSchema"],
+        "Tool(…)",
+    )
+}
+
+/// A tool object built from keywords: the name, `title`, the description, the input schema (a
+/// dict literal or a model's `model_json_schema()`), `annotations`; `keys` names the name, the
+/// description and the schema as the form spells them.
+fn keyword_tool(
+    reader: &Reader<'_, '_>,
+    call: SyntaxNode<'_>,
+    keys: [&str; 3],
+    form: &'static str,
+) -> Read {
+    let [name_key, description_key, schema_key] = keys;
+    let (_, name_value) = reader.keyword(call, name_key)?;
+    let schema = reader.keyword(call, schema_key);
     let (name, name_span) = match reader.string(name_value, 0) {
         Ok(n) => n,
         Err(why) => {
@@ -726,8 +752,8 @@ fn tool_call(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> Read {
     };
     let mut members = vec![member("name", name_span, string_node(name, name_span))];
     let mut unresolved = Vec::new();
-    for key in ["title", "description"] {
-        if let Some((key_span, value)) = reader.keyword(call, key) {
+    for (key, written) in [("title", "title"), ("description", description_key)] {
+        if let Some((key_span, value)) = reader.keyword(call, written) {
             match reader.text(value, 0) {
                 Ok((text, span)) => members.push(member(key, key_span, string_node(text, span))),
                 Err(why) => unresolved.push(Unresolved {
@@ -743,30 +769,26 @@ fn tool_call(reader: &Reader<'_, '_>, call: SyntaxNode<'_>) -> Read {
         }
     }
     let mut built = false;
-    match hints::model_schema(reader, schema_value) {
-        Some(Ok(schema)) => {
-            built = true;
-            members.push(member("inputSchema", schema_key, schema));
-        }
-        Some(Err(why)) => unresolved.push(Unresolved {
+    let read_schema = schema.map(|(key, value)| {
+        let read = hints::model_schema(reader, value)
+            .inspect(|read| built = read.is_ok())
+            .unwrap_or_else(|| reader.value(value, 0));
+        (key, value, read)
+    });
+    match read_schema {
+        Some((key, _, Ok(schema))) => members.push(member("inputSchema", key, schema)),
+        Some((_, value, Err(why))) => unresolved.push(Unresolved {
             part: "inputSchema",
-            span: span_of(schema_value),
+            span: span_of(value),
             why,
         }),
-        None => match reader.value(schema_value, 0) {
-            Ok(schema) => members.push(member("inputSchema", schema_key, schema)),
-            Err(why) => unresolved.push(Unresolved {
-                part: "inputSchema",
-                span: span_of(schema_value),
-                why,
-            }),
-        },
+        None => {}
     }
     if let Some((key_span, value)) = reader.keyword(call, "annotations") {
         annotations(reader, key_span, value, &mut members, &mut unresolved);
     }
     Some(Ok(Box::new(Registration {
-        form: "Tool(…)",
+        form,
         entry: object(span_of(call), members),
         built_schema: built,
         unresolved,

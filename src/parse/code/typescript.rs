@@ -521,6 +521,7 @@ impl<'s, 't> Reader<'s, 't> {
     }
 }
 
+mod agents;
 mod around;
 mod classes;
 mod listed;
@@ -581,6 +582,7 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str, own_end: usize
         .extend(listed::listed_tools(&reader, root, &mut doc.unresolved));
     objects::object_tools(&reader, &around, root, &mut doc);
     classes::class_tools(&reader, root, &mut doc);
+    agents::agent_tools(&reader, root, &mut doc);
     doc.sort_by_position();
     // A local function that registers its argument in several branches (`if (pro)
     // server.addTool(tool); else if (allowed) server.addTool(tool)`) gives each call one tool.

@@ -127,6 +127,23 @@ enum Binding {
 }
 
 /// The `def` a name used at `at` refers to.
+/// The function a registering call names, as [`find_function`] finds it: `None` when the name is
+/// bound to something that is not a function.
+pub(super) fn function_of<'t>(
+    reader: &Reader<'_, 't>,
+    at: SyntaxNode<'t>,
+    name: SyntaxNode<'t>,
+) -> Option<Result<SyntaxNode<'t>, String>> {
+    if !matches!(name.kind(), "identifier" | "attribute") {
+        return None;
+    }
+    match find_function(reader, at, name, 0) {
+        Ok(function) => Some(Ok(function)),
+        Err(Binding::NotAFunction) => None,
+        Err(Binding::Unknown(why)) => Some(Err(why)),
+    }
+}
+
 fn find_function<'t>(
     reader: &Reader<'_, 't>,
     at: SyntaxNode<'t>,

@@ -81,6 +81,15 @@ pub(super) fn model_schema<'t>(
     Some(model(reader, class, 0))
 }
 
+/// The schema of a pydantic model class of the file named by `class` (`args_schema =
+/// SearchInput`).
+pub(super) fn class_schema<'t>(
+    reader: &Reader<'_, 't>,
+    class: SyntaxNode<'t>,
+) -> Result<Node, String> {
+    model(reader, class, 0)
+}
+
 /// The schema of a pydantic model class of the file.
 fn model<'t>(reader: &Reader<'_, 't>, class: SyntaxNode<'t>, depth: usize) -> Result<Node, String> {
     let name = text_of(class, reader.text);

@@ -18,8 +18,8 @@ use super::{
     zod, Parts, Reader, SyntaxNode,
 };
 use crate::parse::code::{
-    find_all, implied, member, object, span_of, string_node, text_of, CodeDoc, Registration,
-    Unresolved,
+    bool_node, find_all, implied, member, object, span_of, string_node, text_of, CodeDoc,
+    Registration, Unresolved,
 };
 
 /// The modules whose `tool` is a tool definition whatever its arguments look like.
@@ -244,6 +244,20 @@ fn read<'t>(
     }
     if let Some((key_span, value)) = reader.pair(config, "annotations") {
         read_annotations(reader, key_span, value, &mut parts);
+    }
+    // OpenAI Agents: `needsApproval: true`, or a function deciding per call, holds the call for
+    // the user's approval.
+    if let Some((key_span, value)) = reader.pair(config, "needsApproval") {
+        let value = reader.resolve(value, 0).unwrap_or(value);
+        let gated =
+            value.kind() == "true" || super::is_function(value) && value.kind() != "identifier";
+        if gated {
+            members.push(member(
+                "needsApproval",
+                key_span,
+                bool_node(true, span_of(value)),
+            ));
+        }
     }
     members.extend(parts.members);
     if let Some(annotations) = parts.annotations {
