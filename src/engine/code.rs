@@ -159,3 +159,38 @@ pub(super) fn read_as_its_kind(
         _ => Some(reason),
     }
 }
+
+/// Whether giving the source file at `rel_path` the text `new` (it had `old`) can change what
+/// the project tells other files ([`code_context`]): a module that files import, a file of a Go
+/// package kept for its siblings, a file that declares (or declared) a wrapper, or a file whose
+/// relative imports changed. A session lints afresh then, instead of the file alone.
+pub(super) fn changes_context(
+    context: &Context,
+    rel_path: &str,
+    kind: FileKind,
+    old: &str,
+    new: &str,
+) -> bool {
+    let FileKind::Source(lang) = kind else {
+        return false;
+    };
+    let declares = |text: &str| {
+        crate::parse::code::may_register_tools(lang, text)
+            && !crate::parse::code::wrappers_of(lang, text).is_empty()
+    };
+    if declares(old) || declares(new) {
+        return true;
+    }
+    match lang {
+        Lang::Go => {
+            let folder = rel_path.rsplit_once('/').map_or("", |(folder, _)| folder);
+            context.packages.contains_key(folder)
+        }
+        Lang::Python => false,
+        _ => {
+            context.modules.contains_key(rel_path)
+                || crate::parse::code::modules::relative_specifiers(old)
+                    != crate::parse::code::modules::relative_specifiers(new)
+        }
+    }
+}

@@ -207,6 +207,7 @@ impl<R: Clone + Send> Session<R> {
             if had_problem
                 || self.kept.policies_spent
                 || crate::discover::not_read_reason(kind, &text).is_some()
+                || super::code::changes_context(&repo.code, &rel_path, kind, repo.text(id), &text)
             {
                 return Replaced::NeedsFreshLint;
             }

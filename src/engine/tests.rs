@@ -268,3 +268,36 @@ fn a_rule_that_panics_on_an_edited_file_is_sl900_there_and_the_others_still_run(
         outcome.diagnostics
     );
 }
+
+#[test]
+fn a_session_lints_afresh_when_an_edit_changes_what_other_source_files_read() {
+    // `server.ts` registers the tools a module it imports spells out: an edit of the module
+    // changes the server's findings, which a relint of the module alone would not see.
+    let options = options(&["SC016"]);
+    let server = "import { McpServer } from \"@modelcontextprotocol/sdk/server/mcp.js\";\n\
+        import { purge } from \"./defs.js\";\n\
+        const server = new McpServer({ name: \"s\", version: \"1\" });\n\
+        server.registerTool(purge.name, purge.config, async () => ({ content: [] }));\n";
+    // The module registers a tool of its own too, so it is a file of the run.
+    let own = "import type { Tool } from \"@modelcontextprotocol/sdk/types.js\";\n\
+        export const listed: Tool[] = [{ name: \"ping\", inputSchema: { type: \"object\" } }];\n";
+    let ungated = format!("{own}export const purge = {{ name: \"purge_all\", config: {{ description: \"Delete every record.\" }} }};\n");
+    let gated = format!("{own}export const purge = {{ name: \"purge_all\", config: {{ description: \"Delete every record.\", annotations: {{ destructiveHint: true }} }} }};\n");
+    let files = |defs: &str| {
+        vec![
+            ("defs.ts".to_string(), defs.to_string()),
+            ("server.ts".to_string(), server.to_string()),
+        ]
+    };
+    let mut session = Session::in_memory(&options, files(&ungated)).expect("lints");
+    assert_eq!(
+        session.outcome().diagnostics.len(),
+        1,
+        "{:?}",
+        session.outcome().diagnostics
+    );
+    let replaced = session.replace_text("defs.ts", gated.clone());
+    assert!(matches!(replaced, Replaced::NeedsFreshLint));
+    let fresh = lint_in_memory(&options, files(&gated)).expect("lints");
+    assert!(fresh.diagnostics.is_empty(), "{:?}", fresh.diagnostics);
+}
