@@ -135,6 +135,14 @@ pub(super) fn tool_class<'t>(reader: &Reader<'_, 't>, class: SyntaxNode<'t>) -> 
             }))
         }
     };
+    if name.is_empty() {
+        // A generic tool class whose instances are named where they are made.
+        return Some(Err(Unresolved {
+            part: "name",
+            span: span_of(class),
+            why: format!("`{class_name}.name` is empty: each instance is named where it is made"),
+        }));
+    }
     let mut members = vec![member("name", name_span, string_node(name, name_span))];
     let mut unresolved = Vec::new();
     if let Some(value) = attribute("description") {
@@ -148,7 +156,7 @@ pub(super) fn tool_class<'t>(reader: &Reader<'_, 't>, class: SyntaxNode<'t>) -> 
         }
     }
     let mut built = false;
-    if let Some(value) = attribute("args_schema") {
+    if let Some(value) = attribute("args_schema").filter(|v| text_of(*v, reader.text) != "None") {
         match hints::class_schema(reader, value) {
             Ok(schema) => {
                 built = true;
