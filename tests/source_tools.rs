@@ -143,6 +143,12 @@ fn registrations_are_listed_with_their_place_in_the_source() {
         ),
         "{unread}"
     );
+    // A generic tool class named per instance.
+    assert!(
+        unread
+            .contains("line 30: `ApiTool.name` is empty: each instance is named where it is made"),
+        "{unread}"
+    );
     // A handler class whose name only the code that builds it knows.
     assert!(
         unread.contains(
