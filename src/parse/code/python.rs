@@ -411,10 +411,16 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str) -> CodeDoc {
                 .or_else(|| calls::registered_function(&reader, node)),
         }
     });
-    // Tool classes hold calls that are candidates of their own: looked for apart.
-    let classes = find_all(root, |n| n.kind() == "class_definition");
-    for class in classes {
-        doc.take(agents::tool_class(&reader, class));
+    // Tool classes hold calls that are candidates of their own: looked for apart, in a file
+    // that names a tool base class.
+    let names_base = ["BaseTool", "StructuredTool"]
+        .iter()
+        .any(|base| memchr::memmem::find(text.as_bytes(), base.as_bytes()).is_some());
+    if names_base {
+        let classes = find_all(root, |n| n.kind() == "class_definition");
+        for class in classes {
+            doc.take(agents::tool_class(&reader, class));
+        }
     }
     doc.sort_by_position();
     doc

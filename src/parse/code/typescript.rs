@@ -578,11 +578,22 @@ pub(super) fn registrations(tree: &tree_sitter::Tree, text: &str, own_end: usize
             Read::NotATool => {}
         }
     }
-    doc.registrations
-        .extend(listed::listed_tools(&reader, root, &mut doc.unresolved));
-    objects::object_tools(&reader, &around, root, &mut doc);
-    classes::class_tools(&reader, root, &mut doc);
-    agents::agent_tools(&reader, root, &mut doc);
+    // Each form is looked for only in a text that spells what it needs: the tree is walked
+    // once per form.
+    let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
+    if has("inputSchema") || has("ListToolsRequestSchema") {
+        doc.registrations
+            .extend(listed::listed_tools(&reader, root, &mut doc.unresolved));
+    }
+    if has("ool(") {
+        objects::object_tools(&reader, &around, root, &mut doc);
+    }
+    if has("extends") {
+        classes::class_tools(&reader, root, &mut doc);
+    }
+    if has(".asTool(") {
+        agents::agent_tools(&reader, root, &mut doc);
+    }
     doc.sort_by_position();
     // A local function that registers its argument in several branches (`if (pro)
     // server.addTool(tool); else if (allowed) server.addTool(tool)`) gives each call one tool.
