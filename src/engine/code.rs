@@ -46,6 +46,7 @@ pub(super) fn code_context<'a>(
     // A project declares a handful; a file declaring thousands is not a wrapper library.
     wrappers.truncate(MAX_WRAPPERS);
     let mut context = Context {
+        mcp_go: BTreeMap::new(),
         wrappers,
         packages: Default::default(),
         modules: imported_modules(&sources),
@@ -94,20 +95,30 @@ struct Source<'a> {
     registers: bool,
 }
 
-/// [`code_context`] of the files the walk found (those it could read).
+/// [`code_context`] of the files the walk found (those it could read), with the mcp-go versions
+/// of the Go modules around them when the walk was of a folder on disk (`root`).
 pub(super) fn of_found(
     found: &[(
         crate::discover::Discovered,
         Result<String, crate::read::ReadProblem>,
     )],
+    root: Option<&std::path::Path>,
 ) -> Context {
-    code_context(found.iter().filter_map(|(file, read)| {
+    let mut context = code_context(found.iter().filter_map(|(file, read)| {
         Some((
             file.rel_path.as_str(),
             file.kind,
             read.as_ref().ok()?.as_str(),
         ))
-    }))
+    }));
+    if let Some(root) = root {
+        let go_files = found
+            .iter()
+            .filter(|(file, _)| file.kind == FileKind::Source(Lang::Go))
+            .map(|(file, _)| file.rel_path.as_str());
+        context.mcp_go = go_modules(root, go_files);
+    }
+    context
 }
 
 /// The TypeScript and JavaScript modules the files that may register tools import by relative
@@ -193,4 +204,43 @@ pub(super) fn changes_context(
                     != crate::parse::code::modules::relative_specifiers(new)
         }
     }
+}
+
+/// A `go.mod` larger than this is no hand-written module file: not read.
+const GO_MOD_BYTES: u64 = 1024 * 1024;
+
+/// The mcp-go hints of the Go modules around the Go source files the walk found under `root`
+/// ([`crate::parse::code::NewToolHints`]): each folder of a Go file and the folders above it, up
+/// to the root, looked at once for a `go.mod` that is a regular file (a link is not followed).
+pub(super) fn go_modules<'a>(
+    root: &std::path::Path,
+    go_files: impl Iterator<Item = &'a str>,
+) -> BTreeMap<String, crate::parse::code::NewToolHints> {
+    let mut looked = std::collections::BTreeSet::new();
+    let mut found = BTreeMap::new();
+    for rel_path in go_files {
+        let mut folder = rel_path.rsplit_once('/').map_or("", |(folder, _)| folder);
+        loop {
+            if !looked.insert(folder.to_string()) {
+                break;
+            }
+            let path = root.join(folder).join("go.mod");
+            let regular = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
+            let text = regular
+                .then(|| crate::read::read_regular_bounded(&path, GO_MOD_BYTES).ok())
+                .flatten()
+                .and_then(|bytes| String::from_utf8(bytes).ok());
+            if let Some(hints) = text
+                .as_deref()
+                .and_then(crate::parse::code::NewToolHints::of_go_mod)
+            {
+                found.insert(folder.to_string(), hints);
+            }
+            if folder.is_empty() {
+                break;
+            }
+            folder = folder.rsplit_once('/').map_or("", |(parent, _)| parent);
+        }
+    }
+    found
 }

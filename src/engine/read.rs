@@ -322,7 +322,7 @@ fn read_found(
     // A prose SECRETS.md is no manifest, a lowercase skill.md without a skill's keys no skill:
     // left out as if never found, unless they were named.
     let mut unread_tools = Vec::new();
-    let code = super::code::of_found(&discovered);
+    let code = super::code::of_found(&discovered, looked_up.as_deref());
     let calls = code.wrapper_calls();
     discovered.retain_mut(|(file, read)| {
         // A file read only for its shape (any `manifest.json`) that cannot be read (too large,

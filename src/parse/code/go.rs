@@ -145,6 +145,8 @@ pub(super) struct Reader<'s, 't> {
     /// The file's package and the file's own name in it, when the package's other files are
     /// known.
     package: Option<(&'s GoPackage, &'s str)>,
+    /// The hints mcp-go's `NewTool` gives, by the version the file's module requires.
+    hints: super::NewToolHints,
 }
 
 impl Reader<'_, '_> {
@@ -165,6 +167,7 @@ impl Reader<'_, '_> {
                     scope: &scope,
                     text,
                     package: self.package,
+                    hints: self.hints,
                 };
                 return Some(read(&reader));
             }
@@ -348,6 +351,7 @@ pub(super) fn registrations(
     text: &str,
     context: &Context,
     package: Option<(&GoPackage, &str)>,
+    hints: super::NewToolHints,
 ) -> CodeDoc {
     let root = tree.root_node();
     let scope = Scope::new(root, text);
@@ -355,6 +359,7 @@ pub(super) fn registrations(
         scope: &scope,
         text,
         package,
+        hints,
     };
     // A wrapper builds a tool itself: only a file that may register one declares one.
     let declared = if super::may_register_tools(super::Lang::Go, text) {

@@ -168,9 +168,60 @@ pub struct WrapperRoles {
     pub own_hints: bool,
 }
 
+/// The hints mark3labs/mcp-go's `NewTool` starts every tool with, which depend on the version the
+/// module requires: none before v0.21.0; from v0.21.0 the four defaults, but as plain `bool`s
+/// with `omitempty`, so only the true ones (`destructiveHint`, `openWorldHint`) are sent; from
+/// v0.27.0 all four, as pointers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NewToolHints {
+    /// v0.27.0 and later, or a version that cannot be told.
+    #[default]
+    All,
+    TrueOnly,
+    None,
+}
+
+impl NewToolHints {
+    /// What a `go.mod` that requires mcp-go tells: `None` when it does not require it.
+    pub fn of_go_mod(text: &str) -> Option<NewToolHints> {
+        let line = text
+            .lines()
+            .map(|l| l.trim_start().trim_start_matches("require").trim())
+            .find(|l| l.starts_with("github.com/mark3labs/mcp-go "))?;
+        let version = line.split_whitespace().nth(1)?.strip_prefix('v')?;
+        let mut parts = version.split(['.', '-', '+']);
+        let major: u32 = parts.next()?.parse().ok()?;
+        let minor: u32 = parts.next()?.parse().ok()?;
+        Some(match (major, minor) {
+            (0, 0..=20) => NewToolHints::None,
+            (0, 21..=26) => NewToolHints::TrueOnly,
+            _ => NewToolHints::All,
+        })
+    }
+
+    /// The hints themselves.
+    pub(crate) fn defaults(self) -> &'static [(&'static str, bool)] {
+        const ALL: [(&str, bool); 4] = [
+            ("readOnlyHint", false),
+            ("destructiveHint", true),
+            ("idempotentHint", false),
+            ("openWorldHint", true),
+        ];
+        const TRUE_ONLY: [(&str, bool); 2] = [("destructiveHint", true), ("openWorldHint", true)];
+        match self {
+            NewToolHints::All => &ALL,
+            NewToolHints::TrueOnly => &TRUE_ONLY,
+            NewToolHints::None => &[],
+        }
+    }
+}
+
 /// What other files of the project tell the reader of one source file.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Context {
+    /// The mcp-go hints of each Go module that requires mcp-go, by the folder of its `go.mod`
+    /// (relative, `""` for the root); a file reads its nearest.
+    pub mcp_go: std::collections::BTreeMap<String, NewToolHints>,
     /// Sorted.
     pub wrappers: Vec<Wrapper>,
     /// The Go packages of the folders that register tools, by folder (relative, `""` for the
@@ -255,6 +306,20 @@ impl Eq for GoPackage {}
 impl Context {
     /// A search for the calls of the wrappers, built once for a run: whether a file calls one
     /// is then a single pass over its bytes, however many wrappers the project declares.
+    /// The mcp-go hints of the Go file at `rel_path`: its nearest module's.
+    pub fn new_tool_hints(&self, rel_path: &str) -> NewToolHints {
+        let mut folder = rel_path.rsplit_once('/').map_or("", |(folder, _)| folder);
+        loop {
+            if let Some(hints) = self.mcp_go.get(folder) {
+                return *hints;
+            }
+            if folder.is_empty() {
+                return NewToolHints::default();
+            }
+            folder = folder.rsplit_once('/').map_or("", |(parent, _)| parent);
+        }
+    }
+
     pub fn wrapper_calls(&self) -> WrapperCalls {
         let mut by_lang: Vec<(Lang, Vec<String>)> = Vec::new();
         for wrapper in &self.wrappers {
@@ -443,7 +508,13 @@ pub fn parse_code_at(lang: Lang, text: &str, context: &Context, rel_path: &str) 
                 None => parse(text),
             };
             match shared.or(own.as_ref()) {
-                Some(tree) => go::registrations(tree, text, context, package),
+                Some(tree) => go::registrations(
+                    tree,
+                    text,
+                    context,
+                    package,
+                    context.new_tool_hints(rel_path),
+                ),
                 None => CodeDoc::default(),
             }
         }

@@ -736,3 +736,47 @@ fn loops_and_local_functions_bind_names_within_a_budget() {
         doc.unresolved
     );
 }
+
+#[test]
+fn mcp_go_hints_follow_the_version_the_module_requires() {
+    use crate::parse::code::NewToolHints;
+    let hints =
+        |require: &str| NewToolHints::of_go_mod(&format!("module m\n\ngo 1.22\n\n{require}\n"));
+    assert_eq!(
+        hints("require github.com/mark3labs/mcp-go v0.18.0"),
+        Some(NewToolHints::None)
+    );
+    assert_eq!(
+        hints("require github.com/mark3labs/mcp-go v0.21.0"),
+        Some(NewToolHints::TrueOnly)
+    );
+    assert_eq!(
+        hints("require (\n\tgithub.com/x/y v1.2.3\n\tgithub.com/mark3labs/mcp-go v0.26.1-0.20250101000000-abcdef012345 // indirect\n)"),
+        Some(NewToolHints::TrueOnly)
+    );
+    assert_eq!(
+        hints("require github.com/mark3labs/mcp-go v0.27.0"),
+        Some(NewToolHints::All)
+    );
+    assert_eq!(
+        hints("require github.com/mark3labs/mcp-go v1.0.0-beta.1"),
+        Some(NewToolHints::All)
+    );
+    assert_eq!(
+        hints("require github.com/modelcontextprotocol/go-sdk v1.0.0"),
+        None
+    );
+    // A file reads its nearest module's.
+    let mut context = Context::default();
+    context.mcp_go.insert("old".into(), NewToolHints::None);
+    context.mcp_go.insert("".into(), NewToolHints::TrueOnly);
+    assert_eq!(
+        context.new_tool_hints("old/cmd/main.go"),
+        NewToolHints::None
+    );
+    assert_eq!(
+        context.new_tool_hints("other/main.go"),
+        NewToolHints::TrueOnly
+    );
+    assert_eq!(context.new_tool_hints("main.go"), NewToolHints::TrueOnly);
+}

@@ -10,14 +10,6 @@ use crate::parse::code::{
 use crate::parse::node::{Member, Node, Value};
 use crate::source::Span;
 
-/// The hints every `mcp.NewTool` starts with, whatever the source says (mcp-go's `NewTool`).
-const NEW_TOOL_HINTS: [(&str, bool); 4] = [
-    ("readOnlyHint", false),
-    ("destructiveHint", true),
-    ("idempotentHint", false),
-    ("openWorldHint", true),
-];
-
 /// mcp-go's one-hint options and the hint each sets.
 pub(super) fn hint_option(name: &str) -> Option<&'static str> {
     Some(match name {
@@ -107,8 +99,12 @@ pub(super) fn tool_from_parts(
     let implied_at = span_of(callee);
     let mut members = vec![member("name", name_span, string_node(name, name_span))];
     let mut unresolved = Vec::new();
+    // The hints every `mcp.NewTool` starts with, whatever the source says, as the module's
+    // mcp-go version sends them.
     let mut hints: Vec<Member> = if parts.sdk_hints {
-        NEW_TOOL_HINTS
+        reader
+            .hints
+            .defaults()
             .iter()
             .map(|(key, value)| implied(key, bool_node(*value, implied_at)))
             .collect()
@@ -251,7 +247,9 @@ pub(super) fn tool_from_parts(
             members.push(implied("inputSchema", object(implied_at, schema)));
         }
     }
-    if parts.sdk_hints || !hints.is_empty() {
+    if (parts.sdk_hints && reader.hints != crate::parse::code::NewToolHints::None)
+        || !hints.is_empty()
+    {
         members.push(implied("annotations", object(implied_at, hints)));
     }
     Some(Ok(Box::new(Registration {

@@ -398,6 +398,7 @@ pub(in crate::parse::code) fn wrappers(tree: &tree_sitter::Tree, text: &str) -> 
         scope: &scope,
         text,
         package: None,
+        hints: crate::parse::code::NewToolHints::default(),
     };
     let mut found: Vec<Wrapper> = declared(&reader, root)
         .into_iter()
