@@ -114,20 +114,23 @@ pub fn source_kind(rel_path: &str) -> Option<FileKind> {
         )
     });
     // Storybook stories and fixture modules render a UI around sample tools.
-    let test_file = [
-        ".test.",
-        ".spec.",
-        ".min.",
-        ".bundle.",
-        ".stories.",
-        ".story.",
-        ".fixture.",
-        ".fixtures.",
-        ".mock.",
-        ".mocks.",
-    ]
-    .iter()
-    .any(|m| file_name.contains(m))
+    // Every marker is an inner extension: a name with one dot has none.
+    let inner_extension = file_name.bytes().filter(|b| *b == b'.').count() > 1;
+    let test_file = inner_extension
+        && [
+            ".test.",
+            ".spec.",
+            ".min.",
+            ".bundle.",
+            ".stories.",
+            ".story.",
+            ".fixture.",
+            ".fixtures.",
+            ".mock.",
+            ".mocks.",
+        ]
+        .iter()
+        .any(|m| file_name.contains(m))
         || (file_name.ends_with(".py")
             && (file_name.starts_with("test_") || file_name.ends_with("_test.py")))
         || file_name == "conftest.py";

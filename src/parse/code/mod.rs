@@ -87,11 +87,58 @@ pub const EXTENSIONS: [&str; 10] = [
     "ts", "mts", "cts", "tsx", "js", "mjs", "cjs", "jsx", "py", "go",
 ];
 
+/// Every word [`may_register_tools`] looks for.
+const REGISTRATION_WORDS: &[&str] = &[
+    "mcp",
+    "MCP",
+    ".tool",
+    "Tool(",
+    "add_tool(",
+    "@function_tool",
+    "langchain",
+    "@tool",
+    "agents",
+    ".as_tool(",
+    "FunctionTool(",
+    "from_function(",
+    "BaseTool",
+    "NewTool(",
+    "Tool{",
+    "@modelcontextprotocol/",
+    "registerTool",
+    ".tool(",
+    "ListToolsRequestSchema",
+    "inputSchema",
+    "tool(",
+    "execute",
+    "@openai/agents",
+    ".asTool(",
+    "extends",
+    "Tool extends",
+    "Tool {",
+    "description",
+];
+
+static SEARCHERS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+    std::sync::LazyLock::new(|| {
+        REGISTRATION_WORDS
+            .iter()
+            .map(|word| memchr::memmem::Finder::new(word.as_bytes()))
+            .collect()
+    });
+
 /// Whether a file's bytes can hold a tool registration of a form [`parse_code`] reads: it names
 /// an MCP SDK and a registration word. Cheap (a few substring searches), so that the files of a
 /// large repository that register nothing are never parsed.
 pub fn may_register_tools(lang: Lang, text: &str) -> bool {
-    let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
+    // The searchers are built once: building one costs more than searching a small file.
+    let has = |needle: &str| {
+        let known = REGISTRATION_WORDS.iter().position(|w| *w == needle);
+        match known.and_then(|i| SEARCHERS.get(i)) {
+            Some(finder) => finder.find(text.as_bytes()).is_some(),
+            None => memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some(),
+        }
+    };
     match lang {
         Lang::Python => {
             ((has("mcp") || has("MCP")) && (has(".tool") || has("Tool(") || has("add_tool(")))
