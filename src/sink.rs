@@ -48,8 +48,13 @@ pub struct Sink {
     severity: Severity,
     /// By file, in the order the files were first reported on.
     files: Vec<(FileId, FileFindings)>,
-    slots: HashMap<FileId, usize>,
+    /// Where each file is in `files`, once more than [`LINEAR_FILES`] have findings: the few
+    /// before are looked for in turn, and a rule run that reports nothing (most) builds no map.
+    slots: Option<HashMap<FileId, usize>>,
 }
+
+/// How many files a sink looks through in turn before it indexes them.
+const LINEAR_FILES: usize = 8;
 
 /// Edit-distance cells one rule run may spend on "did you mean" suggestions. Every unknown name
 /// is compared with every candidate, so a file of many unknown names and many candidates costs
@@ -87,7 +92,7 @@ impl Sink {
             code: meta.code,
             severity: meta.severity,
             files: Vec::new(),
-            slots: HashMap::new(),
+            slots: None,
         }
     }
 
@@ -98,10 +103,23 @@ impl Sink {
         message: impl Into<String>,
     ) -> &mut Diagnostic {
         let files = &mut self.files;
-        let slot = *self.slots.entry(file).or_insert_with(|| {
-            files.push((file, FileFindings::default()));
-            files.len() - 1
-        });
+        let slot = match &mut self.slots {
+            Some(slots) => *slots.entry(file).or_insert_with(|| {
+                files.push((file, FileFindings::default()));
+                files.len() - 1
+            }),
+            None => match files.iter().position(|(f, _)| *f == file) {
+                Some(slot) => slot,
+                None => {
+                    files.push((file, FileFindings::default()));
+                    if files.len() > LINEAR_FILES {
+                        let index = files.iter().enumerate().map(|(i, (f, _))| (*f, i));
+                        self.slots = Some(index.collect());
+                    }
+                    files.len() - 1
+                }
+            },
+        };
         let findings = &mut self.files[slot].1;
         if findings.kept.len() >= 2 * MAX_FINDINGS_PER_FILE {
             findings.keep_first();
@@ -120,6 +138,9 @@ impl Sink {
     /// The findings kept, and for each file that had more than the cap one finding that says
     /// how many more there were.
     pub fn finish(self) -> Vec<Diagnostic> {
+        if self.files.is_empty() {
+            return Vec::new();
+        }
         let mut diagnostics = Vec::new();
         for (file, mut findings) in self.files {
             findings.keep_first();
@@ -221,5 +242,31 @@ mod tests {
             .message
             .starts_with(&format!("{} more", total - MAX_FINDINGS_PER_FILE)));
         assert_eq!(summary.primary.span.start, MAX_FINDINGS_PER_FILE);
+    }
+
+    #[test]
+    fn a_sink_groups_findings_by_file_in_first_reported_order_however_many_files() {
+        let Some(meta) = catalog().get("SE003") else {
+            panic!("SE003 is registered");
+        };
+        // More files than are looked through in turn, reported on in a shuffled order, twice.
+        let files: Vec<u32> = (0..3 * LINEAR_FILES as u32).map(|i| (i * 7) % 24).collect();
+        let mut sink = Sink::new(meta);
+        for round in 0..2 {
+            for &f in &files {
+                sink.report(
+                    FileId(f),
+                    Span::new(round, round + 1),
+                    format!("{f}/{round}"),
+                );
+            }
+        }
+        let order: Vec<String> = sink.finish().into_iter().map(|d| d.message).collect();
+        let expected: Vec<String> = files
+            .iter()
+            .flat_map(|f| [format!("{f}/0"), format!("{f}/1")])
+            .collect();
+        assert_eq!(order, expected);
+        assert!(Sink::new(meta).finish().is_empty());
     }
 }

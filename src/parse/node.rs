@@ -210,7 +210,25 @@ impl Node {
 
 /// Escapes one JSON pointer token.
 pub fn pointer_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(token.len());
+    push_pointer_token(&mut out, token);
+    out
+}
+
+/// Appends one JSON pointer token, escaped, to `pointer`: no allocation of its own, and a token
+/// with neither `~` nor `/` (nearly all) copied as it is.
+pub fn push_pointer_token(pointer: &mut String, token: &str) {
+    if !token.contains(['~', '/']) {
+        pointer.push_str(token);
+        return;
+    }
+    for c in token.chars() {
+        match c {
+            '~' => pointer.push_str("~0"),
+            '/' => pointer.push_str("~1"),
+            c => pointer.push(c),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -228,5 +246,16 @@ mod tests {
         assert_eq!(&text[key.start..key.end], r#""b~/c""#);
         assert!(root.pointer("/a/1").is_none());
         assert!(root.pointer("/a/x").is_none());
+    }
+
+    #[test]
+    fn pointer_tokens_escape_tilde_then_slash() {
+        use super::pointer_token;
+        assert_eq!(pointer_token("plain"), "plain");
+        assert_eq!(pointer_token("a~/b"), "a~0~1b");
+        assert_eq!(pointer_token("~1"), "~01");
+        assert_eq!(pointer_token("/~"), "~1~0");
+        assert_eq!(pointer_token("é/ü"), "é~1ü");
+        assert_eq!(pointer_token(""), "");
     }
 }

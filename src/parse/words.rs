@@ -228,41 +228,38 @@ fn char_name_words(name: &str) -> Vec<String> {
     words
 }
 
-/// `name_words` for ASCII names, byte by byte (the same boundaries, no char decoding).
+/// `name_words` for ASCII names, byte by byte (the same boundaries, no char decoding): each word
+/// is read to its end in one tight loop, the case boundary weighed only at an upper-case letter.
 fn ascii_name_words(text: &str) -> Vec<String> {
     let name = text.as_bytes();
     let mut words = Vec::new();
-    let mut start: Option<usize> = None;
-    // Every cut is between ASCII bytes, so slicing the text stays on char boundaries.
-    let flush = |from: usize, to: usize, words: &mut Vec<String>| {
-        words.push(text[from..to].to_ascii_lowercase());
-    };
-    for (i, &b) in name.iter().enumerate() {
-        if !b.is_ascii_alphanumeric() {
-            if let Some(from) = start.take() {
-                flush(from, i, &mut words);
-            }
+    let mut i = 0;
+    while i < name.len() {
+        if !name[i].is_ascii_alphanumeric() {
+            i += 1;
             continue;
         }
-        let previous = i.checked_sub(1).map(|p| name[p]);
-        let next = name.get(i + 1).copied();
-        let boundary = b.is_ascii_uppercase()
-            && previous.is_some_and(|p| {
-                p.is_ascii_lowercase()
-                    || p.is_ascii_digit()
-                    || (p.is_ascii_uppercase() && next.is_some_and(|n| n.is_ascii_lowercase()))
-            });
-        match start {
-            Some(from) if boundary => {
-                flush(from, i, &mut words);
-                start = Some(i);
+        let from = i;
+        i += 1;
+        while let Some(&b) = name.get(i) {
+            if !b.is_ascii_alphanumeric() {
+                break;
             }
-            None => start = Some(i),
-            Some(_) => {}
+            if b.is_ascii_uppercase() {
+                // `name[i - 1]` is the word's previous letter or digit.
+                let p = name[i - 1];
+                let next_lower = name.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+                if p.is_ascii_lowercase()
+                    || p.is_ascii_digit()
+                    || p.is_ascii_uppercase() && next_lower
+                {
+                    break;
+                }
+            }
+            i += 1;
         }
-    }
-    if let Some(from) = start {
-        flush(from, name.len(), &mut words);
+        // Every cut is between ASCII bytes, so slicing the text stays on char boundaries.
+        words.push(text[from..i].to_ascii_lowercase());
     }
     words
 }
@@ -295,6 +292,25 @@ mod tests {
         }
         assert_eq!(name_words("bulkDelete"), vec!["bulk", "delete"]);
         assert_eq!(name_words("HTTPRequest"), vec!["http", "request"]);
+    }
+
+    #[test]
+    fn ascii_name_words_match_the_char_version_on_every_short_name() {
+        // Every name of up to five characters over lower, upper, digit and separators.
+        let alphabet = ['a', 'B', 'C', '1', '_', '-'];
+        let mut names = vec![String::new()];
+        for _ in 0..5 {
+            let longer: Vec<String> = names
+                .iter()
+                .filter(|n| n.len() == names.last().map_or(0, String::len))
+                .flat_map(|n| alphabet.iter().map(move |c| format!("{n}{c}")))
+                .collect();
+            names.extend(longer);
+        }
+        assert_eq!(names.len(), 1 + 6 + 36 + 216 + 1296 + 7776);
+        for name in &names {
+            assert_eq!(ascii_name_words(name), char_name_words(name), "{name}");
+        }
     }
 
     #[test]

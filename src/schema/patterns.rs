@@ -215,7 +215,7 @@ pub(super) fn walk_patterns<'a>(
     depth: usize,
     found: &mut Vec<Occurrence<'a>>,
 ) {
-    use crate::parse::node::pointer_token;
+    use crate::parse::node::push_pointer_token;
     const SINGLE: [&str; 12] = [
         "items",
         "additionalItems",
@@ -250,7 +250,7 @@ pub(super) fn walk_patterns<'a>(
     let at = |pointer: &mut String, token: &str| {
         let len = pointer.len();
         pointer.push('/');
-        pointer.push_str(&pointer_token(token));
+        push_pointer_token(pointer, token);
         len
     };
     for member in members {

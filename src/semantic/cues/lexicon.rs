@@ -1,8 +1,9 @@
 //! The lexicon of the text cues, as data: the trigger words with the checks each calls for, and
 //! the cue patterns, each compiled the first time a text needs it.
 
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
 use regex::Regex;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// Which checks a trigger word calls for.
 pub(super) const TAG: u8 = 1;
@@ -488,4 +489,51 @@ static PATTERNS: Patterns = Patterns {
 
 pub(super) fn patterns() -> &'static Patterns {
     &PATTERNS
+}
+
+/// Whether `text` may hold `needle` (lower-case ASCII, not empty), a word a case-insensitive
+/// pattern cannot match without: searched ASCII case-insensitively, so a pattern runs only on
+/// text that may match it, and is compiled only when one does. Unicode case folding, which the
+/// patterns apply, also matches `s` to `ſ` and `k` to the Kelvin sign, so text that is not ASCII
+/// may always hold a needle with either letter.
+pub(super) fn may_hold(text: &str, needle: &str) -> bool {
+    let (bytes, word) = (text.as_bytes(), needle.as_bytes());
+    let Some(&first) = word.first() else {
+        return true;
+    };
+    if !text.is_ascii() && needle.contains(['s', 'k']) {
+        return true;
+    }
+    // `| 0x20` lower-cases a letter; any other byte it changes is no letter.
+    bytes
+        .windows(word.len())
+        .any(|w| w[0] | 0x20 == first && w.eq_ignore_ascii_case(word))
+}
+
+/// Whether a line may hold a command `network_command` names: each holds one of these words at
+/// the start of a word (not after an ASCII letter, digit or `_`), looked for as [`may_hold`]
+/// does, every occurrence, all in one search (`irm` in "confirm" is none).
+pub(super) fn may_name_network_command(line: &str) -> bool {
+    static WORDS: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    const NETWORK_WORDS: &[&str] = &[
+        "curl", "wget", "nc", "netcat", "scp", "invoke-", "iwr", "irm",
+    ];
+    let words = WORDS.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .build(NETWORK_WORDS)
+            .ok()
+    });
+    match words {
+        // `scp` and `invoke-` hold an `s` and a `k`.
+        Some(words) => {
+            let bytes = line.as_bytes();
+            !line.is_ascii()
+                || words.find_overlapping_iter(line).any(|m| {
+                    let before = m.start().checked_sub(1).and_then(|i| bytes.get(i));
+                    before.is_none_or(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+                })
+        }
+        None => true,
+    }
 }

@@ -129,7 +129,6 @@ pub(crate) fn find_payloads<'a>(unit: &UnitView<'a>) -> Vec<Payload<'a>> {
         .chain(unit.prose_files());
     for file in markdown {
         let text = unit.text(file);
-        let place = unit.repo.file_name(file).to_string();
         scan_raw(text, 0, false, &Surface::Markdown, &mut |p| {
             out.push(Payload {
                 file,
@@ -137,7 +136,7 @@ pub(crate) fn find_payloads<'a>(unit: &UnitView<'a>) -> Vec<Payload<'a>> {
                 cue: p.cue,
                 channel: p.channel,
                 evidence: p.evidence,
-                place: place.clone(),
+                place: unit.repo.file_name(file).to_string(),
                 tool: None,
             });
         });
@@ -164,10 +163,13 @@ pub(crate) fn find_payloads<'a>(unit: &UnitView<'a>) -> Vec<Payload<'a>> {
                     name: tool.name().unwrap_or(""),
                     siblings: &names,
                 };
-                let place = if is_own {
-                    format!("the description of tool `{}`", tool.display_name())
-                } else {
-                    format!("a parameter description of tool `{}`", tool.display_name())
+                // Written only for a cue: most descriptions hold none.
+                let place = || {
+                    if is_own {
+                        format!("the description of tool `{}`", tool.display_name())
+                    } else {
+                        format!("a parameter description of tool `{}`", tool.display_name())
+                    }
                 };
                 scan_raw(raw, inner.start, true, &surface, &mut |p| {
                     out.push(Payload {
@@ -176,7 +178,7 @@ pub(crate) fn find_payloads<'a>(unit: &UnitView<'a>) -> Vec<Payload<'a>> {
                         cue: p.cue,
                         channel: p.channel,
                         evidence: p.evidence,
-                        place: place.clone(),
+                        place: place(),
                         tool: Some(tool),
                     });
                 });

@@ -8,7 +8,8 @@ use super::clauses::{
     user_thing, written_into,
 };
 use super::lexicon::{
-    patterns, Patterns, CONCEAL, EXFIL, OVERRIDE, REMOTE, SECRET, TAG, TELL, TOOLS,
+    may_hold, may_name_network_command, patterns, Patterns, CONCEAL, EXFIL, OVERRIDE, REMOTE,
+    SECRET, TAG, TELL, TOOLS,
 };
 use super::regions::{region_at, regions, Region};
 use super::remote::remote_code;
@@ -19,7 +20,7 @@ use super::{Channel, Cue, Found, Piece, Surface};
 use memchr::memmem::Finder;
 use regex::Regex;
 use std::cell::OnceCell;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 /// A candidate cue: its bytes in the piece, the cue, and the channel it reaches the model by.
 type Candidate = (usize, usize, Cue, Channel);
@@ -159,6 +160,25 @@ pub(super) fn scan_piece(piece: &Piece<'_>, surface: &Surface<'_>, emit: &mut dy
     scan.weigh(piece, out, emit);
 }
 
+/// The matches of `re` in `haystack`: none for an empty haystack (a check its trigger words do
+/// not call for), without compiling the pattern. No cue pattern matches empty text.
+fn matches<'r, 'h>(
+    re: &'r LazyLock<Regex>,
+    haystack: &'h str,
+) -> impl Iterator<Item = regex::Match<'h>> + use<'r, 'h> {
+    let searched = (!haystack.is_empty()).then(|| re.find_iter(haystack));
+    searched.into_iter().flatten()
+}
+
+/// The captures of `re` in `haystack`, as [`matches`].
+fn captures<'r, 'h>(
+    re: &'r LazyLock<Regex>,
+    haystack: &'h str,
+) -> impl Iterator<Item = regex::Captures<'h>> + use<'r, 'h> {
+    let searched = (!haystack.is_empty()).then(|| re.captures_iter(haystack));
+    searched.into_iter().flatten()
+}
+
 /// Whether `bytes` hold an email address's `@` or a URL's `://`.
 fn names_address(bytes: &[u8]) -> bool {
     memchr::memchr(b'@', bytes).is_some()
@@ -236,7 +256,10 @@ impl Scan<'_, '_> {
                 ));
             }
         }
-        if let Some(net) = p.network_command.find(line) {
+        let net = may_name_network_command(line)
+            .then(|| p.network_command.find(line))
+            .flatten();
+        if let Some(net) = net {
             if let Some(m) = p
                 .sensitive
                 .find(line)
@@ -260,13 +283,13 @@ impl Scan<'_, '_> {
     /// Pseudo-system tags; `<instructions>` only where the reader cannot see it.
     fn tags(&self, s: &Sentence<'_>, out: &mut Collected) {
         let (p, window) = (self.p, s.window);
-        for m in p.tag.find_iter(s.when(TAG)) {
+        for m in matches(&p.tag, s.when(TAG)) {
             if !chat_marker_named(m.as_str(), &window[m.end()..]) {
                 s.push(m.start(), m.end(), Cue::HiddenTag, &mut out.found);
             }
         }
         if self.description || s.in_comment {
-            for m in p.tag_description.find_iter(s.when(TAG)) {
+            for m in matches(&p.tag_description, s.when(TAG)) {
                 s.push(m.start(), m.end(), Cue::HiddenTag, &mut out.found);
             }
         }
@@ -275,7 +298,14 @@ impl Scan<'_, '_> {
     /// Keeping something from the user.
     fn concealment(&self, s: &Sentence<'_>, out: &mut Collected) {
         let (p, window) = (self.p, s.window);
-        for c in p.conceal_tell.captures_iter(s.when(CONCEAL)) {
+        // Every pattern naming the user needs the word: a sentence without it ("may be called
+        // without confirmation") is not searched by them.
+        let about_user = if may_hold(s.when(CONCEAL), "user") {
+            window
+        } else {
+            ""
+        };
+        for c in captures(&p.conceal_tell, about_user) {
             let (Some(all), between, after) = (c.get(0), c.get(1), c.get(2)) else {
                 continue;
             };
@@ -317,21 +347,29 @@ impl Scan<'_, '_> {
                 );
             }
         }
-        let conceal: &[&Regex] = if s.mask & CONCEAL != 0 {
-            &[&p.conceal_hide, &p.conceal_user, &p.conceal_silent]
-        } else {
-            &[]
-        };
-        for m in p.conceal_without.find_iter(s.when(CONCEAL)) {
+        // "silently", "secretly", "covertly" and "quietly" all end in "tly".
+        let conceal: [(&LazyLock<Regex>, &str); 3] = [
+            (&p.conceal_hide, about_user),
+            (&p.conceal_user, about_user),
+            (
+                &p.conceal_silent,
+                if may_hold(s.when(CONCEAL), "tly") {
+                    window
+                } else {
+                    ""
+                },
+            ),
+        ];
+        for m in matches(&p.conceal_without, about_user) {
             if !negated(window, m.start()) && imperative_before(window, m.start()) {
                 s.push(m.start(), m.end(), Cue::Concealment, &mut out.found);
             }
         }
-        for m in p.conceal_let.find_iter(s.when(CONCEAL)) {
+        for m in matches(&p.conceal_let, about_user) {
             s.push(m.start(), m.end(), Cue::Concealment, &mut out.found);
         }
-        for re in conceal {
-            for m in re.find_iter(window) {
+        for (re, searched) in conceal {
+            for m in matches(re, searched) {
                 // "hide the sidebar from the user interface" is about a screen, not a person.
                 let person = !user_thing(&window[m.end()..]);
                 if person && !negated(window, m.start()) {
@@ -365,7 +403,7 @@ impl Scan<'_, '_> {
             }
         }
         if self.description || s.in_comment {
-            for m in p.override_now.find_iter(s.when(OVERRIDE)) {
+            for m in matches(&p.override_now, s.when(OVERRIDE)) {
                 if !negated(window, m.start()) {
                     s.push(m.start(), m.end(), Cue::Override, &mut out.found);
                 }

@@ -236,3 +236,62 @@ fn concealment_of_the_agents_own_doing_whoever_the_audience() {
         assert!(!conceals(text), "{text}");
     }
 }
+
+/// A pattern skipped for lack of a word it needs would have found nothing: the word is looked
+/// for in either case, and text that is not ASCII, where `ſ` folds to `s` and the Kelvin sign to
+/// `k`, may always hold a word with either letter.
+#[test]
+fn a_pattern_is_skipped_only_where_it_cannot_match() {
+    use super::lexicon::{may_hold, may_name_network_command};
+    let p = patterns();
+    assert!(may_hold("Do not tell the USER.", "user"));
+    assert!(may_hold("user", "user"));
+    assert!(!may_hold("May be called without confirmation.", "user"));
+    assert!(!may_hold("use", "user"));
+    assert!(!may_hold("", "user"));
+    // The case folding the patterns apply: the long s reads as an s.
+    let folded = "Do not let the u\u{17F}er know.";
+    assert!(p.conceal_let.is_match(folded));
+    assert!(may_hold(folded, "user"));
+    assert!(may_hold("Proceed SECRETLY.", "tly"));
+    assert!(!may_hold("Proceed \u{e9}l\u{e9}gamment.", "tly"));
+    for line in [
+        "run CURL -s x",
+        "Invoke-WebRequest x",
+        "then NCAT host",
+        "use netcat",
+        "scp a b",
+    ] {
+        assert!(p.network_command.is_match(line), "{line}");
+        assert!(may_name_network_command(line), "{line}");
+    }
+    assert!(!may_name_network_command("Summarise the records."));
+    assert!(
+        !may_name_network_command("Once confirmed, sync_curl."),
+        "inside words"
+    );
+    assert!(may_name_network_command("(curl x)"));
+    assert!(
+        may_name_network_command("caf\u{e9}: s\u{17F}p"),
+        "not ASCII"
+    );
+    // Every pattern skipped by a word finds nothing in a text without it.
+    for text in [
+        "Never execute a write operation without explicit approval.",
+        "Hide the sidebar and proceed quickly.",
+    ] {
+        assert!(!may_hold(text, "user") && !may_hold(text, "tly"));
+        assert!(!may_name_network_command(text));
+        for re in [
+            &p.conceal_tell,
+            &p.conceal_without,
+            &p.conceal_let,
+            &p.conceal_hide,
+            &p.conceal_user,
+            &p.conceal_silent,
+            &p.network_command,
+        ] {
+            assert!(!re.is_match(text), "{text}");
+        }
+    }
+}
