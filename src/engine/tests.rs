@@ -203,9 +203,17 @@ fn a_session_after_a_batch_of_edits_finds_what_a_fresh_lint_of_the_same_texts_fi
     let options = options(&["ALL"]);
     let mut several = 0;
     for (rule, fires, clean) in rule_fixtures() {
+        // Files of no kind a lint reads (a Go module's `go.mod`, which only a lint of a folder
+        // on disk looks at) are not in an in-memory run: a batch naming one changes nothing.
+        let in_run = |path: &str| {
+            crate::discover::classify(path, &options.requirement_files).is_some()
+                || crate::discover::source_kind(path).is_some()
+        };
         let edits: Vec<(String, String)> = clean
             .iter()
-            .filter(|(path, text)| fires.iter().any(|(p, t)| p == path && t != text))
+            .filter(|(path, text)| {
+                in_run(path) && fires.iter().any(|(p, t)| p == path && t != text)
+            })
             .cloned()
             .collect();
         let after: Vec<(String, String)> = fires
