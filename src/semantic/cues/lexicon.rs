@@ -75,6 +75,26 @@ pub(super) const ANCHORS: &[(&str, u8)] = &[
     ("prior guidance", OVERRIDE),
     ("previous guidance", OVERRIDE),
     ("you are now", OVERRIDE),
+    // The same order in the languages attack texts are written in most after English: Spanish,
+    // Portuguese, Italian, French ("ignorer" is found by "ignore"), German, Chinese, Japanese,
+    // Korean.
+    ("ignora", OVERRIDE),
+    ("ignorier", OVERRIDE),
+    ("olvid", OVERRIDE),
+    ("oubli", OVERRIDE),
+    ("vergiss", OVERRIDE),
+    ("vergess", OVERRIDE),
+    ("esquec", OVERRIDE),
+    ("dimentica", OVERRIDE),
+    ("忽略", OVERRIDE),
+    ("无视", OVERRIDE),
+    ("無視", OVERRIDE),
+    ("忘记", OVERRIDE),
+    ("忘記", OVERRIDE),
+    ("忘掉", OVERRIDE),
+    ("忘れ", OVERRIDE),
+    ("무시", OVERRIDE),
+    ("잊", OVERRIDE),
     ("from now on", OVERRIDE),
     (".ssh", EXFIL),
     ("id_rsa", EXFIL),
@@ -338,6 +358,7 @@ pub(super) struct Patterns {
     pub(super) override_rank: LazyLock<Regex>,
     pub(super) override_void: LazyLock<Regex>,
     pub(super) override_safety: LazyLock<Regex>,
+    pub(super) override_foreign: LazyLock<Regex>,
     pub(super) exfil_forward: LazyLock<Regex>,
     pub(super) sensitive: LazyLock<Regex>,
     pub(super) sensitive_weak: LazyLock<Regex>,
@@ -418,6 +439,13 @@ static PATTERNS: Patterns = Patterns {
     ),
     override_safety: pattern!(
         r"(?i)\b(?:ignore|bypass|disregard|circumvent|evade)\s+(?:(?:all|any|the|your|every|existing|current|its|of)\s+){0,3}(?:safety|guardrails?|content\s+(?:moderation|filters?|polic(?:y|ies))|safeguards|ethical\s+(?:guidelines|rules|constraints)|moral\s+(?:guidelines|constraints))\b|\b(?:override|disable|turn\s+off|skip)\s+(?:all|any|every)\s+(?:(?:the|your|existing|current|of)\s+){0,2}(?:safety|guardrails?|content\s+(?:moderation|filters?)|safeguards|restrictions)\b",
+    ),
+    // "Ignore all previous instructions" (or the safety rules) in Spanish, Portuguese, Italian,
+    // French, German, Chinese, Japanese and Korean: the verb of dropping, then the instructions
+    // named as earlier ones, as all of them, or as the safety rules; a bare "ignores the rules"
+    // (a feature described) is no order.
+    override_foreign: pattern!(
+        r"(?i)\b(?:ignora(?:r|d|te)?|ignore[sz]?|ignorer|ignoriere|ignorieren|olvid(?:a|e|ad|ar|en)|oublie[rz]?|vergiss|vergessen|esque(?:ç|c)a|esquecer|dimentica(?:re)?)\s+(?:(?:las|los|les|la|le|as|os|die|tus|sus|vos|vous|tes|deine|ihre|sie|gli|mis|tuas|suas|de|der|des|ces|estas|estes|queste)\s+){0,2}(?:(?:todas|todos|toutes|tous|tutte|tutti|alle|toda|tout)\s+(?:(?:las|los|les|la|le|as|os|die|tus|sus|vos|vous|tes|deine|ihre|gli|de|der|des|ces|estas|estes|queste|mis)\s+){0,2}(?:instrucciones|instruções|instrucoes|instructions|istruzioni|anweisungen|instruktionen|indicaciones|reglas|règles|regole|regeln|regras|consignes|directivas|direttive|órdenes|ordini|befehle|restricciones|restrictions|restrizioni|einschränkungen|restrições)|(?:instrucciones|instruções|instrucoes|instructions|istruzioni|anweisungen|instruktionen|indicaciones|reglas|règles|regole|regeln|regras|consignes|directivas|direttive)\s+(?:anteriores|previas|precedentes|précédentes|antérieures|precedenti|anteriori|prévias|vorherigen|bisherigen|obigen|vorigen)|(?:(?:todas|todos|toutes|tous|tutte|tutti|alle)\s+(?:(?:las|los|les|le|as|os|die|gli|de|der|des|deine|ihre)\s+){0,2})?(?:anteriores|previas|précédentes|antérieures|precedenti|vorherigen|bisherigen|obigen|vorigen)\s+(?:instrucciones|instructions|istruzioni|anweisungen|instruktionen|regeln|reglas|instruções|consignes))\b|(?:忽略|无视|無視|忘记|忘記|忘掉)掉?你?(?:(?:之前|以前|先前|上面|上述|前面|此前)的?(?:所有|全部|一切|任何)?的?(?:安全|系统|系統)?(?:指令|指示|说明|說明|规则|規則|提示|要求|限制|约束|約束|设定|設定|东西|東西|内容|內容)|(?:所有|全部|一切|任何)的?(?:安全|系统|系統)?(?:指令|指示|说明|說明|规则|規則|提示|要求|限制|约束|約束|设定|設定|东西|東西|内容|內容)?|(?:安全|系统|系統)的?(?:限制|规则|規則|设置|設置|措施|约束|約束|指令))|(?:以前|前|上記|これまで|今まで|すべて)の(?:すべての|全ての)?(?:指示|命令|ルール|指令|制約|制限)を(?:すべて)?(?:無視|忘れ)|(?:安全|セキュリティ)(?:上の)?(?:制限|ルール|制約)を無視|(?:이전|위의|앞의|기존|모든)\s*(?:\S+\s*)?(?:지시|지침|명령|규칙|지시사항|제한)(?:을|를|은|는|사항을)?\s*(?:모두\s*)?(?:무시|잊)|보안\s*(?:제한|규칙|정책)(?:을|를)?\s*무시",
     ),
     exfil_forward: pattern!(
         r"(?i)(?:^|[.!?:]\s+|\n\s*)(?:(?:also|then|always|first|and|please)\s+)?(?:send|forward|post|upload|copy|transmit|bcc|cc|email|mirror)\s+(?:(?:all|every|the|this|your|any|a|copy|of|full|entire|complete)\s+)*(?:results?|outputs?|responses?|conversation|context|messages?|data|contents?|everything|history|logs?|files?|prompts?|requests?|queries)\b[^.!?\n]*?\b(?:to|at)\s+(?:https?://|[\w.+-]+@[\w-]+\.\w)",

@@ -391,6 +391,7 @@ impl Scan<'_, '_> {
                 &p.override_rank,
                 &p.override_void,
                 &p.override_safety,
+                &p.override_foreign,
             ]
         } else {
             &[]
