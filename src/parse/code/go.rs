@@ -19,6 +19,8 @@
 mod schema;
 mod wrappers;
 
+use super::call_arguments as arguments;
+
 pub(super) use wrappers::wrappers;
 
 use super::{
@@ -293,16 +295,6 @@ fn translated_default<'t>(call: SyntaxNode<'t>, text: &str) -> Option<SyntaxNode
         [key, default] if key.kind() == "interpreted_string_literal" => Some(*default),
         _ => None,
     }
-}
-
-/// The arguments of a call, comments left out.
-fn arguments(call: SyntaxNode<'_>) -> Vec<SyntaxNode<'_>> {
-    call.child_by_field_name("arguments")
-        .map(named_children)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|a| a.kind() != "comment")
-        .collect()
 }
 
 /// The `Key: value` elements of a composite literal's body, keys as written.

@@ -493,15 +493,11 @@ impl CodeDoc {
     /// Registrations and unresolved ones in the order they stand in the file.
     pub(super) fn sort_by_position(&mut self) {
         // Tools read at one place (a call of a local function in a loop) by name.
-        self.registrations.sort_by(|a, b| {
-            let name = |r: &Registration| {
-                r.entry
-                    .get("name")
-                    .and_then(|n| n.as_str())
-                    .map(str::to_owned)
-            };
-            (a.entry.span.start, name(a)).cmp(&(b.entry.span.start, name(b)))
-        });
+        fn name(r: &Registration) -> Option<&str> {
+            r.entry.get("name").and_then(Node::as_str)
+        }
+        self.registrations
+            .sort_by(|a, b| (a.entry.span.start, name(a)).cmp(&(b.entry.span.start, name(b))));
         self.unresolved.sort_by_key(|u| u.span.start);
     }
 }
@@ -623,6 +619,16 @@ pub(crate) fn find_all<'t>(
             }
         }
     }
+}
+
+/// A call's arguments (the `arguments` field of every grammar's call node), comments left out.
+pub(crate) fn call_arguments(call: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    call.child_by_field_name("arguments")
+        .map(named_children)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|a| a.kind() != "comment")
+        .collect()
 }
 
 /// The named children of a node.

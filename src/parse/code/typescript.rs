@@ -13,9 +13,9 @@
 //! `.default(…)`.
 
 use super::{
-    abbreviate, bool_node, computed, find_all, implied, member, named_children, number_node,
-    object, plus_operands, span_of, string_node, text_of, unescape, CodeDoc, HandlerCall,
-    Registration, Unresolved, MAX_DEPTH,
+    abbreviate, bool_node, call_arguments, computed, find_all, implied, member, named_children,
+    number_node, object, plus_operands, span_of, string_node, text_of, unescape, CodeDoc,
+    HandlerCall, Registration, Unresolved, MAX_DEPTH,
 };
 use crate::parse::node::{Member, Node, Value};
 use crate::source::Span;
@@ -640,16 +640,6 @@ fn empty_schema(span: Span) -> Node {
     )
 }
 
-/// A call's arguments, comments left out.
-fn call_arguments(call: SyntaxNode<'_>) -> Vec<SyntaxNode<'_>> {
-    call.child_by_field_name("arguments")
-        .map(named_children)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|a| a.kind() != "comment")
-        .collect()
-}
-
 fn is_function(node: SyntaxNode<'_>) -> bool {
     matches!(
         node.kind(),
@@ -658,13 +648,7 @@ fn is_function(node: SyntaxNode<'_>) -> bool {
 }
 
 fn read_registration(reader: &Reader<'_, '_>, call: SyntaxNode<'_>, method: &'static str) -> Read {
-    let Some(arguments) = call.child_by_field_name("arguments") else {
-        return Read::NotATool;
-    };
-    let args: Vec<SyntaxNode<'_>> = named_children(arguments)
-        .into_iter()
-        .filter(|a| a.kind() != "comment")
-        .collect();
+    let args = call_arguments(call);
     let (Some(first), Some(last)) = (args.first(), args.last()) else {
         return Read::NotATool;
     };

@@ -63,8 +63,8 @@ impl<'t> Around<'t> {
     }
 
     /// Every reading of a registration that `read` could not read on its own: `None` when
-    /// nothing around it binds a name (a plain failure), otherwise each reading's outcome, one
-    /// per tool (deduplicated by where it stands) and at most one failure.
+    /// nothing around it binds a name (a plain failure), otherwise each reading's outcome and at
+    /// most one failure.
     pub(super) fn expanded(
         &self,
         reader: &Reader<'_, 't>,
@@ -84,16 +84,10 @@ impl<'t> Around<'t> {
                     if let Some(anchor) = context.anchor {
                         registration.entry.span = anchor;
                     }
-                    let name = registration.entry.get("name").and_then(|n| n.as_str());
-                    let seen = out.iter().any(|r| {
-                        r.as_ref().is_ok_and(|r| {
-                            r.entry.span == registration.entry.span
-                                && r.entry.get("name").and_then(|n| n.as_str()) == name
-                        })
-                    });
-                    if !seen {
-                        out.push(Ok(registration));
-                    }
+                    // Two readings at one place with one name (a function registering its
+                    // argument in several branches) are one tool: the file's registrations are
+                    // deduplicated once, after they are sorted.
+                    out.push(Ok(registration));
                 }
                 Some(Err(mut unresolved)) => {
                     if let Some(anchor) = context.anchor {

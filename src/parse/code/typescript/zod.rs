@@ -1,7 +1,7 @@
 //! zod schemas as the JSON Schema the MCP SDK sends for them.
 
 use super::{abbreviate, named_children, Reader, SyntaxNode};
-use crate::parse::code::computed;
+use crate::parse::code::{call_arguments, computed};
 use crate::parse::code::{
     implied, member, object, set, span_of, string_node, text_of, typed, MAX_DEPTH,
 };
@@ -101,16 +101,6 @@ fn remove(node: &mut Node, key: &str) {
     }
 }
 
-/// The arguments of a call.
-fn arguments<'t>(call: SyntaxNode<'t>) -> Vec<SyntaxNode<'t>> {
-    call.child_by_field_name("arguments")
-        .map(named_children)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|a| a.kind() != "comment")
-        .collect()
-}
-
 /// Converts one zod expression.
 fn convert<'t>(
     reader: &Reader<'_, 't>,
@@ -150,7 +140,7 @@ fn convert<'t>(
         .child_by_field_name("property")
         .map(|p| text_of(p, reader.text))
         .ok_or_else(unknown)?;
-    let args = arguments(node);
+    let args = call_arguments(node);
     let receiver_text = text_of(receiver, reader.text);
     if matches!(receiver_text, "z" | "zod" | "z.coerce" | "zod.coerce") {
         return base(
